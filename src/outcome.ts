@@ -1,0 +1,41 @@
+// Why a review ended, and why a pull request was not reviewed at all. Each value maps to one
+// static sentence: these sentences are the only explanation Loupe publishes, so no provider
+// error body, path or secret can ever leak through them.
+
+export const TERMINATION_REASONS = [
+  "final_review",
+  "max_rounds",
+  "max_tool_calls",
+  "review_timeout",
+  "invalid_tool_call",
+  "invalid_model_response",
+  "upstream_response_too_large",
+  "unsupported_finish_reason",
+  "token_budget",
+  "provider_authentication_failed",
+  "provider_rate_limited",
+  "provider_unavailable",
+  "cancelled",
+] as const;
+
+export type TerminationReason = (typeof TERMINATION_REASONS)[number];
+
+export const TERMINATION_SENTENCES: Readonly<Record<TerminationReason, string>> = {
+  final_review: "The model returned a final review that passed validation.",
+  max_rounds: "The model did not finish within the allowed number of rounds.",
+  max_tool_calls: "The model asked for more tool calls than a round or the review allows.",
+  review_timeout: "The review did not finish within its time limit.",
+  invalid_tool_call: "The model sent a tool call that failed validation, so no call of that round ran.",
+  invalid_model_response: "The model's response or final review failed validation.",
+  upstream_response_too_large: "The provider's response exceeded the size limit.",
+  unsupported_finish_reason: "The provider stopped for a reason Loupe cannot continue from.",
+  token_budget: "The review used up its token budget.",
+  provider_authentication_failed: "The model provider refused Loupe's credentials.",
+  provider_rate_limited: "The model provider rate-limited Loupe.",
+  provider_unavailable: "The model provider could not be reached or kept failing.",
+  cancelled: "The review was cancelled before it finished.",
+};
+
+export function isTerminationReason(value: unknown): value is TerminationReason {
+  return typeof value === "string" && (TERMINATION_REASONS as readonly string[]).includes(value);
+}

@@ -1,0 +1,36 @@
+// The repository side of a review as the tools see it: two immutable commits (the PR head and
+// the merge-base) and a way to read blobs by id. Tools never touch the file system directly,
+// so hostile names in a tree can never be written to or read from disk outside a checkout.
+
+export type EntryMode = "file" | "executable" | "symlink" | "submodule";
+
+export interface TreeEntry {
+  /** Repository-relative path with `/` separators, as stored in the git tree. */
+  readonly path: string;
+  readonly mode: EntryMode;
+  /** Blob id (or commit id for a submodule). */
+  readonly oid: string;
+}
+
+/** Every non-tree entry of one commit, sorted by path (UTF-16 code unit order, like `<`). */
+export interface CommitSnapshot {
+  readonly commit: string;
+  readonly entries: readonly TreeEntry[];
+  readonly byPath: ReadonlyMap<string, TreeEntry>;
+}
+
+export interface ObjectReader {
+  /** Raw bytes of a blob. Rejects only for infrastructure faults (corrupt store, I/O). */
+  readBlob(oid: string): Promise<Uint8Array>;
+}
+
+export interface RepositoryView {
+  readonly head: CommitSnapshot;
+  readonly mergeBase: CommitSnapshot;
+  readonly objects: ObjectReader;
+}
+
+/** A fetched or opened repository; `dispose` removes anything it created on disk. */
+export interface Workspace extends RepositoryView {
+  dispose(): Promise<void>;
+}

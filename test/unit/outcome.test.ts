@@ -1,0 +1,34 @@
+import { describe, expect, it } from "@jest/globals";
+import { isTerminationReason, TERMINATION_REASONS, TERMINATION_SENTENCES } from "../../src/outcome.ts";
+import { redactSecrets, registerSecret } from "../../src/redact.ts";
+
+describe("termination reasons", () => {
+  it("has one static sentence for every reason", () => {
+    for (const reason of TERMINATION_REASONS) {
+      expect(TERMINATION_SENTENCES[reason]).toMatch(/^[A-Z].*\.$/);
+    }
+    expect(Object.keys(TERMINATION_SENTENCES).sort()).toEqual([...TERMINATION_REASONS].sort());
+  });
+
+  it("recognises only known reasons", () => {
+    expect(isTerminationReason("final_review")).toBe(true);
+    expect(isTerminationReason("stop")).toBe(false);
+    expect(isTerminationReason(undefined)).toBe(false);
+  });
+});
+
+describe("redactSecrets", () => {
+  it.each([
+    ["token ghs_abcdefghijklmnopqrstuvwxyz0123", "token [REDACTED]"],
+    ["Authorization: Bearer sk-live-0123456789abcdef", "Authorization: Bearer [REDACTED]"],
+    ["https://x-access-token:ghs_secret123@github.com/o/r.git", "https://[REDACTED]@github.com/o/r.git"],
+    ["key sk-proj-0123456789abcdefghij in text", "key [REDACTED] in text"],
+  ])("removes the credential from %s", (input, expected) => {
+    expect(redactSecrets(input)).toBe(expected);
+  });
+
+  it("removes registered secrets wherever they appear", () => {
+    registerSecret("plain-secret-value");
+    expect(redactSecrets("a plain-secret-value b")).toBe("a [REDACTED] b");
+  });
+});
