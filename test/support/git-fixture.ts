@@ -1,0 +1,155 @@
+// Builds small git repositories with the native git binary for tests (Loupe itself never runs
+// git). Every command runs with an isolated HOME, no system config and a fixed identity, so the
+// machine's git configuration (signing, hooks, default branch, autocrlf) cannot leak into a test.
+//
+//   const repo = createRepo();
+//   repo.write("src/a.ts", "export {};\n");
+//   const first = repo.commit("first");
+//   repo.branch("feature"); repo.write("b.bin", Buffer.from([0, 1])); const second = repo.commit("b");
+//   repo.tag("v1", { annotated: true });
+//   repo.dispose();
+//
+// Commands are synchronous: never use `repo.git` to talk to a server running in the same
+// process (it would block the event loop the server needs); use `runGitAsync` for that.
+
+import { execFile, execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export interface FixtureRepo {
+  /** Work tree (or, for a bare repository, the git directory). */
+  readonly dir: string;
+  /** The private HOME its git commands run with (pass it to `runGitAsync`). */
+  readonly home: string;
+  /** Writes a file relative to the work tree, creating parent directories. */
+  write(relativePath: string, content: string | Uint8Array): void;
+  /** Removes a file or directory from the work tree. */
+  remove(relativePath: string): void;
+  /** Sets the file's mode, e.g. 0o755 (git records only the executable bit). */
+  chmod(relativePath: string, mode: number): void;
+  /** Stages everything (`git add -A`) and commits; returns the new commit's 40-hex SHA. */
+  commit(message: string, options?: { allowEmpty?: boolean }): string;
+  /** Creates and switches to a branch (from `from`, default the current commit). */
+  branch(name: string, from?: string): void;
+  /** Switches to a branch or commit. */
+  checkout(revision: string): void;
+  /** Creates a lightweight tag, or an annotated one; returns the tag's own object id. */
+  tag(name: string, options?: { annotated?: boolean; target?: string }): string;
+  /** Resolves a revision to a 40-hex object id. */
+  revParse(revision: string): string;
+  /** Runs `git <args>` in `dir`; returns stdout without the trailing newline. */
+  git(...args: string[]): string;
+  /** Removes the repository and its private HOME. */
+  dispose(): void;
+}
+
+export interface CreateRepoOptions {
+  /** `git init --bare` instead of a work tree. */
+  readonly bare?: boolean;
+  /** Parent directory for the temporary root (default `os.tmpdir()`). */
+  readonly tmpRoot?: string;
+}
+
+const IDENTITY = ["-c", "user.name=Loupe Fixture", "-c", "user.email=fixture@loupe.invalid"];
+const SAFE_CONFIG = ["-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", "-c", "core.autocrlf=false"];
+
+/** Environment for native git: inherited PATH etc., but no GIT_* variables and a private HOME. */
+export function gitEnvironment(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("GIT_")) env[key] = value;
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    LC_ALL: "C",
+  };
+}
+
+/** Runs native git without blocking the event loop (for servers in the same process). */
+export function runGitAsync(
+  args: readonly string[],
+  options: { cwd: string; home: string },
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      "git",
+      [...IDENTITY, ...SAFE_CONFIG, ...args],
+      { cwd: options.cwd, env: gitEnvironment(options.home), maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`git ${args.join(" ")} failed: ${stderr}`, { cause: error }));
+        else resolve(stdout.replace(/\n$/, ""));
+      },
+    );
+  });
+}
+
+export function createRepo(options: CreateRepoOptions = {}): FixtureRepo {
+  const root = fs.mkdtempSync(path.join(options.tmpRoot ?? os.tmpdir(), "loupe-fixture-"));
+  const home = path.join(root, "home");
+  const dir = path.join(root, options.bare === true ? "repo.git" : "repo");
+  fs.mkdirSync(home);
+  fs.mkdirSync(dir);
+  const env = gitEnvironment(home);
+
+  const git = (...args: string[]): string =>
+    execFileSync("git", [...IDENTITY, ...SAFE_CONFIG, ...args], {
+      cwd: dir,
+      env,
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "pipe"],
+    }).replace(/\n$/, "");
+
+  git("init", "--quiet", "--initial-branch=main", ...(options.bare === true ? ["--bare"] : []));
+  const inside = (relativePath: string): string => path.join(dir, ...relativePath.split("/"));
+
+  return {
+    dir,
+    home,
+    write(relativePath, content) {
+      const file = inside(relativePath);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, content);
+    },
+    remove(relativePath) {
+      fs.rmSync(inside(relativePath), { recursive: true, force: true });
+    },
+    chmod(relativePath, mode) {
+      fs.chmodSync(inside(relativePath), mode);
+    },
+    commit(message, commitOptions = {}) {
+      git("add", "-A");
+      git(
+        "commit",
+        "--quiet",
+        "--no-verify",
+        ...(commitOptions.allowEmpty ? ["--allow-empty"] : []),
+        "-m",
+        message,
+      );
+      return git("rev-parse", "HEAD");
+    },
+    branch(name, from) {
+      git("checkout", "--quiet", "-b", name, ...(from === undefined ? [] : [from]));
+    },
+    checkout(revision) {
+      git("checkout", "--quiet", revision);
+    },
+    tag(name, tagOptions = {}) {
+      const target = tagOptions.target === undefined ? [] : [tagOptions.target];
+      if (tagOptions.annotated === true) git("tag", "-a", "-m", `tag ${name}`, name, ...target);
+      else git("tag", name, ...target);
+      return git("rev-parse", `refs/tags/${name}`);
+    },
+    revParse(revision) {
+      return git("rev-parse", "--verify", "--quiet", revision);
+    },
+    git,
+    dispose() {
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
