@@ -1,0 +1,88 @@
+// Resolves a user-supplied revision (branch, tag, HEAD, full or abbreviated SHA, with optional
+// `~N` / `^N` suffixes) to a commit id in a local object store, peeling annotated tags.
+// isomorphic-git has no rev-parse, so this covers the forms people type on a command line.
+
+import fs from "node:fs";
+import git from "isomorphic-git";
+import { LoupeError } from "../errors.ts";
+
+export interface RevisionStore {
+  readonly gitdir: string;
+  readonly cache: object;
+  /** For a linked worktree: what its own HEAD points to (a ref name or an id). */
+  readonly headOverride?: string;
+}
+
+const MAX_REVISION_LENGTH = 256;
+const MAX_PEEL = 16;
+
+function unknown(revision: string, why: string): LoupeError {
+  const shown = JSON.stringify(revision.slice(0, MAX_REVISION_LENGTH));
+  return new LoupeError("git_commit_unreachable", `unknown revision ${shown}: ${why}`);
+}
+
+/** Returns the 40-hex id of the commit `revision` names, or throws `git_commit_unreachable`. */
+export async function resolveRevision(store: RevisionStore, revision: string): Promise<string> {
+  if (revision.length === 0 || revision.length > MAX_REVISION_LENGTH || /[\s\0:]/.test(revision)) {
+    throw unknown(revision, "not a valid revision");
+  }
+  const suffixStart = revision.search(/[~^]/);
+  const name = suffixStart === -1 ? revision : revision.slice(0, suffixStart);
+  const suffixes = suffixStart === -1 ? "" : revision.slice(suffixStart);
+  if (!/^(?:[~^]\d*)*$/.test(suffixes)) throw unknown(revision, "unsupported revision syntax");
+
+  let oid = await peelToCommit(store, await resolveName(store, name, revision), revision);
+  for (const [, op, digits] of suffixes.matchAll(/([~^])(\d*)/g)) {
+    const count = digits === "" ? 1 : Number(digits);
+    if (op === "~") {
+      for (let step = 0; step < count; step += 1) oid = await parentOf(store, oid, 1, revision);
+    } else if (count > 0) {
+      oid = await parentOf(store, oid, count, revision);
+    }
+  }
+  return oid;
+}
+
+async function resolveName(store: RevisionStore, name: string, revision: string): Promise<string> {
+  if (name === "") throw unknown(revision, "no revision name");
+  const ref = name === "HEAD" && store.headOverride !== undefined ? store.headOverride : name;
+  if (/^[0-9a-f]{40}$/.test(ref)) return ref;
+  try {
+    return await git.resolveRef({ fs, gitdir: store.gitdir, ref });
+  } catch {
+    // Not a ref: it may be an abbreviated object id.
+  }
+  if (/^[0-9a-f]{4,39}$/i.test(ref)) {
+    try {
+      return await git.expandOid({ fs, gitdir: store.gitdir, oid: ref.toLowerCase(), cache: store.cache });
+    } catch (error) {
+      const ambiguous = error instanceof Error && error.name === "AmbiguousError";
+      throw unknown(revision, ambiguous ? "the abbreviated id is ambiguous" : "no such ref or object");
+    }
+  }
+  throw unknown(revision, "no such ref or object");
+}
+
+async function peelToCommit(store: RevisionStore, start: string, revision: string): Promise<string> {
+  let oid = start;
+  for (let depth = 0; depth < MAX_PEEL; depth += 1) {
+    let object: Awaited<ReturnType<typeof git.readObject>>;
+    try {
+      object = await git.readObject({ fs, gitdir: store.gitdir, oid, format: "parsed", cache: store.cache });
+    } catch {
+      throw unknown(revision, "the object is not in the repository");
+    }
+    if (object.type === "commit") return oid;
+    if (object.type !== "tag") throw unknown(revision, `it names a ${object.type}, not a commit`);
+    const { tag } = await git.readTag({ fs, gitdir: store.gitdir, oid, cache: store.cache });
+    oid = tag.object;
+  }
+  throw unknown(revision, "too many nested tags");
+}
+
+async function parentOf(store: RevisionStore, oid: string, index: number, revision: string): Promise<string> {
+  const { commit } = await git.readCommit({ fs, gitdir: store.gitdir, oid, cache: store.cache });
+  const parent = commit.parent[index - 1];
+  if (parent === undefined) throw unknown(revision, "the commit has no such parent");
+  return parent;
+}
