@@ -71,13 +71,13 @@ export function gitEnvironment(home: string): NodeJS.ProcessEnv {
 /** Runs native git without blocking the event loop (for servers in the same process). */
 export function runGitAsync(
   args: readonly string[],
-  options: { cwd: string; home: string },
+  options: { cwd?: string; home: string },
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       "git",
       [...IDENTITY, ...SAFE_CONFIG, ...args],
-      { cwd: options.cwd, env: gitEnvironment(options.home), maxBuffer: 256 * 1024 * 1024 },
+      { cwd: options.cwd ?? options.home, env: gitEnvironment(options.home), maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`git ${args.join(" ")} failed: ${stderr}`, { cause: error }));
         else resolve(stdout.replace(/\n$/, ""));
