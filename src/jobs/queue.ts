@@ -1,0 +1,181 @@
+// The in-process review queue: pure scheduling over an injected runner and timers. One job per
+// pull request (key owner/repo#pr); a push with a newer head SHA aborts the running job and takes
+// its place; a SHA already reviewed is not reviewed again unless a person asked for a re-run; a
+// redelivered webhook is ignored. Memory is bounded: the sets below forget their oldest entries.
+
+import { type CancelReason, queueKey, type ReviewRequest } from "./review-request.ts";
+
+/** What the runner reports back: `remember` marks the SHA as reviewed (skips for drafts do not). */
+export interface JobSettlement {
+  readonly remember: boolean;
+}
+
+export type JobRunner = (request: ReviewRequest, signal: AbortSignal) => Promise<JobSettlement>;
+
+export type EnqueueOutcome =
+  | "queued"
+  | "duplicate_delivery"
+  | "already_running"
+  | "already_pending"
+  | "already_reviewed"
+  | "shutting_down";
+
+export interface QueueTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface ReviewQueueOptions {
+  readonly concurrency: number;
+  readonly runner: JobRunner;
+  readonly timers?: QueueTimers;
+  /** How many delivery ids and reviewed SHAs to remember (each). */
+  readonly memory?: number;
+  /** Called when a runner rejects (it should not); the queue keeps going. */
+  readonly onRunnerError?: (error: unknown, request: ReviewRequest) => void;
+}
+
+interface Running {
+  readonly request: ReviewRequest;
+  readonly controller: AbortController;
+  readonly done: Promise<void>;
+}
+
+export interface ReviewQueue {
+  enqueue(request: ReviewRequest): EnqueueOutcome;
+  /** Resolves when nothing runs and nothing waits. */
+  drain(): Promise<void>;
+  /** Stops taking work, drops waiting jobs, lets running ones finish for graceMs, then aborts them. */
+  shutdown(graceMs: number): Promise<void>;
+  stats(): { readonly running: number; readonly pending: number };
+}
+
+class BoundedSet {
+  readonly #items = new Set<string>();
+  readonly #limit: number;
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+  has(value: string): boolean {
+    return this.#items.has(value);
+  }
+  add(value: string): void {
+    this.#items.delete(value);
+    this.#items.add(value);
+    if (this.#items.size > this.#limit) this.#items.delete(this.#items.values().next().value as string);
+  }
+}
+
+const defaultTimers: QueueTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
+  const timers = options.timers ?? defaultTimers;
+  const memory = options.memory ?? 1000;
+  const deliveries = new BoundedSet(memory);
+  const reviewed = new BoundedSet(memory);
+  const running = new Map<string, Running>();
+  const pending = new Map<string, ReviewRequest>(); // insertion order = FIFO across pull requests
+  let accepting = true;
+  let idleWaiters: Array<() => void> = [];
+
+  const shaKey = (r: ReviewRequest) => `${queueKey(r)}@${r.headSha}`;
+
+  function notifyIdle(): void {
+    if (running.size > 0 || pending.size > 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  function start(key: string, request: ReviewRequest): void {
+    const controller = new AbortController();
+    const done = (async () => {
+      try {
+        const settlement = await options.runner(request, controller.signal);
+        if (settlement.remember && !controller.signal.aborted) reviewed.add(shaKey(request));
+      } catch (error) {
+        options.onRunnerError?.(error, request);
+      } finally {
+        running.delete(key);
+        pump();
+        notifyIdle();
+      }
+    })();
+    running.set(key, { request, controller, done });
+  }
+
+  function pump(): void {
+    if (!accepting) return;
+    for (const [key, request] of pending) {
+      if (running.size >= options.concurrency) return;
+      if (running.has(key)) continue;
+      pending.delete(key);
+      start(key, request);
+    }
+  }
+
+  function enqueue(request: ReviewRequest): EnqueueOutcome {
+    if (!accepting) return "shutting_down";
+    const key = queueKey(request);
+    const deliveryKey = `${request.deliveryId}:${key}`;
+    if (deliveries.has(deliveryKey)) return "duplicate_delivery";
+    deliveries.add(deliveryKey);
+
+    const current = running.get(key);
+    const waiting = pending.get(key);
+    const currentSha = current && !current.controller.signal.aborted ? current.request.headSha : null;
+    if (currentSha === request.headSha) return "already_running";
+    if (waiting?.headSha === request.headSha) return "already_pending";
+    if (!request.rerun && reviewed.has(shaKey(request))) return "already_reviewed";
+
+    if (request.rerun) {
+      // A re-run never displaces a push: it waits, and the orchestrator re-reads the PR's head.
+      if (waiting) return "already_pending";
+    } else if (current && currentSha !== null) {
+      const reason: CancelReason = { kind: "superseded", headSha: request.headSha };
+      current.controller.abort(reason);
+    }
+    pending.delete(key); // re-insert so the newest push keeps its turn at the back of the line
+    pending.set(key, request);
+    pump();
+    return "queued";
+  }
+
+  function drain(): Promise<void> {
+    if (running.size === 0 && pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => idleWaiters.push(resolve));
+  }
+
+  async function shutdown(graceMs: number): Promise<void> {
+    accepting = false;
+    pending.clear(); // never started: no check run exists for them yet
+    const jobs = [...running.values()];
+    if (jobs.length === 0) {
+      notifyIdle();
+      return;
+    }
+    const all = Promise.all(jobs.map((job) => job.done));
+    let handle: unknown;
+    const graceOver = new Promise<"grace_over">((resolve) => {
+      handle = timers.setTimeout(() => resolve("grace_over"), graceMs);
+    });
+    const first = await Promise.race([all.then(() => "finished" as const), graceOver]);
+    timers.clearTimeout(handle);
+    if (first === "grace_over") {
+      const reason: CancelReason = { kind: "shutdown" };
+      for (const job of running.values()) job.controller.abort(reason);
+      await all;
+    }
+    notifyIdle();
+  }
+
+  return {
+    enqueue,
+    drain,
+    shutdown,
+    stats: () => ({ running: running.size, pending: pending.size }),
+  };
+}

@@ -1,0 +1,75 @@
+// What a webhook asks Loupe to do, after the pure mapping: review one pull request at one head
+// SHA, or nothing (with the reason). The queue and the orchestrator only ever see these values.
+
+export type ReviewTrigger =
+  | "pull_request.opened"
+  | "pull_request.reopened"
+  | "pull_request.synchronize"
+  | "pull_request.ready_for_review"
+  | "check_run.rerequested"
+  | "check_run.requested_action"
+  | "check_suite.rerequested";
+
+/** PR metadata carried by pull_request events; re-runs read it with pulls.get instead. */
+export interface PullRequestSnapshot {
+  readonly title: string;
+  readonly body: string | null;
+  readonly url: string;
+  readonly baseRef: string;
+  readonly baseSha: string;
+  readonly draft: boolean;
+  readonly authorIsBot: boolean;
+  readonly open: boolean;
+}
+
+export interface ReviewRequest {
+  /** `X-GitHub-Delivery` (Probot's `context.id`): the same on a redelivery. */
+  readonly deliveryId: string;
+  readonly trigger: ReviewTrigger;
+  readonly installationId: number;
+  readonly owner: string;
+  readonly repo: string;
+  readonly pullNumber: number;
+  /** The head SHA the event names; for re-runs the orchestrator confirms it with pulls.get. */
+  readonly headSha: string;
+  /** A person asked for this review again: the same SHA may be reviewed twice. */
+  readonly rerun: boolean;
+  readonly pullRequest: PullRequestSnapshot | null;
+}
+
+export type SkipReason =
+  | "unsupported_event"
+  | "no_installation"
+  | "pull_request_closed"
+  | "own_check_event"
+  | "foreign_check_run"
+  | "unknown_action"
+  | "no_pull_request";
+
+export interface SkippedEvent {
+  readonly kind: "skip";
+  readonly reason: SkipReason;
+  readonly message: string;
+}
+
+export interface AcceptedEvent {
+  readonly kind: "review";
+  readonly requests: readonly ReviewRequest[];
+}
+
+export type MappedEvent = AcceptedEvent | SkippedEvent;
+
+export function queueKey(request: Pick<ReviewRequest, "owner" | "repo" | "pullNumber">): string {
+  return `${request.owner}/${request.repo}#${request.pullNumber}`;
+}
+
+/** Why a running job was aborted; run-review turns it into the cancelled check run's text. */
+export type CancelReason =
+  | { readonly kind: "superseded"; readonly headSha: string }
+  | { readonly kind: "shutdown" };
+
+export function isCancelReason(value: unknown): value is CancelReason {
+  if (typeof value !== "object" || value === null) return false;
+  const kind = (value as { kind?: unknown }).kind;
+  return kind === "superseded" || kind === "shutdown";
+}

@@ -1,0 +1,184 @@
+import { describe, expect, it } from "@jest/globals";
+import { createReviewQueue, type JobSettlement, type QueueTimers } from "../../src/jobs/queue.ts";
+import type { ReviewRequest } from "../../src/jobs/review-request.ts";
+
+function request(over: Partial<ReviewRequest> = {}): ReviewRequest {
+  return {
+    deliveryId: `d-${Math.random()}`,
+    trigger: "pull_request.synchronize",
+    installationId: 1,
+    owner: "o",
+    repo: "r",
+    pullNumber: 1,
+    headSha: "a".repeat(40),
+    rerun: false,
+    pullRequest: null,
+    ...over,
+  };
+}
+
+interface Started {
+  readonly request: ReviewRequest;
+  readonly signal: AbortSignal;
+  finish(settlement?: JobSettlement): void;
+}
+
+function harness(concurrency = 2) {
+  const started: Started[] = [];
+  const timers: Array<{ fn: () => void; ms: number; cleared: boolean }> = [];
+  const fakeTimers: QueueTimers = {
+    setTimeout: (fn, ms) => {
+      const t = { fn, ms, cleared: false };
+      timers.push(t);
+      return t;
+    },
+    clearTimeout: (h) => {
+      (h as { cleared: boolean }).cleared = true;
+    },
+  };
+  const queue = createReviewQueue({
+    concurrency,
+    timers: fakeTimers,
+    memory: 3,
+    runner: (req, signal) =>
+      new Promise<JobSettlement>((resolve) => {
+        // A real job completes its check run once it sees the abort; this one settles at once.
+        signal.addEventListener("abort", () => resolve({ remember: false }));
+        started.push({ request: req, signal, finish: (s = { remember: true }) => resolve(s) });
+      }),
+  });
+  return { queue, started, timers };
+}
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+async function finishAll(queue: { stats(): { running: number; pending: number } }, started: Started[]) {
+  while (queue.stats().running + queue.stats().pending > 0) {
+    for (const job of started) job.finish();
+    await flush();
+  }
+}
+
+describe("review queue", () => {
+  it("runs one job per pull request and supersedes it with a newer head SHA", async () => {
+    const { queue, started } = harness();
+    expect(queue.enqueue(request({ headSha: "a".repeat(40) }))).toBe("queued");
+    expect(started).toHaveLength(1);
+    expect(queue.enqueue(request({ headSha: "b".repeat(40) }))).toBe("queued");
+    expect(started[0]!.signal.aborted).toBe(true);
+    expect(started[0]!.signal.reason).toEqual({ kind: "superseded", headSha: "b".repeat(40) });
+    // the newer job waits for the older one to finish cancelling (one job per PR at a time)
+    expect(started).toHaveLength(1);
+    await flush();
+    expect(started).toHaveLength(2);
+    expect(started[1]!.request.headSha).toBe("b".repeat(40));
+    started[1]!.finish();
+    await queue.drain();
+  });
+
+  it("does not review the same SHA twice unless a re-run was asked", async () => {
+    const { queue, started } = harness();
+    queue.enqueue(request());
+    expect(queue.enqueue(request())).toBe("already_running");
+    started[0]!.finish({ remember: true });
+    await queue.drain();
+    expect(queue.enqueue(request({ trigger: "pull_request.reopened" }))).toBe("already_reviewed");
+    expect(queue.enqueue(request({ rerun: true, trigger: "check_run.rerequested" }))).toBe("queued");
+    expect(started).toHaveLength(2);
+    started[1]!.finish();
+    await queue.drain();
+  });
+
+  it("forgets a SHA whose job asked not to be remembered (a draft skip)", async () => {
+    const { queue, started } = harness();
+    queue.enqueue(request());
+    started[0]!.finish({ remember: false });
+    await queue.drain();
+    expect(queue.enqueue(request({ trigger: "pull_request.ready_for_review" }))).toBe("queued");
+    started[1]!.finish();
+    await queue.drain();
+  });
+
+  it("ignores a redelivered webhook (same delivery id), with bounded memory", async () => {
+    const { queue, started } = harness();
+    expect(queue.enqueue(request({ deliveryId: "x", pullNumber: 1 }))).toBe("queued");
+    expect(queue.enqueue(request({ deliveryId: "x", pullNumber: 1, rerun: true }))).toBe(
+      "duplicate_delivery",
+    );
+    for (const n of [2, 3, 4]) queue.enqueue(request({ deliveryId: `y${n}`, pullNumber: 10 + n }));
+    await finishAll(queue, started);
+    // memory is 3: the first delivery id has been forgotten by now
+    expect(queue.enqueue(request({ deliveryId: "x", pullNumber: 1, rerun: true }))).toBe("queued");
+    await finishAll(queue, started);
+  });
+
+  it("never runs more than `concurrency` jobs and keeps FIFO order", async () => {
+    const { queue, started } = harness(2);
+    for (const n of [1, 2, 3, 4]) queue.enqueue(request({ pullNumber: n }));
+    expect(started.map((s) => s.request.pullNumber)).toEqual([1, 2]);
+    expect(queue.stats()).toEqual({ running: 2, pending: 2 });
+    started[1]!.finish();
+    await flush();
+    expect(started.map((s) => s.request.pullNumber)).toEqual([1, 2, 3]);
+    started[0]!.finish();
+    started[2]!.finish();
+    await flush();
+    started[3]!.finish();
+    await queue.drain();
+    expect(queue.stats()).toEqual({ running: 0, pending: 0 });
+  });
+
+  it("lets a re-run wait behind a running push without aborting it", async () => {
+    const { queue, started } = harness();
+    queue.enqueue(request({ headSha: "b".repeat(40) }));
+    expect(queue.enqueue(request({ headSha: "a".repeat(40), rerun: true }))).toBe("queued");
+    expect(started[0]!.signal.aborted).toBe(false);
+    expect(queue.enqueue(request({ headSha: "c".repeat(40), rerun: true }))).toBe("already_pending");
+    started[0]!.finish();
+    await flush();
+    expect(started[1]!.request.headSha).toBe("a".repeat(40));
+    started[1]!.finish();
+    await queue.drain();
+  });
+
+  it("on shutdown stops taking work, drops waiting jobs and aborts running ones after the grace", async () => {
+    const { queue, started, timers } = harness(1);
+    queue.enqueue(request({ pullNumber: 1 }));
+    queue.enqueue(request({ pullNumber: 2 }));
+    const down = queue.shutdown(5000);
+    expect(queue.enqueue(request({ pullNumber: 3 }))).toBe("shutting_down");
+    expect(timers).toHaveLength(1);
+    expect(timers[0]!.ms).toBe(5000);
+    expect(started[0]!.signal.aborted).toBe(false);
+    timers[0]!.fn();
+    await down;
+    expect(started[0]!.signal.reason).toEqual({ kind: "shutdown" });
+    expect(started).toHaveLength(1);
+    expect(queue.stats()).toEqual({ running: 0, pending: 0 });
+  });
+
+  it("on shutdown does not abort a job that finishes within the grace", async () => {
+    const { queue, started, timers } = harness(1);
+    queue.enqueue(request());
+    const down = queue.shutdown(5000);
+    started[0]!.finish();
+    await down;
+    expect(started[0]!.signal.aborted).toBe(false);
+    expect(timers[0]!.cleared).toBe(true);
+  });
+
+  it("keeps going when a runner rejects", async () => {
+    const errors: unknown[] = [];
+    const queue = createReviewQueue({
+      concurrency: 1,
+      runner: async () => {
+        throw new Error("boom");
+      },
+      onRunnerError: (e) => errors.push(e),
+    });
+    queue.enqueue(request({ pullNumber: 1 }));
+    queue.enqueue(request({ pullNumber: 2 }));
+    await queue.drain();
+    expect(errors).toHaveLength(2);
+  });
+});
