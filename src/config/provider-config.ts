@@ -1,0 +1,70 @@
+// Where the model lives and how Loupe talks to it. The API key is registered as a secret the
+// moment it is read, so it is redacted from anything that might echo it later.
+
+import { LoupeError } from "../errors.ts";
+import { registerSecret } from "../redact.ts";
+import { readPositiveInteger } from "./env-integer.ts";
+import { DEFAULT_REVIEW_LIMITS, HARD_CAPS } from "./review-limits.ts";
+
+export interface ProviderConfig {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  maxResponseBytes: number;
+  maxRetries: number;
+}
+
+export const DEFAULT_BASE_URL = "https://opencode.ai/zen/go/v1";
+export const DEFAULT_MODEL = "deepseek-v4-flash";
+export const DEFAULT_MAX_RETRIES = 2;
+export const MAX_RETRIES_CAP = 6;
+
+type Env = NodeJS.ProcessEnv | Record<string, string | undefined>;
+
+export function readProviderConfig(env: Env): ProviderConfig {
+  const apiKey = (env.OPENAI_API_KEY ?? "").trim();
+  if (apiKey === "") throw new LoupeError("configuration_invalid", "OPENAI_API_KEY is required");
+  if (/\s/.test(apiKey))
+    throw new LoupeError("configuration_invalid", "OPENAI_API_KEY must not contain whitespace");
+  registerSecret(apiKey);
+  const model = (env.REVIEW_MODEL ?? "").trim() || DEFAULT_MODEL;
+  if (!/^[A-Za-z0-9._:/@-]{1,200}$/.test(model)) {
+    throw new LoupeError("configuration_invalid", "REVIEW_MODEL must be a model name without spaces");
+  }
+  return {
+    baseURL: readBaseUrl(env.OPENAI_BASE_URL),
+    apiKey,
+    model,
+    maxResponseBytes: readPositiveInteger(
+      env,
+      "REVIEW_MAX_RESPONSE_BYTES",
+      DEFAULT_REVIEW_LIMITS.maxResponseBytes,
+      HARD_CAPS.maxResponseBytes,
+    ),
+    // 0 is meaningful here (no retry), so it is read as "retries + 1" attempts would be awkward:
+    // accept 0 explicitly, then the positive-integer rules.
+    maxRetries:
+      (env.OPENAI_MAX_RETRIES ?? "").trim() === "0"
+        ? 0
+        : readPositiveInteger(env, "OPENAI_MAX_RETRIES", DEFAULT_MAX_RETRIES, MAX_RETRIES_CAP),
+  };
+}
+
+function readBaseUrl(raw: string | undefined): string {
+  const text = (raw ?? "").trim();
+  if (text === "") return DEFAULT_BASE_URL;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new LoupeError("configuration_invalid", "OPENAI_BASE_URL must be an absolute http(s) URL");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new LoupeError("configuration_invalid", "OPENAI_BASE_URL must be an absolute http(s) URL");
+  }
+  if (url.username !== "" || url.password !== "") {
+    // A key in the URL would travel into logs and error messages: it belongs in OPENAI_API_KEY.
+    throw new LoupeError("configuration_invalid", "OPENAI_BASE_URL must not contain credentials");
+  }
+  return text.replace(/\/+$/, "");
+}

@@ -1,0 +1,36 @@
+// The port between the loop and a chat-completions provider. The loop hands over the exact
+// request body and gets back either the parsed JSON exactly as received, or a classified
+// failure that carries no provider text at all (bodies, headers and keys never leave the client).
+
+import type { ToolSchemaForModel } from "../tools/types.ts";
+
+/** A message as sent to the provider. Assistant messages are replayed verbatim, so any field. */
+export type ChatMessage = Readonly<Record<string, unknown>> & { readonly role: string };
+
+export interface ChatRequestBody {
+  readonly model: string;
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly ToolSchemaForModel[];
+  readonly tool_choice: "auto" | "none";
+}
+
+export type ProviderFailureReason =
+  | "provider_authentication_failed"
+  | "provider_rate_limited"
+  | "provider_unavailable"
+  | "upstream_response_too_large"
+  | "review_timeout"
+  | "cancelled"
+  // Additive: a 2xx answer whose body is not JSON at all (e.g. an HTML page from a proxy).
+  | "invalid_model_response";
+
+export type ProviderOutcome =
+  | { kind: "response"; body: unknown }
+  | { kind: "failure"; reason: ProviderFailureReason; retryAfterSeconds?: number; status?: number };
+
+export interface ChatProvider {
+  complete(
+    body: ChatRequestBody,
+    options: { signal: AbortSignal; deadline: number },
+  ): Promise<ProviderOutcome>;
+}

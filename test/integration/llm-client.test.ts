@@ -1,0 +1,169 @@
+import { afterEach, describe, expect, it } from "@jest/globals";
+import { createOpenAiProvider } from "../../src/llm/client.ts";
+import type { ChatRequestBody } from "../../src/llm/provider.ts";
+import { stopTurn } from "../support/chat-turns.ts";
+import {
+  type ScriptedProvider,
+  type ScriptedTurn,
+  startScriptedProvider,
+} from "../support/scripted-provider.ts";
+
+const API_KEY = "sk-test-client-0123456789abcdef";
+const body: ChatRequestBody = {
+  model: "deepseek-v4-flash",
+  messages: [{ role: "user", content: "hi" }],
+  tools: [],
+  tool_choice: "auto",
+};
+
+let server: ScriptedProvider | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+async function run(
+  script: ScriptedTurn[],
+  options: { timeoutMs?: number; maxRetries?: number; signal?: AbortSignal } = {},
+) {
+  server = await startScriptedProvider(script);
+  const provider = createOpenAiProvider({
+    baseURL: server.baseURL,
+    apiKey: API_KEY,
+    model: "deepseek-v4-flash",
+    maxResponseBytes: 2 * 1024 * 1024,
+    maxRetries: options.maxRetries ?? 2,
+  });
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const started = Date.now();
+  const outcome = await provider.complete(body, {
+    signal: options.signal ?? new AbortController().signal,
+    deadline: started + timeoutMs,
+  });
+  return { outcome, elapsed: Date.now() - started, timeoutMs, text: JSON.stringify(outcome) };
+}
+
+describe("openai provider client against a scripted HTTP server", () => {
+  it("returns the body exactly as received, unknown fields included, and sends the body unchanged", async () => {
+    const turn = stopTurn("x", { messageExtra: { reasoning_content: "r", vendor: { a: [1, { b: null }] } } });
+    const { outcome } = await run([{ body: { ...turn, system_fingerprint: "fp", provider_extra: 7 } }]);
+    expect(outcome).toEqual({
+      kind: "response",
+      body: { ...turn, system_fingerprint: "fp", provider_extra: 7 },
+    });
+    expect(server?.requests[0]?.bodyText).toBe(JSON.stringify(body));
+    expect(server?.requests[0]?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+  });
+
+  it.each([
+    [401, "provider_authentication_failed"],
+    [403, "provider_authentication_failed"],
+  ])("classifies %i as %s without retrying and without the body", async (status, reason) => {
+    const { outcome, text } = await run([
+      { status, body: { error: { message: `bad key ${API_KEY} SECRET-BODY`, type: "auth" } } },
+    ]);
+    expect(outcome).toEqual({ kind: "failure", reason, status });
+    expect(server?.requests).toHaveLength(1);
+    expect(text).not.toContain("SECRET-BODY");
+    expect(text).not.toContain(API_KEY);
+  });
+
+  it("keeps the numeric Retry-After of a 429 and stops when waiting would pass the deadline", async () => {
+    const { outcome, elapsed, timeoutMs } = await run(
+      [
+        {
+          status: 429,
+          headers: { "retry-after": "30" },
+          body: { error: { message: "slow down SECRET-BODY" } },
+        },
+      ],
+      { timeoutMs: 2000 },
+    );
+    expect(outcome).toEqual({
+      kind: "failure",
+      reason: "provider_rate_limited",
+      status: 429,
+      retryAfterSeconds: 30,
+    });
+    expect(server?.requests).toHaveLength(1);
+    expect(elapsed).toBeLessThan(timeoutMs);
+  });
+
+  it("honours retry-after-ms and succeeds on the retry", async () => {
+    const { outcome } = await run([
+      { status: 429, headers: { "retry-after-ms": "20" }, rawBody: "" },
+      { body: stopTurn("ok") },
+    ]);
+    expect(outcome.kind).toBe("response");
+    expect(server?.requests).toHaveLength(2);
+  });
+
+  it("retries a 500 with an empty body, then reports provider_unavailable", async () => {
+    const { outcome } = await run([{ fault: "empty_500" }, { fault: "empty_500" }], { maxRetries: 1 });
+    expect(outcome).toEqual({ kind: "failure", reason: "provider_unavailable", status: 500 });
+    expect(server?.requests).toHaveLength(2);
+  });
+
+  it("reports a 502 HTML page as provider_unavailable without its text", async () => {
+    const { outcome, text } = await run([{ fault: "html_502" }], { maxRetries: 0 });
+    expect(outcome).toEqual({ kind: "failure", reason: "provider_unavailable", status: 502 });
+    expect(text).not.toContain("SECRET-UPSTREAM-DETAIL");
+  });
+
+  it("reports a connection reset as provider_unavailable after retrying", async () => {
+    const { outcome } = await run([{ fault: "reset" }, { fault: "reset" }], { maxRetries: 1 });
+    expect(outcome).toEqual({ kind: "failure", reason: "provider_unavailable" });
+    expect(server?.requests).toHaveLength(2);
+  });
+
+  it("recovers from one reset when a retry is left", async () => {
+    const { outcome } = await run([{ fault: "reset" }, { body: stopTurn("ok") }], { maxRetries: 1 });
+    expect(outcome.kind).toBe("response");
+  });
+
+  it("ends a hanging provider with review_timeout at the deadline", async () => {
+    const { outcome, elapsed, timeoutMs } = await run([{ fault: "hang" }], { timeoutMs: 1500 });
+    expect(outcome).toEqual({ kind: "failure", reason: "review_timeout" });
+    expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 50);
+    expect(elapsed).toBeLessThan(timeoutMs * 4);
+  });
+
+  it("ends a provider slower than the whole review with review_timeout", async () => {
+    const { outcome, elapsed, timeoutMs } = await run([{ fault: "delay", ms: 60_000, next: { body: {} } }], {
+      timeoutMs: 1500,
+    });
+    expect(outcome).toEqual({ kind: "failure", reason: "review_timeout" });
+    expect(elapsed).toBeLessThan(timeoutMs * 4);
+  });
+
+  it.each([
+    ["streamed without a length", false],
+    ["declared by Content-Length", true],
+  ])("refuses a 3 MiB body %s with upstream_response_too_large", async (_label, declareLength) => {
+    const { outcome } = await run([{ fault: "stream_bytes", bytes: 3 * 1024 * 1024, declareLength }]);
+    expect(outcome).toEqual({ kind: "failure", reason: "upstream_response_too_large" });
+    expect(server?.requests).toHaveLength(1);
+  });
+
+  it("stops reading a huge body at the limit instead of buffering it whole", async () => {
+    const { outcome } = await run([{ fault: "stream_bytes", bytes: 256 * 1024 * 1024 }]);
+    expect(outcome).toEqual({ kind: "failure", reason: "upstream_response_too_large" });
+    // The connection was cut: the server never got to write the whole body.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server?.streams[0]?.completed).toBe(false);
+    expect(server?.streams[0]?.sent ?? 0).toBeLessThan(256 * 1024 * 1024);
+  });
+
+  it("ends with cancelled when the review is aborted mid-request", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const { outcome, elapsed, timeoutMs } = await run([{ fault: "hang" }], { signal: controller.signal });
+    expect(outcome).toEqual({ kind: "failure", reason: "cancelled" });
+    expect(elapsed).toBeLessThan(timeoutMs);
+  });
+
+  it("reports a 200 whose body is not JSON as invalid_model_response", async () => {
+    const { outcome } = await run([{ rawBody: "<html>hello</html>" }]);
+    expect(outcome).toEqual({ kind: "failure", reason: "invalid_model_response" });
+  });
+});
