@@ -22,7 +22,12 @@ export type ToolErrorCode =
   | "invalid_range"
   | "invalid_cursor"
   | "result_too_large"
-  | "internal_error";
+  | "internal_error"
+  // Added with the tools (additive): a symlink chain longer than 40 hops, arguments that reached
+  // execute() without passing parseArguments, and a call stopped by the review's AbortSignal.
+  | "symlink_loop"
+  | "invalid_arguments"
+  | "cancelled";
 
 export type ToolSuccess = { readonly ok: true } & Readonly<Record<string, unknown>>;
 export interface ToolFailure {

@@ -1,0 +1,46 @@
+// Text decoding shared by the tools: git's binary heuristic, strict UTF-8 and line splitting.
+
+/** git's `buffer_is_binary`: a NUL byte within the first 8,000 bytes. */
+export const BINARY_SNIFF_BYTES = 8000;
+
+export function looksBinary(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, BINARY_SNIFF_BYTES);
+  for (let index = 0; index < end; index += 1) if (bytes[index] === 0) return true;
+  return false;
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The text of a UTF-8 file, or undefined when it is not valid UTF-8. A leading BOM is dropped. */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Lines as git and GitHub number them: `\n` ends a line, a final line without `\n` still counts,
+ * an empty file has none. A `\r` before the `\n` (CRLF) is removed from the line text; a lone
+ * `\r` elsewhere stays.
+ */
+export function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+}
+
+/** `text.slice(start, end)`, narrowed so that it never splits a surrogate pair. */
+export function sliceSafely(text: string, start: number, end: number): string {
+  let from = Math.max(0, start);
+  let to = Math.min(text.length, end);
+  if (from > 0 && isLowSurrogate(text.charCodeAt(from))) from += 1;
+  if (to < text.length && isLowSurrogate(text.charCodeAt(to))) to -= 1;
+  return from >= to ? "" : text.slice(from, to);
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

@@ -1,0 +1,94 @@
+// One change of the tree diff as git's unified diff text (`git diff` with renames at 100%):
+// extended headers, `index` line, `---`/`+++`, `Binary files … differ` and the hunks.
+
+import type { TreeChange } from "../workspace/tree-diff.ts";
+import type { EntryMode, ObjectReader, TreeEntry } from "../workspace/types.ts";
+import { quoteGitPath } from "./git-quote.ts";
+import { formatHunks } from "./hunks.ts";
+import { looksBinary } from "./text.ts";
+
+const GIT_MODES: Readonly<Record<EntryMode, string>> = {
+  file: "100644",
+  executable: "100755",
+  symlink: "120000",
+  submodule: "160000",
+};
+/** git's default abbreviation for small repositories (core.abbrev grows it for large ones). */
+const ABBREV = 7;
+const NULL_OID = "0".repeat(ABBREV);
+
+async function contentOf(objects: ObjectReader, entry: TreeEntry): Promise<Uint8Array> {
+  // git diffs a submodule as the one-line text it would check out: its commit id.
+  if (entry.mode === "submodule") return Buffer.from(`Subproject commit ${entry.oid}\n`);
+  return objects.readBlob(entry.oid);
+}
+
+interface Side {
+  readonly path: string;
+  readonly entry: TreeEntry;
+}
+
+async function contentLines(
+  objects: ObjectReader,
+  oldSide: Side | undefined,
+  newSide: Side | undefined,
+  maxFileBytes: number,
+): Promise<string[]> {
+  const oldBytes = oldSide === undefined ? new Uint8Array() : await contentOf(objects, oldSide.entry);
+  const newBytes = newSide === undefined ? new Uint8Array() : await contentOf(objects, newSide.entry);
+  if (oldBytes.length === 0 && newBytes.length === 0) return [];
+  const oldName = oldSide === undefined ? "/dev/null" : quoteGitPath("a/", oldSide.path);
+  const newName = newSide === undefined ? "/dev/null" : quoteGitPath("b/", newSide.path);
+  // Files above the read limit are reported like git reports files above core.bigFileThreshold.
+  const binary = [oldBytes, newBytes].some((bytes) => bytes.length > maxFileBytes || looksBinary(bytes));
+  if (binary) return [`Binary files ${oldName} and ${newName} differ`];
+  return [`--- ${oldName}`, `+++ ${newName}`, ...formatHunks(oldBytes, newBytes)];
+}
+
+function abbrev(entry: TreeEntry | undefined): string {
+  return entry === undefined ? NULL_OID : entry.oid.slice(0, ABBREV);
+}
+
+async function onePatch(
+  objects: ObjectReader,
+  oldSide: Side | undefined,
+  newSide: Side | undefined,
+  maxFileBytes: number,
+): Promise<string[]> {
+  const aPath = (oldSide ?? newSide)!.path;
+  const bPath = (newSide ?? oldSide)!.path;
+  const lines = [`diff --git ${quoteGitPath("a/", aPath)} ${quoteGitPath("b/", bPath)}`];
+  const oldMode = oldSide && GIT_MODES[oldSide.entry.mode];
+  const newMode = newSide && GIT_MODES[newSide.entry.mode];
+  if (oldSide === undefined) lines.push(`new file mode ${newMode}`);
+  else if (newSide === undefined) lines.push(`deleted file mode ${oldMode}`);
+  else if (oldMode !== newMode) lines.push(`old mode ${oldMode}`, `new mode ${newMode}`);
+  if (oldSide !== undefined && newSide !== undefined && aPath !== bPath) {
+    lines.push("similarity index 100%", `rename from ${quoteGitPath("", aPath)}`);
+    lines.push(`rename to ${quoteGitPath("", bPath)}`);
+  }
+  if (oldSide?.entry.oid === newSide?.entry.oid) return lines;
+  const sameMode = oldSide !== undefined && newSide !== undefined && oldMode === newMode;
+  lines.push(`index ${abbrev(oldSide?.entry)}..${abbrev(newSide?.entry)}${sameMode ? ` ${newMode}` : ""}`);
+  lines.push(...(await contentLines(objects, oldSide, newSide, maxFileBytes)));
+  return lines;
+}
+
+/** The diff text of one change, ending with a newline. */
+export async function formatChangePatch(
+  change: TreeChange,
+  objects: ObjectReader,
+  maxFileBytes: number,
+): Promise<string> {
+  const oldSide = change.oldEntry && { path: change.previousPath ?? change.path, entry: change.oldEntry };
+  const newSide = change.newEntry && { path: change.path, entry: change.newEntry };
+  const lines =
+    change.status === "type_changed"
+      ? // git shows a type change as the old entry deleted, then the new one added.
+        [
+          ...(await onePatch(objects, oldSide, undefined, maxFileBytes)),
+          ...(await onePatch(objects, undefined, newSide, maxFileBytes)),
+        ]
+      : await onePatch(objects, oldSide, newSide, maxFileBytes);
+  return `${lines.join("\n")}\n`;
+}
