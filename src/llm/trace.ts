@@ -1,0 +1,61 @@
+// The public trace: protocol metadata plus bounded previews of tool results. Tool content is
+// repository data only (repository-relative paths, file text), never keys, headers, local paths
+// or provider error bodies, and no preview exceeds its byte bound.
+
+import type { ToolExecution } from "../tools/types.ts";
+import type { Envelope } from "./envelope.ts";
+import type { TraceToolCall, TraceTurn } from "./types.ts";
+import type { ValidCall } from "./validate-turn.ts";
+
+export type ProtocolAction =
+  | "execute_tools"
+  | "final_review"
+  /** A budget was reached: this turn was not executed and a final-answer round follows. */
+  | "request_final_answer"
+  | "terminate";
+
+const encoder = new TextEncoder();
+
+/** Cuts text to at most maxBytes of UTF-8 without splitting a character. */
+export function previewText(text: string, maxBytes: number): { text: string; truncated: boolean } {
+  const bytes = encoder.encode(text);
+  if (bytes.byteLength <= maxBytes) return { text, truncated: false };
+  let end = maxBytes;
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return { text: new TextDecoder().decode(bytes.subarray(0, end)), truncated: true };
+}
+
+export function traceToolCall(call: ValidCall, execution: ToolExecution, maxBytes: number): TraceToolCall {
+  // The seed previews what the model reads (a file's numbered content) when there is one.
+  const result = execution.result as Record<string, unknown>;
+  const source =
+    execution.result.ok && typeof result.content === "string" ? result.content : execution.content;
+  const preview = previewText(source, maxBytes);
+  return {
+    id: call.id,
+    name: call.name,
+    arguments: call.rawArguments,
+    ok: execution.result.ok,
+    result_preview: preview.text,
+    result_bytes: encoder.encode(execution.content).byteLength,
+    truncated: preview.truncated,
+    duration_ms: Math.round(execution.durationMs),
+  };
+}
+
+export function traceTurn(
+  round: number,
+  envelope: Envelope,
+  action: ProtocolAction,
+  toolCalls: readonly TraceToolCall[] = [],
+): TraceTurn {
+  return {
+    round,
+    provider_request_id: envelope.id,
+    provider_model: envelope.model,
+    finish_reason: envelope.finishReason,
+    protocol_action: action,
+    usage: envelope.usage,
+    tool_calls: toolCalls,
+  };
+}
