@@ -1,0 +1,94 @@
+// Loupe's check run: created in_progress on the head SHA, updated with progress, and always
+// completed. Every text is clamped to GitHub's limits here, the one place that talks to the
+// Checks API, so no caller can produce a request GitHub would reject for its size.
+
+import { formatExternalId } from "./external-id.ts";
+import type { GitHubClient, RepoRef } from "./octokit.ts";
+
+export type CheckConclusion = "success" | "failure" | "neutral" | "cancelled" | "skipped" | "action_required";
+
+export interface CheckRunOutput {
+  readonly title: string;
+  readonly summary: string;
+  readonly text?: string;
+}
+
+/** The "Re-run review" button (label ≤ 20, description ≤ 40, identifier ≤ 20 characters). */
+export const RERUN_ACTION = {
+  label: "Re-run review",
+  description: "Review this pull request again",
+  identifier: "rerun",
+} as const;
+
+const TEXT_LIMIT = 65_535;
+const TITLE_LIMIT = 255;
+const TRUNCATED = "\n\n… (truncated to fit GitHub's limit)";
+
+export function clampText(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  return text.slice(0, limit - TRUNCATED.length) + TRUNCATED;
+}
+
+export function clampOutput(output: CheckRunOutput): CheckRunOutput {
+  const title = output.title.replace(/\s+/g, " ").trim() || "Loupe";
+  return {
+    title: title.length <= TITLE_LIMIT ? title : `${title.slice(0, TITLE_LIMIT - 1)}…`,
+    summary: clampText(output.summary, TEXT_LIMIT),
+    ...(output.text === undefined ? {} : { text: clampText(output.text, TEXT_LIMIT) }),
+  };
+}
+
+export interface CreateCheckRunInput extends RepoRef {
+  readonly name: string;
+  readonly headSha: string;
+  readonly pullNumber: number;
+  readonly output: CheckRunOutput;
+  readonly startedAt: Date;
+}
+
+export async function createCheckRun(octokit: GitHubClient, input: CreateCheckRunInput): Promise<number> {
+  const response = await octokit.rest.checks.create({
+    owner: input.owner,
+    repo: input.repo,
+    name: input.name,
+    head_sha: input.headSha,
+    status: "in_progress",
+    external_id: formatExternalId(input.pullNumber),
+    started_at: input.startedAt.toISOString(),
+    output: clampOutput(input.output),
+  });
+  return response.data.id;
+}
+
+export async function updateCheckRunProgress(
+  octokit: GitHubClient,
+  ref: RepoRef & { readonly checkRunId: number },
+  output: CheckRunOutput,
+): Promise<void> {
+  await octokit.rest.checks.update({
+    owner: ref.owner,
+    repo: ref.repo,
+    check_run_id: ref.checkRunId,
+    output: clampOutput(output),
+  });
+}
+
+export interface CompleteCheckRunInput extends RepoRef {
+  readonly checkRunId: number;
+  readonly conclusion: CheckConclusion;
+  readonly output: CheckRunOutput;
+  readonly completedAt: Date;
+}
+
+export async function completeCheckRun(octokit: GitHubClient, input: CompleteCheckRunInput): Promise<void> {
+  await octokit.rest.checks.update({
+    owner: input.owner,
+    repo: input.repo,
+    check_run_id: input.checkRunId,
+    status: "completed",
+    conclusion: input.conclusion,
+    completed_at: input.completedAt.toISOString(),
+    output: clampOutput(input.output),
+    actions: [{ ...RERUN_ACTION }],
+  });
+}

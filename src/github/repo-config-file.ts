@@ -1,0 +1,34 @@
+// Reads `.github/loupe.yml` from the repository's default branch (no ref), so a pull request —
+// a fork's included — cannot change how Loupe reviews it. A missing file means the defaults.
+
+import type { GitHubClient, RepoRef } from "./octokit.ts";
+import { httpStatus } from "./octokit.ts";
+
+export const REPO_CONFIG_PATH = ".github/loupe.yml";
+const MAX_CONFIG_BYTES = 64 * 1024;
+
+export type ConfigFileRead =
+  | { readonly kind: "found"; readonly text: string }
+  | { readonly kind: "missing" }
+  | { readonly kind: "unreadable"; readonly message: string };
+
+export async function readRepoConfigFile(octokit: GitHubClient, ref: RepoRef): Promise<ConfigFileRead> {
+  try {
+    const { data } = await octokit.rest.repos.getContent({
+      owner: ref.owner,
+      repo: ref.repo,
+      path: REPO_CONFIG_PATH,
+    });
+    if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
+      return { kind: "unreadable", message: `${REPO_CONFIG_PATH} is not a regular file.` };
+    }
+    if (data.size > MAX_CONFIG_BYTES) {
+      return { kind: "unreadable", message: `${REPO_CONFIG_PATH} is larger than 64 KiB.` };
+    }
+    const text = Buffer.from(data.content, "base64").toString("utf8");
+    return { kind: "found", text };
+  } catch (error) {
+    if (httpStatus(error) === 404) return { kind: "missing" };
+    throw error;
+  }
+}

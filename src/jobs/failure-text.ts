@@ -1,0 +1,38 @@
+// Static, publishable texts for the ways a job can end without a review. Error details are
+// reduced to a code or an HTTP status: provider bodies, paths and tokens never reach a check run.
+
+import type { CheckRunOutput } from "../github/check-run.ts";
+import { httpStatus } from "../github/octokit.ts";
+import { isLoupeError } from "../errors.ts";
+import type { CancelReason } from "./review-request.ts";
+
+const RERUN_HINT = "Press **Re-run review** to try again.";
+
+export function cancelledOutput(reason: CancelReason): CheckRunOutput {
+  if (reason.kind === "superseded") {
+    return {
+      title: `Superseded by ${reason.headSha.slice(0, 7)}`,
+      summary: `A newer push (\`${reason.headSha}\`) superseded this review; Loupe reviews that commit instead.`,
+    };
+  }
+  return { title: "Loupe restarted", summary: "Loupe restarted before this review finished; press Re-run." };
+}
+
+export function describeFailure(error: unknown): string {
+  if (isLoupeError(error)) return `Loupe stopped with \`${error.code}\`.`;
+  const status = httpStatus(error);
+  if (status !== undefined) return `GitHub answered HTTP ${status}.`;
+  return "An unexpected internal error occurred.";
+}
+
+export function failureOutput(error: unknown): CheckRunOutput {
+  return { title: "Review not completed", summary: `${describeFailure(error)} ${RERUN_HINT}` };
+}
+
+export function configErrorOutput(errors: readonly { path: string; message: string }[]): CheckRunOutput {
+  const lines = errors.map((e) => `- \`${e.path || "(root)"}\`: ${e.message.replace(/\s+/g, " ")}`);
+  return {
+    title: ".github/loupe.yml is invalid",
+    summary: `Fix \`.github/loupe.yml\` on the default branch, then press **Re-run review**.\n\n${lines.join("\n")}`,
+  };
+}

@@ -1,0 +1,41 @@
+// The pull request a job reviews. Push events carry it in the payload; re-runs (check_run,
+// check_suite) only name a SHA and a number, so they read the current state with pulls.get and
+// review the current head — a re-run of an outdated check reviews what the PR is now.
+
+import type { GitHubClient } from "../github/octokit.ts";
+import type { ReviewRequest } from "./review-request.ts";
+
+export interface ResolvedPullRequest {
+  readonly headSha: string;
+  readonly baseSha: string;
+  readonly title: string;
+  readonly body: string | null;
+  readonly url: string;
+  readonly draft: boolean;
+  readonly authorIsBot: boolean;
+  readonly open: boolean;
+}
+
+export async function resolvePullRequest(
+  octokit: GitHubClient,
+  request: ReviewRequest,
+): Promise<ResolvedPullRequest> {
+  if (request.pullRequest !== null && !request.rerun) {
+    return { headSha: request.headSha, ...request.pullRequest };
+  }
+  const { data } = await octokit.rest.pulls.get({
+    owner: request.owner,
+    repo: request.repo,
+    pull_number: request.pullNumber,
+  });
+  return {
+    headSha: data.head.sha,
+    baseSha: data.base.sha,
+    title: data.title,
+    body: data.body ?? null,
+    url: data.html_url,
+    draft: data.draft === true,
+    authorIsBot: data.user?.type === "Bot",
+    open: data.state === "open",
+  };
+}
