@@ -98,31 +98,32 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
       throw error;
     });
     checkRunId = await startRun(pr.headSha);
-    if (!pr.open) return settle((ending = skipped(ports, "The pull request is closed.")));
+    if (!pr.open) return end(skipped(ports, "The pull request is closed."));
 
     // 2. Repository configuration from the default branch.
     const file = await readRepoConfigFile(octokit, repoRef);
     if (file.kind === "unreadable") {
-      ending = {
+      return end({
         conclusion: "action_required",
         output: configErrorOutput([{ path: "", message: file.message }]),
         remember: false,
-      };
-      return settle(ending);
+      });
     }
     const parsed = ports.parseRepoConfig(file.kind === "found" ? file.text : null);
     if (!parsed.ok) {
-      ending = { conclusion: "action_required", output: configErrorOutput(parsed.errors), remember: false };
-      return settle(ending);
+      return end({
+        conclusion: "action_required",
+        output: configErrorOutput(parsed.errors),
+        remember: false,
+      });
     }
     const settings = parsed.settings;
-    if (!settings.enabled)
-      return settle((ending = skipped(ports, "Loupe is disabled in .github/loupe.yml.")));
+    if (!settings.enabled) return end(skipped(ports, "Loupe is disabled in .github/loupe.yml."));
     if (!request.rerun && pr.draft && !settings.reviewDrafts) {
-      return settle((ending = skipped(ports, "Draft pull request (review_drafts is off).", false)));
+      return end(skipped(ports, "Draft pull request (review_drafts is off).", false));
     }
     if (!request.rerun && pr.authorIsBot && settings.ignoreBots) {
-      return settle((ending = skipped(ports, "The pull request was opened by a bot (ignore_bots is on).")));
+      return end(skipped(ports, "The pull request was opened by a bot (ignore_bots is on)."));
     }
 
     // 3. GitHub's three-dot diff: merge-base, files and patches.
@@ -133,11 +134,8 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     });
     if (comparison.files.length > settings.maxFiles || comparison.filesTruncated) {
       const count = comparison.filesTruncated ? `${comparison.files.length}+` : `${comparison.files.length}`;
-      return settle(
-        (ending = skipped(
-          ports,
-          `The pull request changes ${count} files; max_files is ${settings.maxFiles}.`,
-        )),
+      return end(
+        skipped(ports, `The pull request changes ${count} files; max_files is ${settings.maxFiles}.`),
       );
     }
     const reviewable = comparison.files.filter(
@@ -145,9 +143,10 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     );
     const skippedFiles = comparison.files.filter((f) => !reviewable.includes(f)).map((f) => f.filename);
     if (reviewable.length === 0) {
-      return settle((ending = skipped(ports, "No reviewable files after the paths include/exclude rules.")));
+      return end(skipped(ports, "No reviewable files after the paths include/exclude rules."));
     }
-    if ((ending = aborted())) return settle(ending);
+    const early = aborted();
+    if (early) return end(early);
 
     // 4. Workspace (installation token as a header, only to the configured host) and the loop.
     const auth = (await octokit.auth({ type: "installation" })) as { token: string };
@@ -178,7 +177,8 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
       signal,
       onRound: (p) => progress.report(p),
     });
-    if (result.termination_reason === "cancelled" && (ending = aborted())) return settle(ending);
+    const cancel = result.termination_reason === "cancelled" ? aborted() : null;
+    if (cancel) return end(cancel);
 
     // 5–6. Plan: anchor, filter, dedupe against what Loupe already posted on this PR.
     let plan: PlannedReview | null = null;
@@ -228,7 +228,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
       filesSkipped: skippedFiles,
       conclusionNote: note,
     });
-    return settle((ending = { conclusion, output, remember: note === null }));
+    return end({ conclusion, output, remember: note === null });
   } catch (error) {
     ending = aborted() ?? { conclusion: "neutral", output: failureOutput(error), remember: false };
     log.warn({ key, error: redactSecrets(describeFailure(error)) }, "review ended early");
@@ -258,7 +258,8 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     }
   }
 
-  function settle(end: Ending): JobSettlement {
-    return { remember: end.remember };
+  function end(final: Ending): JobSettlement {
+    ending = final;
+    return { remember: final.remember };
   }
 }
