@@ -1,0 +1,207 @@
+import { describe, expect, it } from "@jest/globals";
+import { DEFAULT_REVIEW_LIMITS } from "../../src/config/review-limits.ts";
+import { runReviewLoop } from "../../src/llm/loop.ts";
+import type { ChatProvider, ChatRequestBody } from "../../src/llm/provider.ts";
+import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
+import { createSpyRegistry, memoryView } from "../support/fake-tools.ts";
+import { DEFAULT_FILES, PROMPT } from "../support/loop-harness.ts";
+
+/** An in-process provider that returns scripted bodies and keeps the bodies it was sent. */
+function inProcess(turns: unknown[]) {
+  const sent: ChatRequestBody[] = [];
+  const provider: ChatProvider = {
+    async complete(body) {
+      sent.push(body);
+      const next = turns.shift();
+      return next === undefined
+        ? { kind: "failure", reason: "provider_unavailable" }
+        : { kind: "response", body: next };
+    },
+  };
+  return { provider, sent };
+}
+
+async function run(turns: unknown[]) {
+  const tools = createSpyRegistry();
+  const { provider, sent } = inProcess(turns);
+  const result = await runReviewLoop({
+    provider,
+    tools,
+    view: memoryView(DEFAULT_FILES),
+    model: "m",
+    prompt: PROMPT,
+    limits: DEFAULT_REVIEW_LIMITS,
+    includeTrace: true,
+  });
+  return { result, tools, sent };
+}
+
+const call = (id: unknown, name: string, args: unknown, extra: Record<string, unknown> = {}) => ({
+  id,
+  type: "function",
+  function: { name, arguments: typeof args === "string" ? args : JSON.stringify(args) },
+  ...extra,
+});
+const rawTurn = (calls: unknown[], finish: unknown = "tool_calls") => ({
+  id: "t",
+  choices: [
+    { index: 0, finish_reason: finish, message: { role: "assistant", content: null, tool_calls: calls } },
+  ],
+});
+const diff = (id: string) => call(id, "inspect_git_diff", {});
+
+describe("hostile tool-call turns: one bad call and none runs", () => {
+  it.each([
+    ["a missing id", [call(undefined, "inspect_git_diff", {})]],
+    ["a duplicate id in the turn", [diff("same"), diff("same")]],
+    ["an unsafe id", [diff("../../etc"), diff("ok")]],
+    ["an over-long id", [diff("x".repeat(129))]],
+    ["a call that is not type function", [{ ...diff("a"), type: "code" }]],
+    ["arguments that are not JSON", [call("a", "read_repository_file", "{path:")]],
+    ["arguments that are a JSON array", [call("a", "read_repository_file", "[1]")]],
+    ["extra properties", [call("a", "read_repository_file", { path: "x", command: "pytest" })]],
+    ["wrong argument types", [call("a", "read_repository_file", { path: 7 })]],
+    ["an unknown tool", [call("a", "run_shell", {})]],
+    [
+      "two calls where only the second is invalid",
+      [diff("first"), call("second", "read_repository_file", "nope")],
+    ],
+  ])("%s → invalid_tool_call", async (_label, calls) => {
+    const { result, tools } = await run([rawTurn(calls)]);
+    expect(result.termination_reason).toBe("invalid_tool_call");
+    expect(tools.executed).toEqual([]);
+    expect(result.trace).toBeNull();
+  });
+
+  it("an id reused across turns → invalid_tool_call, the second turn does not run", async () => {
+    const { result, tools } = await run([rawTurn([diff("once")]), rawTurn([diff("once")])]);
+    expect(result.termination_reason).toBe("invalid_tool_call");
+    expect(tools.executed).toHaveLength(1);
+  });
+
+  it.each([
+    ["length", "unsupported_finish_reason"],
+    ["content_filter", "unsupported_finish_reason"],
+    [null, "unsupported_finish_reason"],
+    ["something_new", "unsupported_finish_reason"],
+  ])("finish_reason %p → %s", async (finish, reason) => {
+    const { result } = await run([stopTurn(review(), { finishReason: finish })]);
+    expect(result.termination_reason).toBe(reason);
+  });
+
+  it.each([
+    ["no choices", { id: "x" }],
+    ["two choices", { choices: [{ index: 0 }, { index: 1 }] }],
+    [
+      "choice at index 1",
+      { choices: [{ index: 1, finish_reason: "stop", message: { role: "assistant", content: "{}" } }] },
+    ],
+    [
+      "role user",
+      { choices: [{ index: 0, finish_reason: "stop", message: { role: "user", content: "{}" } }] },
+    ],
+    ["stop with tool calls", rawTurn([diff("a")], "stop")],
+    ["tool_calls turn without calls", rawTurn([])],
+    ["a body that is an array", []],
+  ])("malformed envelope: %s → invalid_model_response", async (_label, body) => {
+    const { result, tools } = await run([body]);
+    expect(result.termination_reason).toBe("invalid_model_response");
+    expect(tools.executed).toEqual([]);
+  });
+});
+
+describe("hostile final reviews → invalid_model_response", () => {
+  const long = "é".repeat(4700); // 9.4 KB in UTF-8, under 8192 characters
+  it.each([
+    ["empty content", ""],
+    ["null content", null],
+    ["prose instead of JSON", "The code looks good to me."],
+    ["prose around a fence", `Here it is:\n\`\`\`json\n${JSON.stringify(review())}\n\`\`\``],
+    ["an extra top-level field", { ...review(), verdict: "ok" }],
+    ["an extra finding field", review([{ ...finding(), confidence: 0.9 }])],
+    ["101 findings", review(Array.from({ length: 101 }, () => finding()))],
+    [
+      "101 notes",
+      review(
+        [],
+        Array.from({ length: 101 }, () => "n"),
+      ),
+    ],
+    ["a 9 KiB title", review([finding({ title: long })])],
+    ["an unknown severity", review([finding({ severity: "blocker" })])],
+    ["line 0", review([finding({ line: 0 })])],
+    ["a fractional line", review([finding({ line: 1.5 })])],
+    ["end_line before line", review([finding({ line: 3, end_line: 2 })])],
+    ["an absolute path", review([finding({ path: "/etc/passwd" })])],
+    ["a .. path", review([finding({ path: "../outside.ts" })])],
+    ["a .git path", review([finding({ path: ".git/config" })])],
+    ["a symlink escaping the checkout", review([finding({ path: "escape.md", line: null })])],
+    ["a missing path", review([finding({ path: "src/missing.ts" })])],
+    ["a directory", review([finding({ path: "src", line: null })])],
+    ["a line past the end of the file", review([finding({ line: 99 })])],
+    ["an end_line past the end of the file", review([finding({ line: 1, end_line: 99 })])],
+  ])("%s", async (_label, content) => {
+    const { result } = await run([stopTurn(content)]);
+    expect(result.termination_reason).toBe("invalid_model_response");
+    expect(result.review).toBeNull();
+  });
+
+  it.each([
+    ["plain JSON", JSON.stringify(review([finding()]))],
+    ["one ```json fence", `\`\`\`json\n${JSON.stringify(review([finding()]))}\n\`\`\``],
+    [
+      "a null line and a symlink inside the checkout",
+      JSON.stringify(review([finding({ path: "docs/link.md", line: 1 })])),
+    ],
+    ["optional fields present", JSON.stringify(review([finding({ end_line: 3, suggestion: null })]))],
+  ])("accepts %s", async (_label, content) => {
+    const { result } = await run([stopTurn(content)]);
+    expect(result.termination_reason).toBe("final_review");
+  });
+});
+
+describe("nothing is shared by reference between turns", () => {
+  it("mutating a received turn or a sent body later changes no other request", async () => {
+    const first = toolCallsTurn([
+      {
+        id: "c1",
+        name: "inspect_git_diff",
+        arguments: {},
+        extra: { extra_content: { google: { thought_signature: "sig" } } },
+      },
+    ]);
+    const second = toolCallsTurn([{ id: "c2", name: "inspect_git_diff", arguments: {} }]);
+    const turns: unknown[] = [first, second, stopTurn(review())];
+    const tools = createSpyRegistry();
+    const snapshots: string[] = [];
+    const sent: ChatRequestBody[] = [];
+    const provider: ChatProvider = {
+      async complete(body) {
+        sent.push(body);
+        snapshots.push(JSON.stringify(body));
+        // A hostile or buggy provider layer mutating what it got and what it gave earlier:
+        (body.messages[0] as Record<string, unknown>).content = "tampered";
+        const msg = (first.choices as [{ message: { tool_calls: { extra_content: unknown }[] } }])[0].message;
+        if (sent.length === 2)
+          msg.tool_calls[0]!.extra_content = { google: { thought_signature: "changed" } };
+        return { kind: "response", body: turns.shift() };
+      },
+    };
+    const result = await runReviewLoop({
+      provider,
+      tools,
+      view: memoryView(DEFAULT_FILES),
+      model: "m",
+      prompt: PROMPT,
+      limits: DEFAULT_REVIEW_LIMITS,
+      includeTrace: false,
+    });
+    expect(result.termination_reason).toBe("final_review");
+    expect(result.trace).toBeNull();
+    const third = JSON.parse(snapshots[2] ?? "{}") as { messages: Record<string, unknown>[] };
+    expect(third.messages[0]?.content).not.toBe("tampered");
+    expect(JSON.stringify(third.messages[2])).toContain('"thought_signature":"sig"');
+    // Each body the provider got is its own object graph.
+    expect(sent[1]?.messages[2]).not.toBe(sent[2]?.messages[2]);
+  });
+});
