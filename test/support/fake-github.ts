@@ -1,0 +1,227 @@
+// A fake GitHub for running Loupe as a real server process: one node:http server on 127.0.0.1 that
+// serves the REST subset Probot/Octokit call under /api/v3 (what GHE_HOST=127.0.0.1:<port> with
+// GHE_PROTOCOL=http points them at) and the git smart-HTTP endpoints at /<owner>/<repo>.git/…
+// through a real `git http-backend`. Every request must carry a live installation token (the
+// token exchange itself a JWT signed with the App's key); every request is recorded.
+//
+//   const github = await startFakeGitHub();
+//   github.addRepository({ owner: "octo", repo: "app", source: fixture });
+//   const pr = github.addPullRequest({ owner: "octo", repo: "app", number: 7, headRef: "feature" });
+//   spawn Loupe with { APP_ID: github.appId, PRIVATE_KEY: github.privateKey, GHE_HOST: github.host }
+//   github.checkRuns / github.reviews / github.requests
+//   await github.stop();
+
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { generateAppKey, presentedToken } from "./fake-github-auth.ts";
+import type { CheckRun } from "./fake-github-checks.ts";
+import type { PullRequestFacts } from "./fake-github-payloads.ts";
+import { type FakeState, routeApiRequest } from "./fake-github-routes.ts";
+import { type FixtureRepo, gitEnvironment } from "./git-fixture.ts";
+import { createGitHttpHandler, type RecordedRequest as GitRequest } from "./git-http-server.ts";
+import { publishRepository, setRef } from "./git-server-repos.ts";
+
+export interface RecordedApiRequest {
+  readonly method: string;
+  /** Path and query exactly as received. */
+  readonly url: string;
+  readonly headers: Readonly<http.IncomingHttpHeaders>;
+  /** The request body as text (git requests: empty; their bodies are pack negotiation). */
+  body: string;
+  status: number;
+}
+
+export interface FakeRepositoryOptions {
+  readonly owner: string;
+  readonly repo: string;
+  readonly source: FixtureRepo | string;
+  readonly defaultBranch?: string;
+  readonly installationId?: number;
+  /** Text of `.github/loupe.yml` on the default branch; absent → 404. */
+  readonly config?: string;
+}
+
+export interface FakePullRequestOptions {
+  readonly owner: string;
+  readonly repo: string;
+  readonly number: number;
+  /** Branch of the PR head (must exist in the source); its tip is the head SHA. */
+  readonly headRef: string;
+  readonly baseRef?: string;
+  readonly title?: string;
+  readonly body?: string | null;
+}
+
+export interface FakeGitHub {
+  /** http://127.0.0.1:PORT */
+  readonly url: string;
+  /** 127.0.0.1:PORT — the value for GHE_HOST. */
+  readonly host: string;
+  readonly appId: string;
+  /** PKCS#1 PEM of the App's key (the fake holds the public half). */
+  readonly privateKey: string;
+  readonly requests: RecordedApiRequest[];
+  readonly gitRequests: GitRequest[];
+  readonly issuedTokens: string[];
+  readonly checkRuns: CheckRun[];
+  readonly reviews: FakeState["reviews"];
+  addRepository(options: FakeRepositoryOptions): void;
+  addPullRequest(options: FakePullRequestOptions): PullRequestFacts;
+  /** The repository's installation id (default 1). */
+  installationOf(owner: string, repo: string): number;
+  stop(): Promise<void>;
+}
+
+export interface StartFakeGitHubOptions {
+  readonly appId?: string;
+}
+
+export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Promise<FakeGitHub> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-fake-github-"));
+  const key = generateAppKey();
+  const appId = options.appId ?? "4242";
+  const requests: RecordedApiRequest[] = [];
+  const gitRequests: GitRequest[] = [];
+  const state: FakeState = {
+    appId,
+    publicKey: key.publicKey,
+    home: root,
+    apiBase: "",
+    htmlBase: "",
+    repositories: new Map(),
+    pulls: new Map(),
+    tokens: new Map(),
+    checkRuns: [],
+    reviews: [],
+    nextId: 1000,
+  };
+  const git = createGitHttpHandler({ root, requests: gitRequests });
+
+  const server = http.createServer((req, res) => {
+    const record: RecordedApiRequest = {
+      method: req.method ?? "GET",
+      url: req.url ?? "/",
+      headers: { ...req.headers },
+      body: "",
+      status: 0,
+    };
+    requests.push(record);
+    res.on("finish", () => {
+      record.status = res.statusCode;
+    });
+    const pathname = new URL(record.url, "http://127.0.0.1").pathname;
+    if (!pathname.startsWith("/api/v3/")) {
+      const [, owner, repoGit] = pathname.split("/");
+      const repository = state.repositories.get(`${owner}/${repoGit?.replace(/\.git$/, "")}`);
+      const token = state.tokens.get(presentedToken(req.headers.authorization) ?? "");
+      const allowed =
+        repository !== undefined &&
+        token !== undefined &&
+        token.expiresAt > Date.now() &&
+        token.installationId === repository.installationId;
+      if (!allowed) {
+        req.resume();
+        res.writeHead(401, { "WWW-Authenticate": 'Basic realm="GitHub"', "Content-Type": "text/plain" });
+        res.end("Invalid username or token. Password authentication is not supported for Git operations.\n");
+        return;
+      }
+      if (!git(req, res)) res.writeHead(404).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      record.body = Buffer.concat(chunks).toString("utf8");
+      routeApiRequest(state, {
+        method: record.method,
+        url: record.url,
+        headers: req.headers,
+        body: record.body,
+      })
+        .then((reply) => {
+          res.writeHead(reply.status, {
+            "Content-Type": reply.contentType ?? "application/json; charset=utf-8",
+            "X-GitHub-Media-Type": "github.v3; format=json",
+            "X-RateLimit-Limit": "5000",
+            "X-RateLimit-Remaining": "4999",
+            "X-RateLimit-Reset": String(Math.floor(Date.now() / 1000) + 3600),
+            ...reply.headers,
+          });
+          res.end(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
+        })
+        .catch((error: unknown) => {
+          res.writeHead(500, { "Content-Type": "text/plain" });
+          res.end(`fake GitHub failed: ${error instanceof Error ? error.message : String(error)}`);
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const host = `127.0.0.1:${port}`;
+  state.htmlBase = `http://${host}`;
+  state.apiBase = `http://${host}/api/v3`;
+
+  return {
+    url: state.htmlBase,
+    host,
+    appId,
+    privateKey: key.privateKey,
+    requests,
+    gitRequests,
+    get issuedTokens() {
+      return [...state.tokens.keys()];
+    },
+    checkRuns: state.checkRuns,
+    reviews: state.reviews,
+    addRepository(repository) {
+      const gitdir = publishRepository(root, `${repository.owner}/${repository.repo}`, repository.source);
+      state.repositories.set(`${repository.owner}/${repository.repo}`, {
+        owner: repository.owner,
+        repo: repository.repo,
+        gitdir,
+        defaultBranch: repository.defaultBranch ?? "main",
+        installationId: repository.installationId ?? 1,
+        config: repository.config,
+      });
+    },
+    addPullRequest(pr) {
+      const repository = state.repositories.get(`${pr.owner}/${pr.repo}`);
+      if (repository === undefined) throw new Error(`fake GitHub: no repository ${pr.owner}/${pr.repo}`);
+      const rev = (ref: string) => gitRevParse(repository.gitdir, root, ref);
+      const facts: PullRequestFacts = {
+        number: pr.number,
+        headRef: pr.headRef,
+        headSha: rev(`refs/heads/${pr.headRef}`),
+        baseRef: pr.baseRef ?? repository.defaultBranch,
+        baseSha: rev(`refs/heads/${pr.baseRef ?? repository.defaultBranch}`),
+        title: pr.title ?? `Change ${pr.headRef}`,
+        body: pr.body ?? null,
+      };
+      setRef(repository.gitdir, `refs/pull/${pr.number}/head`, facts.headSha);
+      state.pulls.set(`${pr.owner}/${pr.repo}#${pr.number}`, facts);
+      return facts;
+    },
+    installationOf(owner, repo) {
+      const repository = state.repositories.get(`${owner}/${repo}`);
+      if (repository === undefined) throw new Error(`fake GitHub: no repository ${owner}/${repo}`);
+      return repository.installationId;
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+function gitRevParse(gitdir: string, home: string, ref: string): string {
+  return execFileSync("git", ["rev-parse", "--verify", ref], {
+    cwd: gitdir,
+    env: gitEnvironment(home),
+    encoding: "utf8",
+  }).trim();
+}

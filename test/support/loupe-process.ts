@@ -1,0 +1,150 @@
+// Loupe as a real server process: spawned with the README's run command (`npm start`, or the
+// equivalent `node src/server.ts` with the project's Node 24), configured only through its
+// environment, pointed at a fake GitHub and a scripted model. Captures stdout/stderr so tests can
+// assert that no secret ever reaches a log line. Used by the e2e tests and the load benchmarks.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..", "..");
+const BIN = path.join(PROJECT_ROOT, "node_modules", ".bin");
+
+export interface LoupeProcessOptions {
+  /** "npm": `npm start` with node_modules/.bin first on PATH; "node": `node src/server.ts`. */
+  readonly command: "npm" | "node";
+  readonly env: Readonly<Record<string, string>>;
+  /** How long to wait for GET /ping before giving up (a startup failure, not a test timing). */
+  readonly startupTimeoutMs?: number;
+}
+
+export interface LoupeProcess {
+  readonly pid: number;
+  readonly port: number;
+  readonly url: string;
+  readonly webhookUrl: string;
+  /** Everything the process wrote so far, stdout and stderr interleaved, as text. */
+  output(): string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Peak resident set (VmHWM) of the server process in KiB, read from /proc while it runs. */
+  peakRssKiB(): number | undefined;
+  /** SIGTERM to the process group, SIGKILL after graceMs; resolves when it has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function ping(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const request = http.get(`${url}/ping`, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    });
+    request.on("error", () => resolve(false));
+    request.setTimeout(1000, () => request.destroy());
+  });
+}
+
+export async function startLoupeProcess(options: LoupeProcessOptions): Promise<LoupeProcess> {
+  const port = Number(options.env.PORT ?? (await freePort()));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-home-"));
+  const env: Record<string, string> = {
+    PATH: `${BIN}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    HOME: home,
+    TMPDIR: os.tmpdir(),
+    HOST: "127.0.0.1",
+    ...options.env,
+    PORT: String(port),
+  };
+  const [file, args] =
+    options.command === "npm" ? ["npm", ["start", "--silent"]] : [path.join(BIN, "node"), ["src/server.ts"]];
+  const child: ChildProcess = spawn(file, args, {
+    cwd: PROJECT_ROOT,
+    env,
+    detached: true, // its own process group, so npm's children stop with it
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const chunks: Buffer[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  let done = false;
+  void exited.then(() => {
+    done = true;
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+  const output = () => Buffer.concat(chunks).toString("utf8");
+  const url = `http://127.0.0.1:${port}`;
+  const pid = child.pid!;
+
+  const stop = async (graceMs = 10_000) => {
+    if (done) return;
+    process.kill(-pid, "SIGTERM");
+    const timer = setTimeout(() => {
+      if (!done) process.kill(-pid, "SIGKILL");
+    }, graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + (options.startupTimeoutMs ?? 30_000);
+  while (!(await ping(url))) {
+    if (done || Date.now() > deadline) {
+      await stop(1000);
+      throw new Error(`Loupe did not start (${options.command}); its output:\n${output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    pid,
+    port,
+    url,
+    webhookUrl: `${url}/api/github/webhooks`,
+    output,
+    exited,
+    peakRssKiB: () => serverPeakRss(pid),
+    stop,
+  };
+}
+
+/** VmHWM of the node process in the group: the leader itself, or (under npm) its node descendant. */
+function serverPeakRss(leader: number): number | undefined {
+  const read = (pid: number) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    } catch {
+      return undefined;
+    }
+  };
+  const pids = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  let best: number | undefined;
+  for (const name of pids) {
+    const status = read(Number(name));
+    if (status === undefined) continue;
+    const stat = (() => {
+      try {
+        return fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      } catch {
+        return "";
+      }
+    })();
+    // Field 5 of /proc/<pid>/stat (after the parenthesised name) is the process group id.
+    const pgid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+    if (pgid !== leader || !/^Name:\s+node/m.test(status)) continue;
+    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    if (hwm) best = Math.max(best ?? 0, Number(hwm[1]));
+  }
+  return best;
+}
