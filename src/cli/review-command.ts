@@ -1,7 +1,148 @@
-// Placeholder until the review subcommand lands; it answers as bad usage rather than pretending.
-import type { CliIo } from "../cli.ts";
+// `loupe review`: runs the whole review loop against a local repository (or a clone URL once the
+// repository opener supports it) with the provider configured in the environment, and prints the
+// result. Exit 0 on final_review, 1 on any other termination reason, 2 on bad usage/configuration.
 
-export async function runReviewCommand(_argv: readonly string[], io: CliIo): Promise<number> {
-  io.stderr("loupe: 'review' is not available yet\n");
-  return 2;
+import path from "node:path";
+import type { CliIo } from "../cli.ts";
+import { readProviderConfig } from "../config/provider-config.ts";
+import { readReviewLimits } from "../config/review-limits.ts";
+import { isLoupeError, LoupeError } from "../errors.ts";
+import { createOpenAiProvider } from "../llm/client.ts";
+import { runReviewLoop } from "../llm/loop.ts";
+import { renderResultMarkdown } from "../llm/render-result.ts";
+import { createToolRegistry } from "../tools/registry.ts";
+import { openLocalRepository } from "../workspace/open-local.ts";
+import { diffSnapshots } from "../workspace/tree-diff.ts";
+import type { Workspace } from "../workspace/types.ts";
+
+interface ReviewArgs {
+  repo: string;
+  base: string;
+  head: string;
+  format: "json" | "markdown";
+  trace: boolean;
+}
+
+export async function runReviewCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv);
+  const providerConfig = readProviderConfig(io.env);
+  const limits = readReviewLimits(io.env);
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  let workspace: Workspace | undefined;
+  try {
+    workspace = await openWorkspace(args, io.env, controller.signal);
+    const changes = diffSnapshots(workspace.mergeBase, workspace.head);
+    const result = await runReviewLoop({
+      provider: createOpenAiProvider(providerConfig),
+      tools: createToolRegistry(workspace),
+      view: workspace,
+      model: providerConfig.model,
+      prompt: {
+        repository: repositoryName(args.repo),
+        pullRequest: null,
+        baseSha: workspace.mergeBase.commit,
+        headSha: workspace.head.commit,
+        changedFiles: changes.map((change) => change.path),
+      },
+      limits,
+      includeTrace: args.trace,
+      signal: controller.signal,
+    });
+    io.stdout(args.format === "json" ? `${JSON.stringify(result, null, 2)}\n` : renderResultMarkdown(result));
+    return result.termination_reason === "final_review" ? 0 : 1;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await workspace?.dispose();
+  }
+}
+
+async function openWorkspace(
+  args: ReviewArgs,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+): Promise<Workspace> {
+  // The clone-URL opener belongs to another module; until it is present only local directories
+  // work, and a URL is refused as bad usage rather than half-supported.
+  const opener = await loadRepositoryOpener();
+  if (opener !== undefined) return opener({ repo: args.repo, base: args.base, head: args.head, env, signal });
+  if (looksLikeUrl(args.repo))
+    throw new LoupeError("usage_invalid", "--repo must be a local directory in this build");
+  try {
+    return await openLocalRepository({ dir: args.repo, base: args.base, head: args.head });
+  } catch (error) {
+    // A directory that is not a repository, or a revision it does not have, is the caller's
+    // input: bad usage (exit 2). The opener's messages name no local path.
+    if (isLoupeError(error, "git_repository_invalid") || isLoupeError(error, "git_commit_unreachable")) {
+      throw new LoupeError("usage_invalid", error.message);
+    }
+    throw error;
+  }
+}
+
+type RepositoryOpener = (options: {
+  repo: string;
+  base: string;
+  head: string;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}) => Promise<Workspace>;
+
+async function loadRepositoryOpener(): Promise<RepositoryOpener | undefined> {
+  const specifier = "./open-repository.ts";
+  try {
+    const module = (await import(specifier)) as { openRepository?: RepositoryOpener };
+    return module.openRepository;
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND") return undefined;
+    throw error;
+  }
+}
+
+function looksLikeUrl(repo: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(repo);
+}
+
+/** owner/repo for the prompt: from a URL's path, or "local/<dir name>" (never a full local path). */
+function repositoryName(repo: string): string {
+  if (looksLikeUrl(repo)) {
+    const parts = new URL(repo).pathname
+      .replace(/\.git$/, "")
+      .split("/")
+      .filter(Boolean);
+    return parts.slice(-2).join("/") || "unknown/repository";
+  }
+  return `local/${path.basename(path.resolve(repo))}`;
+}
+
+function parseArgs(argv: readonly string[]): ReviewArgs {
+  const values: Record<string, string> = {};
+  let trace = true;
+  for (let index = 0; index < argv.length; index++) {
+    const flag = argv[index] ?? "";
+    if (flag === "--no-trace") {
+      trace = false;
+      continue;
+    }
+    if (!["--repo", "--base", "--head", "--format"].includes(flag)) {
+      throw new LoupeError("usage_invalid", `unknown option ${JSON.stringify(flag)} for loupe review`);
+    }
+    const value = argv[index + 1];
+    if (value === undefined || value.startsWith("--"))
+      throw new LoupeError("usage_invalid", `${flag} needs a value`);
+    values[flag.slice(2)] = value;
+    index++;
+  }
+  for (const required of ["repo", "base", "head"]) {
+    if (values[required] === undefined)
+      throw new LoupeError("usage_invalid", `loupe review needs --${required}`);
+  }
+  const format = values.format ?? "json";
+  if (format !== "json" && format !== "markdown") {
+    throw new LoupeError("usage_invalid", "--format must be json or markdown");
+  }
+  return { repo: values.repo!, base: values.base!, head: values.head!, format, trace };
 }

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
+import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { type ScriptedTurn, startScriptedProvider } from "../support/scripted-provider.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const NODE = path.join(ROOT, "node_modules/.bin/node");
+const API_KEY = "sk-cli-test-0123456789abcdefghij";
+
+let repo: FixtureRepo;
+let base: string;
+let head: string;
+
+beforeAll(() => {
+  repo = createRepo();
+  repo.write("src/service.ts", "export function save(w) {\n  db.write(w);\n}\n");
+  base = repo.commit("base");
+  repo.write("src/service.ts", "export function save(w) {\n  db.write(w);\n  validate(w);\n}\n");
+  head = repo.commit("validate after write");
+});
+afterAll(() => repo.dispose());
+
+async function loupe(args: string[], script: ScriptedTurn[], env: Record<string, string> = {}) {
+  const server = await startScriptedProvider(script);
+  try {
+    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        NODE,
+        ["src/cli.ts", "review", ...args],
+        {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH ?? "",
+            OPENAI_BASE_URL: server.baseURL,
+            OPENAI_API_KEY: API_KEY,
+            ...env,
+          },
+        },
+        (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
+      );
+    });
+    return { ...result, requests: server.requests };
+  } finally {
+    await server.stop();
+  }
+}
+
+const goodReview = () => stopTurn(review([finding({ path: "src/service.ts", line: 3 })], ["Read the diff."]));
+
+describe("loupe review as a child process against the scripted provider", () => {
+  it("exits 0 with the JSON result on a final review, after a real tool round on the real registry", async () => {
+    const turn = toolCallsTurn([{ id: "d1", name: "inspect_git_diff", arguments: {} }]);
+    const run = await loupe(
+      ["--repo", repo.dir, "--base", base, "--head", head],
+      [{ body: turn }, { body: goodReview() }],
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.termination_reason).toBe("final_review");
+    expect(result.review.findings[0]).toMatchObject({ path: "src/service.ts", line: 3 });
+    expect(result.trace[0].tool_calls[0]).toMatchObject({ name: "inspect_git_diff", ok: true });
+    const toolMessage = (run.requests[1]?.body as { messages: { role: string; content: string }[] })
+      .messages[3];
+    expect(toolMessage?.role).toBe("tool");
+    expect(toolMessage?.content).toContain("validate(w);");
+    const user = (run.requests[0]?.body as { messages: { content: string }[] }).messages[1]?.content ?? "";
+    expect(user).toContain('["src/service.ts"]');
+    expect(run.stdout).not.toContain(repo.dir);
+    expect(run.stdout).not.toContain(API_KEY);
+  });
+
+  it("prints markdown a person can read, and --no-trace gives trace null in JSON", async () => {
+    const md = await loupe(
+      ["--repo", repo.dir, "--base", base, "--head", head, "--format", "markdown"],
+      [{ body: goodReview() }],
+    );
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain("### high");
+    expect(md.stdout).toContain("`src/service.ts:3`");
+    expect(md.stdout).toContain("`final_review`: The model returned a final review that passed validation.");
+    const json = await loupe(
+      ["--repo", repo.dir, "--base", base, "--head", head, "--no-trace"],
+      [{ body: goodReview() }],
+    );
+    expect(JSON.parse(json.stdout).trace).toBeNull();
+  });
+
+  it("exits 1 on any other termination reason, in both formats", async () => {
+    const bad = await loupe(
+      ["--repo", repo.dir, "--base", base, "--head", head],
+      [{ status: 401, body: { error: { message: `no ${API_KEY}` } } }],
+    );
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout).termination_reason).toBe("provider_authentication_failed");
+    expect(bad.stdout + bad.stderr).not.toContain(API_KEY);
+    const md = await loupe(
+      ["--repo", repo.dir, "--base", base, "--head", head, "--format", "markdown"],
+      [{ body: stopTurn("prose") }],
+    );
+    expect(md.code).toBe(1);
+    expect(md.stdout).toContain("`invalid_model_response`");
+  });
+
+  it.each([
+    ["a missing --head", ["--repo", "."], {}],
+    ["an unknown format", ["--repo", ".", "--base", "a", "--head", "b", "--format", "xml"], {}],
+    ["an unknown option", ["--repo", ".", "--base", "a", "--head", "b", "--force"], {}],
+    ["a missing API key", ["--repo", ".", "--base", "a", "--head", "b"], { OPENAI_API_KEY: "" }],
+    ["an invalid limit", ["--repo", ".", "--base", "a", "--head", "b"], { REVIEW_MAX_ROUNDS: "0" }],
+    ["a revision the repository lacks", ["--base", "no-such-rev", "--head", "HEAD"], {}],
+  ])("exits 2 with one line for %s", async (_label, args, env) => {
+    const fullArgs = args.includes("--repo") ? args : ["--repo", repo.dir, ...args];
+    const run = await loupe(fullArgs, [], env as Record<string, string>);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).not.toContain(repo.dir);
+    expect(run.requests).toHaveLength(0);
+  });
+});
