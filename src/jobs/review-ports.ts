@@ -6,7 +6,7 @@
 import type { ChangedFile } from "../github/compare.ts";
 import type { CheckRunOutput } from "../github/check-run.ts";
 import type { InlineComment } from "../github/publish-review.ts";
-import type { LoopResult, RoundProgress } from "../llm/types.ts";
+import type { LoopResult, RoundProgress, Severity } from "../llm/types.ts";
 import type { RepositoryView, Workspace } from "../workspace/types.ts";
 
 /** The part of `.github/loupe.yml` the orchestrator itself needs. */
@@ -16,6 +16,8 @@ export interface RepoSettings {
   readonly ignoreBots: boolean;
   readonly maxFiles: number;
   readonly instructions: string | null;
+  readonly minSeverity: Severity;
+  failsOn(severity: Severity): boolean;
   includes(path: string): boolean;
 }
 
@@ -51,6 +53,8 @@ export interface PlanInput {
   readonly marker: string;
   readonly repository: string;
   readonly headSha: string;
+  /** The fetched head, for reading the files findings point at. */
+  readonly view: RepositoryView;
 }
 
 export interface PlannedReview {
@@ -59,6 +63,8 @@ export interface PlannedReview {
   readonly allInBody: () => string;
   /** false when there is nothing to post (no findings, no notes, nothing new). */
   readonly postable: boolean;
+  /** One line of counts for the check run (by severity and where each finding went). */
+  readonly findingsLine: string;
   /** true when a finding reached the repository's fail_on severity. */
   readonly gateFailed: boolean;
 }
@@ -86,7 +92,7 @@ export interface ReviewPorts {
   /** The loop's own budget, so retries of GitHub writes know the review's deadline. */
   readonly reviewTimeoutMs: number;
   readonly maxRounds: number;
-  planReview(input: PlanInput): PlannedReview;
+  planReview(input: PlanInput): Promise<PlannedReview>;
   reviewMarker(headSha: string, checkRunId: number): string;
   progressOutput(progress: RoundProgress): CheckRunOutput;
   skipOutput(reason: string): CheckRunOutput;

@@ -189,7 +189,8 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
         pullNumber: request.pullNumber,
         botLogin: options.botLogin,
       });
-      plan = ports.planReview({
+      plan = await ports.planReview({
+        view: workspace,
         result,
         files: comparison.files,
         settings: parsed,
