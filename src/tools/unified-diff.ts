@@ -42,7 +42,13 @@ async function contentLines(
   // Files above the read limit are reported like git reports files above core.bigFileThreshold.
   const binary = [oldBytes, newBytes].some((bytes) => bytes.length > maxFileBytes || looksBinary(bytes));
   if (binary) return [`Binary files ${oldName} and ${newName} differ`];
-  return [`--- ${oldName}`, `+++ ${newName}`, ...formatHunks(oldBytes, newBytes)];
+  // git ends a `---`/`+++` name containing a space with a tab, so patch(1) can tell where it ends.
+  const tab = (side: Side | undefined) => (side?.path.includes(" ") ? "\t" : "");
+  return [
+    `--- ${oldName}${tab(oldSide)}`,
+    `+++ ${newName}${tab(newSide)}`,
+    ...formatHunks(oldBytes, newBytes),
+  ];
 }
 
 function abbrev(entry: TreeEntry | undefined): string {
