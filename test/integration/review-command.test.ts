@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { bodyAt } from "../support/loop-harness.ts";
 import { type ScriptedTurn, startScriptedProvider } from "../support/scripted-provider.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -63,11 +64,10 @@ describe("loupe review as a child process against the scripted provider", () => 
     expect(result.termination_reason).toBe("final_review");
     expect(result.review.findings[0]).toMatchObject({ path: "src/service.ts", line: 3 });
     expect(result.trace[0].tool_calls[0]).toMatchObject({ name: "inspect_git_diff", ok: true });
-    const toolMessage = (run.requests[1]?.body as { messages: { role: string; content: string }[] })
-      .messages[3];
+    const toolMessage = bodyAt(run.requests, 1).messages[3] as { role: string; content: string } | undefined;
     expect(toolMessage?.role).toBe("tool");
     expect(toolMessage?.content).toContain("validate(w);");
-    const user = (run.requests[0]?.body as { messages: { content: string }[] }).messages[1]?.content ?? "";
+    const user = String(bodyAt(run.requests, 0).messages[1]?.content ?? "");
     expect(user).toContain('["src/service.ts"]');
     expect(run.stdout).not.toContain(repo.dir);
     expect(run.stdout).not.toContain(API_KEY);
