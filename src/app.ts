@@ -1,0 +1,70 @@
+// Builds the Probot app function: the queue, the job runner and the thin webhook handler. Options
+// are injected so tests pass the scripted provider, a local git base URL and fake sleeps.
+
+import type { ApplicationFunction, Context, Probot } from "probot";
+import type { AppConfig } from "./config/app-config.ts";
+import { RERUN_ACTION } from "./github/check-run.ts";
+import type { GitHubClient } from "./github/octokit.ts";
+import { createReviewQueue, type ReviewQueue } from "./jobs/queue.ts";
+import type { ReviewPorts } from "./jobs/review-ports.ts";
+import type { ReviewRequest } from "./jobs/review-request.ts";
+import { runReview } from "./jobs/run-review.ts";
+import { toReviewRequest } from "./webhooks/to-review-request.ts";
+
+export interface LoupeAppOptions {
+  readonly config: AppConfig;
+  readonly ports: ReviewPorts;
+  readonly appId: number | null;
+  readonly botLogin?: string | null;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Receives the queue so the server can shut it down on SIGTERM (and tests can drain it). */
+  readonly onQueue?: (queue: ReviewQueue) => void;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
+  return (app: Probot) => {
+    const clients = new Map<string, GitHubClient>(); // delivery:key → the event's installation client
+    const queue = createReviewQueue({
+      concurrency: options.config.reviewConcurrency,
+      runner: (request: ReviewRequest, signal) => {
+        const id = `${request.deliveryId}:${request.owner}/${request.repo}#${request.pullNumber}`;
+        const octokit = clients.get(id)!;
+        clients.delete(id);
+        return runReview({
+          request,
+          signal,
+          octokit,
+          ports: options.ports,
+          config: options.config,
+          log: app.log,
+          botLogin: options.botLogin ?? null,
+          sleep: options.sleep ?? defaultSleep,
+        });
+      },
+      onRunnerError: (error) => app.log.error({ error: String(error).slice(0, 200) }, "review job failed"),
+    });
+    options.onQueue?.(queue);
+
+    const handle = async (context: Context) => {
+      const mapped = toReviewRequest(
+        { name: context.name, id: context.id, payload: context.payload },
+        { appId: options.appId, rerunIdentifier: RERUN_ACTION.identifier },
+      );
+      if (mapped.kind === "skip") {
+        context.log.debug({ reason: mapped.reason }, mapped.message);
+        return;
+      }
+      for (const request of mapped.requests) {
+        const id = `${request.deliveryId}:${request.owner}/${request.repo}#${request.pullNumber}`;
+        clients.set(id, context.octokit as GitHubClient);
+        const outcome = queue.enqueue(request);
+        if (outcome !== "queued") clients.delete(id);
+        context.log.info({ pr: request.pullNumber, outcome }, "review request");
+      }
+    };
+    // Answer at once: the handler only maps and enqueues; the check run carries every later failure.
+    app.on(["pull_request", "check_run", "check_suite"], handle);
+  };
+}
