@@ -1,0 +1,41 @@
+import { describe, expect, it } from "@jest/globals";
+import { readAppConfig } from "../../src/config/app-config.ts";
+import { conclusionFor } from "../../src/jobs/conclusion.ts";
+import { TERMINATION_REASONS } from "../../src/outcome.ts";
+
+describe("conclusionFor", () => {
+  it.each(TERMINATION_REASONS.map((r) => [r]))("maps %s", (reason) => {
+    const expected = reason === "final_review" ? "success" : reason === "cancelled" ? "cancelled" : "neutral";
+    expect(conclusionFor(reason, false)).toBe(expected);
+    // only a finished review can fail the gate; Loupe's own trouble never blocks a merge
+    const gated = reason === "final_review" ? "failure" : expected;
+    expect(conclusionFor(reason, true)).toBe(gated);
+  });
+});
+
+describe("readAppConfig", () => {
+  it("has defaults", () => {
+    expect(readAppConfig({})).toEqual({
+      reviewConcurrency: 2,
+      shutdownGraceMs: 20_000,
+      checkRunName: "Loupe review",
+      progressIntervalMs: 5000,
+      gitBaseUrl: "https://github.com",
+      gitHost: "github.com",
+    });
+    expect(readAppConfig({ GHE_HOST: "ghe.example.com:8443", GHE_PROTOCOL: "http" }).gitBaseUrl).toBe(
+      "http://ghe.example.com:8443",
+    );
+  });
+  it.each([
+    [{ REVIEW_CONCURRENCY: "0" }, "REVIEW_CONCURRENCY must be an integer from 1 to 16"],
+    [{ REVIEW_CONCURRENCY: "17" }, "REVIEW_CONCURRENCY must be an integer from 1 to 16"],
+    [{ REVIEW_CONCURRENCY: "2.5" }, "REVIEW_CONCURRENCY must be an integer from 1 to 16"],
+    [{ SHUTDOWN_GRACE_SECONDS: "x" }, "SHUTDOWN_GRACE_SECONDS must be an integer from 0 to 300"],
+    [{ GHE_PROTOCOL: "ftp" }, "GHE_PROTOCOL must be https or http"],
+    [{ GHE_HOST: "evil.com/path" }, "GHE_HOST must be a host name (and optional port)"],
+    [{ CHECK_RUN_NAME: "a\nb" }, "CHECK_RUN_NAME must be one line of at most 100 characters"],
+  ])("rejects %j with one line", (env, message) => {
+    expect(() => readAppConfig(env)).toThrow(message);
+  });
+});
