@@ -1,7 +1,128 @@
-// Placeholder until the tool subcommand lands; it answers as bad usage rather than pretending.
-import type { CliIo } from "../cli.ts";
+// `loupe tool <name> --repo <dir-or-clone-url> --base <rev> --head <rev> [--args '<json>']`:
+// runs one repository tool exactly as the loop would and prints the tool message content the
+// model would receive (one JSON line, exit 0, even for a tool-level `ok:false`). Bad usage —
+// unknown tool, missing flag, `--args` not JSON or failing the strict schema — exits 2 with one
+// line on stderr, before any repository is opened.
 
-export async function runToolCommand(_argv: readonly string[], io: CliIo): Promise<number> {
-  io.stderr("loupe: 'tool' is not available yet\n");
-  return 2;
+import type { CliIo } from "../cli.ts";
+import { isLoupeError, LoupeError } from "../errors.ts";
+import { createToolRegistry, isToolName, parseToolArguments } from "../tools/registry.ts";
+import { TOOL_NAMES, type ToolName } from "../tools/types.ts";
+import { openLocalRepository } from "../workspace/open-local.ts";
+import type { Workspace } from "../workspace/types.ts";
+
+export type RepositoryOpener = (options: {
+  readonly repo: string;
+  readonly base: string;
+  readonly head: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly signal: AbortSignal;
+}) => Promise<Workspace>;
+
+export interface ToolCommandDeps {
+  /** Defaults to src/cli/open-repository.ts when present, else local directories only. */
+  readonly openRepository?: RepositoryOpener;
+}
+
+interface ToolArgs {
+  readonly name: ToolName;
+  readonly repo: string;
+  readonly base: string;
+  readonly head: string;
+  readonly args: unknown;
+}
+
+const FLAGS = ["--repo", "--base", "--head", "--args"] as const;
+
+function usage(message: string): LoupeError {
+  return new LoupeError("usage_invalid", message);
+}
+
+function parseArgv(argv: readonly string[]): ToolArgs {
+  const [name, ...rest] = argv;
+  if (name === undefined || name.startsWith("--")) {
+    throw usage(`loupe tool needs a tool name (${TOOL_NAMES.join(", ")})`);
+  }
+  if (!isToolName(name))
+    throw usage(`unknown tool ${JSON.stringify(name)} (expected ${TOOL_NAMES.join(", ")})`);
+  const values: Partial<Record<(typeof FLAGS)[number], string>> = {};
+  for (let index = 0; index < rest.length; index += 2) {
+    const flag = rest[index]!;
+    if (!(FLAGS as readonly string[]).includes(flag)) {
+      throw usage(`unknown option ${JSON.stringify(flag)} for loupe tool`);
+    }
+    const value = rest[index + 1];
+    if (value === undefined) throw usage(`${flag} needs a value`);
+    values[flag as (typeof FLAGS)[number]] = value;
+  }
+  for (const flag of ["--repo", "--base", "--head"] as const) {
+    if (values[flag] === undefined || values[flag] === "") throw usage(`loupe tool needs ${flag}`);
+  }
+  let args: unknown;
+  try {
+    args = JSON.parse(values["--args"] ?? "{}");
+  } catch {
+    throw usage("--args is not valid JSON");
+  }
+  const parsed = parseToolArguments(name, args);
+  if (!parsed.ok) throw usage(`--args rejected for ${name}: ${parsed.message}`);
+  return {
+    name,
+    repo: values["--repo"]!,
+    base: values["--base"]!,
+    head: values["--head"]!,
+    args: parsed.args,
+  };
+}
+
+async function defaultOpener(): Promise<RepositoryOpener> {
+  // The clone-URL opener is another module; a non-literal specifier keeps this file compiling
+  // before it exists, and local directories work either way.
+  const specifier = "./open-repository.ts";
+  try {
+    const module = (await import(specifier)) as { openRepository?: RepositoryOpener };
+    if (module.openRepository !== undefined) return module.openRepository;
+  } catch (error) {
+    // Node says ERR_MODULE_NOT_FOUND; jest's module loader says MODULE_NOT_FOUND.
+    const code = (error as { code?: string }).code;
+    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error;
+  }
+  return async ({ repo, base, head }) => {
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(repo))
+      throw usage("--repo must be a local directory in this build");
+    return openLocalRepository({ dir: repo, base, head });
+  };
+}
+
+export async function runToolCommand(
+  argv: readonly string[],
+  io: CliIo,
+  deps: ToolCommandDeps = {},
+): Promise<number> {
+  let call: ToolArgs;
+  try {
+    call = parseArgv(argv);
+  } catch (error) {
+    io.stderr(`loupe: ${(error as Error).message.split("\n")[0]}\n`);
+    return 2;
+  }
+  const open = deps.openRepository ?? (await defaultOpener());
+  const signal = new AbortController().signal;
+  let workspace: Workspace;
+  try {
+    workspace = await open({ repo: call.repo, base: call.base, head: call.head, env: io.env, signal });
+  } catch (error) {
+    // A directory that is not a repository or a revision it lacks is the caller's input (exit 2).
+    if (isLoupeError(error, "git_repository_invalid") || isLoupeError(error, "git_commit_unreachable")) {
+      throw usage(error.message);
+    }
+    throw error;
+  }
+  try {
+    const execution = await createToolRegistry(workspace).execute(call.name, call.args, signal);
+    io.stdout(`${execution.content}\n`);
+    return 0;
+  } finally {
+    await workspace.dispose();
+  }
 }

@@ -41,7 +41,7 @@ export const TOOL_SCHEMAS: readonly ToolSchemaForModel[] = DEFINITIONS.map((defi
   },
 }));
 
-function isToolName(name: string): name is ToolName {
+export function isToolName(name: string): name is ToolName {
   return (TOOL_NAMES as readonly string[]).includes(name);
 }
 
@@ -51,14 +51,17 @@ function definitionOf(name: ToolName): ToolDefinition {
   return definition;
 }
 
+/** Strict argument validation without a repository (the CLI checks `--args` before opening one). */
+export function parseToolArguments(name: ToolName, raw: unknown): ReturnType<ToolRegistry["parseArguments"]> {
+  return parseWith(definitionOf(name).args, raw);
+}
+
 export function createToolRegistry(view: RepositoryView, limits?: Partial<ToolLimits>): ToolRegistry {
   const resolved = resolveLimits(limits);
   return {
     schemas: TOOL_SCHEMAS,
     isToolName,
-    parseArguments(name, raw) {
-      return parseWith(definitionOf(name).args, raw);
-    },
+    parseArguments: parseToolArguments,
     async execute(name, args, signal): Promise<ToolExecution> {
       const started = performance.now();
       const definition = definitionOf(name);
