@@ -109,7 +109,10 @@ describe("loupe tool (in process)", () => {
     const calls = { opened: 0, disposed: 0 };
     const open = async (): Promise<Workspace> => {
       calls.opened += 1;
-      return { ...view, dispose: async () => void (calls.disposed += 1) };
+      const dispose = async (): Promise<void> => {
+        calls.disposed += 1;
+      };
+      return { ...view, dispose };
     };
     return { calls, open };
   };
