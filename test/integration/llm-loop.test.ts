@@ -80,6 +80,32 @@ describe("the seed's two-round transcript, end to end over HTTP", () => {
     expect(result.trace?.[1]?.protocol_action).toBe("final_review");
   });
 
+  it("runs the seed's round 1 on the real tools and sends their results back in call order", async () => {
+    const round1 = toolCallsTurn([
+      {
+        id: "call_read_service",
+        name: "read_repository_file",
+        arguments: { path: "src/service.ts", start_line: 1, end_line: 180 },
+      },
+      {
+        id: "call_search_validate",
+        name: "search_repository",
+        arguments: { query: "validate", path: "src", limit: 20 },
+      },
+    ]);
+    const { result, requests } = await runScriptedReview([{ body: round1 }, { body: good() }], {
+      realTools: true,
+    });
+    expect(result.termination_reason).toBe("final_review");
+    const [read, search] = bodyAt(requests, 1)
+      .messages.slice(3)
+      .map((m) => JSON.parse(String(m.content)));
+    expect(read).toMatchObject({ ok: true, path: "src/service.ts", start_line: 1 });
+    expect(read.content).toContain("1: export function save(widget) {");
+    expect(search).toMatchObject({ ok: true, query: "validate" });
+    expect(JSON.stringify(search.matches)).toContain('"line":3');
+  });
+
   it("puts the rules and the final schema in the system message and the PR text as quoted data", async () => {
     const { requests } = await runScriptedReview([{ body: good() }]);
     const [system, user] = bodyAt(requests, 0).messages;

@@ -5,6 +5,7 @@ import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/revie
 import { createOpenAiProvider } from "../../src/llm/client.ts";
 import { type ReviewPromptInput, runReviewLoop } from "../../src/llm/loop.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
+import { createToolRegistry } from "../../src/tools/registry.ts";
 import type { ToolRegistry } from "../../src/tools/types.ts";
 import { createSpyRegistry, type MemoryFiles, memoryView, type SpyRegistry } from "./fake-tools.ts";
 import { type RecordedRequest, type ScriptedTurn, startScriptedProvider } from "./scripted-provider.ts";
@@ -47,13 +48,18 @@ export async function runScriptedReview(
     limits?: Partial<ReviewLimits>;
     files?: MemoryFiles;
     tools?: ToolRegistry;
+    /** Use the real four tools (src/tools/registry.ts) over the in-memory head commit. */
+    realTools?: boolean;
     includeTrace?: boolean;
     signal?: AbortSignal;
   } = {},
 ): Promise<HarnessRun & { tools: SpyRegistry }> {
   const server = await startScriptedProvider(script);
   const limits = { ...DEFAULT_REVIEW_LIMITS, ...options.limits };
-  const tools = (options.tools ?? createSpyRegistry()) as SpyRegistry;
+  const view = memoryView(options.files ?? DEFAULT_FILES);
+  const tools = (
+    options.realTools === true ? createToolRegistry(view) : (options.tools ?? createSpyRegistry())
+  ) as SpyRegistry;
   const provider = createOpenAiProvider({
     baseURL: server.baseURL,
     apiKey: TEST_API_KEY,
@@ -66,7 +72,7 @@ export async function runScriptedReview(
     const result = await runReviewLoop({
       provider,
       tools,
-      view: memoryView(options.files ?? DEFAULT_FILES),
+      view,
       model: "deepseek-v4-flash",
       prompt: PROMPT,
       limits,

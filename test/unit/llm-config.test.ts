@@ -1,0 +1,82 @@
+import { describe, expect, it } from "@jest/globals";
+import { readProviderConfig } from "../../src/config/provider-config.ts";
+import { DEFAULT_REVIEW_LIMITS, HARD_CAPS, readReviewLimits } from "../../src/config/review-limits.ts";
+import { isLoupeError } from "../../src/errors.ts";
+
+const configError = (run: () => unknown): string => {
+  try {
+    run();
+  } catch (error) {
+    if (isLoupeError(error, "configuration_invalid")) return error.message;
+    throw error;
+  }
+  throw new Error("expected a configuration error");
+};
+
+describe("review limits from the environment", () => {
+  it("uses the defaults when nothing is set", () => {
+    expect(readReviewLimits({})).toEqual(DEFAULT_REVIEW_LIMITS);
+    expect(DEFAULT_REVIEW_LIMITS).toMatchObject({
+      maxRounds: 8,
+      maxToolCallsPerRound: 8,
+      maxToolCalls: 32,
+      timeoutMs: 300000,
+      maxTokens: 500000,
+      maxResponseBytes: 2097152,
+      tracePreviewBytes: 4096,
+    });
+  });
+
+  it("reads valid values up to the cap", () => {
+    expect(
+      readReviewLimits({ REVIEW_MAX_ROUNDS: "3", REVIEW_TIMEOUT_MS: String(HARD_CAPS.timeoutMs) }),
+    ).toMatchObject({ maxRounds: 3, timeoutMs: HARD_CAPS.timeoutMs });
+  });
+
+  it.each([
+    ["REVIEW_MAX_ROUNDS", "0"],
+    ["REVIEW_MAX_ROUNDS", "-1"],
+    ["REVIEW_MAX_TOOL_CALLS", "2.5"],
+    ["REVIEW_MAX_TOOL_CALLS_PER_ROUND", "eight"],
+    ["REVIEW_TIMEOUT_MS", "1e6"],
+    ["REVIEW_MAX_TOKENS", String(HARD_CAPS.maxTokens + 1)],
+    ["REVIEW_MAX_TOOL_CONTENT_BYTES", "99999999999"],
+  ])("refuses %s=%s with one line naming it", (name, value) => {
+    const message = configError(() => readReviewLimits({ [name]: value }));
+    expect(message).toContain(name);
+    expect(message).not.toContain("\n");
+  });
+});
+
+describe("provider configuration", () => {
+  it("needs a key and defaults the rest", () => {
+    expect(configError(() => readProviderConfig({}))).toContain("OPENAI_API_KEY");
+    expect(readProviderConfig({ OPENAI_API_KEY: "sk-abcdefghijklmnop" })).toEqual({
+      baseURL: "https://opencode.ai/zen/go/v1",
+      apiKey: "sk-abcdefghijklmnop",
+      model: "deepseek-v4-flash",
+      maxResponseBytes: 2097152,
+      maxRetries: 2,
+    });
+  });
+
+  it.each([
+    ["OPENAI_BASE_URL", "not a url"],
+    ["OPENAI_BASE_URL", "ftp://host/v1"],
+    ["OPENAI_BASE_URL", "https://user:pw@host/v1"],
+    ["REVIEW_MODEL", "has spaces in it"],
+    ["OPENAI_MAX_RETRIES", "100"],
+  ])("refuses %s=%s", (name, value) => {
+    const message = configError(() =>
+      readProviderConfig({ OPENAI_API_KEY: "sk-abcdefghijklmnop", [name]: value }),
+    );
+    expect(message).toContain(name);
+    expect(message).not.toContain("pw@");
+  });
+
+  it("accepts zero retries", () => {
+    expect(
+      readProviderConfig({ OPENAI_API_KEY: "sk-abcdefghijklmnop", OPENAI_MAX_RETRIES: "0" }).maxRetries,
+    ).toBe(0);
+  });
+});
