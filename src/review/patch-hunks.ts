@@ -1,0 +1,120 @@
+// Parses the `patch` GitHub returns for one file (compare base...head `files[].patch`) into
+// hunks. These hunks are the only source of truth for which lines can take a review comment:
+// one comment outside them makes GitHub reject the whole review with a 422.
+
+export interface Hunk {
+  readonly oldStart: number;
+  readonly oldLines: number;
+  readonly newStart: number;
+  readonly newLines: number;
+  /** Added and context lines, by new-file line number: the RIGHT side. */
+  readonly rightLines: ReadonlySet<number>;
+  readonly addedLines: ReadonlySet<number>;
+  /** Deleted and context lines, by old-file line number: the LEFT side. */
+  readonly leftLines: ReadonlySet<number>;
+  /** The text of each RIGHT line (without the +/space prefix), used for fingerprints. */
+  readonly rightText: ReadonlyMap<number, string>;
+}
+
+const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+interface Open {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  oldSeen: number;
+  newSeen: number;
+  right: Set<number>;
+  added: Set<number>;
+  left: Set<number>;
+  text: Map<number, string>;
+}
+
+/**
+ * Returns the hunks of a unified-diff patch. A malformed patch (a body line before any header,
+ * a hunk whose line counts disagree with its header, an unknown line prefix) yields [] rather
+ * than a partial answer: a wrong commentable set is worse than none, since it causes the 422.
+ */
+export function parsePatch(patch: string): Hunk[] {
+  const hunks: Hunk[] = [];
+  let open: Open | null = null;
+  // Split on \n only: a CRLF file's lines keep their \r, which is content, not a line break.
+  const lines = patch.split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  for (const raw of lines) {
+    const header = HEADER.exec(raw);
+    if (header !== null) {
+      if (open !== null && !complete(open)) return [];
+      if (open !== null) hunks.push(close(open));
+      open = start(header);
+      continue;
+    }
+    if (open === null) {
+      // Git's extended headers (diff --git, index, ---/+++) can precede the first hunk in raw
+      // diffs; GitHub's `patch` starts at the first @@, but tolerate them.
+      if (
+        /^(diff |index |--- |\+\+\+ |old mode|new mode|similarity|rename |deleted file|new file)/.test(raw)
+      ) {
+        continue;
+      }
+      return [];
+    }
+    if (raw.startsWith("\\")) continue; // "\ No newline at end of file"
+    const kind = raw.charAt(0);
+    const body = raw.slice(1);
+    if (kind === "+" && open.newSeen < open.newLines) {
+      const line = open.newStart + open.newSeen++;
+      open.right.add(line);
+      open.added.add(line);
+      open.text.set(line, body);
+    } else if (kind === "-" && open.oldSeen < open.oldLines) {
+      open.left.add(open.oldStart + open.oldSeen++);
+    } else if ((kind === " " || raw === "") && open.newSeen < open.newLines && open.oldSeen < open.oldLines) {
+      // An empty line inside a hunk is a context line whose trailing space was stripped.
+      const line = open.newStart + open.newSeen++;
+      open.right.add(line);
+      open.left.add(open.oldStart + open.oldSeen++);
+      open.text.set(line, body);
+    } else {
+      return [];
+    }
+  }
+  if (open !== null) {
+    if (!complete(open)) return [];
+    hunks.push(close(open));
+  }
+  return hunks;
+}
+
+function start(header: RegExpExecArray): Open {
+  return {
+    oldStart: Number(header[1]),
+    oldLines: header[2] === undefined ? 1 : Number(header[2]),
+    newStart: Number(header[3]),
+    newLines: header[4] === undefined ? 1 : Number(header[4]),
+    oldSeen: 0,
+    newSeen: 0,
+    right: new Set(),
+    added: new Set(),
+    left: new Set(),
+    text: new Map(),
+  };
+}
+
+function complete(open: Open): boolean {
+  return open.oldSeen === open.oldLines && open.newSeen === open.newLines;
+}
+
+function close(open: Open): Hunk {
+  return {
+    oldStart: open.oldStart,
+    oldLines: open.oldLines,
+    newStart: open.newStart,
+    newLines: open.newLines,
+    rightLines: open.right,
+    addedLines: open.added,
+    leftLines: open.left,
+    rightText: open.text,
+  };
+}

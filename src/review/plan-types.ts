@@ -1,0 +1,60 @@
+// The values that flow from a validated final review to what Loupe posts: where each finding
+// can be anchored, and the plan that sorts every finding into exactly one bucket.
+
+import type { Finding } from "../llm/types.ts";
+
+/** One entry of compare base...head `files[]` (the fields anchoring needs). */
+export interface ChangedFile {
+  readonly filename: string;
+  readonly status: string;
+  readonly patch?: string | undefined;
+  readonly previous_filename?: string;
+}
+
+export type OutsideReason =
+  | "file_not_in_diff"
+  | "no_patch"
+  | "line_not_in_diff"
+  | "range_spans_hunks"
+  | "no_line";
+
+export type InlineAnchor = {
+  readonly kind: "inline";
+  readonly path: string;
+  readonly line: number;
+  /** Only when the anchored range has more than one line; always in the same hunk as `line`. */
+  readonly startLine?: number;
+  readonly side: "RIGHT";
+  /** The new-file lines of the finding's range (for the fingerprint). */
+  readonly anchoredCode: string[];
+  /** True when the anchored range is the finding's whole range (a suggestion may replace it). */
+  readonly fullRange: boolean;
+};
+
+export type Anchor = InlineAnchor | { readonly kind: "outside"; readonly reason: OutsideReason };
+
+export type PlanOutsideReason = OutsideReason | "inline_limit";
+
+export interface PlannedComment {
+  readonly path: string;
+  readonly line: number;
+  readonly start_line?: number;
+  readonly side: "RIGHT";
+  readonly start_side?: "RIGHT";
+  readonly body: string;
+  readonly fingerprint: string;
+  readonly finding: Finding;
+}
+
+export interface PlannedOutside {
+  readonly finding: Finding;
+  readonly reason: PlanOutsideReason;
+  readonly fingerprint: string;
+}
+
+export interface PublishPlan {
+  readonly inline: PlannedComment[];
+  readonly outside: PlannedOutside[];
+  readonly belowThreshold: Finding[];
+  readonly duplicates: Finding[];
+}

@@ -1,0 +1,31 @@
+// Severity order (critical > high > medium > low > info) and how each one is shown.
+
+import type { Severity } from "../llm/types.ts";
+
+export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "low", "info"];
+
+const RANK: Readonly<Record<Severity, number>> = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
+
+export function severityRank(severity: Severity): number {
+  return RANK[severity];
+}
+
+export function isAtLeast(severity: Severity, minimum: Severity): boolean {
+  return RANK[severity] >= RANK[minimum];
+}
+
+const BADGES: Readonly<Record<Severity, string>> = {
+  critical: "🔴 **Critical**",
+  high: "🟠 **High**",
+  medium: "🟡 **Medium**",
+  low: "🔵 **Low**",
+  info: "⚪ **Info**",
+};
+
+export function severityBadge(severity: Severity): string {
+  return BADGES[severity];
+}
+
+export function emptySeverityCounts(): Record<Severity, number> {
+  return { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+}
