@@ -96,6 +96,16 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
     };
   }
 
+  if (route === "/app" && request.method === "GET") {
+    const check = verifyAppJwt(request.headers.authorization, {
+      appId: state.appId,
+      publicKey: state.publicKey,
+    });
+    if (!check.ok) return error(401, check.message);
+    const owner = { login: "loupe-dev", id: 1, type: "Organization" };
+    return { status: 200, body: { id: Number(state.appId), slug: "loupe", name: "Loupe", owner } };
+  }
+
   const presented = state.tokens.get(presentedToken(request.headers.authorization) ?? "");
   if (presented === undefined || presented.expiresAt <= Date.now()) return error(401, "Bad credentials");
   const repoRoute = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(route);
@@ -124,7 +134,14 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
     const content = Buffer.from(repository.config).toString("base64");
     return {
       status: 200,
-      body: { type: "file", encoding: "base64", path: file, name: "loupe.yml", content },
+      body: {
+        type: "file",
+        encoding: "base64",
+        size: Buffer.byteLength(repository.config),
+        path: file,
+        name: "loupe.yml",
+        content,
+      },
     };
   }
   match = on("GET", /^\/pulls\/(\d+)$/);
