@@ -1,0 +1,186 @@
+import { describe, expect, it } from "@jest/globals";
+import type { FinalReview, Finding } from "../../src/llm/types.ts";
+import { type ChangedFile, planReview } from "../../src/review/anchor.ts";
+import { extractFingerprints } from "../../src/review/fingerprint.ts";
+import type { InlineAnchor } from "../../src/review/plan-types.ts";
+import {
+  hasReviewMarker,
+  MAX_REVIEW_BODY,
+  renderInlineComment,
+  renderReviewBody,
+  reviewMarker,
+} from "../../src/review/render.ts";
+
+const repository = { owner: "acme", repo: "widgets", host: "github.com" };
+const SHA = "0123456789abcdef0123456789abcdef01234567";
+const FP = "00112233aabbccdd";
+const anchor: InlineAnchor = {
+  kind: "inline",
+  path: "a.ts",
+  line: 3,
+  side: "RIGHT",
+  anchoredCode: ["x"],
+  fullRange: true,
+};
+
+function finding(over: Partial<Finding> = {}): Finding {
+  return {
+    severity: "high",
+    title: "Unchecked input",
+    explanation: "It is @admin's fault, see #3.",
+    path: "a.ts",
+    line: 3,
+    evidence: "`req.body`",
+    recommendation: "Validate it.",
+    ...over,
+  };
+}
+
+describe("renderInlineComment", () => {
+  it("shows badge, title, fields and the fingerprint marker, sanitised", () => {
+    const body = renderInlineComment(finding(), anchor, FP, true, repository);
+    expect(body).toContain("🟠 **High** · Unchecked input");
+    expect(body).toContain("＠admin");
+    expect(body).toContain("＃3");
+    expect(body).toContain("**Evidence**\n\n`req.body`");
+    expect(body).toContain("**Recommendation**\n\nValidate it.");
+    expect(extractFingerprints(body)).toEqual(new Set([FP]));
+  });
+
+  it.each<[string, string | null | undefined, boolean, InlineAnchor, RegExp | null]>([
+    ["a suggestion on the finding's full range", "fixed();", true, anchor, /```suggestion\nfixed\(\);\n```/],
+    ["an empty suggestion (deletes the lines)", "", true, anchor, /```suggestion\n\n```/],
+    [
+      "a suggestion whose range was clipped",
+      "fixed();",
+      true,
+      { ...anchor, fullRange: false },
+      /\*\*Suggested code\*\*[^]*```\nfixed\(\);\n```/,
+    ],
+    ["a suggestion the caller disallows", "fixed();", false, anchor, /\*\*Suggested code\*\*/],
+    ["no suggestion", null, true, anchor, null],
+  ])("renders %s", (_name, suggestion, allowed, a, pattern) => {
+    const body = renderInlineComment(finding({ suggestion }), a, FP, allowed, repository);
+    if (pattern === null) expect(body).not.toContain("```");
+    else expect(body).toMatch(pattern);
+    if (!allowed || !a.fullRange) expect(body).not.toContain("suggestion\n");
+  });
+
+  it("uses a fence longer than any backtick run in the suggestion", () => {
+    const body = renderInlineComment(
+      finding({ suggestion: "const s = `````;" }),
+      anchor,
+      FP,
+      true,
+      repository,
+    );
+    expect(body).toContain("``````suggestion\nconst s = `````;\n``````");
+  });
+
+  it("strips bidi controls from a suggestion (Trojan Source)", () => {
+    const body = renderInlineComment(finding({ suggestion: "a\u202Eb" }), anchor, FP, true, repository);
+    expect(body).toContain("suggestion\nab\n");
+  });
+});
+
+describe("review marker", () => {
+  it("is recognised only for the same head SHA and run", () => {
+    const body = `text\n\n${reviewMarker(SHA, 42)}`;
+    expect(hasReviewMarker(body, SHA, 42)).toBe(true);
+    expect(hasReviewMarker(body, SHA, 43)).toBe(false);
+    expect(hasReviewMarker(body, "f".repeat(40), 42)).toBe(false);
+    expect(hasReviewMarker(null, SHA, 42)).toBe(false);
+    expect(hasReviewMarker(undefined, SHA, 42)).toBe(false);
+  });
+
+  it("refuses values that would break the comment", () => {
+    expect(() => reviewMarker("abc -->", 1)).toThrow(TypeError);
+    expect(() => reviewMarker(SHA, 1.5)).toThrow(TypeError);
+  });
+});
+
+describe("renderReviewBody", () => {
+  const PATCH = "@@ -1,2 +1,3 @@\n one\n+two\n three";
+  const files: ChangedFile[] = [{ filename: "a.ts", status: "modified", patch: PATCH }];
+  const findings = [
+    finding({ title: "inline one", line: 2 }),
+    finding({ title: "far away", line: 40, end_line: 42 }),
+    finding({ title: "general", line: null }),
+    finding({ title: "nit", severity: "info" }),
+    finding({ title: "nit 2", severity: "info" }),
+  ];
+  const review: FinalReview = {
+    summary: "Looks mostly fine, @team.",
+    findings,
+    notes: ["Tests were not run.", "<b>x</b>"],
+  };
+  const base = {
+    files,
+    headTexts: new Map<string, string>(),
+    minSeverity: "low" as const,
+    maxInline: 10,
+    repository,
+  };
+
+  it("lists outside findings with their location and reason, counts the rest, ends with the marker", () => {
+    const alreadyPosted = new Set([
+      ...extractFingerprints(
+        planReview({ ...base, findings: [finding({ title: "old", line: 2 })], alreadyPosted: new Set() })
+          .inline[0]!.body,
+      ),
+    ]);
+    const plan = planReview({
+      ...base,
+      findings: [...findings, finding({ title: "old", line: 2 })],
+      alreadyPosted,
+    });
+    const body = renderReviewBody({ review, plan, headSha: SHA, checkRunId: 9, repository });
+    expect(body).toContain("Looks mostly fine, ＠team.");
+    expect(body).toContain("1 inline comment, 2 findings outside the diff.");
+    expect(body).toContain("#### Outside the diff");
+    expect(body).toContain("`a.ts:40-42` (the lines are outside the changed hunks)");
+    expect(body).toContain("`a.ts` (not tied to a line)");
+    expect(body).not.toContain("inline one");
+    expect(body).toContain("2 findings below this repository's `min_severity` are not shown (2 info).");
+    expect(body).toContain("1 finding already posted on an earlier commit was skipped.");
+    expect(body).toContain("#### Notes\n\n- Tests were not run.\n- x");
+    expect(extractFingerprints(body)).toEqual(new Set(plan.outside.map((o) => o.fingerprint)));
+    expect(body.endsWith(reviewMarker(SHA, 9))).toBe(true);
+  });
+
+  it("puts every finding in the body for the 422 fallback", () => {
+    const plan = planReview({ ...base, findings, alreadyPosted: new Set() });
+    const body = renderReviewBody({ review, plan, headSha: SHA, checkRunId: 9, repository, allInBody: true });
+    expect(body).toContain("#### Findings");
+    expect(body).toContain("inline one");
+    expect(body).toContain("all 3 findings are listed here");
+    expect(extractFingerprints(body).size).toBe(3);
+  });
+
+  it("stays within 65,536 characters, says how many were left out, keeps the marker", () => {
+    const big = Array.from({ length: 100 }, (_v, i) =>
+      finding({
+        title: `finding ${i}`,
+        line: null,
+        explanation: "e".repeat(9000),
+        evidence: "v".repeat(9000),
+        recommendation: "r".repeat(9000),
+      }),
+    );
+    const notes = Array.from({ length: 100 }, () => "n".repeat(8000));
+    const plan = planReview({ ...base, findings: big, alreadyPosted: new Set() });
+    const body = renderReviewBody({
+      review: { summary: "s".repeat(9000), findings: big, notes },
+      plan,
+      headSha: SHA,
+      checkRunId: 1,
+      repository,
+    });
+    expect(body.length).toBeLessThanOrEqual(MAX_REVIEW_BODY);
+    expect(body).toMatch(
+      /\*… \d+ more findings not shown: the review body is limited to 65536 characters\.\*/,
+    );
+    expect(body).toMatch(/more notes not shown/);
+    expect(hasReviewMarker(body, SHA, 1)).toBe(true);
+  });
+});
