@@ -55,7 +55,7 @@ describe("renderInlineComment", () => {
       "fixed();",
       true,
       { ...anchor, fullRange: false },
-      /\*\*Suggested code\*\*[^]*```\nfixed\(\);\n```/,
+      /\*\*Suggested code\*\*[\s\S]*```\nfixed\(\);\n```/,
     ],
     ["a suggestion the caller disallows", "fixed();", false, anchor, /\*\*Suggested code\*\*/],
     ["no suggestion", null, true, anchor, null],
