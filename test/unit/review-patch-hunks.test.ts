@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import { structuredPatch } from "diff";
 import { parsePatch } from "../../src/review/patch-hunks.ts";
 
 const sorted = (s: ReadonlySet<number>) => [...s].sort((a, b) => a - b);
@@ -63,5 +64,43 @@ describe("parsePatch", () => {
   it("tolerates git's extended headers before the first hunk", () => {
     const patch = "diff --git a/f b/f\nindex 1..2 100644\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b";
     expect(sorted(parsePatch(patch)[0]!.addedLines)).toEqual([1]);
+  });
+});
+
+describe("parsePatch against jsdiff (oracle)", () => {
+  // A small deterministic generator, so every run checks the same 200 file pairs.
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const file = (n: number) => Array.from({ length: n }, () => `l${Math.floor(next() * 6)}`);
+
+  it("finds the same hunks and RIGHT lines as jsdiff's structuredPatch", () => {
+    for (let i = 0; i < 200; i++) {
+      const before = file(1 + Math.floor(next() * 30));
+      const after = before.flatMap((line) => (next() < 0.15 ? [] : next() < 0.15 ? [line, "new"] : [line]));
+      const patch = structuredPatch("a", "b", `${before.join("\n")}\n`, `${after.join("\n")}\n`, "", "", {
+        context: 3,
+      });
+      const text = patch.hunks
+        .map((h) =>
+          [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines].join("\n"),
+        )
+        .join("\n");
+      const parsed = parsePatch(text);
+      expect(parsed.map((h) => [h.newStart, h.newLines])).toEqual(
+        patch.hunks.map((h) => [h.newStart, h.newLines]),
+      );
+      parsed.forEach((hunk, k) => {
+        const expected: number[] = [];
+        let line = patch.hunks[k]!.newStart;
+        for (const l of patch.hunks[k]!.lines)
+          if (l.startsWith("+") || l.startsWith(" ")) expected.push(line++);
+        expect(sorted(hunk.rightLines)).toEqual(expected);
+        const afterLines = `${after.join("\n")}\n`.split("\n");
+        for (const n of expected) expect(hunk.rightText.get(n)).toBe(afterLines[n - 1]);
+      });
+    }
   });
 });
