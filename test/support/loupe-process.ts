@@ -119,7 +119,7 @@ export async function startLoupeProcess(options: LoupeProcessOptions): Promise<L
   };
 }
 
-/** VmHWM of the node process in the group: the leader itself, or (under npm) its node descendant. */
+/** The largest VmHWM in the process group: the server itself when spawned with "node". */
 function serverPeakRss(leader: number): number | undefined {
   const read = (pid: number) => {
     try {
@@ -142,7 +142,7 @@ function serverPeakRss(leader: number): number | undefined {
     })();
     // Field 5 of /proc/<pid>/stat (after the parenthesised name) is the process group id.
     const pgid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
-    if (pgid !== leader || !/^Name:\s+node/m.test(status)) continue;
+    if (pgid !== leader) continue; // the server (and, under npm, npm and sh: an upper bound)
     const hwm = /^VmHWM:\s+(\d+) kB/m.exec(status);
     if (hwm) best = Math.max(best ?? 0, Number(hwm[1]));
   }
