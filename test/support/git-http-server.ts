@@ -55,6 +55,9 @@ export function createGitHttpHandler(
     };
     options.requests?.push(record);
     void Promise.resolve(options.onRequest?.(record)).then(() => {
+      // The client may have gone while a hook delayed it: a backend spawned now would wait for a
+      // request body that never comes, and keep the test process alive.
+      if (req.destroyed || res.destroyed) return;
       if (
         options.requireToken !== undefined &&
         !authorized(req.headers.authorization, options.requireToken)
@@ -112,6 +115,9 @@ function runBackend(req: http.IncomingMessage, res: http.ServerResponse, request
   child.stderr.resume();
   res.on("close", () => {
     if (child.exitCode === null) child.kill();
+  });
+  req.on("close", () => {
+    if (!req.complete && child.exitCode === null) child.kill();
   });
 
   let head = Buffer.alloc(0);

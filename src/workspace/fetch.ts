@@ -1,0 +1,214 @@
+// Fetches the two immutable commits of a review (the PR head and the merge-base) at depth 1
+// into a fresh, bare, temporary object store with isomorphic-git, and exposes them as a
+// Workspace. Nothing is checked out: the tools read blobs by id. The temporary directory is
+// removed on every failure and by `dispose()`.
+
+import fs from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import git from "isomorphic-git";
+import { LoupeError } from "../errors.ts";
+import { classifyFetchError, isUnreachableFailure, unreachable } from "./fetch-errors.ts";
+import { authorizationHeader, parseRemoteUrl } from "./git-http-auth.ts";
+import { createGitHttpClient } from "./git-http-client.ts";
+import { findMergeBase } from "./merge-base.ts";
+import { createObjectReader, createObjectStore, readCommitSnapshot } from "./snapshot.ts";
+import type { Workspace } from "./types.ts";
+
+export interface FetchWorkspaceOptions {
+  /** http(s)://host/owner/repo(.git) — the base repository. Never with credentials in it. */
+  readonly url: string;
+  /** 40-hex, immutable. */
+  readonly headSha: string;
+  /** The merge-base when known (the App gets it from GitHub's compare API). */
+  readonly mergeBaseSha?: string;
+  /** Alternatively a base commit: the merge-base is then found by bounded deepening. */
+  readonly baseSha?: string;
+  /** Enables the refs/pull/<n>/head fallback when the head SHA cannot be fetched. */
+  readonly pullNumber?: number;
+  /** Installation token: sent only as an Authorization header, only to the URL's origin. */
+  readonly token?: string;
+  readonly signal?: AbortSignal;
+  /** Bound for the whole fetch (default 180 s). */
+  readonly timeoutMs?: number;
+  /** Parent of the temporary directory (default `os.tmpdir()`). */
+  readonly tmpRoot?: string;
+  /** baseSha mode: how many commits deep each side may be fetched (default 1024). */
+  readonly maxDeepen?: number;
+  /** Called with the URL of every HTTP request (request accounting, tests). */
+  readonly onRequest?: (url: string) => void;
+}
+
+/** The head SHA is gone, and refs/pull/<n>/head now names another commit: the PR moved on. */
+export class PullRequestMovedError extends LoupeError {
+  readonly currentHeadSha: string;
+  constructor(pullNumber: number, headSha: string, currentHeadSha: string) {
+    super(
+      "git_commit_unreachable",
+      `pull request #${pullNumber} has moved on: refs/pull/${pullNumber}/head is ${currentHeadSha}, not ${headSha}`,
+    );
+    this.currentHeadSha = currentHeadSha;
+  }
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+const DEFAULT_TIMEOUT_MS = 180_000;
+const DEFAULT_MAX_DEEPEN = 1024;
+
+interface Session {
+  readonly gitdir: string;
+  readonly cache: object;
+  readonly http: ReturnType<typeof createGitHttpClient>;
+}
+
+export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Workspace> {
+  const url = parseRemoteUrl(options.url);
+  checkOptions(options);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
+  const failure = { what: "the repository", callerSignal: options.signal, signal, timeoutMs };
+  if (signal.aborted) throw classifyFetchError(signal.reason, failure);
+
+  const gitdir = await mkdtemp(path.join(options.tmpRoot ?? os.tmpdir(), "loupe-workspace-"));
+  const store = createObjectStore(gitdir);
+  const session: Session = {
+    ...store,
+    http: createGitHttpClient({
+      origin: url.origin,
+      authorization: options.token === undefined ? undefined : authorizationHeader(options.token),
+      signal,
+      onRequest: options.onRequest,
+    }),
+  };
+  let what = `the head commit ${options.headSha}`;
+  try {
+    await git.init({ fs, gitdir, bare: true, defaultBranch: "main" });
+    await git.addRemote({ fs, gitdir, remote: "origin", url: url.href });
+    await fetchHead(session, options);
+    let mergeBase = options.mergeBaseSha;
+    if (mergeBase !== undefined) {
+      what = `the merge-base commit ${mergeBase}`;
+      await fetchCommit(session, mergeBase, what);
+    } else {
+      what = `the base commit ${options.baseSha}`;
+      mergeBase = await deepenToMergeBase(session, options.headSha, options.baseSha!, options.maxDeepen);
+    }
+    what = "the commit trees";
+    const head = await readCommitSnapshot(store, options.headSha);
+    const mergeBaseSnapshot = await readCommitSnapshot(store, mergeBase);
+    signal.throwIfAborted();
+    return {
+      head,
+      mergeBase: mergeBaseSnapshot,
+      objects: createObjectReader(store),
+      dispose: () => rm(gitdir, { recursive: true, force: true }),
+    };
+  } catch (error) {
+    await rm(gitdir, { recursive: true, force: true });
+    throw classifyFetchError(error, { ...failure, what });
+  }
+}
+
+function checkOptions(options: FetchWorkspaceOptions): void {
+  const bad = (message: string): LoupeError => new LoupeError("usage_invalid", message);
+  if (!SHA.test(options.headSha)) throw bad("the head SHA must be 40 lowercase hex digits");
+  if (options.mergeBaseSha === undefined && options.baseSha === undefined) {
+    throw bad("fetching a workspace needs a merge-base SHA or a base SHA");
+  }
+  for (const sha of [options.mergeBaseSha, options.baseSha]) {
+    if (sha !== undefined && !SHA.test(sha))
+      throw bad("base and merge-base SHAs must be 40 lowercase hex digits");
+  }
+  if (
+    options.pullNumber !== undefined &&
+    !(Number.isSafeInteger(options.pullNumber) && options.pullNumber > 0)
+  ) {
+    throw bad("the pull request number must be a positive integer");
+  }
+  if (
+    options.maxDeepen !== undefined &&
+    !(Number.isSafeInteger(options.maxDeepen) && options.maxDeepen >= 0)
+  ) {
+    throw bad("maxDeepen must be a non-negative integer");
+  }
+}
+
+async function fetchHead(session: Session, options: FetchWorkspaceOptions): Promise<void> {
+  const what = `the head commit ${options.headSha}`;
+  try {
+    await fetchCommit(session, options.headSha, what);
+    return;
+  } catch (error) {
+    if (options.pullNumber === undefined || !isUnreachableFailure(error)) throw error;
+  }
+  // GitHub keeps every PR head under refs/pull/<n>/head, even for forks and deleted branches.
+  const ref = `refs/pull/${options.pullNumber}/head`;
+  const { fetchHead: current } = await git.fetch({
+    ...fetchArgs(session),
+    ref,
+    singleBranch: true,
+    depth: 1,
+  });
+  if (current === null || current === undefined) throw unreachable(what);
+  if (current !== options.headSha)
+    throw new PullRequestMovedError(options.pullNumber, options.headSha, current);
+  if (!(await hasCommit(session, options.headSha))) throw unreachable(what);
+}
+
+async function fetchCommit(session: Session, sha: string, what: string): Promise<void> {
+  if (await hasCommit(session, sha)) return;
+  await git.fetch({ ...fetchArgs(session), ref: sha, singleBranch: true, depth: 1 });
+  if (!(await hasCommit(session, sha))) throw unreachable(what);
+}
+
+// feasibility §1c2: fetch both at depth 1, then deepen both sides (relative) until a common
+// ancestor appears. Steps double, so a merge-base d commits back costs about 2·log2(d) fetches.
+async function deepenToMergeBase(
+  session: Session,
+  head: string,
+  base: string,
+  maxDeepen?: number,
+): Promise<string> {
+  await fetchCommit(session, base, `the base commit ${base}`);
+  const limit = maxDeepen ?? DEFAULT_MAX_DEEPEN;
+  let depth = 1;
+  let step = 1;
+  while (true) {
+    const found = await findMergeBase(session, base, head);
+    if (found !== undefined) return found;
+    if (depth >= limit) {
+      throw new LoupeError(
+        "git_commit_unreachable",
+        `no merge-base of ${base} and ${head} within ${limit} commits of history (they may share no history)`,
+      );
+    }
+    step = Math.min(step, limit - depth);
+    for (const ref of [head, base]) {
+      await git.fetch({ ...fetchArgs(session), ref, singleBranch: true, depth: step, relative: true });
+    }
+    depth += step;
+    step *= 2;
+  }
+}
+
+function fetchArgs(session: Session) {
+  return {
+    fs,
+    http: session.http,
+    gitdir: session.gitdir,
+    cache: session.cache,
+    remote: "origin",
+    tags: false,
+  };
+}
+
+async function hasCommit(session: Session, sha: string): Promise<boolean> {
+  try {
+    await git.readCommit({ fs, gitdir: session.gitdir, oid: sha, cache: session.cache });
+    return true;
+  } catch {
+    return false;
+  }
+}

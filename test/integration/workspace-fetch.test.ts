@@ -1,0 +1,330 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { LoupeError } from "../../src/errors.ts";
+import { fetchWorkspace, PullRequestMovedError } from "../../src/workspace/fetch.ts";
+import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
+import { createDanglingCommit, deleteRef, publishRepository, setRef } from "../support/git-server-repos.ts";
+
+// main:     m1 ── m2 ── m3 ── m4                 (tip)
+// feature:         └── f1 ── f2 ── f3           (PR #7 head; the branch is deleted on the server,
+//                                                 only refs/pull/7/head reaches it); merge-base m2
+// moved:    PR #8: refs/pull/8/head = f3, but the event named an older, force-pushed-away head
+const TOKEN = "ghs_fetchtesttoken0123456789";
+let source: FixtureRepo;
+let server: GitHttpServer;
+let authServer: GitHttpServer;
+let tmpRoot: string;
+const sha: Record<string, string> = {};
+
+async function rejection(promise: Promise<unknown>): Promise<LoupeError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof LoupeError) return error;
+    throw error;
+  }
+  throw new Error("expected a rejection");
+}
+
+function lsTree(commit: string): string[] {
+  return source.git("ls-tree", "-r", "--full-tree", commit).split("\n");
+}
+
+function leftovers(): string[] {
+  return fs.readdirSync(tmpRoot);
+}
+
+beforeAll(async () => {
+  source = createRepo();
+  for (let i = 0; i < 40; i += 1) source.write(`src/file-${i}.txt`, `line ${i}\n`.repeat(50));
+  sha.m1 = source.commit("m1");
+  source.write("README.md", "# readme\n");
+  sha.m2 = source.commit("m2");
+  source.branch("feature");
+  source.write("src/file-1.txt", "changed\n");
+  sha.f1 = source.commit("f1");
+  source.write("bin/tool", Buffer.from([0, 1, 2, 3]));
+  sha.f2 = source.commit("f2");
+  source.remove("src/file-2.txt");
+  sha.f3 = source.commit("f3");
+  source.checkout("main");
+  source.write("CHANGES.md", "main 3\n");
+  sha.m3 = source.commit("m3");
+  source.write("CHANGES.md", "main 4\n");
+  sha.m4 = source.commit("m4");
+
+  server = await startGitHttpServer();
+  const bare = publishRepository(server.root, "owner/repo", source);
+  setRef(bare, "refs/pull/7/head", sha.f3!);
+  setRef(bare, "refs/pull/8/head", sha.f3!);
+  deleteRef(bare, "refs/heads/feature");
+  sha.dangling = createDanglingCommit(bare, sha.f2!, "force-pushed away");
+
+  authServer = await startGitHttpServer({ requireToken: TOKEN });
+  publishRepository(authServer.root, "owner/private", source);
+  tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-fetch-test-"));
+});
+
+afterAll(async () => {
+  await server.stop();
+  await authServer.stop();
+  source.dispose();
+  fs.rmSync(tmpRoot, { recursive: true, force: true });
+});
+
+describe("fetchWorkspace against a real git http-backend", () => {
+  it("fetches the head and a non-tip merge-base by SHA at depth 1 and reads both trees", async () => {
+    const workspace = await fetchWorkspace({
+      url: server.url("owner/repo"),
+      headSha: sha.m4!,
+      mergeBaseSha: sha.m2!,
+      tmpRoot,
+    });
+    expect(workspace.head.commit).toBe(sha.m4);
+    expect(workspace.mergeBase.commit).toBe(sha.m2);
+    expect(workspace.head.entries.map((e) => `${e.path} ${e.oid}`)).toEqual(
+      lsTree(sha.m4!).map((line) => `${line.split("\t")[1]} ${line.split(" ")[2]!.split("\t")[0]}`),
+    );
+    const readme = workspace.mergeBase.byPath.get("README.md")!;
+    expect(Buffer.from(await workspace.objects.readBlob(readme.oid)).toString()).toBe("# readme\n");
+    expect(leftovers()).toHaveLength(1);
+    await workspace.dispose();
+    expect(leftovers()).toHaveLength(0);
+  });
+
+  it("fetches a head that only refs/pull/<n>/head reaches (its branch was deleted)", async () => {
+    const workspace = await fetchWorkspace({
+      url: server.url("owner/repo"),
+      headSha: sha.f3!,
+      mergeBaseSha: sha.m2!,
+      pullNumber: 7,
+      tmpRoot,
+    });
+    expect(workspace.head.byPath.has("bin/tool")).toBe(true);
+    expect(workspace.head.byPath.has("src/file-2.txt")).toBe(false);
+    await workspace.dispose();
+  });
+
+  it("says the PR moved on when the head SHA is gone and refs/pull/<n>/head names another commit", async () => {
+    const error = await rejection(
+      fetchWorkspace({
+        url: server.url("owner/repo"),
+        headSha: sha.dangling!,
+        mergeBaseSha: sha.m2!,
+        pullNumber: 8,
+        tmpRoot,
+      }),
+    );
+    expect(error).toBeInstanceOf(PullRequestMovedError);
+    expect((error as PullRequestMovedError).currentHeadSha).toBe(sha.f3);
+    expect(error.message).toContain("moved on");
+    expect(leftovers()).toHaveLength(0);
+  });
+
+  it("names the unreachable SHA without isomorphic-git's misleading text", async () => {
+    const error = await rejection(
+      fetchWorkspace({
+        url: server.url("owner/repo"),
+        headSha: sha.dangling!,
+        mergeBaseSha: sha.m2!,
+        tmpRoot,
+      }),
+    );
+    expect(error.code).toBe("git_commit_unreachable");
+    expect(error.message).toContain(sha.dangling);
+    expect(error.message).not.toContain("Could not find");
+    expect(leftovers()).toHaveLength(0);
+  });
+
+  it("finds the merge-base by bounded deepening from a base SHA", async () => {
+    const workspace = await fetchWorkspace({
+      url: server.url("owner/repo"),
+      headSha: sha.f3!,
+      baseSha: sha.m4!,
+      tmpRoot,
+    });
+    expect(workspace.mergeBase.commit).toBe(sha.m2);
+    expect(workspace.head.commit).toBe(sha.f3);
+    await workspace.dispose();
+  });
+
+  it("stops deepening at maxDeepen with a clear error", async () => {
+    const error = await rejection(
+      fetchWorkspace({
+        url: server.url("owner/repo"),
+        headSha: sha.f3!,
+        baseSha: sha.m4!,
+        maxDeepen: 1,
+        tmpRoot,
+      }),
+    );
+    expect(error.code).toBe("git_commit_unreachable");
+    expect(error.message).toContain("no merge-base");
+    expect(leftovers()).toHaveLength(0);
+  });
+});
+
+describe("fetchWorkspace with a server that requires a token", () => {
+  it("fails with git_authentication_failed without the token, and leaves nothing behind", async () => {
+    const error = await rejection(
+      fetchWorkspace({
+        url: authServer.url("owner/private"),
+        headSha: sha.m4!,
+        mergeBaseSha: sha.m2!,
+        tmpRoot,
+      }),
+    );
+    expect(error.code).toBe("git_authentication_failed");
+    expect(error.message).toContain("401");
+    expect(leftovers()).toHaveLength(0);
+  });
+
+  it("fails with git_authentication_failed with a wrong token", async () => {
+    const error = await rejection(
+      fetchWorkspace({
+        url: authServer.url("owner/private"),
+        headSha: sha.m4!,
+        mergeBaseSha: sha.m2!,
+        token: "ghs_wrongtoken0000000000",
+        tmpRoot,
+      }),
+    );
+    expect(error.code).toBe("git_authentication_failed");
+  });
+
+  it("works with the token, which appears in no URL and not in the repository config", async () => {
+    const before = authServer.requests.length;
+    const workspace = await fetchWorkspace({
+      url: authServer.url("owner/private"),
+      headSha: sha.f3!,
+      baseSha: sha.m4!,
+      token: TOKEN,
+      tmpRoot,
+    });
+    expect(workspace.mergeBase.commit).toBe(sha.m2);
+    const requests = authServer.requests.slice(before);
+    expect(requests.length).toBeGreaterThanOrEqual(4);
+    const basic = Buffer.from(`x-access-token:${TOKEN}`).toString("base64");
+    for (const request of requests) {
+      expect(request.url).not.toContain(TOKEN);
+      expect(request.url).not.toContain(basic);
+      expect(request.headers.authorization).toBe(`Basic ${basic}`);
+    }
+    const [dir] = leftovers();
+    const files = fs.readdirSync(path.join(tmpRoot, dir!), { recursive: true, encoding: "utf8" });
+    for (const file of files) {
+      const full = path.join(tmpRoot, dir!, file);
+      if (!fs.statSync(full).isFile()) continue;
+      const text = fs.readFileSync(full, "latin1");
+      expect(text).not.toContain(TOKEN);
+      expect(text).not.toContain(basic);
+    }
+    expect(fs.readFileSync(path.join(tmpRoot, dir!, "config"), "utf8")).toContain(
+      `url = ${authServer.url("owner/private")}`,
+    );
+    await workspace.dispose();
+  });
+});
+
+describe("fetchWorkspace input and cancellation", () => {
+  it.each([
+    [{ url: "http://x-access-token:secret@127.0.0.1/o/r.git" }, "credentials"],
+    [{ url: "ssh://git@example.com/o/r.git" }, "http or https"],
+    [{ url: "not a url" }, "not a valid URL"],
+    [{ headSha: "abc" }, "40 lowercase hex"],
+    [{ mergeBaseSha: undefined }, "needs a merge-base SHA or a base SHA"],
+    [{ pullNumber: 0 }, "positive integer"],
+  ])("refuses bad input %j before touching the disk", async (override, message) => {
+    const error = await rejection(
+      fetchWorkspace({
+        url: server.url("owner/repo"),
+        headSha: sha.m4!,
+        mergeBaseSha: sha.m2!,
+        tmpRoot,
+        ...override,
+      }),
+    );
+    expect(error.code).toBe("usage_invalid");
+    expect(error.message).toContain(message);
+    expect(error.message).not.toContain("secret");
+    expect(leftovers()).toHaveLength(0);
+  });
+
+  it("aborts mid-fetch with git_aborted and removes the temporary directory", async () => {
+    const controller = new AbortController();
+    let served = 0;
+    const slow = await startGitHttpServer({
+      onRequest: async (request) => {
+        served += 1;
+        if (request.method === "POST") {
+          controller.abort();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      },
+    });
+    try {
+      publishRepository(slow.root, "o/r", source);
+      const error = await rejection(
+        fetchWorkspace({
+          url: slow.url("o/r"),
+          headSha: sha.m4!,
+          mergeBaseSha: sha.m2!,
+          signal: controller.signal,
+          tmpRoot,
+        }),
+      );
+      expect(error.code).toBe("git_aborted");
+      expect(served).toBe(2);
+      expect(leftovers()).toHaveLength(0);
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it("turns a stalled server into git_timeout", async () => {
+    // The upload-pack request stalls until the test is over, however long the timeout is.
+    let release = (): void => {};
+    const stall = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const stalled = await startGitHttpServer({
+      onRequest: (request) => (request.method === "POST" ? stall : undefined),
+    });
+    try {
+      publishRepository(stalled.root, "o/r", source);
+      const error = await rejection(
+        fetchWorkspace({
+          url: stalled.url("o/r"),
+          headSha: sha.m4!,
+          mergeBaseSha: sha.m2!,
+          timeoutMs: 200,
+          tmpRoot,
+        }),
+      );
+      expect(error.code).toBe("git_timeout");
+      expect(leftovers()).toHaveLength(0);
+    } finally {
+      release();
+      await stalled.stop();
+    }
+  });
+
+  it("reports a refused connection as git_network_failed", async () => {
+    const gone = await startGitHttpServer();
+    const url = gone.url("o/r");
+    await gone.stop();
+    const error = await rejection(fetchWorkspace({ url, headSha: sha.m4!, mergeBaseSha: sha.m2!, tmpRoot }));
+    expect(error.code).toBe("git_network_failed");
+    expect(leftovers()).toHaveLength(0);
+  });
+
+  it("reports a missing repository as git_repository_invalid", async () => {
+    const error = await rejection(
+      fetchWorkspace({ url: server.url("owner/missing"), headSha: sha.m4!, mergeBaseSha: sha.m2!, tmpRoot }),
+    );
+    expect(error.code).toBe("git_repository_invalid");
+  });
+});
