@@ -14,7 +14,12 @@ import { memoryView } from "../test/support/fake-tools.ts";
 const CALLS_PER_ROUND = 8;
 const ROUNDS = 32;
 const REVIEWS = 40;
-const RESULT = JSON.stringify({ ok: true, path: "src/a.ts", content: "1: x\n".repeat(800), truncated: false });
+const RESULT = JSON.stringify({
+  ok: true,
+  path: "src/a.ts",
+  content: "1: x\n".repeat(800),
+  truncated: false,
+});
 
 let outside = 0; // provider + tool time, subtracted from the loop's wall time
 const timed = async <T>(work: () => Promise<T> | T): Promise<T> => {
@@ -30,13 +35,22 @@ function turn(review: number, round: number): unknown {
   const calls = Array.from({ length: CALLS_PER_ROUND }, (_, index) => ({
     id: `call_${review}_${round}_${index}`,
     type: "function",
-    function: { name: "read_repository_file", arguments: JSON.stringify({ path: "src/a.ts", start_line: 1 }) },
+    function: {
+      name: "read_repository_file",
+      arguments: JSON.stringify({ path: "src/a.ts", start_line: 1 }),
+    },
     extra_content: { google: { thought_signature: "c2lnbmF0dXJl".repeat(20) } },
   }));
   return {
     id: `r${round}`,
     model: "bench",
-    choices: [{ index: 0, finish_reason: "tool_calls", message: { role: "assistant", content: null, tool_calls: calls } }],
+    choices: [
+      {
+        index: 0,
+        finish_reason: "tool_calls",
+        message: { role: "assistant", content: null, tool_calls: calls },
+      },
+    ],
     usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 },
   };
 }
@@ -79,7 +93,10 @@ for (let review = 0; review < REVIEWS; review++) {
   if (review >= 5) perRound.push(wallMs / rounds); // the first reviews warm the JIT up
 }
 perRound.sort((a, b) => a - b);
-const at = (q: number): string => (perRound[Math.min(perRound.length - 1, Math.floor(q * perRound.length))] ?? 0).toFixed(3);
+const at = (q: number): string =>
+  (perRound[Math.min(perRound.length - 1, Math.floor(q * perRound.length))] ?? 0).toFixed(3);
 console.log(`machine: ${os.cpus()[0]?.model ?? "unknown"} ×${os.cpus().length}, node ${process.version}`);
-console.log(`turns of ${CALLS_PER_ROUND} calls, ${ROUNDS} rounds per review, ${perRound.length} measured reviews`);
+console.log(
+  `turns of ${CALLS_PER_ROUND} calls, ${ROUNDS} rounds per review, ${perRound.length} measured reviews`,
+);
 console.log(`loop overhead per round (ms): median ${at(0.5)}, p95 ${at(0.95)}, max ${at(1)} (target ≤ 10)`);
