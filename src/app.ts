@@ -3,6 +3,7 @@
 
 import type { ApplicationFunction, Context, Probot } from "probot";
 import type { AppConfig } from "./config/app-config.ts";
+import { type AppClient, createBotLoginLookup } from "./github/bot-login.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
 import type { GitHubClient } from "./github/octokit.ts";
 import { createReviewQueue, type ReviewQueue } from "./jobs/queue.ts";
@@ -15,7 +16,8 @@ export interface LoupeAppOptions {
   readonly config: AppConfig;
   readonly ports: ReviewPorts;
   readonly appId: number | null;
-  readonly botLogin?: string | null;
+  /** Loupe's `<slug>[bot]` login; looked up with GET /app (the app's JWT) when not given. */
+  readonly botLogin?: string;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Receives the queue so the server can shut it down on SIGTERM (and tests can drain it). */
   readonly onQueue?: (queue: ReviewQueue) => void;
@@ -26,6 +28,11 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
   return (app: Probot) => {
     const clients = new Map<string, GitHubClient>(); // delivery:key → the event's installation client
+    const given = options.botLogin;
+    const botLogin =
+      given === undefined
+        ? createBotLoginLookup(async () => (await app.auth()) as unknown as AppClient)
+        : () => Promise.resolve(given);
     const queue = createReviewQueue({
       concurrency: options.config.reviewConcurrency,
       runner: (request: ReviewRequest, signal) => {
@@ -39,7 +46,7 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
           ports: options.ports,
           config: options.config,
           log: app.log,
-          botLogin: options.botLogin ?? null,
+          botLogin,
           sleep: options.sleep ?? defaultSleep,
         });
       },

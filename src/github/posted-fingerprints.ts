@@ -1,6 +1,6 @@
 // What Loupe already said on this pull request: the fingerprints hidden in its earlier review
-// comments and review bodies. Only bot-authored texts count (and only Loupe's own bot when its
-// login is known); the sanitiser strips forged markers from model text, so a marker is Loupe's.
+// comments and review bodies. Only texts by Loupe's own bot login (`<app slug>[bot]`) count: another
+// bot (or a person) writing a fingerprint marker must not be able to silence a finding.
 
 import { extractFingerprints } from "../review/fingerprint.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
@@ -10,14 +10,13 @@ interface Authored {
   readonly user?: { readonly login?: string; readonly type?: string } | null;
 }
 
-function isLoupe(item: Authored, botLogin: string | null): boolean {
-  if (item.user?.type !== "Bot") return false;
-  return botLogin === null || item.user.login === botLogin;
+export function isLoupeAuthored(item: Authored, botLogin: string): boolean {
+  return item.user?.type === "Bot" && item.user.login === botLogin;
 }
 
 export async function listPostedFingerprints(
   octokit: GitHubClient,
-  input: RepoRef & { readonly pullNumber: number; readonly botLogin: string | null },
+  input: RepoRef & { readonly pullNumber: number; readonly botLogin: string },
 ): Promise<Set<string>> {
   const params = { owner: input.owner, repo: input.repo, pull_number: input.pullNumber, per_page: 100 };
   const [comments, reviews] = await Promise.all([
@@ -26,7 +25,7 @@ export async function listPostedFingerprints(
   ]);
   const found = new Set<string>();
   for (const item of [...comments, ...reviews] as Authored[]) {
-    if (!isLoupe(item, input.botLogin) || typeof item.body !== "string") continue;
+    if (!isLoupeAuthored(item, input.botLogin) || typeof item.body !== "string") continue;
     for (const fp of extractFingerprints(item.body)) found.add(fp);
   }
   return found;

@@ -5,6 +5,7 @@
 
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 import { httpStatus } from "./octokit.ts";
+import { isLoupeAuthored } from "./posted-fingerprints.ts";
 import { type SecondaryRetryOptions, withSecondaryRetry } from "./retry-secondary.ts";
 
 export interface InlineComment {
@@ -20,6 +21,8 @@ export interface PublishReviewInput extends RepoRef {
   readonly pullNumber: number;
   readonly headSha: string;
   readonly marker: string;
+  /** `<app slug>[bot]`: only a review by Loupe itself counts as already posted. */
+  readonly botLogin: string;
   readonly body: string;
   readonly comments: readonly InlineComment[];
   /** The body with every finding in it, for when GitHub refuses the inline comments. */
@@ -33,7 +36,7 @@ export type PublishOutcome =
 
 export async function findReviewWithMarker(
   octokit: GitHubClient,
-  input: RepoRef & { readonly pullNumber: number; readonly marker: string },
+  input: RepoRef & { readonly pullNumber: number; readonly marker: string; readonly botLogin: string },
 ): Promise<number | null> {
   const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, {
     owner: input.owner,
@@ -41,7 +44,9 @@ export async function findReviewWithMarker(
     pull_number: input.pullNumber,
     per_page: 100,
   });
-  const found = reviews.find((r) => typeof r.body === "string" && r.body.includes(input.marker));
+  const found = reviews.find(
+    (r) => isLoupeAuthored(r, input.botLogin) && typeof r.body === "string" && r.body.includes(input.marker),
+  );
   return found ? found.id : null;
 }
 

@@ -1,11 +1,9 @@
 // Reads `.github/loupe.yml` from the repository's default branch (no ref), so a pull request —
 // a fork's included — cannot change how Loupe reviews it. A missing file means the defaults.
 
+import { MAX_CONFIG_BYTES, REPO_CONFIG_PATH } from "../config/repo-config.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 import { httpStatus } from "./octokit.ts";
-
-export const REPO_CONFIG_PATH = ".github/loupe.yml";
-const MAX_CONFIG_BYTES = 64 * 1024;
 
 export type ConfigFileRead =
   | { readonly kind: "found"; readonly text: string }
@@ -23,7 +21,10 @@ export async function readRepoConfigFile(octokit: GitHubClient, ref: RepoRef): P
       return { kind: "unreadable", message: `${REPO_CONFIG_PATH} is not a regular file.` };
     }
     if (data.size > MAX_CONFIG_BYTES) {
-      return { kind: "unreadable", message: `${REPO_CONFIG_PATH} is larger than 64 KiB.` };
+      return {
+        kind: "unreadable",
+        message: `${REPO_CONFIG_PATH} is larger than ${MAX_CONFIG_BYTES / 1024} KiB.`,
+      };
     }
     const text = Buffer.from(data.content, "base64").toString("utf8");
     return { kind: "found", text };

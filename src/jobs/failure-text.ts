@@ -1,9 +1,12 @@
 // Static, publishable texts for the ways a job can end without a review. Error details are
 // reduced to a code or an HTTP status: provider bodies, paths and tokens never reach a check run.
 
+import { isLoupeError } from "../errors.ts";
 import type { CheckRunOutput } from "../github/check-run.ts";
 import { httpStatus } from "../github/octokit.ts";
-import { isLoupeError } from "../errors.ts";
+import { redactSecrets } from "../redact.ts";
+import { inlineCode } from "../review/markdown-text.ts";
+import { sanitizeMarkdown } from "../review/sanitize.ts";
 import type { CancelReason } from "./review-request.ts";
 
 const RERUN_HINT = "Press **Re-run review** to try again.";
@@ -15,7 +18,10 @@ export function cancelledOutput(reason: CancelReason): CheckRunOutput {
       summary: `A newer push (\`${reason.headSha}\`) superseded this review; Loupe reviews that commit instead.`,
     };
   }
-  return { title: "Loupe restarted", summary: "Loupe restarted before this review finished; press Re-run." };
+  return {
+    title: "Loupe restarted; press Re-run",
+    summary: "Loupe restarted before this review finished. Press **Re-run review** to review this commit.",
+  };
 }
 
 export function describeFailure(error: unknown): string {
@@ -29,8 +35,16 @@ export function failureOutput(error: unknown): CheckRunOutput {
   return { title: "Review not completed", summary: `${describeFailure(error)} ${RERUN_HINT}` };
 }
 
+/** The repository's own file is quoted here (keys, YAML errors), so it is neutralised like model text. */
 export function configErrorOutput(errors: readonly { path: string; message: string }[]): CheckRunOutput {
-  const lines = errors.map((e) => `- \`${e.path || "(root)"}\`: ${e.message.replace(/\s+/g, " ")}`);
+  const clean = (text: string) =>
+    sanitizeMarkdown(redactSecrets(text.replace(/\s+/g, " ")), {
+      owner: "",
+      repo: "",
+      host: "",
+      maxLength: 500,
+    });
+  const lines = errors.map((e) => `- ${inlineCode(e.path || "(root)")}: ${clean(e.message)}`);
   return {
     title: ".github/loupe.yml is invalid",
     summary: `Fix \`.github/loupe.yml\` on the default branch, then press **Re-run review**.\n\n${lines.join("\n")}`,

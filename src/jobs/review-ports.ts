@@ -1,29 +1,13 @@
 // The pieces run-review orchestrates, as ports: the workspace fetch, the tool loop and the
-// publishing core. The default wiring (default-ports.ts) binds the real modules; tests bind the
+// publishing plan. The default wiring (default-ports.ts) binds the real modules; tests bind the
 // same real modules with a local git server and a scripted provider, or swap a port to force a
 // path (a failing fetch, a slow loop).
 
+import type { RepoConfig, RepoConfigResult } from "../config/repo-config.ts";
 import type { ChangedFile } from "../github/compare.ts";
-import type { CheckRunOutput } from "../github/check-run.ts";
 import type { InlineComment } from "../github/publish-review.ts";
 import type { LoopResult, RoundProgress, Severity } from "../llm/types.ts";
 import type { RepositoryView, Workspace } from "../workspace/types.ts";
-
-/** The part of `.github/loupe.yml` the orchestrator itself needs. */
-export interface RepoSettings {
-  readonly enabled: boolean;
-  readonly reviewDrafts: boolean;
-  readonly ignoreBots: boolean;
-  readonly maxFiles: number;
-  readonly instructions: string | null;
-  readonly minSeverity: Severity;
-  failsOn(severity: Severity): boolean;
-  includes(path: string): boolean;
-}
-
-export type RepoSettingsResult =
-  | { readonly ok: true; readonly settings: RepoSettings; readonly raw: unknown }
-  | { readonly ok: false; readonly errors: readonly { readonly path: string; readonly message: string }[] };
 
 export interface PullRequestInfo {
   readonly number: number;
@@ -48,10 +32,11 @@ export interface LoopInput {
 export interface PlanInput {
   readonly result: LoopResult;
   readonly files: readonly ChangedFile[];
-  readonly settings: RepoSettingsResult & { ok: true };
+  readonly config: RepoConfig;
   readonly postedFingerprints: ReadonlySet<string>;
-  readonly marker: string;
-  readonly repository: string;
+  readonly checkRunId: number;
+  readonly owner: string;
+  readonly repo: string;
   readonly headSha: string;
   /** The fetched head, for reading the files findings point at. */
   readonly view: RepositoryView;
@@ -60,25 +45,20 @@ export interface PlanInput {
 export interface PlannedReview {
   readonly comments: readonly InlineComment[];
   readonly body: string;
+  /** The 422 fallback: the same review with every finding in the body and no inline comment. */
   readonly allInBody: () => string;
   /** false when there is nothing to post (no findings, no notes, nothing new). */
   readonly postable: boolean;
-  /** One line of counts for the check run (by severity and where each finding went). */
-  readonly findingsLine: string;
+  /** Findings at or above min_severity (posted now or on an earlier commit), by severity. */
+  readonly findingsBySeverity: Record<Severity, number>;
+  /** Where each finding went, in one sentence for the check run. */
+  readonly placement: string;
   /** true when a finding reached the repository's fail_on severity. */
   readonly gateFailed: boolean;
 }
 
-export interface FinalOutputInput {
-  readonly result: LoopResult;
-  readonly plan: PlannedReview | null;
-  readonly filesReviewed: readonly string[];
-  readonly filesSkipped: readonly string[];
-  readonly conclusionNote: string | null;
-}
-
 export interface ReviewPorts {
-  parseRepoConfig(text: string | null): RepoSettingsResult;
+  parseRepoConfig(text: string | null): RepoConfigResult;
   fetchWorkspace(input: {
     readonly url: string;
     readonly headSha: string;
@@ -91,10 +71,5 @@ export interface ReviewPorts {
   runLoop(input: LoopInput): Promise<LoopResult>;
   /** The loop's own budget, so retries of GitHub writes know the review's deadline. */
   readonly reviewTimeoutMs: number;
-  readonly maxRounds: number;
   planReview(input: PlanInput): Promise<PlannedReview>;
-  reviewMarker(headSha: string, checkRunId: number): string;
-  progressOutput(progress: RoundProgress): CheckRunOutput;
-  skipOutput(reason: string): CheckRunOutput;
-  finalOutput(input: FinalOutputInput): CheckRunOutput;
 }

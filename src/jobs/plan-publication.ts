@@ -1,0 +1,78 @@
+// From a loop result to what Loupe posts: reads the head text of each file a finding names,
+// sorts every finding with the publishing core's planner, renders the review body (and the 422
+// fallback with every finding in the body), and counts findings for the check run and the gate.
+
+import type { Finding } from "../llm/types.ts";
+import { planReview } from "../review/plan-review.ts";
+import { renderReviewBody } from "../review/render.ts";
+import { emptySeverityCounts, isAtLeast } from "../review/severity.ts";
+import { readRepositoryTextFile } from "../tools/repository-file.ts";
+import type { PlannedReview, PlanInput } from "./review-ports.ts";
+
+export async function planPublication(input: PlanInput & { readonly host: string }): Promise<PlannedReview> {
+  const review = input.result.review;
+  const findings = review?.findings ?? [];
+  const headTexts = new Map<string, string>();
+  for (const path of new Set(findings.map((f) => f.path))) {
+    const file = await readRepositoryTextFile(input.view, path);
+    if (file.ok) headTexts.set(path, file.text);
+  }
+  const repository = { owner: input.owner, repo: input.repo, host: input.host };
+  const plan = planReview({
+    findings,
+    files: input.files.map((f) => ({
+      filename: f.filename,
+      status: f.status,
+      patch: f.patch ?? undefined,
+      ...(f.previousFilename === null ? {} : { previous_filename: f.previousFilename }),
+    })),
+    headTexts,
+    minSeverity: input.config.min_severity,
+    maxInline: input.config.max_findings,
+    alreadyPosted: input.postedFingerprints,
+    repository,
+  });
+  const render = (allInBody: boolean): string =>
+    review === null
+      ? ""
+      : renderReviewBody({
+          review,
+          plan,
+          headSha: input.headSha,
+          checkRunId: input.checkRunId,
+          repository,
+          allInBody,
+        });
+  // Duplicates still count: a problem posted on an earlier commit that is still there still fails
+  // the gate. Findings below min_severity are neither shown nor gated.
+  const counted: Finding[] = [
+    ...plan.inline.map((c) => c.finding),
+    ...plan.outside.map((o) => o.finding),
+    ...plan.duplicates,
+  ];
+  const findingsBySeverity = emptySeverityCounts();
+  for (const finding of counted) findingsBySeverity[finding.severity]++;
+  const failOn = input.config.fail_on;
+  const fresh = plan.inline.length + plan.outside.length;
+  const notes = review?.notes.filter((n) => n.trim() !== "") ?? [];
+  return {
+    comments: plan.inline.map(({ path, line, side, start_line, start_side, body }) => ({
+      path,
+      line,
+      side,
+      body,
+      ...(start_line === undefined ? {} : { start_line, start_side: start_side ?? "RIGHT" }),
+    })),
+    body: render(false),
+    allInBody: () => render(true),
+    // Nothing new → no review (the check run still says what was found); a review with no
+    // findings is posted only when it carries notes, so a clean push does not add noise.
+    postable: review !== null && (fresh > 0 || (findings.length === 0 && notes.length > 0)),
+    findingsBySeverity,
+    placement:
+      `${plan.inline.length} inline, ${plan.outside.length} in the review body, ` +
+      `${plan.duplicates.length} already posted earlier, ${plan.belowThreshold.length} below min_severity` +
+      (notes.length > 0 ? `; ${notes.length} note${notes.length === 1 ? "" : "s"}.` : "."),
+    gateFailed: failOn !== "none" && counted.some((f) => isAtLeast(f.severity, failOn)),
+  };
+}
