@@ -80,6 +80,7 @@ export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Wo
       authorization: options.token === undefined ? undefined : authorizationHeader(options.token),
       signal,
       onRequest: options.onRequest,
+      thinPack: true,
     }),
   };
   let what = `the head commit ${options.headSha}`;
@@ -157,10 +158,34 @@ async function fetchHead(session: Session, options: FetchWorkspaceOptions): Prom
   if (!(await hasCommit(session, options.headSha))) throw unreachable(what);
 }
 
+// isomorphic-git takes its `have`s from the local ref named by `ref` and its `want` from
+// `remoteRef`: pointing HAVE_REF at the head makes the merge-base fetch (and each deepening)
+// send only what the head lacks, instead of a second copy of the whole tree (see thin-pack.ts).
+const HAVE_REF = "refs/loupe/have";
+
 async function fetchCommit(session: Session, sha: string, what: string): Promise<void> {
   if (await hasCommit(session, sha)) return;
-  await git.fetch({ ...fetchArgs(session), ref: sha, singleBranch: true, depth: 1 });
+  await git.fetch({
+    ...fetchArgs(session),
+    ...(await wantWithHaves(session, sha)),
+    singleBranch: true,
+    depth: 1,
+  });
   if (!(await hasCommit(session, sha))) throw unreachable(what);
+  if (!(await hasRef(session))) await git.writeRef({ fs, gitdir: session.gitdir, ref: HAVE_REF, value: sha });
+}
+
+async function wantWithHaves(session: Session, sha: string): Promise<{ ref: string; remoteRef?: string }> {
+  return (await hasRef(session)) ? { ref: HAVE_REF, remoteRef: sha } : { ref: sha };
+}
+
+async function hasRef(session: Session): Promise<boolean> {
+  try {
+    await git.resolveRef({ fs, gitdir: session.gitdir, ref: HAVE_REF });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // feasibility §1c2: fetch both at depth 1, then deepen both sides (relative) until a common
@@ -186,7 +211,8 @@ async function deepenToMergeBase(
     }
     step = Math.min(step, limit - depth);
     for (const ref of [head, base]) {
-      await git.fetch({ ...fetchArgs(session), ref, singleBranch: true, depth: step, relative: true });
+      const want = await wantWithHaves(session, ref);
+      await git.fetch({ ...fetchArgs(session), ...want, singleBranch: true, depth: step, relative: true });
     }
     depth += step;
     step *= 2;

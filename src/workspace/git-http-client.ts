@@ -5,6 +5,7 @@
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from "isomorphic-git";
 import nodeHttp from "isomorphic-git/http/node";
 import { mayCarryToken } from "./git-http-auth.ts";
+import { advertisesThinPack, requestThinPack } from "./thin-pack.ts";
 
 export interface GitHttpClientOptions {
   /** Origin of the configured repository URL; the only one that sees `authorization`. */
@@ -13,9 +14,12 @@ export interface GitHttpClientOptions {
   readonly signal: AbortSignal;
   /** Called with the URL of each request (for tests and request accounting). */
   readonly onRequest?: (url: string) => void;
+  /** Ask for thin packs when the server offers them (see thin-pack.ts). */
+  readonly thinPack?: boolean;
 }
 
 export function createGitHttpClient(options: GitHttpClientOptions): HttpClient {
+  let serverThinPack = false;
   return {
     async request(request: GitHttpRequest): Promise<GitHttpResponse> {
       options.signal.throwIfAborted();
@@ -29,11 +33,20 @@ export function createGitHttpClient(options: GitHttpClientOptions): HttpClient {
         headers.Authorization = options.authorization;
       }
       headers["User-Agent"] ??= "loupe (isomorphic-git)";
-      const response = await nodeHttp.request({ ...request, headers, signal: options.signal });
-      return {
-        ...response,
-        body: response.body === undefined ? undefined : abortable(response.body, options.signal),
-      };
+      let body = request.body;
+      if (options.thinPack === true && serverThinPack && body !== undefined && isUploadPack(request.url)) {
+        // isomorphic-git's node client sends an array as one buffer, with a Content-Length.
+        body = [requestThinPack(await collect(body))] as unknown as AsyncIterableIterator<Uint8Array>;
+      }
+      const response = await nodeHttp.request({ ...request, body, headers, signal: options.signal });
+      if (response.body === undefined) return response;
+      let responseBody = abortable(response.body, options.signal);
+      if (options.thinPack === true && isAdvertisement(request.url)) {
+        responseBody = watchAdvertisement(responseBody, (offered) => {
+          serverThinPack = offered;
+        });
+      }
+      return { ...response, body: responseBody };
     },
   };
 }
@@ -59,5 +72,36 @@ async function* abortable(
     }
   } finally {
     await iterator.return?.();
+  }
+}
+
+const isUploadPack = (url: string): boolean => new URL(url).pathname.endsWith("/git-upload-pack");
+const isAdvertisement = (url: string): boolean =>
+  new URL(url).pathname.endsWith("/info/refs") &&
+  new URL(url).searchParams.get("service") === "git-upload-pack";
+
+async function collect(body: AsyncIterableIterator<Uint8Array> | Iterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+// The capabilities sit on the first ref line, within the first few hundred bytes.
+async function* watchAdvertisement(
+  body: AsyncGenerator<Uint8Array>,
+  report: (offered: boolean) => void,
+): AsyncGenerator<Uint8Array> {
+  let head = Buffer.alloc(0);
+  let decided = false;
+  for await (const chunk of body) {
+    if (!decided) {
+      head = Buffer.concat([head, chunk]);
+      const nul = head.indexOf(0);
+      if (nul !== -1 && head.indexOf(10, nul) !== -1) {
+        report(advertisesThinPack(head));
+        decided = true;
+      }
+    }
+    yield chunk;
   }
 }

@@ -1,8 +1,10 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { LoupeError } from "../../src/errors.ts";
+import type { CommitSnapshot, ObjectReader } from "../../src/workspace/types.ts";
 import { fetchWorkspace, PullRequestMovedError } from "../../src/workspace/fetch.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
@@ -31,6 +33,15 @@ async function rejection(promise: Promise<unknown>): Promise<LoupeError> {
 
 function lsTree(commit: string): string[] {
   return source.git("ls-tree", "-r", "--full-tree", commit).split("\n");
+}
+
+// Every blob of the snapshot is in the store and hashes to its id (git's own object format).
+async function expectAllBlobsIntact(snapshot: CommitSnapshot, objects: ObjectReader): Promise<void> {
+  for (const entry of snapshot.entries) {
+    const blob = await objects.readBlob(entry.oid);
+    const oid = createHash("sha1").update(`blob ${blob.byteLength}\0`).update(blob).digest("hex");
+    expect(`${entry.path} ${oid}`).toBe(`${entry.path} ${entry.oid}`);
+  }
 }
 
 function leftovers(): string[] {
@@ -88,6 +99,8 @@ describe("fetchWorkspace against a real git http-backend", () => {
     expect(workspace.head.entries.map((e) => `${e.path} ${e.oid}`)).toEqual(
       lsTree(sha.m4!).map((line) => `${line.split("\t")[1]} ${line.split(" ")[2]!.split("\t")[0]}`),
     );
+    await expectAllBlobsIntact(workspace.head, workspace.objects);
+    await expectAllBlobsIntact(workspace.mergeBase, workspace.objects);
     const readme = workspace.mergeBase.byPath.get("README.md")!;
     expect(Buffer.from(await workspace.objects.readBlob(readme.oid)).toString()).toBe("# readme\n");
     expect(leftovers()).toHaveLength(1);
@@ -148,6 +161,8 @@ describe("fetchWorkspace against a real git http-backend", () => {
     });
     expect(workspace.mergeBase.commit).toBe(sha.m2);
     expect(workspace.head.commit).toBe(sha.f3);
+    await expectAllBlobsIntact(workspace.head, workspace.objects);
+    await expectAllBlobsIntact(workspace.mergeBase, workspace.objects);
     await workspace.dispose();
   });
 
