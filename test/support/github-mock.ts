@@ -1,0 +1,170 @@
+// GitHub's REST API for the Probot integration tests, with nock on https://api.github.com.
+// Every request body Loupe sends is recorded (method, path, parsed JSON), so tests can assert
+// exactly what reached GitHub — and that no token or key ever appears in it.
+
+import nock from "nock";
+
+export const GITHUB_API = "https://api.github.com";
+export const INSTALLATION_TOKEN = "ghs_InstallationTokenForTests0123456789";
+export const BOT_LOGIN = "loupe-test[bot]";
+
+export interface RecordedCall {
+  readonly method: string;
+  readonly path: string;
+  readonly body: unknown;
+}
+
+type Reply = [number, unknown] | [number, unknown, Record<string, string>];
+
+export interface GitHubMock {
+  readonly calls: RecordedCall[];
+  /** Bodies of every PATCH to the check run, in order (progress updates, then completion). */
+  checkRunUpdates(id?: number): Record<string, unknown>[];
+  /** The last PATCH of the check run (the completion). */
+  completion(id?: number): Record<string, unknown>;
+  reviewsPosted(): Record<string, unknown>[];
+  token(): GitHubMock;
+  app(slug?: string): GitHubMock;
+  createCheckRun(id: number, times?: number): GitHubMock;
+  /** PATCH …/check-runs/:id, persisted: progress updates are as many as the loop's rounds allow. */
+  updateCheckRun(id: number): GitHubMock;
+  configMissing(): GitHubMock;
+  configFile(text: string): GitHubMock;
+  pullsGet(number: number, data: Record<string, unknown>): GitHubMock;
+  compare(basehead: string, data: Record<string, unknown>): GitHubMock;
+  listReviewComments(number: number, comments?: unknown[]): GitHubMock;
+  listReviews(number: number, reviews?: unknown[]): GitHubMock;
+  createReview(number: number, reply?: Reply | ((body: Record<string, unknown>) => Reply)): GitHubMock;
+  /** Anything else, by hand. */
+  readonly scope: nock.Scope;
+  /** Interceptors not yet used (the test must end with none). */
+  pending(): string[];
+}
+
+function parse(body: unknown): unknown {
+  if (typeof body !== "string" || body === "") return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+export function mockGitHub(owner: string, repo: string, installationId: number): GitHubMock {
+  const scope = nock(GITHUB_API);
+  const persisted = nock(GITHUB_API).persist();
+  const calls: RecordedCall[] = [];
+  const repoPath = `/repos/${owner}/${repo}`;
+  // nock 15 hands a reply function the Fetch Request (one parameter: with two, it would treat the
+  // second as a callback and never answer).
+  const recording =
+    (method: string, reply: (body: unknown) => Reply) =>
+    async (request: Request): Promise<Reply> => {
+      const parsed = parse(await request.clone().text());
+      const url = new URL(request.url);
+      calls.push({ method, path: decodeURIComponent(url.pathname), body: parsed });
+      return reply(parsed);
+    };
+
+  const mock: GitHubMock = {
+    calls,
+    scope,
+    checkRunUpdates: (id = 1) =>
+      calls
+        .filter((c) => c.method === "PATCH" && c.path === `${repoPath}/check-runs/${id}`)
+        .map((c) => c.body as Record<string, unknown>),
+    completion(id = 1) {
+      const updates = mock.checkRunUpdates(id).filter((b) => b.status === "completed");
+      if (updates.length !== 1)
+        throw new Error(`expected one completion of check run ${id}, got ${updates.length}`);
+      return updates[0]!;
+    },
+    reviewsPosted: () =>
+      calls
+        .filter((c) => c.method === "POST" && /\/pulls\/\d+\/reviews$/.test(c.path))
+        .map((c) => c.body as Record<string, unknown>),
+    token() {
+      scope
+        .post(`/app/installations/${installationId}/access_tokens`)
+        .reply(
+          recording("POST", () => [
+            201,
+            { token: INSTALLATION_TOKEN, expires_at: new Date(Date.now() + 3_600_000).toISOString() },
+          ]),
+        );
+      return mock;
+    },
+    app(slug = BOT_LOGIN.replace(/\[bot\]$/, "")) {
+      scope.get("/app").reply(recording("GET", () => [200, { id: 123, slug, name: "Loupe test" }]));
+      return mock;
+    },
+    createCheckRun(id, times = 1) {
+      scope
+        .post(`${repoPath}/check-runs`)
+        .times(times)
+        .reply(recording("POST", () => [201, { id }]));
+      return mock;
+    },
+    updateCheckRun(id) {
+      persisted.patch(`${repoPath}/check-runs/${id}`).reply(recording("PATCH", () => [200, { id }]));
+      return mock;
+    },
+    configMissing() {
+      scope
+        .get(`${repoPath}/contents/.github%2Floupe.yml`)
+        .reply(recording("GET", () => [404, { message: "Not Found" }]));
+      return mock;
+    },
+    configFile(text) {
+      const content = Buffer.from(text, "utf8");
+      scope.get(`${repoPath}/contents/.github%2Floupe.yml`).reply(
+        recording("GET", () => [
+          200,
+          {
+            type: "file",
+            name: "loupe.yml",
+            path: ".github/loupe.yml",
+            size: content.length,
+            encoding: "base64",
+            content: content.toString("base64"),
+          },
+        ]),
+      );
+      return mock;
+    },
+    pullsGet(number, data) {
+      scope.get(`${repoPath}/pulls/${number}`).reply(recording("GET", () => [200, data]));
+      return mock;
+    },
+    compare(basehead, data) {
+      scope.get(`${repoPath}/compare/${basehead}`).reply(recording("GET", () => [200, data]));
+      return mock;
+    },
+    listReviewComments(number, comments = []) {
+      scope
+        .get(`${repoPath}/pulls/${number}/comments`)
+        .query(true)
+        .reply(recording("GET", () => [200, comments]));
+      return mock;
+    },
+    listReviews(number, reviews = []) {
+      scope
+        .get(`${repoPath}/pulls/${number}/reviews`)
+        .query(true)
+        .reply(recording("GET", () => [200, reviews]));
+      return mock;
+    },
+    createReview(number, reply = [200, { id: 9001 }]) {
+      scope
+        .post(`${repoPath}/pulls/${number}/reviews`)
+        .reply(
+          recording("POST", (body) =>
+            typeof reply === "function" ? reply(body as Record<string, unknown>) : reply,
+          ),
+        );
+      return mock;
+    },
+    pending: () => [...scope.pendingMocks(), ...persisted.pendingMocks()],
+  };
+  return mock;
+}

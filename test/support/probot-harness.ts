@@ -1,0 +1,147 @@
+// Loupe as a Probot app inside the test process: a real Probot (app id 123, a freshly generated
+// RSA key, so the installation-token exchange really happens over nock), Probot's Octokit with
+// retry and throttling off (the function form: the object form leaves Bottleneck's 1 s write
+// spacing on), a pino logger writing into an array, and Loupe's real ports pointed at a local git
+// server and a scripted provider. GitHub's REST API is nock on https://api.github.com;
+// 127.0.0.1 stays reachable for the git server and the provider.
+//
+//   const h = await createProbotHarness({ providerBaseURL, gitBaseUrl });
+//   await h.receive("pull_request", payload, "delivery-1");
+//   await h.drain();
+//   h.logs()   // every captured log line (JSON)
+
+import { generateKeyPairSync } from "node:crypto";
+import { Writable } from "node:stream";
+import nock from "nock";
+import { pino } from "pino";
+import { Probot, ProbotOctokit } from "probot";
+import { createLoupeApp } from "../../src/app.ts";
+import type { AppConfig } from "../../src/config/app-config.ts";
+import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/review-limits.ts";
+import { createDefaultPorts } from "../../src/jobs/default-ports.ts";
+import type { ReviewQueue } from "../../src/jobs/queue.ts";
+import type { ReviewPorts } from "../../src/jobs/review-ports.ts";
+
+export const APP_ID = 123;
+export const PROVIDER_KEY = "sk-test-provider-key-7f3a9c1e5b";
+
+let cachedKey: string | null = null;
+/** One RSA key per test file (generating it takes a moment); Probot signs its app JWT with it. */
+export function testPrivateKey(): string {
+  cachedKey ??= generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  }).privateKey;
+  return cachedKey;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: Probot's defaults() callback receives untyped options.
+const TestOctokit = ProbotOctokit.defaults((o: any) => ({
+  ...o,
+  retry: { enabled: false },
+  throttle: { ...o.throttle, enabled: false },
+}));
+
+export interface ProbotHarnessOptions {
+  readonly providerBaseURL: string;
+  /** e.g. http://127.0.0.1:PORT — repositories are fetched from `<gitBaseUrl>/<owner>/<repo>.git`. */
+  readonly gitBaseUrl: string;
+  readonly limits?: Partial<ReviewLimits>;
+  readonly config?: Partial<AppConfig>;
+  /** Wraps the real ports (e.g. to hold the loop until a test lets it go). */
+  readonly ports?: (real: ReviewPorts) => ReviewPorts;
+  /** When omitted, Loupe looks its login up with GET /app, so the test must mock it. */
+  readonly botLogin?: string;
+}
+
+export interface ProbotHarness {
+  readonly probot: Probot;
+  readonly queue: ReviewQueue;
+  /** Waits Loupe was asked to do (secondary rate limits), in ms; the sleep itself returns at once. */
+  readonly sleeps: number[];
+  receive(name: string, payload: unknown, id?: string): Promise<void>;
+  drain(): Promise<void>;
+  logs(): string[];
+}
+
+let deliveries = 0;
+
+export async function createProbotHarness(options: ProbotHarnessOptions): Promise<ProbotHarness> {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(
+        ...chunk
+          .toString("utf8")
+          .split("\n")
+          .filter((l) => l !== ""),
+      );
+      done();
+    },
+  });
+  const log = pino({ level: "trace" }, stream);
+  const probot = new Probot({
+    appId: APP_ID,
+    privateKey: testPrivateKey(),
+    secret: "test-webhook-secret",
+    Octokit: TestOctokit,
+    log,
+  });
+  const host = new URL(options.gitBaseUrl).host;
+  const config: AppConfig = {
+    reviewConcurrency: 2,
+    shutdownGraceMs: 0,
+    checkRunName: "Loupe review",
+    progressIntervalMs: 1,
+    gitBaseUrl: options.gitBaseUrl,
+    gitHost: host,
+    ...options.config,
+  };
+  const limits: ReviewLimits = { ...DEFAULT_REVIEW_LIMITS, ...options.limits };
+  const real = createDefaultPorts({
+    provider: {
+      baseURL: options.providerBaseURL,
+      apiKey: PROVIDER_KEY,
+      model: "deepseek-v4-flash",
+      maxResponseBytes: limits.maxResponseBytes,
+      maxRetries: 0,
+    },
+    limits,
+    gitHost: host,
+  });
+  const sleeps: number[] = [];
+  let queue: ReviewQueue | null = null;
+  await probot.load(
+    createLoupeApp({
+      config,
+      ports: options.ports ? options.ports(real) : real,
+      appId: APP_ID,
+      ...(options.botLogin === undefined ? {} : { botLogin: options.botLogin }),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      onQueue: (q) => {
+        queue = q;
+      },
+    }),
+  );
+  if (queue === null) throw new Error("the Loupe app did not hand over its queue");
+  const q: ReviewQueue = queue;
+  return {
+    probot,
+    queue: q,
+    sleeps,
+    receive: (name, payload, id) =>
+      // biome-ignore lint/suspicious/noExplicitAny: test payloads are adapted example JSON.
+      probot.receive({ name, id: id ?? `delivery-${++deliveries}`, payload } as any),
+    drain: () => q.drain(),
+    logs: () => [...lines],
+  };
+}
+
+/** No network but 127.0.0.1 (the git server and the scripted provider). Call in beforeAll. */
+export function isolateNetwork(): void {
+  nock.disableNetConnect();
+  nock.enableNetConnect("127.0.0.1");
+}
