@@ -1,0 +1,196 @@
+// Loupe as a real server process, started with the README's run command (`npm start`), against
+// a fake GitHub (REST + git smart HTTP on 127.0.0.1) and a scripted OpenAI-compatible model.
+// A signed pull_request.opened webhook must be acknowledged at once, then produce a check run
+// in_progress → completed that names why the loop stopped, and one review whose line comments
+// the fake (validating like GitHub) accepted. No secret may reach a request body or a log line.
+
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
+import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { pullRequestEvent } from "../support/fake-github-payloads.ts";
+import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
+import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+import { deliverWebhook } from "../support/webhook-delivery.ts";
+
+const SECRET = `whsec-e2e-${process.pid}-${Date.now()}`;
+const API_KEY = `test-key-e2e-${process.pid}-${Date.now()}`;
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i + 1} = ${i + 1};`);
+
+let github: FakeGitHub;
+let provider: ScriptedProvider;
+let loupe: LoupeProcess;
+let fixture: FixtureRepo;
+
+const finalReview = {
+  summary: "One constant changed its value.",
+  findings: [
+    {
+      severity: "medium",
+      title: "v10 no longer equals its name",
+      explanation: "The constant v10 is now 100 while every other constant equals its index.",
+      path: "src/values.ts",
+      line: 10,
+      evidence: "export const v10 = 100;",
+      recommendation: "Restore 10 or rename the constant.",
+    },
+  ],
+  notes: [],
+};
+
+let exited = false;
+
+/** Polls the fake's state; bounded only by the test's own timeout (no duration is asserted). */
+async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (exited) throw new Error(`Loupe exited while waiting for ${what}:\n${loupe.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  fixture = createRepo();
+  fixture.write("src/values.ts", `${lines(30).join("\n")}\n`);
+  fixture.commit("values");
+  fixture.branch("change-v10");
+  fixture.write("src/values.ts", `${lines(30).join("\n").replace("v10 = 10;", "v10 = 100;")}\n`);
+  fixture.commit("v10 is 100");
+  fixture.checkout("main");
+  github = await startFakeGitHub();
+  github.addRepository({ owner: "octo", repo: "values", source: fixture });
+  // The first answer is delayed so the review is still running when the webhook is answered.
+  provider = await startScriptedProvider([
+    {
+      fault: "delay",
+      ms: 1500,
+      next: {
+        body: toolCallsTurn([
+          { id: "call_read_1", name: "read_repository_file", arguments: { path: "src/values.ts" } },
+        ]),
+      },
+    },
+    { body: stopTurn(finalReview) },
+  ]);
+  loupe = await startLoupeProcess({
+    command: "npm",
+    env: {
+      APP_ID: github.appId,
+      PRIVATE_KEY: github.privateKey,
+      WEBHOOK_SECRET: SECRET,
+      GHE_HOST: github.host,
+      GHE_PROTOCOL: "http",
+      OPENAI_BASE_URL: provider.baseURL,
+      OPENAI_API_KEY: API_KEY,
+      LOG_LEVEL: "info",
+      NODE_ENV: "production",
+    },
+  });
+  void loupe.exited.then(() => {
+    exited = true;
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await loupe?.stop();
+  await provider?.stop();
+  await github?.stop();
+  fixture?.dispose();
+});
+
+describe("Loupe as a server process (npm start) against a fake GitHub", () => {
+  it("answers GET /ping", async () => {
+    const response = await fetch(`${loupe.url}/ping`);
+    expect(await response.text()).toBe("PONG");
+  });
+
+  it("refuses a webhook with a bad signature with 400 and queues nothing", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 8, headRef: "change-v10" });
+    const target = {
+      htmlBase: github.url,
+      owner: "octo",
+      repo: "values",
+      defaultBranch: "main",
+      installationId: 1,
+    };
+    const forged = await deliverWebhook({
+      url: loupe.webhookUrl,
+      event: "pull_request",
+      payload: pullRequestEvent("opened", target, pr),
+      secret: SECRET,
+      signature: `sha256=${"0".repeat(64)}`,
+    });
+    expect(forged.status).toBe(400);
+    // Checked again after the real review below: nothing ever touched PR 8.
+  });
+
+  it("reviews a signed pull_request.opened end to end", async () => {
+    const pr = github.addPullRequest({
+      owner: "octo",
+      repo: "values",
+      number: 7,
+      headRef: "change-v10",
+      title: "Make v10 a hundred",
+      body: "Please review.",
+    });
+    const target = {
+      htmlBase: github.url,
+      owner: "octo",
+      repo: "values",
+      defaultBranch: "main",
+      installationId: 1,
+    };
+    const delivery = await deliverWebhook({
+      url: loupe.webhookUrl,
+      event: "pull_request",
+      payload: pullRequestEvent("opened", target, pr),
+      secret: SECRET,
+    });
+    const completedAtAck = github.checkRuns.filter((r) => r.history.at(-1)?.status === "completed").length;
+    expect(delivery.status).toBeGreaterThanOrEqual(200);
+    expect(delivery.status).toBeLessThan(300);
+    expect(completedAtAck).toBe(0); // answered before the review finished
+
+    const run = await until(
+      () =>
+        github.checkRuns.find((r) => r.headSha === pr.headSha && r.history.at(-1)?.status === "completed"),
+      "a completed check run",
+    );
+    const statuses = run.history.map((s) => s.status);
+    expect(statuses[0]).toBe("in_progress");
+    expect(statuses.at(-1)).toBe("completed");
+    const final = run.history.at(-1)!;
+    expect(final.conclusion).not.toBeNull();
+    expect(final.output?.summary).toContain("The model returned a final review that passed validation.");
+
+    const review = await until(() => github.reviews.find((r) => r.pullNumber === 7), "a review");
+    expect(github.reviews.filter((r) => r.pullNumber === 7)).toHaveLength(1);
+    expect(review.commitId).toBe(pr.headSha);
+    expect(review.comments).toEqual([
+      expect.objectContaining({ path: "src/values.ts", line: 10, side: "RIGHT" }),
+    ]);
+    expect(github.requests.filter((r) => r.status === 422)).toEqual([]);
+    expect(provider.requests).toHaveLength(2);
+    // The App fetched the head over smart HTTP with the installation token, never in the URL.
+    expect(github.gitRequests.some((r) => r.url.includes("git-upload-pack"))).toBe(true);
+  });
+
+  it("kept PR 8 (bad signature) untouched", () => {
+    expect(github.checkRuns).toHaveLength(1); // the one of PR 7
+    expect(github.requests.filter((r) => r.url.includes("/pulls/8"))).toEqual([]);
+  });
+
+  it("never put a token, the API key or the private key into a request body or a log line", () => {
+    const secrets = [...github.issuedTokens, API_KEY, SECRET, github.privateKey.split("\n")[1]!];
+    expect(github.issuedTokens.length).toBeGreaterThan(0);
+    const bodies = [...github.requests.map((r) => r.body), ...provider.requests.map((r) => r.bodyText)];
+    const output = loupe.output();
+    expect(output).toContain("\n"); // LOG_LEVEL=info: the process did log
+    for (const secret of secrets) {
+      expect(bodies.filter((b) => b.includes(secret))).toEqual([]);
+      expect(output.split("\n").filter((line) => line.includes(secret))).toEqual([]);
+      expect(github.gitRequests.filter((r) => r.url.includes(secret))).toEqual([]);
+    }
+  });
+});
