@@ -1,0 +1,160 @@
+// Every event Loupe reviews on, from @octokit/webhooks-examples, through Probot into a completed
+// check run — and the events it must ignore, which make no GitHub request at all. Adaptations of
+// the examples: head/base SHAs → the fixture's; check_run/check_suite `app.id` → Loupe's (123);
+// external_id → Loupe's `loupe:pr=N` where the example has none; the requested action's
+// identifier → "rerun". Repository names and installation ids are the examples' own.
+
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import nock from "nock";
+import { createPullRequestFixture, type PullRequestFixture } from "../support/app-pull-request.ts";
+import {
+  APP_ID,
+  expectCleanEnd,
+  mockReviewStart,
+  OWNER,
+  PR,
+  pullRequestData,
+  pullRequestPayload,
+  REPO,
+} from "../support/app-scenario.ts";
+import { review, stopTurn } from "../support/chat-turns.ts";
+import { type GitHubMock, INSTALLATION_TOKEN } from "../support/github-mock.ts";
+import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
+import { createProbotHarness, isolateNetwork, type ProbotHarness } from "../support/probot-harness.ts";
+import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+import { webhookExample } from "../support/webhook-examples.ts";
+
+let git: GitHttpServer;
+let fx: PullRequestFixture;
+let provider: ScriptedProvider;
+
+beforeAll(async () => {
+  isolateNetwork();
+  git = await startGitHttpServer({ requireToken: INSTALLATION_TOKEN });
+  fx = createPullRequestFixture();
+  fx.publish(git.root, [`${OWNER}/${REPO}`, "github/hello-world"], PR);
+  fx.publish(git.root, ["electron/electron"], 26764);
+});
+
+afterEach(async () => {
+  await provider?.stop();
+  nock.cleanAll();
+});
+
+afterAll(async () => {
+  await git.stop();
+  fx.repo.dispose();
+  nock.enableNetConnect();
+});
+
+async function harness(): Promise<ProbotHarness> {
+  provider = await startScriptedProvider([{ body: stopTurn(review([], [])) }]);
+  return createProbotHarness({
+    providerBaseURL: provider.baseURL,
+    gitBaseUrl: new URL(git.url("x")).origin,
+    botLogin: "loupe-test[bot]",
+  });
+}
+
+/** A clean review (no findings, no notes): nothing is posted, the check run succeeds. */
+function expectCleanReview(gh: GitHubMock): void {
+  expect(gh.reviewsPosted()).toEqual([]);
+  expect(gh.completion()).toMatchObject({ conclusion: "success", status: "completed" });
+  expect((gh.completion().output as { title: string }).title).toBe("Loupe: no findings");
+}
+
+describe("pull_request events", () => {
+  it.each(["opened", "reopened", "synchronize", "ready_for_review"])(
+    "%s → a review of the head SHA",
+    async (action) => {
+      const h = await harness();
+      const gh = mockReviewStart(fx).listReviewComments(PR).listReviews(PR);
+      await h.receive("pull_request", pullRequestPayload(fx, action));
+      await h.drain();
+      expect(gh.calls.find((c) => c.path.endsWith("/check-runs"))!.body).toMatchObject({
+        head_sha: fx.headSha,
+      });
+      expect(provider.requests).toHaveLength(1);
+      expectCleanReview(gh);
+      expectCleanEnd(h, provider, [gh]);
+    },
+  );
+});
+
+describe("re-run events", () => {
+  it("check_run.rerequested of a fork PR (empty pull_requests[]) → PR from external_id, head from pulls.get", async () => {
+    const h = await harness();
+    const payload = webhookExample("check_run", "rerequested");
+    expect(payload.check_run.pull_requests).toEqual([]); // GitHub's own example is the fork case
+    payload.check_run.app.id = APP_ID;
+    payload.check_run.head_sha = "0".repeat(40); // an older head: the re-run reviews the current one
+    payload.check_run.external_id = `loupe:pr=${PR}`;
+    const gh = mockReviewStart(fx, { owner: "github", repo: "hello-world", installation: 1 })
+      .pullsGet(PR, pullRequestData(fx))
+      .listReviewComments(PR)
+      .listReviews(PR);
+    await h.receive("check_run", payload);
+    await h.drain();
+    expect(gh.calls.find((c) => c.path.endsWith("/check-runs"))!.body).toMatchObject({
+      head_sha: fx.headSha,
+      external_id: `loupe:pr=${PR}`,
+    });
+    expectCleanReview(gh);
+    expectCleanEnd(h, provider, [gh]);
+  });
+
+  it("check_run.requested_action `rerun` → the PR from pull_requests[]", async () => {
+    const h = await harness();
+    const payload = webhookExample("check_run", "requested_action");
+    payload.check_run.app.id = APP_ID;
+    payload.requested_action.identifier = "rerun";
+    const gh = mockReviewStart(fx, { owner: "electron", repo: "electron", installation: 690857 })
+      .pullsGet(26764, pullRequestData(fx, { number: 26764 }))
+      .listReviewComments(26764)
+      .listReviews(26764);
+    await h.receive("check_run", payload);
+    await h.drain();
+    expect(gh.calls.find((c) => c.path.endsWith("/check-runs"))!.body).toMatchObject({
+      external_id: "loupe:pr=26764",
+    });
+    expectCleanReview(gh);
+    expectCleanEnd(h, provider, [gh]);
+  });
+
+  it("check_suite.rerequested → each PR of the suite", async () => {
+    const h = await harness();
+    const payload = webhookExample("check_suite", "rerequested");
+    payload.check_suite.app.id = APP_ID;
+    payload.check_suite.head_sha = fx.headSha;
+    const gh = mockReviewStart(fx, { installation: 957387 })
+      .pullsGet(PR, pullRequestData(fx))
+      .listReviewComments(PR)
+      .listReviews(PR);
+    await h.receive("check_suite", payload);
+    await h.drain();
+    expectCleanReview(gh);
+    expectCleanEnd(h, provider, [gh]);
+  });
+});
+
+describe("events Loupe ignores (no GitHub request at all)", () => {
+  const cases: [string, string, (p: ReturnType<typeof webhookExample>) => void][] = [
+    ["check_run", "created", (p) => (p.check_run.app.id = APP_ID)],
+    ["check_run", "completed", (p) => (p.check_run.app.id = APP_ID)],
+    ["check_run", "rerequested", (p) => (p.check_run.external_id = `loupe:pr=${PR}`)], // another app's run
+    ["check_run", "requested_action", (p) => (p.check_run.app.id = APP_ID)], // identifier "lgtm|26764"
+    ["pull_request", "closed", () => {}],
+    ["pull_request", "labeled", () => {}],
+  ];
+  it.each(cases)("%s.%s", async (name, action, adapt) => {
+    const h = await harness();
+    const payload = webhookExample(name, action);
+    payload.installation ??= { id: 1 };
+    adapt(payload);
+    await h.receive(name, payload);
+    await h.drain();
+    expect(provider.requests).toEqual([]);
+    expect(h.logs().some((l) => l.includes("POST https://api.github.com"))).toBe(false);
+    expectCleanEnd(h, provider, []);
+  });
+});
