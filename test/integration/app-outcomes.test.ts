@@ -1,0 +1,189 @@
+// How the loop's termination reasons, the fail_on gate and the repository config reach the check
+// run, end to end through Probot (pull_request.opened example, nock, git server, scripted model).
+
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import nock from "nock";
+import type { ReviewLimits } from "../../src/config/review-limits.ts";
+import { createPullRequestFixture, type PullRequestFixture } from "../support/app-pull-request.ts";
+import {
+  expectCleanEnd,
+  mockPublish,
+  mockReviewStart,
+  OWNER,
+  PR,
+  pullRequestPayload,
+  REPO,
+} from "../support/app-scenario.ts";
+import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
+import { INSTALLATION_TOKEN, mockGitHub } from "../support/github-mock.ts";
+import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
+import { createProbotHarness, isolateNetwork, type ProbotHarness } from "../support/probot-harness.ts";
+import {
+  type ScriptedProvider,
+  type ScriptedTurn,
+  startScriptedProvider,
+} from "../support/scripted-provider.ts";
+
+let git: GitHttpServer;
+let fx: PullRequestFixture;
+let provider: ScriptedProvider;
+
+beforeAll(async () => {
+  isolateNetwork();
+  git = await startGitHttpServer({ requireToken: INSTALLATION_TOKEN });
+  fx = createPullRequestFixture();
+  fx.publish(git.root, [`${OWNER}/${REPO}`], PR);
+});
+
+afterEach(async () => {
+  await provider?.stop();
+  nock.cleanAll();
+});
+
+afterAll(async () => {
+  await git.stop();
+  fx.repo.dispose();
+  nock.enableNetConnect();
+});
+
+async function harness(script: ScriptedTurn[], limits: Partial<ReviewLimits> = {}): Promise<ProbotHarness> {
+  provider = await startScriptedProvider(script);
+  return createProbotHarness({
+    providerBaseURL: provider.baseURL,
+    gitBaseUrl: new URL(git.url("x")).origin,
+    botLogin: "loupe-test[bot]",
+    limits,
+  });
+}
+
+const read = (id: string) => ({
+  body: toolCallsTurn([{ id, name: "read_repository_file", arguments: { path: "src/service.ts" } }]),
+});
+
+describe("termination reasons reach the check run", () => {
+  const incomplete: [string, ScriptedTurn[], Partial<ReviewLimits>][] = [
+    ["max_rounds", [read("c1"), read("c2")], { maxRounds: 2 }],
+    [
+      "max_tool_calls",
+      [
+        {
+          body: toolCallsTurn([
+            { id: "c1", name: "read_repository_file", arguments: { path: "src/service.ts" } },
+            { id: "c2", name: "read_repository_file", arguments: { path: "src/util.ts" } },
+          ]),
+        },
+        read("c3"),
+      ],
+      { maxToolCallsPerRound: 1 },
+    ],
+    [
+      "invalid_tool_call",
+      [{ body: toolCallsTurn([{ id: "c1", name: "run_shell", arguments: { cmd: "ls" } }]) }],
+      {},
+    ],
+    [
+      "provider_authentication_failed",
+      [{ status: 401, body: { error: { message: "bad key sk-leak" } } }],
+      {},
+    ],
+    ["provider_unavailable", [{ fault: "empty_500" }], {}],
+    [
+      "upstream_response_too_large",
+      [{ fault: "stream_bytes", bytes: 256 * 1024 }],
+      { maxResponseBytes: 64 * 1024 },
+    ],
+  ];
+  it.each(incomplete)(
+    "%s → neutral, nothing posted, the reason in the summary",
+    async (reason, script, limits) => {
+      const h = await harness(script, limits);
+      const gh = mockReviewStart(fx);
+      await h.receive("pull_request", pullRequestPayload(fx, "opened"));
+      await h.drain();
+      const done = gh.completion();
+      expect(done.conclusion).toBe("neutral");
+      const output = done.output as { title: string; summary: string };
+      expect(output.title).toBe(`Loupe: review incomplete (${reason})`);
+      expect(output.summary).toContain(`\`${reason}\``);
+      expect(output.summary).not.toContain("sk-leak");
+      expect(gh.reviewsPosted()).toEqual([]);
+      expectCleanEnd(h, provider, [gh]);
+    },
+  );
+});
+
+describe("the fail_on gate and the repository config", () => {
+  it("a finding at fail_on → failure (and the review is still posted)", async () => {
+    const h = await harness([{ body: stopTurn(review([finding({ line: 2, severity: "high" })])) }]);
+    const gh = mockReviewStart(fx, { config: "fail_on: high\n" });
+    mockPublish(gh).createReview(PR);
+    await h.receive("pull_request", pullRequestPayload(fx, "opened"));
+    await h.drain();
+    expect(gh.reviewsPosted()).toHaveLength(1);
+    expect(gh.completion().conclusion).toBe("failure");
+    expect((gh.completion().output as { summary: string }).summary).toContain("fail_on");
+    expectCleanEnd(h, provider, [gh]);
+  });
+
+  it("a finding below fail_on → success", async () => {
+    const h = await harness([{ body: stopTurn(review([finding({ line: 2, severity: "medium" })])) }]);
+    const gh = mockReviewStart(fx, { config: "fail_on: high\n" });
+    mockPublish(gh).createReview(PR);
+    await h.receive("pull_request", pullRequestPayload(fx, "opened"));
+    await h.drain();
+    expect(gh.completion().conclusion).toBe("success");
+    expectCleanEnd(h, provider, [gh]);
+  });
+
+  it("paths from loupe.yml decide which files the model is told about", async () => {
+    const h = await harness([{ body: stopTurn(review([])) }]);
+    const gh = mockReviewStart(fx, { config: 'paths:\n  include: ["src/util.ts"]\n' })
+      .listReviewComments(PR)
+      .listReviews(PR);
+    await h.receive("pull_request", pullRequestPayload(fx, "opened"));
+    await h.drain();
+    const prompt = provider.requests[0]!.bodyText;
+    expect(prompt).toContain("src/util.ts");
+    expect(prompt).not.toContain("src/service.ts");
+    expect(gh.completion().conclusion).toBe("success");
+    expectCleanEnd(h, provider, [gh]);
+  });
+
+  it("invalid .github/loupe.yml → action_required with each error's path and message; no review", async () => {
+    const h = await harness([]);
+    const gh = mockGitHub(OWNER, REPO, 1).token().createCheckRun(1).updateCheckRun(1);
+    gh.configFile("min_severity: urgent\nreview_draft: true\n");
+    await h.receive("pull_request", pullRequestPayload(fx, "opened"));
+    await h.drain();
+    const done = gh.completion();
+    expect(done.conclusion).toBe("action_required");
+    const summary = (done.output as { summary: string }).summary;
+    expect(summary).toContain("`min_severity`: must be one of critical, high, medium, low, info");
+    expect(summary).toContain("`review_draft`: is not a known key");
+    expect(provider.requests).toEqual([]);
+    expectCleanEnd(h, provider, [gh]);
+  });
+
+  it.each([
+    ["a draft", (p: ReturnType<typeof pullRequestPayload>) => (p.pull_request.draft = true), "draft"],
+    [
+      "a bot's PR",
+      (p: ReturnType<typeof pullRequestPayload>) => (p.pull_request.user.type = "Bot"),
+      "bot_author",
+    ],
+  ])("%s → skipped, no compare, no fetch, no model", async (_what, adapt, code) => {
+    const h = await harness([]);
+    const gh = mockGitHub(OWNER, REPO, 1).token().createCheckRun(1).updateCheckRun(1).configMissing();
+    const payload = pullRequestPayload(fx, "opened");
+    adapt(payload);
+    const fetchesBefore = git.requests.length;
+    await h.receive("pull_request", payload);
+    await h.drain();
+    const done = gh.completion();
+    expect(done.conclusion).toBe("skipped");
+    expect((done.output as { title: string }).title).toBe(`Loupe: skipped (${code})`);
+    expect(git.requests.length).toBe(fetchesBefore);
+    expect(provider.requests).toEqual([]);
+    expectCleanEnd(h, provider, [gh]);
+  });
+});
