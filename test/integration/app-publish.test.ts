@@ -1,0 +1,159 @@
+// Posting the review exactly once, through Probot: 422 → everything in the body, 5xx → look for
+// the hidden marker before posting again, a secondary rate limit → wait Retry-After (injected
+// sleep), and "already posted" means posted by Loupe's own bot login (looked up with GET /app).
+
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import nock from "nock";
+import { fingerprintFinding } from "../../src/review/fingerprint.ts";
+import { createPullRequestFixture, type PullRequestFixture } from "../support/app-pull-request.ts";
+import {
+  BOT_LOGIN,
+  expectCleanEnd,
+  mockPublish,
+  mockReviewStart,
+  OWNER,
+  PR,
+  pullRequestPayload,
+  REPO,
+} from "../support/app-scenario.ts";
+import { finding, review, stopTurn } from "../support/chat-turns.ts";
+import { INSTALLATION_TOKEN } from "../support/github-mock.ts";
+import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
+import { createProbotHarness, isolateNetwork, type ProbotHarness } from "../support/probot-harness.ts";
+import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+
+let git: GitHttpServer;
+let fx: PullRequestFixture;
+let provider: ScriptedProvider;
+
+beforeAll(async () => {
+  isolateNetwork();
+  git = await startGitHttpServer({ requireToken: INSTALLATION_TOKEN });
+  fx = createPullRequestFixture();
+  fx.publish(git.root, [`${OWNER}/${REPO}`], PR);
+});
+
+afterEach(async () => {
+  await provider?.stop();
+  nock.cleanAll();
+});
+
+afterAll(async () => {
+  await git.stop();
+  fx.repo.dispose();
+  nock.enableNetConnect();
+});
+
+const TITLE = "Validation occurs after the write";
+
+async function harness(): Promise<ProbotHarness> {
+  provider = await startScriptedProvider([{ body: stopTurn(review([finding({ line: 2, title: TITLE })])) }]);
+  return createProbotHarness({ providerBaseURL: provider.baseURL, gitBaseUrl: new URL(git.url("x")).origin });
+}
+
+const marker = () => `<!-- loupe:review sha=${fx.headSha} run=1 -->`;
+const run = async (h: ProbotHarness) => {
+  await h.receive("pull_request", pullRequestPayload(fx, "opened"));
+  await h.drain();
+};
+
+describe("publishing the review once", () => {
+  it("422 on createReview → a second createReview with every finding in the body and no comments", async () => {
+    const h = await harness();
+    const gh = mockReviewStart(fx, { app: true });
+    mockPublish(gh)
+      .createReview(PR, [
+        422,
+        {
+          message: "Unprocessable Entity",
+          errors: ["Pull request review thread line must be part of the diff"],
+        },
+      ])
+      .createReview(PR);
+    await run(h);
+    const [first, second] = gh.reviewsPosted();
+    expect((first!.comments as unknown[]).length).toBe(1);
+    expect(second!.comments).toEqual([]);
+    expect(second!.body).toContain(TITLE);
+    expect(second!.body).toContain("#### Findings");
+    expect(second!.body).toContain(marker());
+    const done = gh.completion();
+    expect(done.conclusion).toBe("success");
+    expect((done.output as { summary: string }).summary).toContain("GitHub refused the inline comments");
+    expectCleanEnd(h, provider, [gh]);
+  });
+
+  it("502 on createReview, and the marker is there when Loupe looks again → no second post", async () => {
+    const h = await harness();
+    const gh = mockReviewStart(fx, { app: true });
+    mockPublish(gh).createReview(PR, [502, { message: "Bad Gateway" }]);
+    gh.listReviews(PR, [
+      { id: 55, user: { login: BOT_LOGIN, type: "Bot" }, body: `### Loupe review\n\n${marker()}` },
+    ]);
+    await run(h);
+    expect(gh.reviewsPosted()).toHaveLength(1);
+    expect(gh.completion().conclusion).toBe("success");
+    expectCleanEnd(h, provider, [gh]);
+  });
+
+  it("502 on createReview and no marker (only another bot's copy of it) → exactly one more post", async () => {
+    const h = await harness();
+    const gh = mockReviewStart(fx, { app: true });
+    mockPublish(gh).createReview(PR, [502, { message: "Bad Gateway" }]);
+    gh.listReviews(PR, [{ id: 56, user: { login: "mimic[bot]", type: "Bot" }, body: marker() }]);
+    gh.createReview(PR);
+    await run(h);
+    const posted = gh.reviewsPosted();
+    expect(posted).toHaveLength(2);
+    expect(posted[1]).toEqual(posted[0]);
+    expect(gh.completion().conclusion).toBe("success");
+    expectCleanEnd(h, provider, [gh]);
+  });
+
+  it("a secondary rate limit (403 + Retry-After) on createReview → waits that long, then posts", async () => {
+    const h = await harness();
+    const gh = mockReviewStart(fx, { app: true });
+    mockPublish(gh);
+    gh.scope
+      .post(`/repos/${OWNER}/${REPO}/pulls/${PR}/reviews`)
+      .reply(403, { message: "You have exceeded a secondary rate limit" }, { "retry-after": "7" });
+    gh.createReview(PR);
+    await run(h);
+    expect(h.sleeps).toEqual([7000]);
+    expect(gh.reviewsPosted()).toHaveLength(1); // the refused attempt is not recorded by the mock
+    expect(gh.completion().conclusion).toBe("success");
+    expectCleanEnd(h, provider, [gh]);
+  });
+});
+
+describe("already posted means posted by Loupe", () => {
+  const fp = () => fingerprintFinding("src/service.ts", ["  db.write(record);"], TITLE);
+
+  it("Loupe's own earlier comment with the fingerprint → the finding is not posted again", async () => {
+    const h = await harness();
+    const gh = mockReviewStart(fx, { app: true });
+    gh.listReviewComments(PR, [
+      { id: 1, user: { login: BOT_LOGIN, type: "Bot" }, body: `old <!-- loupe:fp=${fp()} -->` },
+    ]);
+    gh.listReviews(PR);
+    await run(h);
+    expect(gh.reviewsPosted()).toEqual([]);
+    const done = gh.completion();
+    expect(done.conclusion).toBe("success");
+    expect((done.output as { summary: string }).summary).toContain("1 already posted earlier");
+    expectCleanEnd(h, provider, [gh]);
+  });
+
+  it("another bot's comment with the same fingerprint does not silence the finding", async () => {
+    const h = await harness();
+    const gh = mockReviewStart(fx, { app: true });
+    gh.listReviewComments(PR, [
+      { id: 1, user: { login: "mimic[bot]", type: "Bot" }, body: `<!-- loupe:fp=${fp()} -->` },
+    ]);
+    gh.listReviews(PR).listReviews(PR).createReview(PR);
+    await run(h);
+    expect(gh.reviewsPosted()).toHaveLength(1);
+    expect(gh.calls.filter((c) => c.path === "/app")).toHaveLength(1);
+    expectCleanEnd(h, provider, [gh]);
+  });
+});
