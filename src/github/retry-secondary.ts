@@ -16,7 +16,7 @@ export interface SecondaryRetryOptions {
 const DEFAULT_WAIT_MS = 60_000;
 
 /** The wait GitHub asks for, or null when the error is not a secondary rate limit. */
-export function secondaryRateLimitWaitMs(error: unknown): number | null {
+export function secondaryRateLimitWaitMs(error: unknown, now: () => number = Date.now): number | null {
   const status = httpStatus(error);
   if (status !== 403 && status !== 429) return null;
   const retryAfter = responseHeader(error, "retry-after");
@@ -25,7 +25,7 @@ export function secondaryRateLimitWaitMs(error: unknown): number | null {
   if (!secondary) return null;
   if (responseHeader(error, "x-ratelimit-remaining") === "0") {
     const reset = Number(responseHeader(error, "x-ratelimit-reset"));
-    if (Number.isFinite(reset) && reset > 0) return Math.max(0, reset * 1000 - Date.now());
+    if (Number.isFinite(reset) && reset > 0) return Math.max(0, reset * 1000 - now());
   }
   const seconds = retryAfter === undefined ? Number.NaN : Number(retryAfter);
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_WAIT_MS;
@@ -40,7 +40,7 @@ export async function withSecondaryRetry<T>(
     try {
       return await operation();
     } catch (error) {
-      const wait = secondaryRateLimitWaitMs(error);
+      const wait = secondaryRateLimitWaitMs(error, options.now);
       if (wait === null || attempt >= maxAttempts || options.now() + wait > options.deadline) throw error;
       await options.sleep(wait, options.signal);
     }
