@@ -114,7 +114,9 @@ describe("read_repository_file with hostile input", () => {
     });
     expect(Buffer.byteLength(execution.content)).toBeLessThanOrEqual(DEFAULT_TOOL_LIMITS.maxResultBytes);
     expect(execution.result).toMatchObject({ ok: true, end_line: 1, total_lines: 1, truncated: true });
-    expect(String((execution.result as unknown as { content: string }).content)).toMatch(/^1: y+ … \[line truncated\]$/);
+    expect(String((execution.result as unknown as { content: string }).content)).toMatch(
+      /^1: y+ … \[line truncated\]$/,
+    );
   });
 
   it("hides object store faults behind internal_error without leaking paths", async () => {
