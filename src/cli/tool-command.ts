@@ -5,10 +5,10 @@
 // line on stderr, before any repository is opened.
 
 import type { CliIo } from "../cli.ts";
+import { openRepository } from "./open-repository.ts";
 import { isLoupeError, LoupeError } from "../errors.ts";
 import { createToolRegistry, isToolName, parseToolArguments } from "../tools/registry.ts";
 import { TOOL_NAMES, type ToolName } from "../tools/types.ts";
-import { openLocalRepository } from "../workspace/open-local.ts";
 import type { Workspace } from "../workspace/types.ts";
 
 export type RepositoryOpener = (options: {
@@ -20,7 +20,7 @@ export type RepositoryOpener = (options: {
 }) => Promise<Workspace>;
 
 export interface ToolCommandDeps {
-  /** Defaults to src/cli/open-repository.ts when present, else local directories only. */
+  /** Defaults to openRepository (a local directory or an http(s) clone URL). */
   readonly openRepository?: RepositoryOpener;
 }
 
@@ -75,25 +75,6 @@ function parseArgv(argv: readonly string[]): ToolArgs {
   };
 }
 
-async function defaultOpener(): Promise<RepositoryOpener> {
-  // The clone-URL opener is another module; a non-literal specifier keeps this file compiling
-  // before it exists, and local directories work either way.
-  const specifier = "./open-repository.ts";
-  try {
-    const module = (await import(specifier)) as { openRepository?: RepositoryOpener };
-    if (module.openRepository !== undefined) return module.openRepository;
-  } catch (error) {
-    // Node says ERR_MODULE_NOT_FOUND; jest's module loader says MODULE_NOT_FOUND.
-    const code = (error as { code?: string }).code;
-    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error;
-  }
-  return async ({ repo, base, head }) => {
-    if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(repo))
-      throw usage("--repo must be a local directory in this build");
-    return openLocalRepository({ dir: repo, base, head });
-  };
-}
-
 export async function runToolCommand(
   argv: readonly string[],
   io: CliIo,
@@ -106,7 +87,7 @@ export async function runToolCommand(
     io.stderr(`loupe: ${(error as Error).message.split("\n")[0]}\n`);
     return 2;
   }
-  const open = deps.openRepository ?? (await defaultOpener());
+  const open = deps.openRepository ?? openRepository;
   const signal = new AbortController().signal;
   let workspace: Workspace;
   try {
