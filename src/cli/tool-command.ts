@@ -5,11 +5,11 @@
 // line on stderr, before any repository is opened.
 
 import type { CliIo } from "../cli.ts";
-import { openRepository } from "./open-repository.ts";
 import { isLoupeError, LoupeError } from "../errors.ts";
 import { createToolRegistry, isToolName, parseToolArguments } from "../tools/registry.ts";
 import { TOOL_NAMES, type ToolName } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
+import { openRepository } from "./open-repository.ts";
 
 export type RepositoryOpener = (options: {
   readonly repo: string;

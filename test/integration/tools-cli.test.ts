@@ -4,8 +4,8 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { main } from "../../src/cli.ts";
 import { runToolCommand } from "../../src/cli/tool-command.ts";
+import { main } from "../../src/cli.ts";
 import type { Workspace } from "../../src/workspace/types.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { memoryRepository } from "../support/memory-repository.ts";

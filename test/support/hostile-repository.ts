@@ -1,6 +1,6 @@
 // A head tree full of hostile entries, shared by the tools' hostile-input tests.
 
-import { type MemoryRepository, memoryRepository, type MemoryTree } from "./memory-repository.ts";
+import { type MemoryRepository, type MemoryTree, memoryRepository } from "./memory-repository.ts";
 
 const manyLines = Array.from({ length: 10_000 }, (_, index) => `line ${index + 1}`).join("\n");
 
