@@ -11,9 +11,9 @@ import { createOpenAiProvider } from "../llm/client.ts";
 import { runReviewLoop } from "../llm/loop.ts";
 import { renderResultMarkdown } from "../llm/render-result.ts";
 import { createToolRegistry } from "../tools/registry.ts";
-import { openLocalRepository } from "../workspace/open-local.ts";
 import { diffSnapshots } from "../workspace/tree-diff.ts";
 import type { Workspace } from "../workspace/types.ts";
+import { openRepository } from "./open-repository.ts";
 
 interface ReviewArgs {
   repo: string;
@@ -65,39 +65,14 @@ async function openWorkspace(
   env: NodeJS.ProcessEnv,
   signal: AbortSignal,
 ): Promise<Workspace> {
-  // The clone-URL opener belongs to another module; until it is present only local directories
-  // work, and a URL is refused as bad usage rather than half-supported.
-  const opener = await loadRepositoryOpener();
-  if (opener !== undefined) return opener({ repo: args.repo, base: args.base, head: args.head, env, signal });
-  if (looksLikeUrl(args.repo))
-    throw new LoupeError("usage_invalid", "--repo must be a local directory in this build");
   try {
-    return await openLocalRepository({ dir: args.repo, base: args.base, head: args.head });
+    return await openRepository({ repo: args.repo, base: args.base, head: args.head, env, signal });
   } catch (error) {
     // A directory that is not a repository, or a revision it does not have, is the caller's
     // input: bad usage (exit 2). The opener's messages name no local path.
     if (isLoupeError(error, "git_repository_invalid") || isLoupeError(error, "git_commit_unreachable")) {
       throw new LoupeError("usage_invalid", error.message);
     }
-    throw error;
-  }
-}
-
-type RepositoryOpener = (options: {
-  repo: string;
-  base: string;
-  head: string;
-  env: NodeJS.ProcessEnv;
-  signal: AbortSignal;
-}) => Promise<Workspace>;
-
-async function loadRepositoryOpener(): Promise<RepositoryOpener | undefined> {
-  const specifier = "./open-repository.ts";
-  try {
-    const module = (await import(specifier)) as { openRepository?: RepositoryOpener };
-    return module.openRepository;
-  } catch (error) {
-    if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND") return undefined;
     throw error;
   }
 }
