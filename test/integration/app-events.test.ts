@@ -20,7 +20,12 @@ import {
 import { review, stopTurn } from "../support/chat-turns.ts";
 import { type GitHubMock, INSTALLATION_TOKEN } from "../support/github-mock.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
-import { createProbotHarness, isolateNetwork, type ProbotHarness } from "../support/probot-harness.ts";
+import {
+  createProbotHarness,
+  isolateNetwork,
+  releaseNetwork,
+  type ProbotHarness,
+} from "../support/probot-harness.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 import { webhookExample } from "../support/webhook-examples.ts";
 
@@ -44,7 +49,7 @@ afterEach(async () => {
 afterAll(async () => {
   await git.stop();
   fx.repo.dispose();
-  nock.enableNetConnect();
+  releaseNetwork();
 });
 
 async function harness(): Promise<ProbotHarness> {

@@ -17,7 +17,12 @@ import {
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { INSTALLATION_TOKEN, mockGitHub } from "../support/github-mock.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
-import { createProbotHarness, isolateNetwork, type ProbotHarness } from "../support/probot-harness.ts";
+import {
+  createProbotHarness,
+  isolateNetwork,
+  releaseNetwork,
+  type ProbotHarness,
+} from "../support/probot-harness.ts";
 import {
   type ScriptedProvider,
   type ScriptedTurn,
@@ -43,7 +48,7 @@ afterEach(async () => {
 afterAll(async () => {
   await git.stop();
   fx.repo.dispose();
-  nock.enableNetConnect();
+  releaseNetwork();
 });
 
 async function harness(script: ScriptedTurn[], limits: Partial<ReviewLimits> = {}): Promise<ProbotHarness> {

@@ -19,7 +19,12 @@ import {
 import { finding, review, stopTurn } from "../support/chat-turns.ts";
 import { INSTALLATION_TOKEN } from "../support/github-mock.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
-import { createProbotHarness, isolateNetwork, type ProbotHarness } from "../support/probot-harness.ts";
+import {
+  createProbotHarness,
+  isolateNetwork,
+  releaseNetwork,
+  type ProbotHarness,
+} from "../support/probot-harness.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 
 let git: GitHttpServer;
@@ -41,7 +46,7 @@ afterEach(async () => {
 afterAll(async () => {
   await git.stop();
   fx.repo.dispose();
-  nock.enableNetConnect();
+  releaseNetwork();
 });
 
 const TITLE = "Validation occurs after the write";

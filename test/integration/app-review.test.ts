@@ -16,7 +16,7 @@ import {
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { INSTALLATION_TOKEN } from "../support/github-mock.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
-import { createProbotHarness, isolateNetwork } from "../support/probot-harness.ts";
+import { createProbotHarness, isolateNetwork, releaseNetwork } from "../support/probot-harness.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 
 let git: GitHttpServer;
@@ -39,7 +39,7 @@ afterEach(async () => {
 afterAll(async () => {
   await git.stop();
   fx.repo.dispose();
-  nock.enableNetConnect();
+  releaseNetwork();
 });
 
 const gitBase = () => new URL(git.url("x")).origin;

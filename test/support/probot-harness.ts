@@ -142,6 +142,18 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
 
 /** No network but 127.0.0.1 (the git server and the scripted provider). Call in beforeAll. */
 export function isolateNetwork(): void {
+  if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
   nock.enableNetConnect("127.0.0.1");
+}
+
+/**
+ * Call in afterAll. nock patches Node's shared `http`/`net` modules, while jest gives every test
+ * file its own nock instance in the same worker: without `restore()` the next file's nock would
+ * be installed over this one and both would fight over each socket.
+ */
+export function releaseNetwork(): void {
+  nock.cleanAll();
+  nock.enableNetConnect();
+  nock.restore();
 }
