@@ -8,7 +8,7 @@ import { RERUN_ACTION } from "./github/check-run.ts";
 import type { GitHubClient } from "./github/octokit.ts";
 import { createReviewQueue, type ReviewQueue } from "./jobs/queue.ts";
 import type { ReviewPorts } from "./jobs/review-ports.ts";
-import type { ReviewRequest } from "./jobs/review-request.ts";
+import { queueKey, type ReviewRequest } from "./jobs/review-request.ts";
 import { runReview } from "./jobs/run-review.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
 
@@ -27,7 +27,9 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
   return (app: Probot) => {
-    const clients = new Map<string, GitHubClient>(); // delivery:key → the event's installation client
+    // owner/repo#pr → the installation client of the newest request queued for it. Keyed by pull
+    // request (not delivery), so a pending request replaced by a newer push leaves nothing behind.
+    const clients = new Map<string, GitHubClient>();
     const given = options.botLogin;
     const botLogin =
       given === undefined
@@ -36,9 +38,8 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
     const queue = createReviewQueue({
       concurrency: options.config.reviewConcurrency,
       runner: (request: ReviewRequest, signal) => {
-        const id = `${request.deliveryId}:${request.owner}/${request.repo}#${request.pullNumber}`;
-        const octokit = clients.get(id)!;
-        clients.delete(id);
+        const octokit = clients.get(queueKey(request))!;
+        clients.delete(queueKey(request));
         return runReview({
           request,
           signal,
@@ -64,10 +65,15 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
         return;
       }
       for (const request of mapped.requests) {
-        const id = `${request.deliveryId}:${request.owner}/${request.repo}#${request.pullNumber}`;
-        clients.set(id, context.octokit as GitHubClient);
+        const key = queueKey(request);
+        const previous = clients.get(key);
+        clients.set(key, context.octokit as GitHubClient); // before enqueue: it may start the job at once
         const outcome = queue.enqueue(request);
-        if (outcome !== "queued") clients.delete(id);
+        if (outcome !== "queued") {
+          // Not taken: a request still waiting for this PR keeps its own client.
+          if (previous === undefined) clients.delete(key);
+          else clients.set(key, previous);
+        }
         context.log.info({ pr: request.pullNumber, outcome }, "review request");
       }
     };

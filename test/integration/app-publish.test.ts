@@ -17,7 +17,7 @@ import {
   REPO,
 } from "../support/app-scenario.ts";
 import { finding, review, stopTurn } from "../support/chat-turns.ts";
-import { INSTALLATION_TOKEN } from "../support/github-mock.ts";
+import { INSTALLATION_TOKEN, mockGitHub } from "../support/github-mock.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
 import {
   createProbotHarness,
@@ -126,6 +126,23 @@ describe("publishing the review once", () => {
     await run(h);
     expect(h.sleeps).toEqual([7000]);
     expect(gh.reviewsPosted()).toHaveLength(1); // the refused attempt is not recorded by the mock
+    expect(gh.completion().conclusion).toBe("success");
+    expectCleanEnd(h, provider, [gh]);
+  });
+});
+
+describe("secondary rate limits on other writes", () => {
+  it("403 + Retry-After on creating the check run → waits, creates it, and the review goes on", async () => {
+    const h = await harness();
+    const gh = mockGitHub(OWNER, REPO, 1).token();
+    gh.scope
+      .post(`/repos/${OWNER}/${REPO}/check-runs`)
+      .reply(403, { message: "You have exceeded a secondary rate limit" }, { "retry-after": "2" });
+    gh.createCheckRun(1).updateCheckRun(1).configMissing();
+    gh.compare(`${fx.baseSha}...${fx.headSha}`, fx.compareData()).app();
+    mockPublish(gh).createReview(PR);
+    await run(h);
+    expect(h.sleeps).toEqual([2000]);
     expect(gh.completion().conclusion).toBe("success");
     expectCleanEnd(h, provider, [gh]);
   });
