@@ -4,9 +4,7 @@
 // external_id → Loupe's `loupe:pr=N` where the example has none; the requested action's
 // identifier → "rerun". Repository names and installation ids are the examples' own.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
-import nock from "nock";
-import { createPullRequestFixture, type PullRequestFixture } from "../support/app-pull-request.ts";
+import { describe, expect, it } from "@jest/globals";
 import {
   APP_ID,
   expectCleanEnd,
@@ -16,50 +14,22 @@ import {
   pullRequestData,
   pullRequestPayload,
   REPO,
+  useAppScenario,
 } from "../support/app-scenario.ts";
 import { review, stopTurn } from "../support/chat-turns.ts";
-import { type GitHubMock, INSTALLATION_TOKEN } from "../support/github-mock.ts";
-import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
-import {
-  createProbotHarness,
-  isolateNetwork,
-  releaseNetwork,
-  type ProbotHarness,
-} from "../support/probot-harness.ts";
-import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+import type { GitHubMock } from "../support/github-mock.ts";
 import { webhookExample } from "../support/webhook-examples.ts";
 
-let git: GitHttpServer;
-let fx: PullRequestFixture;
-let provider: ScriptedProvider;
-
-beforeAll(async () => {
-  isolateNetwork();
-  git = await startGitHttpServer({ requireToken: INSTALLATION_TOKEN });
-  fx = createPullRequestFixture();
-  fx.publish(git.root, [`${OWNER}/${REPO}`, "github/hello-world"], PR);
-  fx.publish(git.root, ["electron/electron"], 26764);
+const app = useAppScenario({
+  repositories: [
+    { names: [`${OWNER}/${REPO}`, "github/hello-world"], pullNumber: PR },
+    { names: ["electron/electron"], pullNumber: 26764 },
+  ],
+  harness: { botLogin: "loupe-test[bot]" },
 });
 
-afterEach(async () => {
-  await provider?.stop();
-  nock.cleanAll();
-});
-
-afterAll(async () => {
-  await git.stop();
-  fx.repo.dispose();
-  releaseNetwork();
-});
-
-async function harness(): Promise<ProbotHarness> {
-  provider = await startScriptedProvider([{ body: stopTurn(review([], [])) }]);
-  return createProbotHarness({
-    providerBaseURL: provider.baseURL,
-    gitBaseUrl: new URL(git.url("x")).origin,
-    botLogin: "loupe-test[bot]",
-  });
-}
+/** Every event here is reviewed clean (or not at all): one stop turn with no findings. */
+const harness = () => app.start([{ body: stopTurn(review([], [])) }]);
 
 /** A clean review (no findings, no notes): nothing is posted, the check run succeeds. */
 function expectCleanReview(gh: GitHubMock): void {
@@ -73,15 +43,15 @@ describe("pull_request events", () => {
     "%s → a review of the head SHA",
     async (action) => {
       const h = await harness();
-      const gh = mockReviewStart(fx).listReviewComments(PR).listReviews(PR);
-      await h.receive("pull_request", pullRequestPayload(fx, action));
+      const gh = mockReviewStart(app.fx).listReviewComments(PR).listReviews(PR);
+      await h.receive("pull_request", pullRequestPayload(app.fx, action));
       await h.drain();
       expect(gh.calls.find((c) => c.path.endsWith("/check-runs"))!.body).toMatchObject({
-        head_sha: fx.headSha,
+        head_sha: app.fx.headSha,
       });
-      expect(provider.requests).toHaveLength(1);
+      expect(app.provider.requests).toHaveLength(1);
       expectCleanReview(gh);
-      expectCleanEnd(h, provider, [gh]);
+      expectCleanEnd(h, app.provider, [gh]);
     },
   );
 });
@@ -94,18 +64,18 @@ describe("re-run events", () => {
     payload.check_run.app.id = APP_ID;
     payload.check_run.head_sha = "0".repeat(40); // an older head: the re-run reviews the current one
     payload.check_run.external_id = `loupe:pr=${PR}`;
-    const gh = mockReviewStart(fx, { owner: "github", repo: "hello-world", installation: 1 })
-      .pullsGet(PR, pullRequestData(fx))
+    const gh = mockReviewStart(app.fx, { owner: "github", repo: "hello-world", installation: 1 })
+      .pullsGet(PR, pullRequestData(app.fx))
       .listReviewComments(PR)
       .listReviews(PR);
     await h.receive("check_run", payload);
     await h.drain();
     expect(gh.calls.find((c) => c.path.endsWith("/check-runs"))!.body).toMatchObject({
-      head_sha: fx.headSha,
+      head_sha: app.fx.headSha,
       external_id: `loupe:pr=${PR}`,
     });
     expectCleanReview(gh);
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 
   it("check_run.requested_action `rerun` → the PR from pull_requests[]", async () => {
@@ -113,8 +83,8 @@ describe("re-run events", () => {
     const payload = webhookExample("check_run", "requested_action");
     payload.check_run.app.id = APP_ID;
     payload.requested_action.identifier = "rerun";
-    const gh = mockReviewStart(fx, { owner: "electron", repo: "electron", installation: 690857 })
-      .pullsGet(26764, pullRequestData(fx, { number: 26764 }))
+    const gh = mockReviewStart(app.fx, { owner: "electron", repo: "electron", installation: 690857 })
+      .pullsGet(26764, pullRequestData(app.fx, { number: 26764 }))
       .listReviewComments(26764)
       .listReviews(26764);
     await h.receive("check_run", payload);
@@ -123,22 +93,22 @@ describe("re-run events", () => {
       external_id: "loupe:pr=26764",
     });
     expectCleanReview(gh);
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 
   it("check_suite.rerequested → each PR of the suite", async () => {
     const h = await harness();
     const payload = webhookExample("check_suite", "rerequested");
     payload.check_suite.app.id = APP_ID;
-    payload.check_suite.head_sha = fx.headSha;
-    const gh = mockReviewStart(fx, { installation: 957387 })
-      .pullsGet(PR, pullRequestData(fx))
+    payload.check_suite.head_sha = app.fx.headSha;
+    const gh = mockReviewStart(app.fx, { installation: 957387 })
+      .pullsGet(PR, pullRequestData(app.fx))
       .listReviewComments(PR)
       .listReviews(PR);
     await h.receive("check_suite", payload);
     await h.drain();
     expectCleanReview(gh);
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 });
 
@@ -158,8 +128,8 @@ describe("events Loupe ignores (no GitHub request at all)", () => {
     adapt(payload);
     await h.receive(name, payload);
     await h.drain();
-    expect(provider.requests).toEqual([]);
+    expect(app.provider.requests).toEqual([]);
     expect(h.logs().some((l) => l.includes("POST https://api.github.com"))).toBe(false);
-    expectCleanEnd(h, provider, []);
+    expectCleanEnd(h, app.provider, []);
   });
 });

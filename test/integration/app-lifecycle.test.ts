@@ -2,9 +2,7 @@
 // is cancelled and names the new SHA), a redelivered webhook is not reviewed twice, and a
 // shutdown mid-review cancels the check run ("Loupe restarted; press Re-run") — never in_progress.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
-import nock from "nock";
-import { createPullRequestFixture, type PullRequestFixture } from "../support/app-pull-request.ts";
+import { describe, expect, it } from "@jest/globals";
 import {
   expectCleanEnd,
   mockReviewStart,
@@ -12,54 +10,20 @@ import {
   PR,
   pullRequestPayload,
   REPO,
+  useAppScenario,
 } from "../support/app-scenario.ts";
 import { review, stopTurn } from "../support/chat-turns.ts";
-import { INSTALLATION_TOKEN, mockGitHub } from "../support/github-mock.ts";
-import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
-import {
-  createProbotHarness,
-  isolateNetwork,
-  releaseNetwork,
-  type ProbotHarness,
-} from "../support/probot-harness.ts";
-import {
-  type ScriptedProvider,
-  type ScriptedTurn,
-  startScriptedProvider,
-} from "../support/scripted-provider.ts";
+import { mockGitHub } from "../support/github-mock.ts";
+import type { ProbotHarness } from "../support/probot-harness.ts";
 
-let git: GitHttpServer;
-let fx: PullRequestFixture;
 let secondHead: string;
-let provider: ScriptedProvider;
-
-beforeAll(async () => {
-  isolateNetwork();
-  git = await startGitHttpServer({ requireToken: INSTALLATION_TOKEN });
-  fx = createPullRequestFixture();
-  secondHead = fx.push("src/util.ts", "export const twice = (n: number) => n + n;\n");
-  fx.publish(git.root, [`${OWNER}/${REPO}`], PR);
+const app = useAppScenario({
+  // The push the synchronize events name: on the server before any review starts.
+  beforePublish: (fx) => {
+    secondHead = fx.push("src/util.ts", "export const twice = (n: number) => n + n;\n");
+  },
+  harness: { botLogin: "loupe-test[bot]" },
 });
-
-afterEach(async () => {
-  await provider?.stop();
-  nock.cleanAll();
-});
-
-afterAll(async () => {
-  await git.stop();
-  fx.repo.dispose();
-  releaseNetwork();
-});
-
-async function harness(script: ScriptedTurn[]): Promise<ProbotHarness> {
-  provider = await startScriptedProvider(script);
-  return createProbotHarness({
-    providerBaseURL: provider.baseURL,
-    gitBaseUrl: new URL(git.url("x")).origin,
-    botLogin: "loupe-test[bot]",
-  });
-}
 
 /** Waits for a condition the test itself causes (no time threshold: jest's timeout is the bound). */
 async function until(condition: () => boolean): Promise<void> {
@@ -75,17 +39,17 @@ const outcomes = (h: ProbotHarness) =>
 
 describe("supersede", () => {
   it("a synchronize while a review runs → the older run is cancelled naming the new SHA; the new head is reviewed", async () => {
-    const h = await harness([{ fault: "hang" }, { body: stopTurn(review([])) }]);
-    const gh = mockReviewStart(fx, { checkRunId: 1 });
+    const h = await app.start([{ fault: "hang" }, { body: stopTurn(review([])) }]);
+    const gh = mockReviewStart(app.fx, { checkRunId: 1 });
     const gh2 = mockGitHub(OWNER, REPO, 1).createCheckRun(2).updateCheckRun(2).configMissing();
     gh2
-      .compare(`${fx.baseSha}...${secondHead}`, fx.compareData(secondHead))
+      .compare(`${app.fx.baseSha}...${secondHead}`, app.fx.compareData(secondHead))
       .listReviewComments(PR)
       .listReviews(PR);
 
-    await h.receive("pull_request", pullRequestPayload(fx, "opened"));
-    await until(() => provider.requests.length === 1); // the first review is in the model call
-    await h.receive("pull_request", pullRequestPayload(fx, "synchronize", secondHead));
+    await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
+    await until(() => app.provider.requests.length === 1); // the first review is in the model call
+    await h.receive("pull_request", pullRequestPayload(app.fx, "synchronize", secondHead));
     await h.drain();
 
     const first = gh.completion(1);
@@ -98,40 +62,40 @@ describe("supersede", () => {
     });
     expect(gh2.completion(2).conclusion).toBe("success");
     expect(outcomes(h)).toEqual(["queued", "queued"]);
-    expectCleanEnd(h, provider, [gh, gh2]);
+    expectCleanEnd(h, app.provider, [gh, gh2]);
   });
 });
 
 describe("redelivery", () => {
   it("the same delivery id twice → one review; a new delivery for a reviewed SHA → none either", async () => {
-    const h = await harness([{ body: stopTurn(review([])) }]);
-    const gh = mockReviewStart(fx).listReviewComments(PR).listReviews(PR);
-    const payload = pullRequestPayload(fx, "opened");
+    const h = await app.start([{ body: stopTurn(review([])) }]);
+    const gh = mockReviewStart(app.fx).listReviewComments(PR).listReviews(PR);
+    const payload = pullRequestPayload(app.fx, "opened");
     await h.receive("pull_request", payload, "delivery-same");
     await h.drain();
     await h.receive("pull_request", payload, "delivery-same");
-    await h.receive("pull_request", pullRequestPayload(fx, "synchronize"), "delivery-other");
+    await h.receive("pull_request", pullRequestPayload(app.fx, "synchronize"), "delivery-other");
     await h.drain();
     expect(outcomes(h)).toEqual(["queued", "duplicate_delivery", "already_reviewed"]);
     expect(gh.calls.filter((c) => c.path.endsWith("/check-runs"))).toHaveLength(1);
-    expect(provider.requests).toHaveLength(1);
-    expectCleanEnd(h, provider, [gh]);
+    expect(app.provider.requests).toHaveLength(1);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 });
 
 describe("shutdown", () => {
   it("mid-review → the check run is completed cancelled, nothing is left in_progress", async () => {
-    const h = await harness([{ fault: "hang" }]);
-    const gh = mockReviewStart(fx);
-    await h.receive("pull_request", pullRequestPayload(fx, "opened"));
-    await until(() => provider.requests.length === 1);
+    const h = await app.start([{ fault: "hang" }]);
+    const gh = mockReviewStart(app.fx);
+    await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
+    await until(() => app.provider.requests.length === 1);
     await h.queue.shutdown(0);
     const updates = gh.checkRunUpdates(1);
     expect(updates.at(-1)).toMatchObject({ status: "completed", conclusion: "cancelled" });
     expect((updates.at(-1)!.output as { title: string }).title).toBe("Loupe restarted; press Re-run");
     expect(h.queue.stats()).toEqual({ running: 0, pending: 0 });
-    await h.receive("pull_request", pullRequestPayload(fx, "synchronize", secondHead));
+    await h.receive("pull_request", pullRequestPayload(app.fx, "synchronize", secondHead));
     expect(outcomes(h).at(-1)).toBe("shutting_down");
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 });

@@ -1,10 +1,8 @@
 // How the loop's termination reasons, the fail_on gate and the repository config reach the check
 // run, end to end through Probot (pull_request.opened example, nock, git server, scripted model).
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
-import nock from "nock";
+import { describe, expect, it } from "@jest/globals";
 import type { ReviewLimits } from "../../src/config/review-limits.ts";
-import { createPullRequestFixture, type PullRequestFixture } from "../support/app-pull-request.ts";
 import {
   expectCleanEnd,
   mockPublish,
@@ -13,53 +11,13 @@ import {
   PR,
   pullRequestPayload,
   REPO,
+  useAppScenario,
 } from "../support/app-scenario.ts";
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
-import { INSTALLATION_TOKEN, mockGitHub } from "../support/github-mock.ts";
-import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
-import {
-  createProbotHarness,
-  isolateNetwork,
-  releaseNetwork,
-  type ProbotHarness,
-} from "../support/probot-harness.ts";
-import {
-  type ScriptedProvider,
-  type ScriptedTurn,
-  startScriptedProvider,
-} from "../support/scripted-provider.ts";
+import { mockGitHub } from "../support/github-mock.ts";
+import type { ScriptedTurn } from "../support/scripted-provider.ts";
 
-let git: GitHttpServer;
-let fx: PullRequestFixture;
-let provider: ScriptedProvider;
-
-beforeAll(async () => {
-  isolateNetwork();
-  git = await startGitHttpServer({ requireToken: INSTALLATION_TOKEN });
-  fx = createPullRequestFixture();
-  fx.publish(git.root, [`${OWNER}/${REPO}`], PR);
-});
-
-afterEach(async () => {
-  await provider?.stop();
-  nock.cleanAll();
-});
-
-afterAll(async () => {
-  await git.stop();
-  fx.repo.dispose();
-  releaseNetwork();
-});
-
-async function harness(script: ScriptedTurn[], limits: Partial<ReviewLimits> = {}): Promise<ProbotHarness> {
-  provider = await startScriptedProvider(script);
-  return createProbotHarness({
-    providerBaseURL: provider.baseURL,
-    gitBaseUrl: new URL(git.url("x")).origin,
-    botLogin: "loupe-test[bot]",
-    limits,
-  });
-}
+const app = useAppScenario({ harness: { botLogin: "loupe-test[bot]" } });
 
 const read = (id: string) => ({
   body: toolCallsTurn([{ id, name: "read_repository_file", arguments: { path: "src/service.ts" } }]),
@@ -101,9 +59,9 @@ describe("termination reasons reach the check run", () => {
   it.each(incomplete)(
     "%s → neutral, nothing posted, the reason in the summary",
     async (reason, script, limits) => {
-      const h = await harness(script, limits);
-      const gh = mockReviewStart(fx);
-      await h.receive("pull_request", pullRequestPayload(fx, "opened"));
+      const h = await app.start(script, { limits });
+      const gh = mockReviewStart(app.fx);
+      await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
       await h.drain();
       const done = gh.completion();
       expect(done.conclusion).toBe("neutral");
@@ -112,61 +70,61 @@ describe("termination reasons reach the check run", () => {
       expect(output.summary).toContain(`\`${reason}\``);
       expect(output.summary).not.toContain("sk-leak");
       expect(gh.reviewsPosted()).toEqual([]);
-      expectCleanEnd(h, provider, [gh]);
+      expectCleanEnd(h, app.provider, [gh]);
     },
   );
 });
 
 describe("the fail_on gate and the repository config", () => {
   it("a finding at fail_on → failure (and the review is still posted)", async () => {
-    const h = await harness([{ body: stopTurn(review([finding({ line: 2, severity: "high" })])) }]);
-    const gh = mockReviewStart(fx, { config: "fail_on: high\n" });
+    const h = await app.start([{ body: stopTurn(review([finding({ line: 2, severity: "high" })])) }]);
+    const gh = mockReviewStart(app.fx, { config: "fail_on: high\n" });
     mockPublish(gh).createReview(PR);
-    await h.receive("pull_request", pullRequestPayload(fx, "opened"));
+    await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
     await h.drain();
     expect(gh.reviewsPosted()).toHaveLength(1);
     expect(gh.completion().conclusion).toBe("failure");
     expect((gh.completion().output as { summary: string }).summary).toContain("fail_on");
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 
   it("a finding below fail_on → success", async () => {
-    const h = await harness([{ body: stopTurn(review([finding({ line: 2, severity: "medium" })])) }]);
-    const gh = mockReviewStart(fx, { config: "fail_on: high\n" });
+    const h = await app.start([{ body: stopTurn(review([finding({ line: 2, severity: "medium" })])) }]);
+    const gh = mockReviewStart(app.fx, { config: "fail_on: high\n" });
     mockPublish(gh).createReview(PR);
-    await h.receive("pull_request", pullRequestPayload(fx, "opened"));
+    await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
     await h.drain();
     expect(gh.completion().conclusion).toBe("success");
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 
   it("paths from loupe.yml decide which files the model is told about", async () => {
-    const h = await harness([{ body: stopTurn(review([])) }]);
-    const gh = mockReviewStart(fx, { config: 'paths:\n  include: ["src/util.ts"]\n' })
+    const h = await app.start([{ body: stopTurn(review([])) }]);
+    const gh = mockReviewStart(app.fx, { config: 'paths:\n  include: ["src/util.ts"]\n' })
       .listReviewComments(PR)
       .listReviews(PR);
-    await h.receive("pull_request", pullRequestPayload(fx, "opened"));
+    await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
     await h.drain();
-    const prompt = provider.requests[0]!.bodyText;
+    const prompt = app.provider.requests[0]!.bodyText;
     expect(prompt).toContain("src/util.ts");
     expect(prompt).not.toContain("src/service.ts");
     expect(gh.completion().conclusion).toBe("success");
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 
   it("invalid .github/loupe.yml → action_required with each error's path and message; no review", async () => {
-    const h = await harness([]);
+    const h = await app.start([]);
     const gh = mockGitHub(OWNER, REPO, 1).token().createCheckRun(1).updateCheckRun(1);
     gh.configFile("min_severity: urgent\nreview_draft: true\n");
-    await h.receive("pull_request", pullRequestPayload(fx, "opened"));
+    await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
     await h.drain();
     const done = gh.completion();
     expect(done.conclusion).toBe("action_required");
     const summary = (done.output as { summary: string }).summary;
     expect(summary).toContain("`min_severity`: must be one of critical, high, medium, low, info");
     expect(summary).toContain("`review_draft`: is not a known key");
-    expect(provider.requests).toEqual([]);
-    expectCleanEnd(h, provider, [gh]);
+    expect(app.provider.requests).toEqual([]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 
   it.each([
@@ -177,18 +135,18 @@ describe("the fail_on gate and the repository config", () => {
       "bot_author",
     ],
   ])("%s → skipped, no compare, no fetch, no model", async (_what, adapt, code) => {
-    const h = await harness([]);
+    const h = await app.start([]);
     const gh = mockGitHub(OWNER, REPO, 1).token().createCheckRun(1).updateCheckRun(1).configMissing();
-    const payload = pullRequestPayload(fx, "opened");
+    const payload = pullRequestPayload(app.fx, "opened");
     adapt(payload);
-    const fetchesBefore = git.requests.length;
+    const fetchesBefore = app.git.requests.length;
     await h.receive("pull_request", payload);
     await h.drain();
     const done = gh.completion();
     expect(done.conclusion).toBe("skipped");
     expect((done.output as { title: string }).title).toBe(`Loupe: skipped (${code})`);
-    expect(git.requests.length).toBe(fetchesBefore);
-    expect(provider.requests).toEqual([]);
-    expectCleanEnd(h, provider, [gh]);
+    expect(app.git.requests.length).toBe(fetchesBefore);
+    expect(app.provider.requests).toEqual([]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 });

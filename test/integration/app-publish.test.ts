@@ -2,10 +2,8 @@
 // the hidden marker before posting again, a secondary rate limit → wait Retry-After (injected
 // sleep), and "already posted" means posted by Loupe's own bot login (looked up with GET /app).
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
-import nock from "nock";
+import { describe, expect, it } from "@jest/globals";
 import { fingerprintFinding } from "../../src/review/fingerprint.ts";
-import { createPullRequestFixture, type PullRequestFixture } from "../support/app-pull-request.ts";
 import {
   BOT_LOGIN,
   expectCleanEnd,
@@ -15,57 +13,29 @@ import {
   PR,
   pullRequestPayload,
   REPO,
+  useAppScenario,
 } from "../support/app-scenario.ts";
 import { finding, review, stopTurn } from "../support/chat-turns.ts";
-import { INSTALLATION_TOKEN, mockGitHub } from "../support/github-mock.ts";
-import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
-import {
-  createProbotHarness,
-  isolateNetwork,
-  releaseNetwork,
-  type ProbotHarness,
-} from "../support/probot-harness.ts";
-import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+import { mockGitHub } from "../support/github-mock.ts";
+import type { ProbotHarness } from "../support/probot-harness.ts";
 
-let git: GitHttpServer;
-let fx: PullRequestFixture;
-let provider: ScriptedProvider;
-
-beforeAll(async () => {
-  isolateNetwork();
-  git = await startGitHttpServer({ requireToken: INSTALLATION_TOKEN });
-  fx = createPullRequestFixture();
-  fx.publish(git.root, [`${OWNER}/${REPO}`], PR);
-});
-
-afterEach(async () => {
-  await provider?.stop();
-  nock.cleanAll();
-});
-
-afterAll(async () => {
-  await git.stop();
-  fx.repo.dispose();
-  releaseNetwork();
-});
+const app = useAppScenario();
 
 const TITLE = "Validation occurs after the write";
 
-async function harness(): Promise<ProbotHarness> {
-  provider = await startScriptedProvider([{ body: stopTurn(review([finding({ line: 2, title: TITLE })])) }]);
-  return createProbotHarness({ providerBaseURL: provider.baseURL, gitBaseUrl: new URL(git.url("x")).origin });
-}
+/** One finding to post; no bot login given, so Loupe looks it up with GET /app. */
+const harness = () => app.start([{ body: stopTurn(review([finding({ line: 2, title: TITLE })])) }]);
 
-const marker = () => `<!-- loupe:review sha=${fx.headSha} run=1 -->`;
+const marker = () => `<!-- loupe:review sha=${app.fx.headSha} run=1 -->`;
 const run = async (h: ProbotHarness) => {
-  await h.receive("pull_request", pullRequestPayload(fx, "opened"));
+  await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
   await h.drain();
 };
 
 describe("publishing the review once", () => {
   it("422 on createReview → a second createReview with every finding in the body and no comments", async () => {
     const h = await harness();
-    const gh = mockReviewStart(fx, { app: true });
+    const gh = mockReviewStart(app.fx, { app: true });
     mockPublish(gh)
       .createReview(PR, [
         422,
@@ -85,12 +55,12 @@ describe("publishing the review once", () => {
     const done = gh.completion();
     expect(done.conclusion).toBe("success");
     expect((done.output as { summary: string }).summary).toContain("GitHub refused the inline comments");
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 
   it("502 on createReview, and the marker is there when Loupe looks again → no second post", async () => {
     const h = await harness();
-    const gh = mockReviewStart(fx, { app: true });
+    const gh = mockReviewStart(app.fx, { app: true });
     mockPublish(gh).createReview(PR, [502, { message: "Bad Gateway" }]);
     gh.listReviews(PR, [
       { id: 55, user: { login: BOT_LOGIN, type: "Bot" }, body: `### Loupe review\n\n${marker()}` },
@@ -98,12 +68,12 @@ describe("publishing the review once", () => {
     await run(h);
     expect(gh.reviewsPosted()).toHaveLength(1);
     expect(gh.completion().conclusion).toBe("success");
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 
   it("502 on createReview and no marker (only another bot's copy of it) → exactly one more post", async () => {
     const h = await harness();
-    const gh = mockReviewStart(fx, { app: true });
+    const gh = mockReviewStart(app.fx, { app: true });
     mockPublish(gh).createReview(PR, [502, { message: "Bad Gateway" }]);
     gh.listReviews(PR, [{ id: 56, user: { login: "mimic[bot]", type: "Bot" }, body: marker() }]);
     gh.createReview(PR);
@@ -112,12 +82,12 @@ describe("publishing the review once", () => {
     expect(posted).toHaveLength(2);
     expect(posted[1]).toEqual(posted[0]);
     expect(gh.completion().conclusion).toBe("success");
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 
   it("a secondary rate limit (403 + Retry-After) on createReview → waits that long, then posts", async () => {
     const h = await harness();
-    const gh = mockReviewStart(fx, { app: true });
+    const gh = mockReviewStart(app.fx, { app: true });
     mockPublish(gh);
     gh.scope
       .post(`/repos/${OWNER}/${REPO}/pulls/${PR}/reviews`)
@@ -127,7 +97,7 @@ describe("publishing the review once", () => {
     expect(h.sleeps).toEqual([7000]);
     expect(gh.reviewsPosted()).toHaveLength(1); // the refused attempt is not recorded by the mock
     expect(gh.completion().conclusion).toBe("success");
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 });
 
@@ -139,12 +109,12 @@ describe("secondary rate limits on other writes", () => {
       .post(`/repos/${OWNER}/${REPO}/check-runs`)
       .reply(403, { message: "You have exceeded a secondary rate limit" }, { "retry-after": "2" });
     gh.createCheckRun(1).updateCheckRun(1).configMissing();
-    gh.compare(`${fx.baseSha}...${fx.headSha}`, fx.compareData()).app();
+    gh.compare(`${app.fx.baseSha}...${app.fx.headSha}`, app.fx.compareData()).app();
     mockPublish(gh).createReview(PR);
     await run(h);
     expect(h.sleeps).toEqual([2000]);
     expect(gh.completion().conclusion).toBe("success");
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 });
 
@@ -153,7 +123,7 @@ describe("already posted means posted by Loupe", () => {
 
   it("Loupe's own earlier comment with the fingerprint → the finding is not posted again", async () => {
     const h = await harness();
-    const gh = mockReviewStart(fx, { app: true });
+    const gh = mockReviewStart(app.fx, { app: true });
     gh.listReviewComments(PR, [
       { id: 1, user: { login: BOT_LOGIN, type: "Bot" }, body: `old <!-- loupe:fp=${fp()} -->` },
     ]);
@@ -163,12 +133,12 @@ describe("already posted means posted by Loupe", () => {
     const done = gh.completion();
     expect(done.conclusion).toBe("success");
     expect((done.output as { summary: string }).summary).toContain("1 already posted earlier");
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 
   it("another bot's comment with the same fingerprint does not silence the finding", async () => {
     const h = await harness();
-    const gh = mockReviewStart(fx, { app: true });
+    const gh = mockReviewStart(app.fx, { app: true });
     gh.listReviewComments(PR, [
       { id: 1, user: { login: "mimic[bot]", type: "Bot" }, body: `<!-- loupe:fp=${fp()} -->` },
     ]);
@@ -176,6 +146,6 @@ describe("already posted means posted by Loupe", () => {
     await run(h);
     expect(gh.reviewsPosted()).toHaveLength(1);
     expect(gh.calls.filter((c) => c.path === "/app")).toHaveLength(1);
-    expectCleanEnd(h, provider, [gh]);
+    expectCleanEnd(h, app.provider, [gh]);
   });
 });

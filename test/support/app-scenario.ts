@@ -1,14 +1,26 @@
 // Shared setup for the GitHub App integration tests: one git server and one pull request fixture
-// per file, the standard GitHub mocks of a review, the example payloads adapted to the fixture,
-// and the check that no secret reached GitHub, the provider or a log line.
+// per file (`useAppScenario`), the standard GitHub mocks of a review, the example payloads adapted
+// to the fixture, and the check that no secret reached GitHub, the provider or a log line.
+//
+//   const app = useAppScenario({ harness: { botLogin: "loupe-test[bot]" } });
+//   const h = await app.start([{ body: stopTurn(review([])) }]);
+//   … app.fx, app.git, app.provider …
 
-import { expect } from "@jest/globals";
+import { afterAll, afterEach, beforeAll, expect } from "@jest/globals";
 import nock from "nock";
-import type { PullRequestFixture } from "./app-pull-request.ts";
+import { createPullRequestFixture, type PullRequestFixture } from "./app-pull-request.ts";
+import { type GitHttpServer, startGitHttpServer } from "./git-http-server.ts";
 import { BOT_LOGIN, type GitHubMock, INSTALLATION_TOKEN, mockGitHub } from "./github-mock.ts";
-import type { ProbotHarness } from "./probot-harness.ts";
-import { APP_ID, PROVIDER_KEY } from "./probot-harness.ts";
-import type { ScriptedProvider } from "./scripted-provider.ts";
+import {
+  APP_ID,
+  createProbotHarness,
+  isolateNetwork,
+  type ProbotHarness,
+  type ProbotHarnessOptions,
+  PROVIDER_KEY,
+  releaseNetwork,
+} from "./probot-harness.ts";
+import { type ScriptedProvider, type ScriptedTurn, startScriptedProvider } from "./scripted-provider.ts";
 import { type ExamplePayload, webhookExample } from "./webhook-examples.ts";
 
 export const OWNER = "Codertocat";
@@ -82,6 +94,87 @@ export function expectCleanEnd(h: ProbotHarness, provider: ScriptedProvider | nu
   for (const secret of [INSTALLATION_TOKEN, PROVIDER_KEY]) {
     expect(texts.filter((t) => t.includes(secret))).toEqual([]);
   }
+}
+
+/** What a test file may set on every harness it starts; the provider and git server are wired in. */
+export type HarnessSettings = Omit<ProbotHarnessOptions, "providerBaseURL" | "gitBaseUrl">;
+
+export interface AppScenarioOptions {
+  /** Repositories on the git server, each with refs/pull/<n>/head (default: Codertocat/Hello-World, #2). */
+  readonly repositories?: readonly { readonly names: readonly string[]; readonly pullNumber: number }[];
+  /** Changes the fixture before it is published (e.g. a second push the server must have). */
+  readonly beforePublish?: (fx: PullRequestFixture) => void;
+  /** Settings for every harness of the file; `start` may override them per test. */
+  readonly harness?: HarnessSettings;
+}
+
+export interface AppScenario {
+  /** The token-checking git server (available from beforeAll on). */
+  readonly git: GitHttpServer;
+  readonly fx: PullRequestFixture;
+  /** The scripted provider of the current test's harness. */
+  readonly provider: ScriptedProvider;
+  /** A scripted provider with this script and a Probot harness pointed at it and the git server. */
+  start(script: readonly ScriptedTurn[], settings?: HarnessSettings): Promise<ProbotHarness>;
+}
+
+/**
+ * Registers the file's jest hooks: beforeAll isolates the network, starts the git server (it
+ * requires the installation token) and publishes the fixture; afterEach stops the test's provider
+ * and drops its interceptors; afterAll stops the server, removes the fixture and restores nock
+ * (test files share a jest worker — see `releaseNetwork`). Call it once, at the top of the file.
+ */
+export function useAppScenario(options: AppScenarioOptions = {}): AppScenario {
+  let git: GitHttpServer | null = null;
+  let fx: PullRequestFixture | null = null;
+  let provider: ScriptedProvider | null = null;
+  const repositories = options.repositories ?? [{ names: [`${OWNER}/${REPO}`], pullNumber: PR }];
+
+  beforeAll(async () => {
+    isolateNetwork();
+    git = await startGitHttpServer({ requireToken: INSTALLATION_TOKEN });
+    fx = createPullRequestFixture();
+    options.beforePublish?.(fx);
+    for (const { names, pullNumber } of repositories) fx.publish(git.root, names, pullNumber);
+  });
+
+  afterEach(async () => {
+    await provider?.stop();
+    provider = null;
+    nock.cleanAll();
+  });
+
+  afterAll(async () => {
+    await git?.stop();
+    fx?.repo.dispose();
+    releaseNetwork();
+  });
+
+  const ready = <T>(value: T | null, what: string): T => {
+    if (value === null) throw new Error(`useAppScenario: no ${what} yet (used outside a test?)`);
+    return value;
+  };
+  return {
+    get git() {
+      return ready(git, "git server");
+    },
+    get fx() {
+      return ready(fx, "pull request fixture");
+    },
+    get provider() {
+      return ready(provider, "scripted provider (call start first)");
+    },
+    async start(script, settings = {}) {
+      const server = ready(git, "git server");
+      provider = await startScriptedProvider(script);
+      return createProbotHarness({
+        ...options.harness,
+        ...settings,
+        providerBaseURL: provider.baseURL,
+        gitBaseUrl: new URL(server.url("x")).origin,
+      });
+    },
+  };
 }
 
 export { APP_ID, BOT_LOGIN };
