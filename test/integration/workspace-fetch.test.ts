@@ -3,12 +3,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { LoupeError } from "../../src/errors.ts";
 import type { CommitSnapshot, ObjectReader } from "../../src/workspace/types.ts";
 import { fetchWorkspace, PullRequestMovedError } from "../../src/workspace/fetch.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
 import { createDanglingCommit, deleteRef, publishRepository, setRef } from "../support/git-server-repos.ts";
+import { loupeRejection } from "../support/loupe-rejection.ts";
 
 // main:     m1 ── m2 ── m3 ── m4                 (tip)
 // feature:         └── f1 ── f2 ── f3           (PR #7 head; the branch is deleted on the server,
@@ -20,16 +20,6 @@ let server: GitHttpServer;
 let authServer: GitHttpServer;
 let tmpRoot: string;
 const sha: Record<string, string> = {};
-
-async function rejection(promise: Promise<unknown>): Promise<LoupeError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof LoupeError) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
 function lsTree(commit: string): string[] {
   return source.git("ls-tree", "-r", "--full-tree", commit).split("\n");
@@ -122,7 +112,7 @@ describe("fetchWorkspace against a real git http-backend", () => {
   });
 
   it("says the PR moved on when the head SHA is gone and refs/pull/<n>/head names another commit", async () => {
-    const error = await rejection(
+    const error = await loupeRejection(
       fetchWorkspace({
         url: server.url("owner/repo"),
         headSha: sha.dangling!,
@@ -138,7 +128,7 @@ describe("fetchWorkspace against a real git http-backend", () => {
   });
 
   it("names the unreachable SHA without isomorphic-git's misleading text", async () => {
-    const error = await rejection(
+    const error = await loupeRejection(
       fetchWorkspace({
         url: server.url("owner/repo"),
         headSha: sha.dangling!,
@@ -167,7 +157,7 @@ describe("fetchWorkspace against a real git http-backend", () => {
   });
 
   it("stops deepening at maxDeepen with a clear error", async () => {
-    const error = await rejection(
+    const error = await loupeRejection(
       fetchWorkspace({
         url: server.url("owner/repo"),
         headSha: sha.f3!,
@@ -184,7 +174,7 @@ describe("fetchWorkspace against a real git http-backend", () => {
 
 describe("fetchWorkspace with a server that requires a token", () => {
   it("fails with git_authentication_failed without the token, and leaves nothing behind", async () => {
-    const error = await rejection(
+    const error = await loupeRejection(
       fetchWorkspace({
         url: authServer.url("owner/private"),
         headSha: sha.m4!,
@@ -198,7 +188,7 @@ describe("fetchWorkspace with a server that requires a token", () => {
   });
 
   it("fails with git_authentication_failed with a wrong token", async () => {
-    const error = await rejection(
+    const error = await loupeRejection(
       fetchWorkspace({
         url: authServer.url("owner/private"),
         headSha: sha.m4!,
@@ -253,7 +243,7 @@ describe("fetchWorkspace input and cancellation", () => {
     [{ mergeBaseSha: undefined }, "needs a merge-base SHA or a base SHA"],
     [{ pullNumber: 0 }, "positive integer"],
   ])("refuses bad input %j before touching the disk", async (override, message) => {
-    const error = await rejection(
+    const error = await loupeRejection(
       fetchWorkspace({
         url: server.url("owner/repo"),
         headSha: sha.m4!,
@@ -282,7 +272,7 @@ describe("fetchWorkspace input and cancellation", () => {
     });
     try {
       publishRepository(slow.root, "o/r", source);
-      const error = await rejection(
+      const error = await loupeRejection(
         fetchWorkspace({
           url: slow.url("o/r"),
           headSha: sha.m4!,
@@ -310,7 +300,7 @@ describe("fetchWorkspace input and cancellation", () => {
     });
     try {
       publishRepository(stalled.root, "o/r", source);
-      const error = await rejection(
+      const error = await loupeRejection(
         fetchWorkspace({
           url: stalled.url("o/r"),
           headSha: sha.m4!,
@@ -331,13 +321,15 @@ describe("fetchWorkspace input and cancellation", () => {
     const gone = await startGitHttpServer();
     const url = gone.url("o/r");
     await gone.stop();
-    const error = await rejection(fetchWorkspace({ url, headSha: sha.m4!, mergeBaseSha: sha.m2!, tmpRoot }));
+    const error = await loupeRejection(
+      fetchWorkspace({ url, headSha: sha.m4!, mergeBaseSha: sha.m2!, tmpRoot }),
+    );
     expect(error.code).toBe("git_network_failed");
     expect(leftovers()).toHaveLength(0);
   });
 
   it("reports a missing repository as git_repository_invalid", async () => {
-    const error = await rejection(
+    const error = await loupeRejection(
       fetchWorkspace({ url: server.url("owner/missing"), headSha: sha.m4!, mergeBaseSha: sha.m2!, tmpRoot }),
     );
     expect(error.code).toBe("git_repository_invalid");

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { LoupeError } from "../../src/errors.ts";
 import { openLocalRepository } from "../../src/workspace/open-local.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { loupeRejection } from "../support/loupe-rejection.ts";
 
 // main:    c1 ── c2 ── c4            (base tip)
 // feature:        └─── c3 ── c5     (head); merge-base = c2
@@ -21,16 +21,6 @@ function lsTree(fixture: FixtureRepo, commit: string): Array<{ path: string; oid
       return { path: file, oid, mode };
     })
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-async function rejection(promise: Promise<unknown>): Promise<LoupeError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof LoupeError) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
 }
 
 beforeAll(() => {
@@ -119,10 +109,12 @@ describe("openLocalRepository", () => {
   });
 
   it("refuses a directory that is not a git repository, without naming the path", async () => {
-    const error = await rejection(openLocalRepository({ dir: repo.home, base: "main", head: "feature" }));
+    const error = await loupeRejection(
+      openLocalRepository({ dir: repo.home, base: "main", head: "feature" }),
+    );
     expect(error.code).toBe("git_repository_invalid");
     expect(error.message).not.toContain(repo.home);
-    const missing = await rejection(
+    const missing = await loupeRejection(
       openLocalRepository({ dir: path.join(repo.home, "nope"), base: "a", head: "b" }),
     );
     expect(missing.code).toBe("git_repository_invalid");
@@ -135,7 +127,7 @@ describe("openLocalRepository", () => {
     ["main^{tree}", "unsupported revision syntax"],
     ["", "not a valid revision"],
   ])("names an unknown head revision %j", async (revision, why) => {
-    const error = await rejection(openLocalRepository({ dir: repo.dir, base: "main", head: revision }));
+    const error = await loupeRejection(openLocalRepository({ dir: repo.dir, base: "main", head: revision }));
     expect(error.code).toBe("git_commit_unreachable");
     expect(error.message).toContain(JSON.stringify(revision));
     expect(error.message).toContain(why);
@@ -143,13 +135,15 @@ describe("openLocalRepository", () => {
 
   it("refuses a revision that names a tree, not a commit", async () => {
     const tree = repo.git("rev-parse", "main^{tree}");
-    const error = await rejection(openLocalRepository({ dir: repo.dir, base: tree, head: "feature" }));
+    const error = await loupeRejection(openLocalRepository({ dir: repo.dir, base: tree, head: "feature" }));
     expect(error.code).toBe("git_commit_unreachable");
     expect(error.message).toContain("names a tree");
   });
 
   it("says when base and head share no history", async () => {
-    const error = await rejection(openLocalRepository({ dir: repo.dir, base: "unrelated", head: "feature" }));
+    const error = await loupeRejection(
+      openLocalRepository({ dir: repo.dir, base: "unrelated", head: "feature" }),
+    );
     expect(error.code).toBe("git_commit_unreachable");
     expect(error.message).toContain("no merge-base");
   });
