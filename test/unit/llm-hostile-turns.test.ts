@@ -21,9 +21,9 @@ function inProcess(turns: unknown[]) {
   return { provider, sent };
 }
 
-async function run(turns: unknown[]) {
+/** The loop over the default files and limits, with a spy registry, against this provider. */
+async function loopWith(provider: ChatProvider, includeTrace = true) {
   const tools = createSpyRegistry();
-  const { provider, sent } = inProcess(turns);
   const result = await runReviewLoop({
     provider,
     tools,
@@ -31,9 +31,14 @@ async function run(turns: unknown[]) {
     model: "m",
     prompt: PROMPT,
     limits: DEFAULT_REVIEW_LIMITS,
-    includeTrace: true,
+    includeTrace,
   });
-  return { result, tools, sent };
+  return { result, tools };
+}
+
+async function run(turns: unknown[]) {
+  const { provider, sent } = inProcess(turns);
+  return { ...(await loopWith(provider)), sent };
 }
 
 const call = (id: unknown, name: string, args: unknown, extra: Record<string, unknown> = {}) => ({
@@ -172,7 +177,6 @@ describe("nothing is shared by reference between turns", () => {
     ]);
     const second = toolCallsTurn([{ id: "c2", name: "inspect_git_diff", arguments: {} }]);
     const turns: unknown[] = [first, second, stopTurn(review())];
-    const tools = createSpyRegistry();
     const snapshots: string[] = [];
     const sent: ChatRequestBody[] = [];
     const provider: ChatProvider = {
@@ -187,15 +191,7 @@ describe("nothing is shared by reference between turns", () => {
         return { kind: "response", body: turns.shift() };
       },
     };
-    const result = await runReviewLoop({
-      provider,
-      tools,
-      view: memoryView(DEFAULT_FILES),
-      model: "m",
-      prompt: PROMPT,
-      limits: DEFAULT_REVIEW_LIMITS,
-      includeTrace: false,
-    });
+    const { result } = await loopWith(provider, false);
     expect(result.termination_reason).toBe("final_review");
     expect(result.trace).toBeNull();
     const third = JSON.parse(snapshots[2] ?? "{}") as { messages: Record<string, unknown>[] };
