@@ -38,6 +38,15 @@ const finalReview = {
   notes: [],
 };
 
+/** The repository the webhooks name (the fake's URL is known once it has started). */
+const target = () => ({
+  htmlBase: github.url,
+  owner: "octo",
+  repo: "values",
+  defaultBranch: "main",
+  installationId: 1,
+});
+
 let exited = false;
 
 /** Polls the fake's state; bounded only by the test's own timeout (no duration is asserted). */
@@ -107,17 +116,10 @@ describe("Loupe as a server process (npm start) against a fake GitHub", () => {
 
   it("refuses a webhook with a bad signature with 400 and queues nothing", async () => {
     const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 8, headRef: "change-v10" });
-    const target = {
-      htmlBase: github.url,
-      owner: "octo",
-      repo: "values",
-      defaultBranch: "main",
-      installationId: 1,
-    };
     const forged = await deliverWebhook({
       url: loupe.webhookUrl,
       event: "pull_request",
-      payload: pullRequestEvent("opened", target, pr),
+      payload: pullRequestEvent("opened", target(), pr),
       secret: SECRET,
       signature: `sha256=${"0".repeat(64)}`,
     });
@@ -134,17 +136,10 @@ describe("Loupe as a server process (npm start) against a fake GitHub", () => {
       title: "Make v10 a hundred",
       body: "Please review.",
     });
-    const target = {
-      htmlBase: github.url,
-      owner: "octo",
-      repo: "values",
-      defaultBranch: "main",
-      installationId: 1,
-    };
     const delivery = await deliverWebhook({
       url: loupe.webhookUrl,
       event: "pull_request",
-      payload: pullRequestEvent("opened", target, pr),
+      payload: pullRequestEvent("opened", target(), pr),
       secret: SECRET,
     });
     const completedAtAck = github.checkRuns.filter((r) => r.history.at(-1)?.status === "completed").length;
