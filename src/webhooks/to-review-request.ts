@@ -31,6 +31,10 @@ const obj = (v: unknown): Json | null => (typeof v === "object" && v !== null ? 
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isSafeInteger(v) ? v : null);
 const SHA = /^[0-9a-f]{40}$/;
+const sha = (v: unknown): string | null => {
+  const s = str(v);
+  return s !== null && SHA.test(s) ? s : null;
+};
 
 function skip(reason: SkipReason, message: string): SkippedEvent {
   return { kind: "skip", reason, message };
@@ -52,16 +56,34 @@ function common(payload: Json): Common | SkippedEvent {
   return { installationId, owner, repo };
 }
 
+/** The webhook being mapped: its delivery id, its payload, its action and the shared fields. */
+interface Delivery {
+  readonly id: string;
+  readonly payload: Json;
+  readonly action: string;
+  readonly base: Common;
+}
+
+/** Re-runs carry no PR snapshot: the job reads the pull request itself (pulls.get). */
+function rerunRequest(
+  d: Delivery,
+  trigger: ReviewTrigger,
+  pullNumber: number,
+  headSha: string,
+): ReviewRequest {
+  return { ...d.base, deliveryId: d.id, trigger, pullNumber, headSha, rerun: true, pullRequest: null };
+}
+
 const PR_ACTIONS = new Set(["opened", "reopened", "synchronize", "ready_for_review"]);
 
-function fromPullRequest(input: WebhookInput, payload: Json, base: Common): MappedEvent {
-  const action = str(payload.action) ?? "";
+function fromPullRequest(d: Delivery): MappedEvent {
+  const { action } = d;
   if (!PR_ACTIONS.has(action)) return skip("unknown_action", `pull_request.${action} is not reviewed.`);
-  const pr = obj(payload.pull_request);
+  const pr = obj(d.payload.pull_request);
   const number = num(pr?.number);
-  const headSha = str(obj(pr?.head)?.sha);
+  const headSha = sha(obj(pr?.head)?.sha);
   const baseSha = str(obj(pr?.base)?.sha);
-  if (!pr || number === null || headSha === null || !SHA.test(headSha) || baseSha === null) {
+  if (!pr || number === null || headSha === null || baseSha === null) {
     return skip("no_pull_request", "The event carries no usable pull request.");
   }
   if (pr.state !== "open") return skip("pull_request_closed", `Pull request #${number} is closed.`);
@@ -76,8 +98,8 @@ function fromPullRequest(input: WebhookInput, payload: Json, base: Common): Mapp
     open: true,
   };
   const request: ReviewRequest = {
-    ...base,
-    deliveryId: input.id,
+    ...d.base,
+    deliveryId: d.id,
     trigger: `pull_request.${action}` as ReviewTrigger,
     pullNumber: number,
     headSha,
@@ -106,13 +128,8 @@ function numbersFrom(list: unknown, repositoryId: number | null): number[] {
   return [...out];
 }
 
-function fromCheckRun(
-  input: WebhookInput,
-  payload: Json,
-  base: Common,
-  options: MappingOptions,
-): MappedEvent {
-  const action = str(payload.action) ?? "";
+function fromCheckRun(d: Delivery, options: MappingOptions): MappedEvent {
+  const { action, payload } = d;
   if (action === "created" || action === "completed") {
     return skip("own_check_event", `check_run.${action} never starts a review.`);
   }
@@ -128,36 +145,23 @@ function fromCheckRun(
       return skip("unknown_action", "The requested action is not Loupe's re-run.");
     }
   }
-  const headSha = str(run?.head_sha);
-  if (headSha === null || !SHA.test(headSha))
-    return skip("no_pull_request", "The check run has no head SHA.");
+  const headSha = sha(run?.head_sha);
+  if (headSha === null) return skip("no_pull_request", "The check run has no head SHA.");
   const repositoryId = num(obj(payload.repository)?.id);
   const number =
     parseExternalId(run?.external_id) ?? numbersFrom(run?.pull_requests, repositoryId)[0] ?? null;
   if (number === null) return skip("no_pull_request", "The check run names no pull request.");
-  const trigger: ReviewTrigger = `check_run.${action}`;
-  return {
-    kind: "review",
-    requests: [
-      { ...base, deliveryId: input.id, trigger, pullNumber: number, headSha, rerun: true, pullRequest: null },
-    ],
-  };
+  return { kind: "review", requests: [rerunRequest(d, `check_run.${action}`, number, headSha)] };
 }
 
-function fromCheckSuite(
-  input: WebhookInput,
-  payload: Json,
-  base: Common,
-  options: MappingOptions,
-): MappedEvent {
-  const action = str(payload.action) ?? "";
+function fromCheckSuite(d: Delivery, options: MappingOptions): MappedEvent {
+  const { action, payload } = d;
   if (action !== "rerequested") return skip("unknown_action", `check_suite.${action} is not handled.`);
   const suite = obj(payload.check_suite);
   if (isForeignApp(suite?.app, options))
     return skip("foreign_check_run", "The check suite belongs to another app.");
-  const headSha = str(suite?.head_sha);
-  if (headSha === null || !SHA.test(headSha))
-    return skip("no_pull_request", "The check suite has no head SHA.");
+  const headSha = sha(suite?.head_sha);
+  if (headSha === null) return skip("no_pull_request", "The check suite has no head SHA.");
   const numbers = numbersFrom(suite?.pull_requests, num(obj(payload.repository)?.id));
   if (numbers.length === 0) {
     // Fork PRs: the suite lists no pull request. Re-running Loupe's own check run works there.
@@ -166,17 +170,7 @@ function fromCheckSuite(
       "The check suite names no pull request; re-run Loupe's check run instead.",
     );
   }
-  const requests = numbers.map(
-    (pullNumber): ReviewRequest => ({
-      ...base,
-      deliveryId: input.id,
-      trigger: "check_suite.rerequested",
-      pullNumber,
-      headSha,
-      rerun: true,
-      pullRequest: null,
-    }),
-  );
+  const requests = numbers.map((n) => rerunRequest(d, "check_suite.rerequested", n, headSha));
   return { kind: "review", requests };
 }
 
@@ -188,7 +182,8 @@ export function toReviewRequest(input: WebhookInput, options: MappingOptions): M
   }
   const base = common(payload);
   if ("kind" in base) return base;
-  if (input.name === "pull_request") return fromPullRequest(input, payload, base);
-  if (input.name === "check_run") return fromCheckRun(input, payload, base, options);
-  return fromCheckSuite(input, payload, base, options);
+  const delivery: Delivery = { id: input.id, payload, action: str(payload.action) ?? "", base };
+  if (input.name === "pull_request") return fromPullRequest(delivery);
+  if (input.name === "check_run") return fromCheckRun(delivery, options);
+  return fromCheckSuite(delivery, options);
 }
