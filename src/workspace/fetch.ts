@@ -104,9 +104,13 @@ export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Wo
       head,
       mergeBase: mergeBaseSnapshot,
       objects: createObjectReader(store),
-      dispose: () => rm(gitdir, { recursive: true, force: true }),
+      dispose: async () => {
+        store.database.close();
+        await rm(gitdir, { recursive: true, force: true });
+      },
     };
   } catch (error) {
+    store.database.close();
     await rm(gitdir, { recursive: true, force: true });
     throw classifyFetchError(error, { ...failure, what });
   }

@@ -1,13 +1,18 @@
 // Opens a repository already on this machine (a work tree, a bare repository or a linked
 // worktree) as a Workspace: resolves `base` and `head`, computes their merge-base and reads both
-// snapshots. Nothing is written; `dispose` removes nothing, because the repository is the user's.
+// snapshots. Nothing is written; `dispose` only closes files, because the repository is the user's.
 
 import fs from "node:fs/promises";
 import path from "node:path";
 import { LoupeError } from "../errors.ts";
 import { findMergeBase } from "./merge-base.ts";
 import { type RevisionStore, resolveRevision } from "./resolve-revision.ts";
-import { createObjectReader, createObjectStore, readCommitSnapshot } from "./snapshot.ts";
+import {
+  createObjectReader,
+  createObjectStore,
+  type ObjectStoreLocation,
+  readCommitSnapshot,
+} from "./snapshot.ts";
 import type { Workspace } from "./types.ts";
 
 export interface OpenLocalOptions {
@@ -19,7 +24,10 @@ export interface OpenLocalOptions {
 
 export async function openLocalRepository(options: OpenLocalOptions): Promise<Workspace> {
   const location = await locateGitdir(path.resolve(options.dir));
-  const store: RevisionStore = { ...createObjectStore(location.gitdir), headOverride: location.headOverride };
+  const store: RevisionStore & ObjectStoreLocation = {
+    ...createObjectStore(location.gitdir),
+    headOverride: location.headOverride,
+  };
   const head = await resolveRevision(store, options.head);
   const base = await resolveRevision(store, options.base);
   const mergeBase = await findMergeBase(store, base, head);
@@ -37,7 +45,10 @@ export async function openLocalRepository(options: OpenLocalOptions): Promise<Wo
     head: headSnapshot,
     mergeBase: mergeBaseSnapshot,
     objects: createObjectReader(store),
-    async dispose() {},
+    // The pack files were opened for reading; the repository itself is left as it was.
+    async dispose() {
+      store.database.close();
+    },
   };
 }
 

@@ -1,39 +1,67 @@
-// Reads commit trees and blobs straight from a git object store with isomorphic-git, with one
-// shared cache per workspace (isomorphic-git re-parses pack indexes without it).
+// Reads commit trees and blobs straight from a git object store through Loupe's own object
+// database (src/workspace/objects): packs and loose objects, a shared byte-bounded cache, every
+// object checked against its id. isomorphic-git stays the fallback for what that reader does not
+// parse, and keeps its own parsed-pack cache for the operations still done with it (fetch,
+// revision parsing, merge-base).
 
 import fs from "node:fs";
 import git from "isomorphic-git";
-import type { CommitSnapshot, EntryMode, ObjectReader, TreeEntry } from "./types.ts";
-
-const MODES: Readonly<Record<string, EntryMode>> = {
-  "100644": "file",
-  "100755": "executable",
-  "120000": "symlink",
-  "160000": "submodule",
-};
+import { LoupeError } from "../errors.ts";
+import { CorruptObjectStoreError, type GitObject, type GitObjectType } from "./objects/git-object.ts";
+import { createObjectDatabase, type ObjectDatabase } from "./objects/object-database.ts";
+import { commitTreeId, parseTree, type TreeItem } from "./objects/tree-object.ts";
+import type { CommitSnapshot, ObjectReader, TreeEntry } from "./types.ts";
 
 export interface ObjectStoreLocation {
   readonly gitdir: string;
-  /** isomorphic-git's parsed-pack cache, shared by every read of this store. */
+  /** isomorphic-git's parsed-pack cache, shared by every isomorphic-git call on this store. */
   readonly cache: object;
+  readonly database: ObjectDatabase;
 }
 
 export function createObjectStore(gitdir: string): ObjectStoreLocation {
-  return { gitdir, cache: {} };
+  const cache = {};
+  const fallback = async (oid: string): Promise<GitObject | undefined> => {
+    try {
+      const found = await git.readObject({ fs, gitdir, oid, format: "content", cache });
+      return { type: found.type as GitObjectType, bytes: found.object as Uint8Array };
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "NotFoundError") return undefined;
+      throw error;
+    }
+  };
+  return { gitdir, cache, database: createObjectDatabase({ gitdir, fallback }) };
+}
+
+/** Reads one object of the expected type; anything else means the store is damaged. */
+async function readTyped(store: ObjectStoreLocation, oid: string, type: GitObjectType): Promise<Uint8Array> {
+  let object: GitObject | undefined;
+  try {
+    object = await store.database.readObject(oid);
+  } catch (error) {
+    if (error instanceof CorruptObjectStoreError) {
+      throw new LoupeError("git_repository_invalid", `the object store is damaged: ${error.message}`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  if (object === undefined) {
+    throw new LoupeError("git_repository_invalid", `the ${type} ${oid} is missing from the object store`);
+  }
+  if (object.type !== type) {
+    throw new LoupeError("git_repository_invalid", `the object ${oid} is a ${object.type}, not a ${type}`);
+  }
+  return object.bytes;
 }
 
 export async function readCommitSnapshot(
   store: ObjectStoreLocation,
   commit: string,
 ): Promise<CommitSnapshot> {
-  const { commit: parsed } = await git.readCommit({
-    fs,
-    gitdir: store.gitdir,
-    oid: commit,
-    cache: store.cache,
-  });
+  const treeOid = commitTreeId(await readTyped(store, commit, "commit"), commit);
   const entries: TreeEntry[] = [];
-  await collectTree(store, parsed.tree, "", entries);
+  await collectTree(store, treeOid, "", entries);
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { commit, entries, byPath: new Map(entries.map((entry) => [entry.path, entry])) };
 }
@@ -44,23 +72,22 @@ async function collectTree(
   prefix: string,
   out: TreeEntry[],
 ): Promise<void> {
-  const { tree } = await git.readTree({ fs, gitdir: store.gitdir, oid: treeOid, cache: store.cache });
-  for (const item of tree) {
-    const path = prefix === "" ? item.path : `${prefix}/${item.path}`;
-    if (item.type === "tree") {
-      await collectTree(store, item.oid, path, out);
-      continue;
-    }
-    const mode = MODES[item.mode];
-    if (mode !== undefined) out.push({ path, mode, oid: item.oid });
+  let items: TreeItem[];
+  try {
+    items = parseTree(await readTyped(store, treeOid, "tree"), treeOid);
+  } catch (error) {
+    if (!(error instanceof CorruptObjectStoreError)) throw error;
+    throw new LoupeError("git_repository_invalid", `the object store is damaged: ${error.message}`);
+  }
+  for (const item of items) {
+    const path = prefix === "" ? item.name : `${prefix}/${item.name}`;
+    if (item.kind === "tree") await collectTree(store, item.oid, path, out);
+    else out.push({ path, mode: item.kind, oid: item.oid });
   }
 }
 
 export function createObjectReader(store: ObjectStoreLocation): ObjectReader {
   return {
-    async readBlob(oid: string): Promise<Uint8Array> {
-      const { blob } = await git.readBlob({ fs, gitdir: store.gitdir, oid, cache: store.cache });
-      return blob;
-    },
+    readBlob: (oid) => readTyped(store, oid, "blob"),
   };
 }

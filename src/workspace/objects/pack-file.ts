@@ -1,0 +1,137 @@
+// Reads single entries of one pack (`.pack` + its `.idx`) with positional reads, so a pack of any
+// size costs only the bytes of the entries actually read. An entry is a whole object or a delta
+// against a base named by pack offset (OFS_DELTA) or by id (REF_DELTA, also a base outside this
+// pack when the pack is thin). Reads are synchronous on purpose: the files sit in a local
+// temporary directory (page cache), and each read is one small `pread`, far cheaper than a
+// round trip through the libuv thread pool.
+
+import fs from "node:fs";
+import { inflateSync } from "node:zlib";
+import { CorruptObjectStoreError, type GitObjectType } from "./git-object.ts";
+import { type PackIndex, parsePackIndex } from "./pack-index.ts";
+
+const TYPES: Readonly<Record<number, GitObjectType>> = { 1: "commit", 2: "tree", 3: "blob", 4: "tag" };
+const OFS_DELTA = 6;
+const REF_DELTA = 7;
+const TRAILER = 20;
+
+export type PackEntry =
+  | { readonly kind: "whole"; readonly type: GitObjectType; readonly bytes: Uint8Array }
+  | { readonly kind: "ofs_delta"; readonly baseOffset: number; readonly delta: Uint8Array }
+  | { readonly kind: "ref_delta"; readonly baseOid: string; readonly delta: Uint8Array };
+
+export interface PackFile {
+  readonly index: PackIndex;
+  readEntry(offset: number): PackEntry;
+  close(): void;
+}
+
+function corrupt(packName: string, what: string): CorruptObjectStoreError {
+  return new CorruptObjectStoreError(`corrupt pack ${packName}: ${what}`);
+}
+
+/** Opens a pack whose index this reader understands; undefined for an unknown index version. */
+export function openPackFile(packPath: string, idxPath: string, packName: string): PackFile | undefined {
+  const index = parsePackIndex(fs.readFileSync(idxPath));
+  if (index === undefined) return undefined;
+  const fd = fs.openSync(packPath, "r");
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size < 12 + TRAILER) throw corrupt(packName, "not a pack file");
+    const header = readAt(fd, 0, 12);
+    const trailer = readAt(fd, size - TRAILER, TRAILER);
+    if (header.toString("latin1", 0, 4) !== "PACK") throw corrupt(packName, "not a pack file");
+    const version = header.readUInt32BE(4);
+    if (version !== 2 && version !== 3) throw corrupt(packName, `unsupported version ${version}`);
+    if (trailer.toString("hex") !== index.packChecksum) {
+      throw corrupt(packName, "the pack does not match its index");
+    }
+    return {
+      index,
+      readEntry: (offset) => readEntry(fd, index, offset, size - TRAILER, packName),
+      close: () => fs.closeSync(fd),
+    };
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(Math.max(0, length));
+  const read = length <= 0 ? 0 : fs.readSync(fd, buffer, 0, length, position);
+  return buffer.subarray(0, read);
+}
+
+function readEntry(
+  fd: number,
+  index: PackIndex,
+  offset: number,
+  dataEnd: number,
+  packName: string,
+): PackEntry {
+  if (!(offset >= 12 && offset < dataEnd)) throw corrupt(packName, `entry offset ${offset} is out of range`);
+  const raw = readAt(fd, offset, index.entryEnd(offset, dataEnd) - offset);
+  const byteAt = (position: number): number => {
+    const byte = raw[position];
+    if (byte === undefined) throw corrupt(packName, `entry at ${offset} is truncated`);
+    return byte;
+  };
+
+  // Type and inflated size: 3 type bits and 4 size bits, then 7 size bits a byte (little-endian).
+  let position = 0;
+  let byte = byteAt(position++);
+  const typeCode = (byte >> 4) & 7;
+  let size = byte & 0x0f;
+  let shift = 4;
+  while ((byte & 0x80) !== 0) {
+    byte = byteAt(position++);
+    size += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+    if (shift > 53) throw corrupt(packName, `entry at ${offset} has an oversized header`);
+  }
+
+  if (typeCode === OFS_DELTA) {
+    // The base's distance back, in git's "offset encoding": each continuation adds one before
+    // shifting, so that every distance has exactly one spelling.
+    byte = byteAt(position++);
+    let distance = byte & 0x7f;
+    while ((byte & 0x80) !== 0) {
+      byte = byteAt(position++);
+      distance = (distance + 1) * 128 + (byte & 0x7f);
+    }
+    if (distance <= 0 || distance > offset)
+      throw corrupt(packName, `entry at ${offset} has a bad base offset`);
+    return {
+      kind: "ofs_delta",
+      baseOffset: offset - distance,
+      delta: inflate(raw, position, size, packName),
+    };
+  }
+  if (typeCode === REF_DELTA) {
+    if (position + 20 > raw.byteLength) throw corrupt(packName, `entry at ${offset} is truncated`);
+    const baseOid = raw.toString("hex", position, position + 20);
+    return { kind: "ref_delta", baseOid, delta: inflate(raw, position + 20, size, packName) };
+  }
+  const type = TYPES[typeCode];
+  if (type === undefined) throw corrupt(packName, `entry at ${offset} has unknown type ${typeCode}`);
+  return { kind: "whole", type, bytes: inflate(raw, position, size, packName) };
+}
+
+function inflate(raw: Buffer, start: number, size: number, packName: string): Uint8Array {
+  let bytes: Buffer;
+  try {
+    // One output chunk of the declared size is the fastest way through node:zlib, and the cap
+    // (one byte over) means a lying header can never make us inflate more than it declared.
+    bytes = inflateSync(raw.subarray(start), {
+      chunkSize: Math.max(64, Math.min(size + 1, 1 << 22)),
+      maxOutputLength: Math.max(1, size + 1),
+    });
+  } catch (error) {
+    throw corrupt(packName, `cannot inflate an entry (${(error as Error).message})`);
+  }
+  if (bytes.byteLength !== size) {
+    throw corrupt(packName, `an entry inflates to ${bytes.byteLength} bytes, not the declared ${size}`);
+  }
+  return bytes;
+}
