@@ -1,5 +1,7 @@
 // The pull request's three-dot diff as GitHub computes it: compare base...head gives the
 // merge-base commit and, per file, the patch whose hunks decide which lines can carry comments.
+// A comparison lists at most 300 files; for a larger pull request the files come from
+// pulls.listFiles instead, which lists up to 3,000 (github-constraints §3).
 
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
@@ -16,34 +18,75 @@ export interface ChangedFile {
 export interface Comparison {
   readonly mergeBaseSha: string;
   readonly files: readonly ChangedFile[];
-  /** GitHub lists at most 300 files per comparison; true when the list may be cut. */
+  /** True when GitHub's list may be cut (3,000 files listed): the pull request is larger still. */
   readonly filesTruncated: boolean;
+  /**
+   * Set when pulls.listFiles already described a newer head than the one under review (a push
+   * landed while Loupe was listing): the files are not this commit's, and that push gets its own
+   * review.
+   */
+  readonly headMovedTo: string | null;
 }
 
-const GITHUB_COMPARE_FILE_CAP = 300;
+export const COMPARE_FILE_CAP = 300;
+export const LIST_FILES_CAP = 3000;
+
+interface GitHubFile {
+  readonly filename: string;
+  readonly status: string;
+  readonly previous_filename?: string;
+  readonly patch?: string;
+  readonly additions: number;
+  readonly deletions: number;
+  readonly contents_url?: string;
+}
+
+function toChangedFile(f: GitHubFile): ChangedFile {
+  return {
+    filename: f.filename,
+    status: f.status,
+    previousFilename: f.previous_filename ?? null,
+    patch: f.patch ?? null,
+    additions: f.additions,
+    deletions: f.deletions,
+  };
+}
+
+/** The commit a listed file was read at: the `ref` of its contents URL. */
+function listedAt(file: GitHubFile): string | null {
+  if (file.contents_url === undefined) return null;
+  try {
+    return new URL(file.contents_url).searchParams.get("ref");
+  } catch {
+    return null;
+  }
+}
 
 export async function comparePullRequest(
   octokit: GitHubClient,
-  input: RepoRef & { readonly baseSha: string; readonly headSha: string },
+  input: RepoRef & { readonly pullNumber: number; readonly baseSha: string; readonly headSha: string },
 ): Promise<Comparison> {
   const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
     owner: input.owner,
     repo: input.repo,
     basehead: `${input.baseSha}...${input.headSha}`,
   });
-  const files = (data.files ?? []).map(
-    (f): ChangedFile => ({
-      filename: f.filename,
-      status: f.status,
-      previousFilename: f.previous_filename ?? null,
-      patch: f.patch ?? null,
-      additions: f.additions,
-      deletions: f.deletions,
-    }),
-  );
+  const mergeBaseSha = data.merge_base_commit.sha;
+  const compared = data.files ?? [];
+  if (compared.length < COMPARE_FILE_CAP) {
+    return { mergeBaseSha, files: compared.map(toChangedFile), filesTruncated: false, headMovedTo: null };
+  }
+  const listed: GitHubFile[] = await octokit.paginate(octokit.rest.pulls.listFiles, {
+    owner: input.owner,
+    repo: input.repo,
+    pull_number: input.pullNumber,
+    per_page: 100,
+  });
+  const moved = listed.map(listedAt).find((sha) => sha !== null && sha !== input.headSha);
   return {
-    mergeBaseSha: data.merge_base_commit.sha,
-    files,
-    filesTruncated: files.length >= GITHUB_COMPARE_FILE_CAP,
+    mergeBaseSha,
+    files: listed.map(toChangedFile),
+    filesTruncated: listed.length >= LIST_FILES_CAP,
+    headMovedTo: moved ?? null,
   };
 }

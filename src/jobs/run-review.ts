@@ -22,7 +22,7 @@ import type { JobSettlement } from "./queue.ts";
 import { repoSettingsStep } from "./repo-settings-step.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";
 import type { PlannedReview, ReviewPorts } from "./review-ports.ts";
-import { isCancelReason, queueKey, type ReviewRequest } from "./review-request.ts";
+import { type CancelReason, isCancelReason, queueKey, type ReviewRequest } from "./review-request.ts";
 
 export interface JobLogger {
   info(obj: object, msg: string): void;
@@ -105,7 +105,16 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     const repoConfig = settings.config;
 
     // 3. GitHub's three-dot diff: merge-base, files and patches.
-    const comparison = await comparePullRequest(octokit, { ...repoRef, baseSha: pr.baseSha, headSha });
+    const comparison = await comparePullRequest(octokit, {
+      ...repoRef,
+      pullNumber: request.pullNumber,
+      baseSha: pr.baseSha,
+      headSha,
+    });
+    if (comparison.headMovedTo !== null) {
+      const reason: CancelReason = { kind: "superseded", headSha: comparison.headMovedTo };
+      return end({ conclusion: "cancelled", output: cancelledOutput(reason), remember: false });
+    }
     if (comparison.files.length > repoConfig.max_files || comparison.filesTruncated) {
       const count = comparison.filesTruncated ? `${comparison.files.length}+` : `${comparison.files.length}`;
       return end(

@@ -62,6 +62,8 @@ export interface ReviewMocks {
   readonly pullNumber?: number;
   /** Mock GET /app (the bot login lookup); off when the harness was given the login. */
   readonly app?: boolean;
+  /** The compare answer, when not the fixture's own (for example, a 300-file page). */
+  readonly compareData?: Record<string, unknown>;
 }
 
 /** Token, check run, config, compare: what every review asks before the loop runs. */
@@ -73,7 +75,7 @@ export function mockReviewStart(fx: PullRequestFixture, options: ReviewMocks = {
   gh.createCheckRun(options.checkRunId ?? 1).updateCheckRun(options.checkRunId ?? 1);
   if (options.config === undefined || options.config === null) gh.configMissing();
   else gh.configFile(options.config);
-  gh.compare(`${fx.baseSha}...${head}`, fx.compareData(head));
+  gh.compare(`${fx.baseSha}...${head}`, options.compareData ?? fx.compareData(head));
   if (options.app === true) gh.app();
   return gh;
 }
