@@ -13,6 +13,7 @@ export type LoupeErrorCode =
   | "git_timeout"
   | "git_aborted"
   | "git_repository_invalid"
+  | "git_repository_too_large"
   | "github_request_failed";
 
 export class LoupeError extends Error {

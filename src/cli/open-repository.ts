@@ -1,7 +1,9 @@
 // Opens the repository a CLI command names: a local directory (any revisions) or an http(s)
 // clone URL (40-hex SHAs only, fetched at depth 1 with the merge-base found by deepening).
-// A token for private repositories comes from LOUPE_GIT_TOKEN and goes only into a header.
+// A token for private repositories comes from LOUPE_GIT_TOKEN and goes only into a header;
+// REVIEW_MAX_FETCH_BYTES bounds the fetch as it does in the App.
 
+import { readReviewLimits } from "../config/review-limits.ts";
 import { LoupeError } from "../errors.ts";
 import { fetchWorkspace } from "../workspace/fetch.ts";
 import { openLocalRepository } from "../workspace/open-local.ts";
@@ -34,6 +36,7 @@ export async function openRepository(options: OpenRepositoryOptions): Promise<Wo
     headSha: options.head,
     baseSha: options.base,
     token: token === undefined || token === "" ? undefined : token,
+    maxBytes: readReviewLimits(options.env).maxFetchBytes,
     signal: options.signal,
   });
 }

@@ -18,6 +18,8 @@ export interface ReviewLimits {
   maxResponseBytes: number;
   /** Each trace preview (UTF-8 bytes). */
   tracePreviewBytes: number;
+  /** Bytes the git server may send for the review's two commits (bounds the fetch's memory too). */
+  maxFetchBytes: number;
 }
 
 const MIB = 1024 * 1024;
@@ -31,6 +33,7 @@ export const DEFAULT_REVIEW_LIMITS: ReviewLimits = Object.freeze({
   maxToolContentBytes: MIB,
   maxResponseBytes: 2 * MIB,
   tracePreviewBytes: 4096,
+  maxFetchBytes: 128 * MIB,
 });
 
 export const HARD_CAPS: ReviewLimits = Object.freeze({
@@ -42,6 +45,7 @@ export const HARD_CAPS: ReviewLimits = Object.freeze({
   maxToolContentBytes: 8 * MIB,
   maxResponseBytes: 8 * MIB,
   tracePreviewBytes: 4096,
+  maxFetchBytes: 2048 * MIB,
 });
 
 /** Env var name per configurable limit (tracePreviewBytes is fixed by the seed: ≤ 4 KiB). */
@@ -53,6 +57,7 @@ export const REVIEW_LIMIT_VARIABLES = {
   maxTokens: "REVIEW_MAX_TOKENS",
   maxToolContentBytes: "REVIEW_MAX_TOOL_CONTENT_BYTES",
   maxResponseBytes: "REVIEW_MAX_RESPONSE_BYTES",
+  maxFetchBytes: "REVIEW_MAX_FETCH_BYTES",
 } as const satisfies Partial<Record<keyof ReviewLimits, string>>;
 
 export function readReviewLimits(env: Readonly<Record<string, string | undefined>>): ReviewLimits {
@@ -67,5 +72,6 @@ export function readReviewLimits(env: Readonly<Record<string, string | undefined
     maxToolContentBytes: read("maxToolContentBytes"),
     maxResponseBytes: read("maxResponseBytes"),
     tracePreviewBytes: DEFAULT_REVIEW_LIMITS.tracePreviewBytes,
+    maxFetchBytes: read("maxFetchBytes"),
   };
 }

@@ -29,7 +29,11 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
     parseRepoConfig,
     reviewTimeoutMs: options.limits.timeoutMs,
     fetchWorkspace: (input) =>
-      fetchWorkspace({ ...input, ...(options.tmpRoot ? { tmpRoot: options.tmpRoot } : {}) }),
+      fetchWorkspace({
+        ...input,
+        maxBytes: options.limits.maxFetchBytes,
+        ...(options.tmpRoot ? { tmpRoot: options.tmpRoot } : {}),
+      }),
     runLoop: (input) =>
       runReviewLoop({
         provider: chat,

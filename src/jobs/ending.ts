@@ -11,7 +11,14 @@ export interface Ending {
   readonly remember: boolean;
 }
 
-export type SkipCode = "closed" | "disabled" | "draft" | "bot_author" | "too_many_files" | "no_files";
+export type SkipCode =
+  | "closed"
+  | "disabled"
+  | "draft"
+  | "bot_author"
+  | "too_many_files"
+  | "no_files"
+  | "repository_too_large";
 
 export function skippedEnding(code: SkipCode, detail: string, remember = true): Ending {
   return { conclusion: "skipped", output: renderSkipOutput(code, detail), remember };

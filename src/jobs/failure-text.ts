@@ -35,6 +35,14 @@ export function failureOutput(error: unknown): CheckRunOutput {
   return { title: "Review not completed", summary: `${describeFailure(error)} ${RERUN_HINT}` };
 }
 
+/** Why a fetch was stopped, and the operator setting that decides it. */
+export function tooLargeDetail(reason: string): string {
+  return (
+    `The repository is too large to fetch: ${reason}. ` +
+    "The operator's limit is `REVIEW_MAX_FETCH_BYTES`; nothing was sent to the model."
+  );
+}
+
 /** The repository's own file is quoted here (keys, YAML errors), so it is neutralised like model text. */
 export function configErrorOutput(errors: readonly { path: string; message: string }[]): CheckRunOutput {
   const clean = (text: string) =>

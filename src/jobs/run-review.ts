@@ -10,13 +10,14 @@ import type { GitHubClient } from "../github/octokit.ts";
 import { listPostedFingerprints } from "../github/posted-fingerprints.ts";
 import { publishReview } from "../github/publish-review.ts";
 import { type SecondaryRetryOptions, withSecondaryRetry } from "../github/retry-secondary.ts";
+import { isLoupeError } from "../errors.ts";
 import { redactSecrets, registerSecret } from "../redact.ts";
 import { reviewMarker } from "../review/render.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { conclusionFor } from "./conclusion.ts";
 import { type Ending, skippedEnding } from "./ending.ts";
-import { cancelledOutput, describeFailure, failureOutput } from "./failure-text.ts";
+import { cancelledOutput, describeFailure, failureOutput, tooLargeDetail } from "./failure-text.ts";
 import { createProgressReporter } from "./progress-reporter.ts";
 import type { JobSettlement } from "./queue.ts";
 import { repoSettingsStep } from "./repo-settings-step.ts";
@@ -137,15 +138,21 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     // 4. Workspace (installation token as a header, only to the configured host), then the loop.
     const auth = (await octokit.auth({ type: "installation" })) as { token: string };
     registerSecret(auth.token);
-    workspace = await ports.fetchWorkspace({
-      url: `${config.gitBaseUrl}/${request.owner}/${request.repo}.git`,
-      headSha,
-      mergeBaseSha: comparison.mergeBaseSha,
-      baseSha: pr.baseSha,
-      pullNumber: request.pullNumber,
-      token: auth.token,
-      signal,
-    });
+    try {
+      workspace = await ports.fetchWorkspace({
+        url: `${config.gitBaseUrl}/${request.owner}/${request.repo}.git`,
+        headSha,
+        mergeBaseSha: comparison.mergeBaseSha,
+        baseSha: pr.baseSha,
+        pullNumber: request.pullNumber,
+        token: auth.token,
+        signal,
+      });
+    } catch (error) {
+      // A repository too big to fetch is a fact about it, like too many files: a skip, not a fault.
+      if (!isLoupeError(error, "git_repository_too_large")) throw error;
+      return end(skippedEnding("repository_too_large", tooLargeDetail(error.message)));
+    }
     const result = await ports.runLoop({
       view: workspace,
       repository: `${request.owner}/${request.repo}`,

@@ -32,6 +32,8 @@ export interface FetchWorkspaceOptions {
   readonly signal?: AbortSignal;
   /** Bound for the whole fetch (default 180 s). */
   readonly timeoutMs?: number;
+  /** Bytes the git server may send over the whole fetch (default 128 MiB); past it, git_repository_too_large. */
+  readonly maxBytes?: number;
   /** Parent of the temporary directory (default `os.tmpdir()`). */
   readonly tmpRoot?: string;
   /** baseSha mode: how many commits deep each side may be fetched (default 1024). */
@@ -54,6 +56,7 @@ export class PullRequestMovedError extends LoupeError {
 
 const SHA = /^[0-9a-f]{40}$/;
 const DEFAULT_TIMEOUT_MS = 180_000;
+export const DEFAULT_MAX_FETCH_BYTES = 128 * 1024 * 1024;
 const DEFAULT_MAX_DEEPEN = 1024;
 
 interface Session {
@@ -81,6 +84,12 @@ export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Wo
       signal,
       onRequest: options.onRequest,
       thinPack: true,
+      maxBytes: options.maxBytes ?? DEFAULT_MAX_FETCH_BYTES,
+      onTooLarge: (maxBytes) =>
+        new LoupeError(
+          "git_repository_too_large",
+          `the git server sent more than ${maxBytes} bytes for the review's two commits; the fetch was stopped there`,
+        ),
     }),
   };
   let what = `the head commit ${options.headSha}`;
@@ -131,6 +140,9 @@ function checkOptions(options: FetchWorkspaceOptions): void {
     !(Number.isSafeInteger(options.pullNumber) && options.pullNumber > 0)
   ) {
     throw bad("the pull request number must be a positive integer");
+  }
+  if (options.maxBytes !== undefined && !(Number.isSafeInteger(options.maxBytes) && options.maxBytes > 0)) {
+    throw bad("maxBytes must be a positive integer");
   }
   if (
     options.maxDeepen !== undefined &&

@@ -1,6 +1,8 @@
 // An isomorphic-git HttpClient that honours an AbortSignal (isomorphic-git's fetch has no signal
 // of its own) and adds the Authorization header only for the configured origin. Redirects are
 // followed by isomorphic-git's node client, which drops credentials when the origin changes.
+// Response bodies count against one byte budget for the whole session: isomorphic-git holds a
+// pack in memory while it indexes it, so a huge repository must stop at the wire, not in the heap.
 
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from "isomorphic-git";
 import nodeHttp from "isomorphic-git/http/node";
@@ -16,10 +18,20 @@ export interface GitHttpClientOptions {
   readonly onRequest?: (url: string) => void;
   /** Ask for thin packs when the server offers them (see thin-pack.ts). */
   readonly thinPack?: boolean;
+  /** Response bytes this client may receive over all its requests; past it, `onTooLarge()`. */
+  readonly maxBytes?: number;
+  /** The error a read past `maxBytes` throws (the caller knows what was being fetched). */
+  readonly onTooLarge?: (maxBytes: number) => Error;
 }
 
 export function createGitHttpClient(options: GitHttpClientOptions): HttpClient {
   let serverThinPack = false;
+  const budget: ByteBudget = {
+    left: options.maxBytes ?? Number.POSITIVE_INFINITY,
+    exceeded: () =>
+      options.onTooLarge?.(options.maxBytes!) ??
+      new Error(`the git server sent more than ${options.maxBytes} bytes`),
+  };
   return {
     async request(request: GitHttpRequest): Promise<GitHttpResponse> {
       options.signal.throwIfAborted();
@@ -40,7 +52,7 @@ export function createGitHttpClient(options: GitHttpClientOptions): HttpClient {
       }
       const response = await nodeHttp.request({ ...request, body, headers, signal: options.signal });
       if (response.body === undefined) return response;
-      let responseBody = abortable(response.body, options.signal);
+      let responseBody = counted(abortable(response.body, options.signal), budget);
       if (options.thinPack === true && isAdvertisement(request.url)) {
         responseBody = watchAdvertisement(responseBody, (offered) => {
           serverThinPack = offered;
@@ -72,6 +84,19 @@ async function* abortable(
     }
   } finally {
     await iterator.return?.();
+  }
+}
+
+interface ByteBudget {
+  left: number;
+  readonly exceeded: () => Error;
+}
+
+async function* counted(body: AsyncGenerator<Uint8Array>, budget: ByteBudget): AsyncGenerator<Uint8Array> {
+  for await (const chunk of body) {
+    budget.left -= chunk.byteLength;
+    if (budget.left < 0) throw budget.exceeded();
+    yield chunk;
   }
 }
 

@@ -150,3 +150,21 @@ describe("the fail_on gate and the repository config", () => {
     expectCleanEnd(h, app.provider, [gh]);
   });
 });
+
+describe("a repository too large to fetch", () => {
+  it("→ skipped (repository_too_large) naming the operator's limit; no model, no review", async () => {
+    const h = await app.start([], { limits: { maxFetchBytes: 1024 } });
+    const gh = mockReviewStart(app.fx);
+    await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
+    await h.drain();
+    const done = gh.completion();
+    expect(done.conclusion).toBe("skipped");
+    const output = done.output as { title: string; summary: string };
+    expect(output.title).toBe("Loupe: skipped (repository_too_large)");
+    expect(output.summary).toContain("more than 1024 bytes");
+    expect(output.summary).toContain("`REVIEW_MAX_FETCH_BYTES`");
+    expect(app.provider.requests).toEqual([]);
+    expect(gh.reviewsPosted()).toEqual([]);
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+});

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -242,6 +242,7 @@ describe("fetchWorkspace input and cancellation", () => {
     [{ headSha: "abc" }, "40 lowercase hex"],
     [{ mergeBaseSha: undefined }, "needs a merge-base SHA or a base SHA"],
     [{ pullNumber: 0 }, "positive integer"],
+    [{ maxBytes: 0 }, "maxBytes must be a positive integer"],
   ])("refuses bad input %j before touching the disk", async (override, message) => {
     const error = await loupeRejection(
       fetchWorkspace({
@@ -333,5 +334,74 @@ describe("fetchWorkspace input and cancellation", () => {
       fetchWorkspace({ url: server.url("owner/missing"), headSha: sha.m4!, mergeBaseSha: sha.m2!, tmpRoot }),
     );
     expect(error.code).toBe("git_repository_invalid");
+  });
+});
+
+// Random bytes do not compress, so each big file costs its size on the wire.
+describe("fetchWorkspace with a byte limit", () => {
+  const MIB = 1024 * 1024;
+  let big: FixtureRepo;
+  const bigSha: Record<string, string> = {};
+
+  beforeAll(() => {
+    big = createRepo();
+    big.write("one.bin", randomBytes(3 * MIB));
+    bigSha.base = big.commit("base: one 3 MiB file");
+    big.remove("one.bin");
+    big.write("two.bin", randomBytes(3 * MIB));
+    bigSha.head = big.commit("head: another 3 MiB file instead");
+    publishRepository(server.root, "owner/big", big);
+  });
+  afterAll(() => big.dispose());
+
+  it("fetches both commits when they fit the limit", async () => {
+    const workspace = await fetchWorkspace({
+      url: server.url("owner/big"),
+      headSha: bigSha.head!,
+      mergeBaseSha: bigSha.base!,
+      maxBytes: 8 * MIB,
+      tmpRoot,
+    });
+    expect(workspace.head.byPath.has("two.bin")).toBe(true);
+    expect(workspace.mergeBase.byPath.has("one.bin")).toBe(true);
+    await workspace.dispose();
+  });
+
+  it("stops at the wire with git_repository_too_large, and leaves nothing behind", async () => {
+    const error = await loupeRejection(
+      fetchWorkspace({
+        url: server.url("owner/big"),
+        headSha: bigSha.head!,
+        mergeBaseSha: bigSha.base!,
+        maxBytes: 2 * MIB,
+        tmpRoot,
+      }),
+    );
+    expect(error.code).toBe("git_repository_too_large");
+    expect(error.message).toContain(`more than ${2 * MIB} bytes`);
+    expect(leftovers()).toHaveLength(0);
+  });
+
+  it("counts the head and the merge-base fetch against one budget", async () => {
+    // Each commit alone (3 MiB) fits 4 MiB; the two together do not.
+    const alone = await fetchWorkspace({
+      url: server.url("owner/big"),
+      headSha: bigSha.head!,
+      mergeBaseSha: bigSha.head!,
+      maxBytes: 4 * MIB,
+      tmpRoot,
+    });
+    await alone.dispose();
+    const error = await loupeRejection(
+      fetchWorkspace({
+        url: server.url("owner/big"),
+        headSha: bigSha.head!,
+        mergeBaseSha: bigSha.base!,
+        maxBytes: 4 * MIB,
+        tmpRoot,
+      }),
+    );
+    expect(error.code).toBe("git_repository_too_large");
+    expect(leftovers()).toHaveLength(0);
   });
 });

@@ -24,6 +24,7 @@ describe("review limits from the environment", () => {
       maxTokens: 500000,
       maxResponseBytes: 2097152,
       tracePreviewBytes: 4096,
+      maxFetchBytes: 134217728,
     });
   });
 
@@ -41,6 +42,7 @@ describe("review limits from the environment", () => {
     ["REVIEW_TIMEOUT_MS", "1e6"],
     ["REVIEW_MAX_TOKENS", String(HARD_CAPS.maxTokens + 1)],
     ["REVIEW_MAX_TOOL_CONTENT_BYTES", "99999999999"],
+    ["REVIEW_MAX_FETCH_BYTES", String(HARD_CAPS.maxFetchBytes + 1)],
   ])("refuses %s=%s with one line naming it", (name, value) => {
     const message = configError(() => readReviewLimits({ [name]: value }));
     expect(message).toContain(name);
