@@ -1,12 +1,15 @@
 // Moves each run of changed lines to where a reader expects it. A run whose first line equals
 // the line after it can slide down (and up, symmetrically) without changing what the diff says:
 // `a b a` → `a` shows the same edit whether the first or the last `a b` is deleted. Like
-// `git diff --no-indent-heuristic`, runs are merged when sliding makes them touch, aligned with a
-// change on the other side when one is in reach, and otherwise put as low as they go.
+// `git diff` (xdl_change_compact), runs are merged when sliding makes them touch, aligned with a
+// change on the other side when one is in reach, and otherwise placed by git's indent heuristic
+// (line-diff-indent.ts) among the places they can slide to.
 //
 // Both flag arrays carry a 0 sentinel at index 0 and at length + 1 (line i is at index i + 1).
 // The unchanged lines of the two sides pair up in order, so "the gaps between unchanged lines"
 // (groups, possibly empty) correspond one to one across the sides; `other` walks in step.
+
+import { bestRunEnd } from "./line-diff-indent.ts";
 
 interface Group {
   start: number;
@@ -60,7 +63,16 @@ function must(moved: boolean): void {
   if (!moved) throw new Error("line-diff: the two sides' groups are out of step");
 }
 
-export function slideChangeGroups(ids: Int32Array, changed: Uint8Array, otherChanged: Uint8Array): void {
+/**
+ * `indentOf(i)` is the indentation of line i of this side (lineIndent), for the indent heuristic.
+ */
+export function slideChangeGroups(
+  ids: Int32Array,
+  changed: Uint8Array,
+  otherChanged: Uint8Array,
+  indentOf: (line: number) => number,
+): void {
+  const lines = changed.length - 2;
   const group = firstGroup(changed);
   const other = firstGroup(otherChanged);
   for (;;) {
@@ -82,6 +94,13 @@ export function slideChangeGroups(ids: Int32Array, changed: Uint8Array, otherCha
       } while (size !== group.end - group.start);
       if (group.end !== highestEnd && alignedEnd !== -1) {
         while (other.end === other.start) {
+          must(slideUp(ids, changed, group));
+          must(previousGroup(otherChanged, other));
+        }
+      } else if (group.end !== highestEnd) {
+        // Group ends are indices into `changed`, one past the line index: line i is at i + 1.
+        const best = bestRunEnd(highestEnd - 1, group.end - 1, size, lines, indentOf) + 1;
+        while (group.end > best) {
           must(slideUp(ids, changed, group));
           must(previousGroup(otherChanged, other));
         }

@@ -6,6 +6,7 @@
 // the furthest-reaching path instead of the shortest edit, so a rewritten 200,000-line file costs
 // milliseconds and the result is still a correct (if not minimal) diff.
 
+import { lineIndent } from "./line-diff-indent.ts";
 import { slideChangeGroups } from "./line-diff-slide.ts";
 
 export interface LineChanges {
@@ -51,6 +52,20 @@ function intern(oldLines: readonly string[], newLines: readonly string[]): Inter
   return { oldIds, newIds, oldCount, newCount };
 }
 
+/** lineIndent per line, computed on first use: only lines next to a sliding run are ever asked. */
+function indentLookup(lines: readonly string[]): (line: number) => number {
+  let cache: Int16Array | null = null;
+  return (line) => {
+    cache ??= new Int16Array(lines.length).fill(-2);
+    let indent = cache[line]!;
+    if (indent === -2) {
+      indent = lineIndent(lines[line]!);
+      cache[line] = indent;
+    }
+    return indent;
+  };
+}
+
 export function diffLines(oldLines: readonly string[], newLines: readonly string[]): LineChanges {
   const { oldIds, newIds, oldCount, newCount } = intern(oldLines, newLines);
   // Sentinels at both ends (index 0 and length + 1) make the group walks below branch-free.
@@ -90,8 +105,8 @@ export function diffLines(oldLines: readonly string[], newLines: readonly string
     },
   );
 
-  slideChangeGroups(oldIds, oldChanged, newChanged);
-  slideChangeGroups(newIds, newChanged, oldChanged);
+  slideChangeGroups(oldIds, oldChanged, newChanged, indentLookup(oldLines));
+  slideChangeGroups(newIds, newChanged, oldChanged, indentLookup(newLines));
   return {
     oldChanged: oldChanged.subarray(1, oldIds.length + 1),
     newChanged: newChanged.subarray(1, newIds.length + 1),
