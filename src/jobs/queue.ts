@@ -2,6 +2,9 @@
 // pull request (key owner/repo#pr); a push with a newer head SHA aborts the running job and takes
 // its place; a SHA already reviewed is not reviewed again unless a person asked for a re-run; a
 // redelivered webhook is ignored. Memory is bounded: the sets below forget their oldest entries.
+// A request that has to wait is announced (`onWaiting`), and one that leaves the line without
+// running, replaced by a newer push or dropped at shutdown, is reported (`onDropped`), so the
+// shell can show a queued check run and close it: nothing waits invisibly or vanishes silently.
 
 import { type CancelReason, queueKey, type ReviewRequest } from "./review-request.ts";
 
@@ -33,6 +36,10 @@ export interface ReviewQueueOptions {
   readonly memory?: number;
   /** Called when a runner rejects (it should not); the queue keeps going. */
   readonly onRunnerError?: (error: unknown, request: ReviewRequest) => void;
+  /** A request was queued and cannot start yet. */
+  readonly onWaiting?: (request: ReviewRequest) => void;
+  /** A waiting request leaves the line without running; drain and shutdown wait for the promise. */
+  readonly onDropped?: (request: ReviewRequest, reason: CancelReason) => Promise<void>;
 }
 
 interface Running {
@@ -43,7 +50,7 @@ interface Running {
 
 export interface ReviewQueue {
   enqueue(request: ReviewRequest): EnqueueOutcome;
-  /** Resolves when nothing runs and nothing waits. */
+  /** Resolves when nothing runs, nothing waits, and every dropped request has been reported. */
   drain(): Promise<void>;
   /** Stops taking work, drops waiting jobs, lets running ones finish for graceMs, then aborts them. */
   shutdown(graceMs: number): Promise<void>;
@@ -80,6 +87,18 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
   const pending = new Map<string, ReviewRequest>(); // insertion order = FIFO across pull requests
   let accepting = true;
   let idleWaiters: Array<() => void> = [];
+  const reporting = new Set<Promise<void>>();
+
+  function drop(request: ReviewRequest, reason: CancelReason): void {
+    if (options.onDropped === undefined) return;
+    const report = options.onDropped(request, reason).catch(() => {});
+    reporting.add(report);
+    void report.finally(() => reporting.delete(report));
+  }
+
+  const reported = async (): Promise<void> => {
+    while (reporting.size > 0) await Promise.all(reporting);
+  };
 
   const shaKey = (r: ReviewRequest) => `${queueKey(r)}@${r.headSha}`;
 
@@ -131,30 +150,36 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
     if (waiting?.headSha === request.headSha) return "already_pending";
     if (!request.rerun && reviewed.has(shaKey(request))) return "already_reviewed";
 
+    const reason: CancelReason = { kind: "superseded", headSha: request.headSha };
     if (request.rerun) {
       // A re-run never displaces a push: it waits, and the orchestrator re-reads the PR's head.
       if (waiting) return "already_pending";
     } else if (current && currentSha !== null) {
-      const reason: CancelReason = { kind: "superseded", headSha: request.headSha };
       current.controller.abort(reason);
     }
+    if (waiting) drop(waiting, reason);
     pending.delete(key); // re-insert so the newest push keeps its turn at the back of the line
     pending.set(key, request);
     pump();
+    if (pending.get(key) === request) options.onWaiting?.(request);
     return "queued";
   }
 
-  function drain(): Promise<void> {
-    if (running.size === 0 && pending.size === 0) return Promise.resolve();
-    return new Promise((resolve) => idleWaiters.push(resolve));
+  async function drain(): Promise<void> {
+    if (running.size > 0 || pending.size > 0) {
+      await new Promise<void>((resolve) => idleWaiters.push(resolve));
+    }
+    await reported();
   }
 
   async function shutdown(graceMs: number): Promise<void> {
     accepting = false;
-    pending.clear(); // never started: no check run exists for them yet
+    for (const request of pending.values()) drop(request, { kind: "shutdown" });
+    pending.clear();
     const jobs = [...running.values()];
     if (jobs.length === 0) {
       notifyIdle();
+      await reported();
       return;
     }
     const all = Promise.all(jobs.map((job) => job.done));
@@ -170,6 +195,7 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
       await all;
     }
     notifyIdle();
+    await reported();
   }
 
   return {

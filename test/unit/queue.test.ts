@@ -23,8 +23,23 @@ interface Started {
   finish(settlement?: JobSettlement): void;
 }
 
+interface Reported {
+  readonly waiting: string[];
+  readonly dropped: string[];
+  /** Resolves the oldest unresolved onDropped promise. */
+  settleDrop(): void;
+}
+
+const label = (r: ReviewRequest) => `#${r.pullNumber}@${r.headSha.slice(0, 1)}`;
+
 function harness(concurrency = 2) {
   const started: Started[] = [];
+  const reported: Reported & { resolvers: Array<() => void> } = {
+    waiting: [],
+    dropped: [],
+    resolvers: [],
+    settleDrop: () => reported.resolvers.shift()?.(),
+  };
   const timers: Array<{ fn: () => void; ms: number; cleared: boolean }> = [];
   const fakeTimers: QueueTimers = {
     setTimeout: (fn, ms) => {
@@ -46,8 +61,15 @@ function harness(concurrency = 2) {
         signal.addEventListener("abort", () => resolve({ remember: false }));
         started.push({ request: req, signal, finish: (s = { remember: true }) => resolve(s) });
       }),
+    onWaiting: (req) => reported.waiting.push(label(req)),
+    onDropped: (req, reason) => {
+      reported.dropped.push(
+        `${label(req)} ${reason.kind === "superseded" ? `by ${reason.headSha.slice(0, 1)}` : reason.kind}`,
+      );
+      return new Promise<void>((resolve) => reported.resolvers.push(resolve));
+    },
   });
-  return { queue, started, timers };
+  return { queue, started, timers, reported };
 }
 
 const flush = () => new Promise((r) => setImmediate(r));
@@ -142,7 +164,7 @@ describe("review queue", () => {
   });
 
   it("on shutdown stops taking work, drops waiting jobs and aborts running ones after the grace", async () => {
-    const { queue, started, timers } = harness(1);
+    const { queue, started, timers, reported } = harness(1);
     queue.enqueue(request({ pullNumber: 1 }));
     queue.enqueue(request({ pullNumber: 2 }));
     const down = queue.shutdown(5000);
@@ -151,6 +173,7 @@ describe("review queue", () => {
     expect(timers[0]!.ms).toBe(5000);
     expect(started[0]!.signal.aborted).toBe(false);
     timers[0]!.fn();
+    reported.settleDrop();
     await down;
     expect(started[0]!.signal.reason).toEqual({ kind: "shutdown" });
     expect(started).toHaveLength(1);
@@ -180,5 +203,69 @@ describe("review queue", () => {
     queue.enqueue(request({ pullNumber: 2 }));
     await queue.drain();
     expect(errors).toHaveLength(2);
+  });
+
+  it("announces only requests that must wait, and reports each one that leaves without running", async () => {
+    const { queue, started, reported } = harness(1);
+    queue.enqueue(request({ pullNumber: 1 }));
+    expect(reported.waiting).toEqual([]); // started at once: nothing to announce
+    queue.enqueue(request({ pullNumber: 2, headSha: "a".repeat(40) }));
+    queue.enqueue(request({ pullNumber: 3, headSha: "a".repeat(40) }));
+    expect(reported.waiting).toEqual(["#2@a", "#3@a"]);
+    // A newer push for a waiting pull request replaces it in the line.
+    queue.enqueue(request({ pullNumber: 2, headSha: "b".repeat(40) }));
+    expect(reported.waiting).toEqual(["#2@a", "#3@a", "#2@b"]);
+    expect(reported.dropped).toEqual(["#2@a by b"]);
+    // A re-run for a waiting pull request neither replaces it nor is announced.
+    expect(queue.enqueue(request({ pullNumber: 3, headSha: "c".repeat(40), rerun: true }))).toBe(
+      "already_pending",
+    );
+    expect(reported.waiting).toHaveLength(3);
+    // drain waits for the drop to be reported, not only for the jobs.
+    let drained = false;
+    const draining = queue.drain().then(() => {
+      drained = true;
+    });
+    await finishAll(queue, started);
+    expect(started.map((job) => label(job.request))).toEqual(["#1@a", "#3@a", "#2@b"]);
+    await flush();
+    expect(drained).toBe(false);
+    reported.settleDrop();
+    await draining;
+    expect(drained).toBe(true);
+  });
+
+  it("on shutdown reports every waiting request as dropped, and waits for the reports", async () => {
+    const { queue, started, reported } = harness(1);
+    queue.enqueue(request({ pullNumber: 1 }));
+    queue.enqueue(request({ pullNumber: 2 }));
+    queue.enqueue(request({ pullNumber: 3 }));
+    let down = false;
+    const stopping = queue.shutdown(5000).then(() => {
+      down = true;
+    });
+    expect(reported.dropped).toEqual(["#2@a shutdown", "#3@a shutdown"]);
+    started[0]!.finish();
+    await flush();
+    expect(down).toBe(false);
+    reported.settleDrop();
+    reported.settleDrop();
+    await stopping;
+    expect(started).toHaveLength(1);
+  });
+
+  it("keeps going when reporting a dropped request fails", async () => {
+    const queue = createReviewQueue({
+      concurrency: 1,
+      runner: (_request, signal) =>
+        new Promise<JobSettlement>((resolve) =>
+          signal.addEventListener("abort", () => resolve({ remember: false })),
+        ),
+      onDropped: () => Promise.reject(new Error("GitHub is down")),
+    });
+    queue.enqueue(request({ pullNumber: 1 }));
+    queue.enqueue(request({ pullNumber: 2 }));
+    await queue.shutdown(0);
+    expect(queue.stats()).toEqual({ running: 0, pending: 0 });
   });
 });
