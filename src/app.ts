@@ -9,6 +9,7 @@ import type { GitHubClient } from "./github/octokit.ts";
 import { createReviewQueue, type ReviewQueue } from "./jobs/queue.ts";
 import type { ReviewPorts } from "./jobs/review-ports.ts";
 import { queueKey, type ReviewRequest } from "./jobs/review-request.ts";
+import { createQueuedCheckRuns } from "./jobs/queued-check-runs.ts";
 import { runReview } from "./jobs/run-review.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
 
@@ -35,6 +36,7 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       given === undefined
         ? createBotLoginLookup(async () => (await app.auth()) as unknown as AppClient)
         : () => Promise.resolve(given);
+    const queuedRuns = createQueuedCheckRuns({ checkRunName: options.config.checkRunName, log: app.log });
     const queue = createReviewQueue({
       concurrency: options.config.reviewConcurrency,
       runner: (request: ReviewRequest, signal) => {
@@ -49,9 +51,13 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
           log: app.log,
           botLogin,
           sleep: options.sleep ?? defaultSleep,
+          queuedCheckRun: queuedRuns.claim(request),
         });
       },
       onRunnerError: (error) => app.log.error({ error: String(error).slice(0, 200) }, "review job failed"),
+      // The handler stores the client before it enqueues, so the waiting request's client is there.
+      onWaiting: (request) => queuedRuns.announce(request, clients.get(queueKey(request))!),
+      onDropped: (request, reason) => queuedRuns.drop(request, reason),
     });
     options.onQueue?.(queue);
 

@@ -1,5 +1,5 @@
-// Loupe's check run: created in_progress on the head SHA, updated with progress, and always
-// completed. Every text is clamped to GitHub's limits here, the one place that talks to the
+// Loupe's check run: created on the head SHA (queued while the review waits its turn, else
+// in_progress), updated with progress, and always completed. Every text is clamped to GitHub's limits here, the one place that talks to the
 // Checks API, so no caller can produce a request GitHub would reject for its size.
 
 import { formatExternalId } from "./external-id.ts";
@@ -43,7 +43,8 @@ export interface CreateCheckRunInput extends RepoRef {
   readonly headSha: string;
   readonly pullNumber: number;
   readonly output: CheckRunOutput;
-  readonly startedAt: Date;
+  /** When the review started; without it the run is created `queued`. */
+  readonly startedAt: Date | null;
 }
 
 export async function createCheckRun(octokit: GitHubClient, input: CreateCheckRunInput): Promise<number> {
@@ -52,12 +53,28 @@ export async function createCheckRun(octokit: GitHubClient, input: CreateCheckRu
     repo: input.repo,
     name: input.name,
     head_sha: input.headSha,
-    status: "in_progress",
     external_id: formatExternalId(input.pullNumber),
-    started_at: input.startedAt.toISOString(),
+    ...(input.startedAt === null
+      ? { status: "queued" as const }
+      : { status: "in_progress" as const, started_at: input.startedAt.toISOString() }),
     output: clampOutput(input.output),
   });
   return response.data.id;
+}
+
+/** A queued run's review starts: in_progress from now on. */
+export async function startQueuedCheckRun(
+  octokit: GitHubClient,
+  ref: RepoRef & { readonly checkRunId: number; readonly startedAt: Date; readonly output: CheckRunOutput },
+): Promise<void> {
+  await octokit.rest.checks.update({
+    owner: ref.owner,
+    repo: ref.repo,
+    check_run_id: ref.checkRunId,
+    status: "in_progress",
+    started_at: ref.startedAt.toISOString(),
+    output: clampOutput(ref.output),
+  });
 }
 
 export async function updateCheckRunProgress(

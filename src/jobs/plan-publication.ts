@@ -7,7 +7,7 @@ import { planReview } from "../review/plan-review.ts";
 import { renderReviewBody } from "../review/render.ts";
 import { emptySeverityCounts, isAtLeast } from "../review/severity.ts";
 import { readRepositoryTextFile } from "../tools/repository-file.ts";
-import type { PlannedReview, PlanInput } from "./review-ports.ts";
+import type { PlanInput, PlannedReview } from "./review-ports.ts";
 
 export async function planPublication(input: PlanInput & { readonly host: string }): Promise<PlannedReview> {
   const review = input.result.review;

@@ -3,14 +3,14 @@
 
 import type { AppConfig } from "../config/app-config.ts";
 import { isPathIncluded } from "../config/repo-config.ts";
-import { completeCheckRun, createCheckRun, updateCheckRunProgress } from "../github/check-run.ts";
+import { isLoupeError } from "../errors.ts";
+import { completeCheckRun, updateCheckRunProgress } from "../github/check-run.ts";
 import { renderCheckRunOutput, renderProgressOutput } from "../github/check-run-output.ts";
 import { comparePullRequest } from "../github/compare.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { listPostedFingerprints } from "../github/posted-fingerprints.ts";
 import { publishReview } from "../github/publish-review.ts";
 import { type SecondaryRetryOptions, withSecondaryRetry } from "../github/retry-secondary.ts";
-import { isLoupeError } from "../errors.ts";
 import { redactSecrets, registerSecret } from "../redact.ts";
 import { reviewMarker } from "../review/render.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
@@ -24,6 +24,7 @@ import { repoSettingsStep } from "./repo-settings-step.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";
 import type { PlannedReview, ReviewPorts } from "./review-ports.ts";
 import { type CancelReason, isCancelReason, queueKey, type ReviewRequest } from "./review-request.ts";
+import { createCheckRunStarter } from "./start-check-run.ts";
 
 export interface JobLogger {
   info(obj: object, msg: string): void;
@@ -41,6 +42,8 @@ export interface RunReviewOptions {
   readonly botLogin: () => Promise<string>;
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly now?: () => number;
+  /** The `queued` check run made while this review waited its turn (queued-check-runs.ts). */
+  readonly queuedCheckRun?: Promise<number | null>;
 }
 
 export async function runReview(options: RunReviewOptions): Promise<JobSettlement> {
@@ -78,20 +81,18 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
   };
 
   try {
-    // 1. The pull request (pulls.get for re-runs), then the check run on its head SHA.
-    const startRun = (sha: string) =>
-      withSecondaryRetry(
-        () =>
-          createCheckRun(octokit, {
-            ...repoRef,
-            name: config.checkRunName,
-            headSha: sha,
-            pullNumber: request.pullNumber,
-            startedAt: new Date(now()),
-            output: { title: "Loupe: reviewing", summary: `Loupe is reviewing \`${sha}\`.` },
-          }),
-        retry,
-      );
+    // 1. The pull request (pulls.get for re-runs), then the check run on its head SHA: the queued
+    // one when this review waited for it on the same commit, else a new one.
+    const startRun = createCheckRunStarter({
+      octokit,
+      repoRef,
+      request,
+      checkRunName: config.checkRunName,
+      queuedRunId: (await options.queuedCheckRun) ?? null,
+      retry,
+      now,
+      log,
+    });
     const pr = await resolvePullRequest(octokit, request).catch(async (error: unknown) => {
       checkRunId = await startRun(request.headSha); // so the failure below is reported somewhere
       throw error;
