@@ -167,9 +167,12 @@ async function queuePhase(): Promise<Record<string, unknown>> {
   }
   const completed = () => world.github.checkRuns.filter((r) => r.history.at(-1)?.status === "completed");
   let peakRunning = 0;
+  let peakQueued = 0; // waiting reviews show a queued check run
   while (completed().length < prs) {
-    const running = world.github.checkRuns.filter((r) => r.history.at(-1)?.status === "in_progress").length;
-    peakRunning = Math.max(peakRunning, running);
+    const status = (wanted: string) =>
+      world.github.checkRuns.filter((r) => r.history.at(-1)?.status === wanted);
+    peakRunning = Math.max(peakRunning, status("in_progress").length);
+    peakQueued = Math.max(peakQueued, status("queued").length);
     await new Promise((resolve) => setTimeout(resolve, 100));
     if (performance.now() - started > 15 * 60_000) break; // a stuck run must not hang the bench forever
   }
@@ -189,6 +192,7 @@ async function queuePhase(): Promise<Record<string, unknown>> {
     reviews_posted: world.github.reviews.length,
     rejected_422: world.github.requests.filter((r) => r.status === 422).length,
     peak_in_progress: peakRunning,
+    peak_queued: peakQueued,
     wall_s: (wall / 1000).toFixed(1),
     peak_rss_mb: peak === undefined ? null : Math.round(peak / 1024),
     target_rss: "≤ 512 MB",

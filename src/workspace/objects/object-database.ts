@@ -7,8 +7,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { applyDelta } from "./delta.ts";
 import { type ByteBudgetCache, createByteBudgetCache } from "./byte-budget-cache.ts";
+import { applyDelta } from "./delta.ts";
 import { CorruptObjectStoreError, type GitObject, gitObjectId } from "./git-object.ts";
 import { readLooseObject } from "./loose-object.ts";
 import { openPackFile, type PackFile } from "./pack-file.ts";

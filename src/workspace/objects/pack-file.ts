@@ -7,12 +7,10 @@
 
 import fs from "node:fs";
 import { inflateSync } from "node:zlib";
+import { parseEntryHeader } from "./entry-header.ts";
 import { CorruptObjectStoreError, type GitObjectType } from "./git-object.ts";
 import { type PackIndex, parsePackIndex } from "./pack-index.ts";
 
-const TYPES: Readonly<Record<number, GitObjectType>> = { 1: "commit", 2: "tree", 3: "blob", 4: "tag" };
-const OFS_DELTA = 6;
-const REF_DELTA = 7;
 const TRAILER = 20;
 
 export type PackEntry =
@@ -72,50 +70,11 @@ function readEntry(
 ): PackEntry {
   if (!(offset >= 12 && offset < dataEnd)) throw corrupt(packName, `entry offset ${offset} is out of range`);
   const raw = readAt(fd, offset, index.entryEnd(offset, dataEnd) - offset);
-  const byteAt = (position: number): number => {
-    const byte = raw[position];
-    if (byte === undefined) throw corrupt(packName, `entry at ${offset} is truncated`);
-    return byte;
-  };
-
-  // Type and inflated size: 3 type bits and 4 size bits, then 7 size bits a byte (little-endian).
-  let position = 0;
-  let byte = byteAt(position++);
-  const typeCode = (byte >> 4) & 7;
-  let size = byte & 0x0f;
-  let shift = 4;
-  while ((byte & 0x80) !== 0) {
-    byte = byteAt(position++);
-    size += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (shift > 53) throw corrupt(packName, `entry at ${offset} has an oversized header`);
-  }
-
-  if (typeCode === OFS_DELTA) {
-    // The base's distance back, in git's "offset encoding": each continuation adds one before
-    // shifting, so that every distance has exactly one spelling.
-    byte = byteAt(position++);
-    let distance = byte & 0x7f;
-    while ((byte & 0x80) !== 0) {
-      byte = byteAt(position++);
-      distance = (distance + 1) * 128 + (byte & 0x7f);
-    }
-    if (distance <= 0 || distance > offset)
-      throw corrupt(packName, `entry at ${offset} has a bad base offset`);
-    return {
-      kind: "ofs_delta",
-      baseOffset: offset - distance,
-      delta: inflate(raw, position, size, packName),
-    };
-  }
-  if (typeCode === REF_DELTA) {
-    if (position + 20 > raw.byteLength) throw corrupt(packName, `entry at ${offset} is truncated`);
-    const baseOid = raw.toString("hex", position, position + 20);
-    return { kind: "ref_delta", baseOid, delta: inflate(raw, position + 20, size, packName) };
-  }
-  const type = TYPES[typeCode];
-  if (type === undefined) throw corrupt(packName, `entry at ${offset} has unknown type ${typeCode}`);
-  return { kind: "whole", type, bytes: inflate(raw, position, size, packName) };
+  const header = parseEntryHeader(raw, 0, offset, (what) => corrupt(packName, what));
+  const data = inflate(raw, header.dataStart, header.size, packName);
+  if (header.kind === "ofs_delta") return { kind: "ofs_delta", baseOffset: header.baseOffset, delta: data };
+  if (header.kind === "ref_delta") return { kind: "ref_delta", baseOid: header.baseOid, delta: data };
+  return { kind: "whole", type: header.type, bytes: data };
 }
 
 function inflate(raw: Buffer, start: number, size: number, packName: string): Uint8Array {
