@@ -3,6 +3,7 @@
 // (what a whole-tree search costs). Prints one JSON line of figures; removes the workspace.
 // With --verify, also checks that every blob of both trees hashes to its id (exit 1 if not).
 // usage: node bench/fetch-workspace.ts <url> <head-sha> <merge-base-sha> [--read-all] [--verify] [--tmp DIR]
+//        [--max-bytes N] (REVIEW_MAX_FETCH_BYTES for this fetch)
 import { createHash } from "node:crypto";
 import { fetchWorkspace } from "../src/workspace/fetch.ts";
 
@@ -14,6 +15,7 @@ if (url === undefined || headSha === undefined || mergeBaseSha === undefined) {
   process.exit(2);
 }
 const tmpIndex = flags.indexOf("--tmp");
+const maxBytesIndex = flags.indexOf("--max-bytes");
 const started = performance.now();
 let requests = 0;
 const workspace = await fetchWorkspace({
@@ -21,6 +23,7 @@ const workspace = await fetchWorkspace({
   headSha,
   mergeBaseSha,
   tmpRoot: tmpIndex === -1 ? undefined : flags[tmpIndex + 1],
+  maxBytes: maxBytesIndex === -1 ? undefined : Number(flags[maxBytesIndex + 1]),
   onRequest: () => {
     requests += 1;
   },

@@ -12,6 +12,7 @@ import { LoupeError } from "../errors.ts";
 import { classifyFetchError, isUnreachableFailure, unreachable } from "./fetch-errors.ts";
 import { authorizationHeader, parseRemoteUrl } from "./git-http-auth.ts";
 import { createGitHttpClient } from "./git-http-client.ts";
+import { createIncomingPacks, type IncomingPacks } from "./incoming-packs.ts";
 import { findMergeBase } from "./merge-base.ts";
 import { createObjectReader, createObjectStore, readCommitSnapshot } from "./snapshot.ts";
 import type { Workspace } from "./types.ts";
@@ -63,6 +64,8 @@ interface Session {
   readonly gitdir: string;
   readonly cache: object;
   readonly http: ReturnType<typeof createGitHttpClient>;
+  /** Packs the server sent, streamed to disk; installed (indexed) after each git.fetch. */
+  readonly packs: IncomingPacks;
 }
 
 export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Workspace> {
@@ -76,8 +79,10 @@ export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Wo
 
   const gitdir = await mkdtemp(path.join(options.tmpRoot ?? os.tmpdir(), "loupe-workspace-"));
   const store = createObjectStore(gitdir);
+  const packs = createIncomingPacks({ gitdir, database: store.database });
   const session: Session = {
     ...store,
+    packs,
     http: createGitHttpClient({
       origin: url.origin,
       authorization: options.token === undefined ? undefined : authorizationHeader(options.token),
@@ -90,6 +95,7 @@ export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Wo
           "git_repository_too_large",
           `the git server sent more than ${maxBytes} bytes for the review's two commits; the fetch was stopped there`,
         ),
+      receivePack: packs.receive,
     }),
   };
   let what = `the head commit ${options.headSha}`;
@@ -162,8 +168,7 @@ async function fetchHead(session: Session, options: FetchWorkspaceOptions): Prom
   }
   // GitHub keeps every PR head under refs/pull/<n>/head, even for forks and deleted branches.
   const ref = `refs/pull/${options.pullNumber}/head`;
-  const { fetchHead: current } = await git.fetch({
-    ...fetchArgs(session),
+  const { fetchHead: current } = await fetchAndInstall(session, what, {
     ref,
     singleBranch: true,
     depth: 1,
@@ -181,8 +186,7 @@ const HAVE_REF = "refs/loupe/have";
 
 async function fetchCommit(session: Session, sha: string, what: string): Promise<void> {
   if (await hasCommit(session, sha)) return;
-  await git.fetch({
-    ...fetchArgs(session),
+  await fetchAndInstall(session, what, {
     ...(await wantWithHaves(session, sha)),
     singleBranch: true,
     depth: 1,
@@ -228,11 +232,27 @@ async function deepenToMergeBase(
     step = Math.min(step, limit - depth);
     for (const ref of [head, base]) {
       const want = await wantWithHaves(session, ref);
-      await git.fetch({ ...fetchArgs(session), ...want, singleBranch: true, depth: step, relative: true });
+      await fetchAndInstall(session, `history of ${ref}`, {
+        ...want,
+        singleBranch: true,
+        depth: step,
+        relative: true,
+      });
     }
     depth += step;
     step *= 2;
   }
+}
+
+/** One isomorphic-git fetch, then the pack it brought indexed and installed by Loupe. */
+async function fetchAndInstall(
+  session: Session,
+  what: string,
+  args: { ref: string; remoteRef?: string; singleBranch: boolean; depth: number; relative?: boolean },
+): Promise<Awaited<ReturnType<typeof git.fetch>>> {
+  const result = await git.fetch({ ...fetchArgs(session), ...args });
+  await session.packs.install(what);
+  return result;
 }
 
 function fetchArgs(session: Session) {

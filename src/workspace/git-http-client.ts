@@ -7,6 +7,7 @@
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from "isomorphic-git";
 import nodeHttp from "isomorphic-git/http/node";
 import { mayCarryToken } from "./git-http-auth.ts";
+import { divertPack, type PackSink } from "./pack-diverter.ts";
 import { advertisesThinPack, requestThinPack } from "./thin-pack.ts";
 
 export interface GitHttpClientOptions {
@@ -22,6 +23,8 @@ export interface GitHttpClientOptions {
   readonly maxBytes?: number;
   /** The error a read past `maxBytes` throws (the caller knows what was being fetched). */
   readonly onTooLarge?: (maxBytes: number) => Error;
+  /** Where the pack of an upload-pack response goes instead of to isomorphic-git (pack-diverter.ts). */
+  readonly receivePack?: () => Promise<PackSink>;
 }
 
 export function createGitHttpClient(options: GitHttpClientOptions): HttpClient {
@@ -53,6 +56,9 @@ export function createGitHttpClient(options: GitHttpClientOptions): HttpClient {
       const response = await nodeHttp.request({ ...request, body, headers, signal: options.signal });
       if (response.body === undefined) return response;
       let responseBody = counted(abortable(response.body, options.signal), budget);
+      if (options.receivePack !== undefined && isUploadPack(request.url)) {
+        responseBody = divertPack(responseBody, options.receivePack);
+      }
       if (options.thinPack === true && isAdvertisement(request.url)) {
         responseBody = watchAdvertisement(responseBody, (offered) => {
           serverThinPack = offered;

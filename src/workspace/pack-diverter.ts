@@ -5,7 +5,8 @@
 // which it neither stores nor indexes. Everything else passes through byte for byte, so the
 // negotiation (shallow lines, ACK/NAK, errors on channel 3) is still isomorphic-git's.
 // Why: isomorphic-git holds the whole pack in memory and indexes it in pure JavaScript, peaking
-// near six times the pack's size; this way the pack streams to disk.
+// near six times the pack's size; this way the pack streams to disk as it arrives. Pack bytes go
+// to the sink as views of the network's chunks, never copied into a growing buffer.
 
 import { createHash } from "node:crypto";
 
@@ -31,6 +32,8 @@ export const EMPTY_PACK_LINE: Buffer = (() => {
   ]);
 })();
 
+const HEX4 = /^[0-9a-f]{4}$/i;
+
 /**
  * Passes `body` through, minus the channel-1 pack data, which goes to the sink `openSink()`
  * returns (opened at the first pack byte, closed at the end). A stream that is not pkt-lines is
@@ -40,46 +43,69 @@ export async function* divertPack(
   body: AsyncIterable<Uint8Array>,
   openSink: () => Promise<PackSink>,
 ): AsyncGenerator<Uint8Array> {
-  let pending: Buffer = Buffer.alloc(0);
   let sink: PackSink | null = null;
   let passthrough = false;
+  // The line being read: its first 5 bytes (length and band) gather in `head`; then `left` bytes
+  // of payload follow, diverted when `diverting`, else kept in `line` to pass on whole.
+  let head = Buffer.alloc(0);
+  let left = 0;
+  let diverting = false;
+  let line: Buffer[] = [];
   try {
-    for await (const chunk of body) {
+    for await (const received of body) {
       if (passthrough) {
-        yield chunk;
+        yield received;
         continue;
       }
-      pending = pending.byteLength === 0 ? Buffer.from(chunk) : Buffer.concat([pending, chunk]);
+      const chunk = Buffer.from(received.buffer, received.byteOffset, received.byteLength);
       const out: Buffer[] = [];
       let at = 0;
-      while (pending.byteLength - at >= 4) {
-        const length = Number.parseInt(pending.toString("latin1", at, at + 4), 16);
-        if (!/^[0-9a-f]{4}$/i.test(pending.toString("latin1", at, at + 4)) || (length > 0 && length < 4)) {
-          passthrough = true; // not a pkt-line: leave the stream to isomorphic-git as it is
-          break;
-        }
-        if (length === 0) {
-          out.push(pending.subarray(at, at + 4)); // a flush-pkt
-          at += 4;
+      while (at < chunk.byteLength && !passthrough) {
+        if (left > 0) {
+          const take = Math.min(left, chunk.byteLength - at);
+          const piece = chunk.subarray(at, at + take);
+          if (diverting) await sink!.write(piece);
+          else line.push(piece);
+          left -= take;
+          at += take;
+          if (left === 0 && !diverting) out.push(...line.splice(0));
           continue;
         }
-        if (pending.byteLength - at < length) break; // the rest of this line is in a later chunk
-        if (pending[at + 4] === PACK_CHANNEL) {
-          if (sink === null) {
-            sink = await openSink();
-            out.push(EMPTY_PACK_LINE);
-          }
-          await sink.write(pending.subarray(at + 5, at + length));
-        } else {
-          out.push(pending.subarray(at, at + length));
+        // Gather the 4-byte length, and the band byte of a non-flush line.
+        const need = head.byteLength < 4 ? 4 : 5;
+        const take = Math.min(need - head.byteLength, chunk.byteLength - at);
+        head = Buffer.concat([head, chunk.subarray(at, at + take)]);
+        at += take;
+        if (head.byteLength < need) continue;
+        const text = head.toString("latin1", 0, 4);
+        const length = Number.parseInt(text, 16);
+        if (!HEX4.test(text) || (length > 0 && length < 4)) {
+          passthrough = true; // not a pkt-line: leave the stream to isomorphic-git as it is
+          out.push(head, chunk.subarray(at));
+          head = Buffer.alloc(0);
+          break;
         }
-        at += length;
+        if (length === 0 || length === 4) {
+          out.push(head.subarray(0, 4)); // a flush-pkt, or an empty line
+          head = head.subarray(4);
+          continue;
+        }
+        if (head.byteLength < 5) continue; // the band byte is in a later chunk
+        diverting = head[4] === PACK_CHANNEL;
+        if (diverting && sink === null) {
+          sink = await openSink();
+          out.push(EMPTY_PACK_LINE);
+        }
+        if (!diverting) line = [head];
+        left = length - 5;
+        head = Buffer.alloc(0);
+        if (left === 0 && !diverting) out.push(...line.splice(0));
       }
-      if (passthrough) out.push(pending.subarray(at));
-      pending = passthrough ? Buffer.alloc(0) : pending.subarray(at);
       if (out.length > 0) yield Buffer.concat(out);
     }
-    if (pending.byteLength > 0) yield pending; // a truncated line: isomorphic-git reports it
+    // A truncated line: pass on what there is, and isomorphic-git reports it.
+    const rest = Buffer.concat([head, ...line]);
+    if (rest.byteLength > 0) yield rest;
   } finally {
     await sink?.close();
   }

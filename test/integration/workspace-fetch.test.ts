@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { CommitSnapshot, ObjectReader } from "../../src/workspace/types.ts";
 import { fetchWorkspace, PullRequestMovedError } from "../../src/workspace/fetch.ts";
+import type { CommitSnapshot, ObjectReader } from "../../src/workspace/types.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
 import { createDanglingCommit, deleteRef, publishRepository, setRef } from "../support/git-server-repos.ts";
@@ -94,6 +94,19 @@ describe("fetchWorkspace against a real git http-backend", () => {
     const readme = workspace.mergeBase.byPath.get("README.md")!;
     expect(Buffer.from(await workspace.objects.readBlob(readme.oid)).toString()).toBe("# readme\n");
     expect(leftovers()).toHaveLength(1);
+    // The packs were received and indexed by Loupe (nothing half-installed): each index is the
+    // one git index-pack writes for that pack.
+    const packDir = path.join(tmpRoot, leftovers()[0]!, "objects", "pack");
+    const packs = fs.readdirSync(packDir).sort();
+    expect(packs.every((name) => /^pack-[0-9a-f]{40}\.(pack|idx)$/.test(name))).toBe(true);
+    for (const pack of packs.filter((name) => name.endsWith(".pack"))) {
+      const oracle = path.join(tmpRoot, "oracle.idx");
+      source.git("index-pack", "-o", oracle, path.join(packDir, pack));
+      expect(
+        fs.readFileSync(oracle).equals(fs.readFileSync(path.join(packDir, pack.replace(".pack", ".idx")))),
+      ).toBe(true);
+      fs.rmSync(oracle);
+    }
     await workspace.dispose();
     expect(leftovers()).toHaveLength(0);
   });

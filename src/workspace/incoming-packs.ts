@@ -1,0 +1,71 @@
+// The packs a fetch receives: streamed to `objects/pack/incoming-<n>.pack` as they arrive (the
+// HTTP client diverts them, pack-diverter.ts), then, once isomorphic-git's fetch has returned,
+// indexed by Loupe (objects/index-pack.ts) and installed as `pack-<checksum>.pack` + `.idx`,
+// where both Loupe's object database and isomorphic-git find them. A thin pack's delta bases are
+// read from what earlier fetches installed.
+
+import { open, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { LoupeError } from "../errors.ts";
+import { CorruptObjectStoreError } from "./objects/git-object.ts";
+import { indexPack } from "./objects/index-pack.ts";
+import type { ObjectDatabase } from "./objects/object-database.ts";
+import type { PackSink } from "./pack-diverter.ts";
+
+export interface IncomingPacks {
+  /** Opens the file the next received pack is written to. */
+  receive(): Promise<PackSink>;
+  /** Indexes and installs every pack received so far; `what` names the fetch in errors. */
+  install(what: string): Promise<void>;
+}
+
+export function createIncomingPacks(options: {
+  readonly gitdir: string;
+  readonly database: ObjectDatabase;
+}): IncomingPacks {
+  const packDir = path.join(options.gitdir, "objects", "pack");
+  const received: string[] = [];
+  let counter = 0;
+  return {
+    async receive() {
+      const file = path.join(packDir, `incoming-${++counter}.pack`);
+      const handle = await open(file, "wx");
+      received.push(file);
+      return {
+        async write(bytes) {
+          for (let at = 0; at < bytes.byteLength; ) {
+            const { bytesWritten } = await handle.write(bytes, at, bytes.byteLength - at);
+            at += bytesWritten;
+          }
+        },
+        close: () => handle.close(),
+      };
+    },
+    async install(what) {
+      for (const file of received.splice(0)) {
+        const pack = await readFile(file);
+        let indexed: Awaited<ReturnType<typeof indexPack>>;
+        try {
+          indexed = await indexPack({ pack, readExternal: (oid) => options.database.readObject(oid) });
+        } catch (error) {
+          await rm(file, { force: true });
+          if (!(error instanceof CorruptObjectStoreError)) throw error;
+          throw new LoupeError(
+            "git_network_failed",
+            `the git server sent a damaged pack for ${what}: ${error.message}`,
+            {
+              cause: error,
+            },
+          );
+        }
+        if (indexed.objectCount === 0) {
+          await rm(file, { force: true }); // nothing new: git sends an empty pack
+          continue;
+        }
+        const name = path.join(packDir, `pack-${indexed.checksum}`);
+        await rename(file, `${name}.pack`);
+        await writeFile(`${name}.idx`, indexed.index);
+      }
+    },
+  };
+}
