@@ -14,6 +14,7 @@ import { authorizationHeader, parseRemoteUrl } from "./git-http-auth.ts";
 import { createGitHttpClient } from "./git-http-client.ts";
 import { createIncomingPacks, type IncomingPacks } from "./incoming-packs.ts";
 import { findMergeBase } from "./merge-base.ts";
+import type { ObjectDatabase } from "./objects/object-database.ts";
 import { createObjectReader, createObjectStore, readCommitSnapshot } from "./snapshot.ts";
 import type { Workspace } from "./types.ts";
 
@@ -63,6 +64,7 @@ const DEFAULT_MAX_DEEPEN = 1024;
 interface Session {
   readonly gitdir: string;
   readonly cache: object;
+  readonly database: ObjectDatabase;
   readonly http: ReturnType<typeof createGitHttpClient>;
   /** Packs the server sent, streamed to disk; installed (indexed) after each git.fetch. */
   readonly packs: IncomingPacks;
@@ -266,10 +268,11 @@ function fetchArgs(session: Session) {
   };
 }
 
+// Loupe's object database, not isomorphic-git's reader: that one loads a whole pack into memory
+// (and keeps it in the session cache) to read a single commit.
 async function hasCommit(session: Session, sha: string): Promise<boolean> {
   try {
-    await git.readCommit({ fs, gitdir: session.gitdir, oid: sha, cache: session.cache });
-    return true;
+    return (await session.database.readObject(sha))?.type === "commit";
   } catch {
     return false;
   }

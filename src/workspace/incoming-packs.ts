@@ -4,11 +4,12 @@
 // where both Loupe's object database and isomorphic-git find them. A thin pack's delta bases are
 // read from what earlier fetches installed.
 
-import { open, readFile, rename, rm, writeFile } from "node:fs/promises";
+import fs from "node:fs";
+import { open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { LoupeError } from "../errors.ts";
 import { CorruptObjectStoreError } from "./objects/git-object.ts";
-import { indexPack } from "./objects/index-pack.ts";
+import { filePackSource, type IndexedPack, indexPack } from "./objects/index-pack.ts";
 import type { ObjectDatabase } from "./objects/object-database.ts";
 import type { PackSink } from "./pack-diverter.ts";
 
@@ -43,10 +44,9 @@ export function createIncomingPacks(options: {
     },
     async install(what) {
       for (const file of received.splice(0)) {
-        const pack = await readFile(file);
-        let indexed: Awaited<ReturnType<typeof indexPack>>;
+        let indexed: IndexedPack;
         try {
-          indexed = await indexPack({ pack, readExternal: (oid) => options.database.readObject(oid) });
+          indexed = await indexFile(file, options.database);
         } catch (error) {
           await rm(file, { force: true });
           if (!(error instanceof CorruptObjectStoreError)) throw error;
@@ -68,4 +68,13 @@ export function createIncomingPacks(options: {
       }
     },
   };
+}
+
+async function indexFile(file: string, database: ObjectDatabase): Promise<IndexedPack> {
+  const fd = fs.openSync(file, "r");
+  try {
+    return await indexPack({ source: filePackSource(fd), readExternal: (oid) => database.readObject(oid) });
+  } finally {
+    fs.closeSync(fd);
+  }
 }

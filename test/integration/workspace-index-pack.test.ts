@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { CorruptObjectStoreError, type GitObject } from "../../src/workspace/objects/git-object.ts";
-import { indexPack } from "../../src/workspace/objects/index-pack.ts";
+import { bufferPackSource, filePackSource, indexPack } from "../../src/workspace/objects/index-pack.ts";
 import { createObjectDatabase } from "../../src/workspace/objects/object-database.ts";
 import { createRepo, type FixtureRepo, gitEnvironment } from "../support/git-fixture.ts";
 
@@ -79,11 +79,32 @@ describe("indexPack against git index-pack", () => {
   ])("writes git's own .idx, byte for byte, for a pack with %s", async (_what, flags) => {
     const repo = historyRepo();
     const { pack, idx } = gitPack(repo, "HEAD", flags);
-    const indexed = await indexPack({ pack, readExternal: noExternal });
+    const indexed = await indexPack({ source: bufferPackSource(pack), readExternal: noExternal });
     expect(indexed.index.equals(idx)).toBe(true);
     expect(indexed.checksum).toBe(pack.subarray(-20).toString("hex"));
     expect(indexed.objectCount).toBe(pack.readUInt32BE(8));
   });
+
+  it.each([256, 4096])(
+    "reads a pack file through a reused %i-byte window and still writes git's .idx",
+    async (windowBytes) => {
+      const repo = historyRepo();
+      const { pack, idx } = gitPack(repo, "HEAD", ["--delta-base-offset"]);
+      const file = path.join(repo.home, "walked.pack");
+      fs.writeFileSync(file, pack);
+      const fd = fs.openSync(file, "r");
+      try {
+        const indexed = await indexPack({
+          source: filePackSource(fd),
+          readExternal: noExternal,
+          windowBytes,
+        });
+        expect(indexed.index.equals(idx)).toBe(true);
+      } finally {
+        fs.closeSync(fd);
+      }
+    },
+  );
 
   it("indexes a thin pack against the objects the store already holds", async () => {
     const repo = historyRepo(12);
@@ -103,7 +124,7 @@ describe("indexPack against git index-pack", () => {
     const database = createObjectDatabase({ gitdir: store.dir });
     const external: string[] = [];
     const indexed = await indexPack({
-      pack: thin,
+      source: bufferPackSource(thin),
       readExternal: (oid) => {
         external.push(oid);
         return database.readObject(oid);
@@ -141,7 +162,9 @@ describe("indexPack refuses damage", () => {
   ])("%s", async (_what, damage, message) => {
     const repo = historyRepo(3);
     const { pack } = gitPack(repo, "HEAD", ["--delta-base-offset"]);
-    const error = await rejection(indexPack({ pack: damage(pack), readExternal: noExternal }));
+    const error = await rejection(
+      indexPack({ source: bufferPackSource(damage(pack)), readExternal: noExternal }),
+    );
     expect(error).toBeInstanceOf(CorruptObjectStoreError);
     expect(error.message).toContain(message);
   });
@@ -149,7 +172,7 @@ describe("indexPack refuses damage", () => {
   it("a thin pack whose bases the store lacks", async () => {
     const repo = historyRepo(6);
     const thin = git(repo, ["pack-objects", "--revs", "--thin", "--stdout"], "HEAD\n^HEAD~3\n");
-    const error = await rejection(indexPack({ pack: thin, readExternal: noExternal }));
+    const error = await rejection(indexPack({ source: bufferPackSource(thin), readExternal: noExternal }));
     expect(error).toBeInstanceOf(CorruptObjectStoreError);
     expect(error.message).toContain("neither in the pack nor in the store");
   });

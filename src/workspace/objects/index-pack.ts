@@ -2,10 +2,12 @@
 // order, inflating each with node:zlib (which reports how many compressed bytes it used, so the
 // next entry's offset is known), resolves every delta against its base (in this pack by offset or
 // id, or, for a thin pack, an object the store already holds), and hashes each object with
-// node:crypto. Memory is the pack itself plus a byte-bounded cache of resolved bases, where
-// isomorphic-git's pure-JS indexer peaked at about six times the pack (bench/README.md).
+// node:crypto. The pack is read through a moving window, so memory is a few megabytes of pack,
+// the largest single entry, and a byte-bounded cache of resolved bases, whatever the pack's size;
+// isomorphic-git's pure-JS indexer held the whole pack and peaked near six times its size.
 
 import { createHash } from "node:crypto";
+import fs from "node:fs";
 import { crc32, inflateSync } from "node:zlib";
 import { type ByteBudgetCache, createByteBudgetCache } from "./byte-budget-cache.ts";
 import { applyDelta } from "./delta.ts";
@@ -13,12 +15,39 @@ import { type EntryHeader, parseEntryHeader } from "./entry-header.ts";
 import { CorruptObjectStoreError, type GitObject, gitObjectId } from "./git-object.ts";
 import { type IndexedObject, writePackIndex } from "./pack-index-writer.ts";
 
+/** Positional reads of a pack: a file on disk, or bytes in memory (tests). */
+export interface PackSource {
+  readonly size: number;
+  /** Up to `length` bytes from `position` (fewer only at the end), valid until the next read. */
+  read(position: number, length: number): Buffer;
+}
+
+export function bufferPackSource(pack: Buffer): PackSource {
+  return { size: pack.byteLength, read: (position, length) => pack.subarray(position, position + length) };
+}
+
+/**
+ * Reads an open file descriptor (the caller closes it) into one scratch buffer, reused by every
+ * read, so walking a pack of any size allocates no more than its largest entry.
+ */
+export function filePackSource(fd: number): PackSource {
+  let scratch = Buffer.alloc(0);
+  return {
+    size: fs.fstatSync(fd).size,
+    read(position, length) {
+      if (scratch.byteLength < length) scratch = Buffer.allocUnsafe(length);
+      return scratch.subarray(0, fs.readSync(fd, scratch, 0, length, position));
+    },
+  };
+}
+
 export interface IndexPackOptions {
-  /** The whole pack: header, entries, trailing SHA-1. */
-  readonly pack: Buffer;
+  readonly source: PackSource;
   /** An object outside this pack (a thin pack's delta base), or undefined when the store lacks it. */
   readonly readExternal: (oid: string) => Promise<GitObject | undefined>;
   readonly cacheBytes?: number;
+  /** How much of the pack one read brings in (default 8 MiB). */
+  readonly windowBytes?: number;
 }
 
 export interface IndexedPack {
@@ -32,11 +61,17 @@ export interface IndexedPack {
 const HEADER = 12;
 const TRAILER = 20;
 const MAX_CHAIN = 10_000;
+const WINDOW = 8 * 1024 * 1024;
+/** More than any entry header needs (type and size varint, then a 20-byte id or an offset). */
+const MAX_ENTRY_HEADER = 64;
 
 interface Entry {
   readonly offset: number;
   readonly header: EntryHeader;
-  crc: number;
+  /** Absolute offsets of the compressed data and of the entry's end. */
+  readonly dataStart: number;
+  readonly end: number;
+  readonly crc: number;
   oid?: string;
 }
 
@@ -44,38 +79,69 @@ function corrupt(what: string): CorruptObjectStoreError {
   return new CorruptObjectStoreError(`corrupt pack: ${what}`);
 }
 
+/** zlib's own bound on how large `size` bytes can become compressed (deflateBound), plus slack. */
+const deflateBound = (size: number): number => size + (size >> 12) + (size >> 14) + (size >> 25) + 64;
+
 export async function indexPack(options: IndexPackOptions): Promise<IndexedPack> {
-  const { pack } = options;
-  if (pack.byteLength < HEADER + TRAILER || pack.toString("latin1", 0, 4) !== "PACK") {
-    throw corrupt("not a pack file");
-  }
-  const version = pack.readUInt32BE(4);
+  const { source } = options;
+  const windowBytes = options.windowBytes ?? WINDOW;
+  const dataEnd = source.size - TRAILER;
+  const start = Buffer.from(source.read(0, HEADER)); // copies: the next read reuses the bytes
+  if (dataEnd < HEADER || start.toString("latin1", 0, 4) !== "PACK") throw corrupt("not a pack file");
+  const version = start.readUInt32BE(4);
   if (version !== 2 && version !== 3) throw corrupt(`unsupported version ${version}`);
-  const count = pack.readUInt32BE(8);
-  const dataEnd = pack.byteLength - TRAILER;
-  const checksum = pack.subarray(dataEnd);
-  if (!createHash("sha1").update(pack.subarray(0, dataEnd)).digest().equals(checksum)) {
-    throw corrupt("its checksum does not match its contents");
+  const count = start.readUInt32BE(8);
+  const checksum = Buffer.from(source.read(dataEnd, TRAILER));
+  const hash = createHash("sha1");
+  for (let at = 0; at < dataEnd; at += windowBytes) {
+    hash.update(source.read(at, Math.min(windowBytes, dataEnd - at)));
   }
+  if (!hash.digest().equals(checksum)) throw corrupt("its checksum does not match its contents");
+
+  // A moving window over the pack: consecutive entries are served from one read.
+  let window: { start: number; bytes: Buffer } = { start: 0, bytes: Buffer.alloc(0) };
+  const view = (position: number, length: number): Buffer => {
+    const end = Math.min(position + length, dataEnd);
+    const inWindow = position >= window.start && end <= window.start + window.bytes.byteLength;
+    if (!inWindow) {
+      window = {
+        start: position,
+        bytes: source.read(position, Math.min(Math.max(windowBytes, end - position), dataEnd - position)),
+      };
+    }
+    return window.bytes.subarray(position - window.start, end - window.start);
+  };
 
   // node:zlib stops at the end of the entry's zlib stream and reports how much input it used.
-  const inflateEntry = (header: EntryHeader): { data: Buffer; compressed: number } => {
-    let result: { buffer: Buffer; engine: { bytesWritten: number } };
-    try {
-      result = inflateSync(pack.subarray(header.dataStart, dataEnd), {
-        info: true,
-        chunkSize: Math.max(64, Math.min(header.size + 1, 1 << 22)),
-        maxOutputLength: Math.max(1, header.size + 1),
-      }) as unknown as typeof result;
-    } catch (error) {
-      throw corrupt(`cannot inflate the entry at ${header.dataStart} (${(error as Error).message})`);
+  // The input offered is zlib's bound for the declared size; a stream that needs more (another
+  // deflate implementation) is retried with everything up to the end of the pack.
+  const inflateAt = (
+    dataStart: number,
+    size: number,
+    known?: number,
+  ): { data: Buffer; compressed: number } => {
+    let length = known ?? Math.min(dataEnd - dataStart, deflateBound(size));
+    for (;;) {
+      try {
+        const result = inflateSync(view(dataStart, length), {
+          info: true,
+          chunkSize: Math.max(64, Math.min(size + 1, 1 << 22)),
+          maxOutputLength: Math.max(1, size + 1),
+        }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+        if (result.buffer.byteLength !== size) {
+          throw corrupt(`an entry inflates to ${result.buffer.byteLength} bytes, not the declared ${size}`);
+        }
+        return { data: result.buffer, compressed: result.engine.bytesWritten };
+      } catch (error) {
+        if (error instanceof CorruptObjectStoreError) throw error;
+        const truncated = (error as { code?: unknown }).code === "Z_BUF_ERROR";
+        if (truncated && dataStart + length < dataEnd) {
+          length = dataEnd - dataStart;
+          continue;
+        }
+        throw corrupt(`cannot inflate the entry at ${dataStart} (${(error as Error).message})`);
+      }
     }
-    if (result.buffer.byteLength !== header.size) {
-      throw corrupt(
-        `an entry inflates to ${result.buffer.byteLength} bytes, not the declared ${header.size}`,
-      );
-    }
-    return { data: result.buffer, compressed: result.engine.bytesWritten };
   };
 
   // Pass 1: every entry's extent and CRC, and the id of every whole object.
@@ -86,10 +152,11 @@ export async function indexPack(options: IndexPackOptions): Promise<IndexedPack>
   let offset = HEADER;
   for (let n = 0; n < count; n += 1) {
     if (offset >= dataEnd) throw corrupt(`it ends after ${n} of its ${count} entries`);
-    const header = parseEntryHeader(pack, offset, offset, (what) => corrupt(what));
-    const { data, compressed } = inflateEntry(header);
-    const end = header.dataStart + compressed;
-    const entry: Entry = { offset, header, crc: crc32(pack.subarray(offset, end)) };
+    const header = parseEntryHeader(view(offset, MAX_ENTRY_HEADER), 0, offset, (what) => corrupt(what));
+    const dataStart = offset + header.dataStart;
+    const { data, compressed } = inflateAt(dataStart, header.size);
+    const end = dataStart + compressed;
+    const entry: Entry = { offset, header, dataStart, end, crc: crc32(view(offset, end - offset)) };
     if (header.kind === "whole") {
       entry.oid = gitObjectId(header.type, data);
       offsetOfOid.set(entry.oid, offset);
@@ -101,11 +168,11 @@ export async function indexPack(options: IndexPackOptions): Promise<IndexedPack>
   }
   if (offset !== dataEnd) throw corrupt("it has bytes after its last entry");
 
-  // The object at `start`, resolving its delta chain; undefined while a REF_DELTA base has no id
+  // The object at `from`, resolving its delta chain; undefined while a REF_DELTA base has no id
   // yet (a delta later in the pack) and is not in the store either.
-  const resolve = async (start: number): Promise<GitObject | undefined> => {
+  const resolve = async (from: number): Promise<GitObject | undefined> => {
     const chain: { key: string; delta: Buffer }[] = [];
-    let at = start;
+    let at = from;
     let base: GitObject | undefined;
     while (base === undefined) {
       const key = String(at);
@@ -113,8 +180,8 @@ export async function indexPack(options: IndexPackOptions): Promise<IndexedPack>
       if (base !== undefined) break;
       const entry = byOffset.get(at);
       if (entry === undefined) throw corrupt(`a delta names a base at ${at}, where no entry starts`);
-      const { data } = inflateEntry(entry.header);
-      const header = entry.header;
+      const { header } = entry;
+      const { data } = inflateAt(entry.dataStart, header.size, entry.end - entry.dataStart);
       if (header.kind === "whole") {
         base = { type: header.type, bytes: data };
         cache.set(key, base, data.byteLength);
