@@ -18,7 +18,7 @@ export interface ReviewLimits {
   maxResponseBytes: number;
   /** Each trace preview (UTF-8 bytes). */
   tracePreviewBytes: number;
-  /** Bytes the git server may send for the review's two commits (bounds the fetch's memory too). */
+  /** Bytes the git server may send for the review's two commits (bounds its disk use and time). */
   maxFetchBytes: number;
 }
 
@@ -33,7 +33,7 @@ export const DEFAULT_REVIEW_LIMITS: ReviewLimits = Object.freeze({
   maxToolContentBytes: MIB,
   maxResponseBytes: 2 * MIB,
   tracePreviewBytes: 4096,
-  maxFetchBytes: 128 * MIB,
+  maxFetchBytes: 1024 * MIB,
 });
 
 export const HARD_CAPS: ReviewLimits = Object.freeze({
@@ -45,7 +45,7 @@ export const HARD_CAPS: ReviewLimits = Object.freeze({
   maxToolContentBytes: 8 * MIB,
   maxResponseBytes: 8 * MIB,
   tracePreviewBytes: 4096,
-  maxFetchBytes: 2048 * MIB,
+  maxFetchBytes: 8192 * MIB,
 });
 
 /** Env var name per configurable limit (tracePreviewBytes is fixed by the seed: ≤ 4 KiB). */

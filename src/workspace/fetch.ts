@@ -34,7 +34,7 @@ export interface FetchWorkspaceOptions {
   readonly signal?: AbortSignal;
   /** Bound for the whole fetch (default 180 s). */
   readonly timeoutMs?: number;
-  /** Bytes the git server may send over the whole fetch (default 128 MiB); past it, git_repository_too_large. */
+  /** Bytes the git server may send over the whole fetch (default 1 GiB); past it, git_repository_too_large. */
   readonly maxBytes?: number;
   /** Parent of the temporary directory (default `os.tmpdir()`). */
   readonly tmpRoot?: string;
@@ -58,7 +58,7 @@ export class PullRequestMovedError extends LoupeError {
 
 const SHA = /^[0-9a-f]{40}$/;
 const DEFAULT_TIMEOUT_MS = 180_000;
-export const DEFAULT_MAX_FETCH_BYTES = 128 * 1024 * 1024;
+export const DEFAULT_MAX_FETCH_BYTES = 1024 * 1024 * 1024;
 const DEFAULT_MAX_DEEPEN = 1024;
 
 interface Session {

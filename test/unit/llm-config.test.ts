@@ -24,7 +24,7 @@ describe("review limits from the environment", () => {
       maxTokens: 500000,
       maxResponseBytes: 2097152,
       tracePreviewBytes: 4096,
-      maxFetchBytes: 134217728,
+      maxFetchBytes: 1073741824,
     });
   });
 
