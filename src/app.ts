@@ -7,9 +7,9 @@ import { type AppClient, createBotLoginLookup } from "./github/bot-login.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
 import type { GitHubClient } from "./github/octokit.ts";
 import { createReviewQueue, type ReviewQueue } from "./jobs/queue.ts";
+import { createQueuedCheckRuns } from "./jobs/queued-check-runs.ts";
 import type { ReviewPorts } from "./jobs/review-ports.ts";
 import { queueKey, type ReviewRequest } from "./jobs/review-request.ts";
-import { createQueuedCheckRuns } from "./jobs/queued-check-runs.ts";
 import { runReview } from "./jobs/run-review.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
 

@@ -2,8 +2,8 @@
 // path and lines against the head commit. Anything short of that is invalid_model_response.
 
 import * as v from "valibot";
-import type { FinalReview, Finding } from "./types.ts";
 import { FinalReviewSchema } from "./final-review-schema.ts";
+import type { FinalReview, Finding } from "./types.ts";
 
 /** Resolves a repository-relative path to a regular text file of the head commit. */
 export type FindingFileCheck = (path: string) => Promise<{ ok: true; lineCount: number } | { ok: false }>;

@@ -5,8 +5,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Probot, ProbotOctokit } from "probot";
-import { generateAppKey } from "../support/fake-github-auth.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { generateAppKey } from "../support/fake-github-auth.ts";
 import { createRepo, type FixtureRepo, runGitAsync } from "../support/git-fixture.ts";
 
 const Octokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({

@@ -15,9 +15,9 @@ import {
   APP_ID,
   createProbotHarness,
   isolateNetwork,
+  PROVIDER_KEY,
   type ProbotHarness,
   type ProbotHarnessOptions,
-  PROVIDER_KEY,
   releaseNetwork,
 } from "./probot-harness.ts";
 import { type ScriptedProvider, type ScriptedTurn, startScriptedProvider } from "./scripted-provider.ts";

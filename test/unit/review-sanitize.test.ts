@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { splitSegments } from "../../src/review/markdown-segments.ts";
 import { extractFingerprints } from "../../src/review/fingerprint.ts";
+import { splitSegments } from "../../src/review/markdown-segments.ts";
 import { hasReviewMarker } from "../../src/review/render.ts";
 import { sanitizeMarkdown, TRUNCATION_MARKER } from "../../src/review/sanitize.ts";
 
