@@ -17,9 +17,15 @@ const GIT_MODES: Readonly<Record<EntryMode, string>> = {
 const ABBREV = 7;
 const NULL_OID = "0".repeat(ABBREV);
 
-async function contentOf(objects: ObjectReader, entry: TreeEntry): Promise<Uint8Array> {
+/** A side's content, or "too_large" (without reading it) when it is over the read limit. */
+async function contentOf(
+  objects: ObjectReader,
+  entry: TreeEntry,
+  maxFileBytes: number,
+): Promise<Uint8Array | "too_large"> {
   // git diffs a submodule as the one-line text it would check out: its commit id.
   if (entry.mode === "submodule") return Buffer.from(`Subproject commit ${entry.oid}\n`);
+  if ((await objects.blobSize(entry.oid)) > maxFileBytes) return "too_large";
   return objects.readBlob(entry.oid);
 }
 
@@ -34,14 +40,23 @@ async function contentLines(
   newSide: Side | undefined,
   maxFileBytes: number,
 ): Promise<string[]> {
-  const oldBytes = oldSide === undefined ? new Uint8Array() : await contentOf(objects, oldSide.entry);
-  const newBytes = newSide === undefined ? new Uint8Array() : await contentOf(objects, newSide.entry);
-  if (oldBytes.length === 0 && newBytes.length === 0) return [];
+  const oldBytes =
+    oldSide === undefined ? new Uint8Array() : await contentOf(objects, oldSide.entry, maxFileBytes);
+  const newBytes =
+    newSide === undefined ? new Uint8Array() : await contentOf(objects, newSide.entry, maxFileBytes);
+  const empty = (bytes: Uint8Array | "too_large") => bytes !== "too_large" && bytes.length === 0;
+  if (empty(oldBytes) && empty(newBytes)) return [];
   const oldName = oldSide === undefined ? "/dev/null" : quoteGitPath("a/", oldSide.path);
   const newName = newSide === undefined ? "/dev/null" : quoteGitPath("b/", newSide.path);
   // Files above the read limit are reported like git reports files above core.bigFileThreshold.
-  const binary = [oldBytes, newBytes].some((bytes) => bytes.length > maxFileBytes || looksBinary(bytes));
-  if (binary) return [`Binary files ${oldName} and ${newName} differ`];
+  if (
+    oldBytes === "too_large" ||
+    newBytes === "too_large" ||
+    looksBinary(oldBytes) ||
+    looksBinary(newBytes)
+  ) {
+    return [`Binary files ${oldName} and ${newName} differ`];
+  }
   // git ends a `---`/`+++` name containing a space with a tab, so patch(1) can tell where it ends.
   const tab = (side: Side | undefined) => (side?.path.includes(" ") ? "\t" : "");
   return [

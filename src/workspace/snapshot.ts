@@ -33,11 +33,10 @@ export function createObjectStore(gitdir: string): ObjectStoreLocation {
   return { gitdir, cache, database: createObjectDatabase({ gitdir, fallback }) };
 }
 
-/** Reads one object of the expected type; anything else means the store is damaged. */
-async function readTyped(store: ObjectStoreLocation, oid: string, type: GitObjectType): Promise<Uint8Array> {
-  let object: GitObject | undefined;
+/** Runs a read of the store; damage becomes a LoupeError (the store's own text stays inside). */
+async function fromStore<T>(read: () => Promise<T>): Promise<T> {
   try {
-    object = await store.database.readObject(oid);
+    return await read();
   } catch (error) {
     if (error instanceof CorruptObjectStoreError) {
       throw new LoupeError("git_repository_invalid", `the object store is damaged: ${error.message}`, {
@@ -46,6 +45,11 @@ async function readTyped(store: ObjectStoreLocation, oid: string, type: GitObjec
     }
     throw error;
   }
+}
+
+/** Reads one object of the expected type; anything else means the store is damaged. */
+async function readTyped(store: ObjectStoreLocation, oid: string, type: GitObjectType): Promise<Uint8Array> {
+  const object: GitObject | undefined = await fromStore(() => store.database.readObject(oid));
   if (object === undefined) {
     throw new LoupeError("git_repository_invalid", `the ${type} ${oid} is missing from the object store`);
   }
@@ -89,5 +93,12 @@ async function collectTree(
 export function createObjectReader(store: ObjectStoreLocation): ObjectReader {
   return {
     readBlob: (oid) => readTyped(store, oid, "blob"),
+    async blobSize(oid) {
+      const size = await fromStore(() => store.database.readObjectSize(oid));
+      if (size === undefined) {
+        throw new LoupeError("git_repository_invalid", `the blob ${oid} is missing from the object store`);
+      }
+      return size;
+    },
   };
 }

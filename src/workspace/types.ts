@@ -22,6 +22,11 @@ export interface CommitSnapshot {
 export interface ObjectReader {
   /** Raw bytes of a blob. Rejects only for infrastructure faults (corrupt store, I/O). */
   readBlob(oid: string): Promise<Uint8Array>;
+  /**
+   * A blob's size in bytes, without reading it: a blob over a tool's limit is refused before it
+   * is inflated (gigabytes of one repeated byte pack into a few megabytes).
+   */
+  blobSize(oid: string): Promise<number>;
 }
 
 export interface RepositoryView {

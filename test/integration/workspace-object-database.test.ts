@@ -1,6 +1,7 @@
 // Loupe's object database against native git as the oracle: every object of real repositories
 // (loose, packed whole, OFS_DELTA and REF_DELTA chains, 64-bit index offsets) reads back
-// byte-for-byte as `git cat-file --batch` prints it; damage is an error, never wrong bytes.
+// byte-for-byte as `git cat-file --batch` prints it, and its size read from headers alone is
+// git's; damage is an error, never wrong bytes.
 
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -76,6 +77,8 @@ async function expectSameAsGit(repo: FixtureRepo): Promise<number> {
       const actual = await database.readObject(expected.oid);
       expect(actual?.type).toBe(expected.type);
       expect(Buffer.from(actual!.bytes).equals(expected.bytes)).toBe(true);
+      // The size from headers alone (a whole entry's, a delta's result, a loose object's).
+      expect(await database.readObjectSize(expected.oid)).toBe(expected.bytes.byteLength);
     }
   } finally {
     database.close();

@@ -79,6 +79,13 @@ export function memoryRepository(options: {
       }
       return blob;
     },
+    async blobSize(oid) {
+      const blob = blobs.get(oid);
+      if (blob === undefined || options.failingOids?.includes(oid)) {
+        throw new Error(`object ${oid} missing from /secret/local/path`);
+      }
+      return blob.byteLength;
+    },
   };
   return { head, mergeBase, objects, reads: () => reads };
 }

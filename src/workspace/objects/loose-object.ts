@@ -6,18 +6,40 @@ import fs from "node:fs";
 import path from "node:path";
 import { inflateSync } from "node:zlib";
 import { CorruptObjectStoreError, type GitObject, type GitObjectType } from "./git-object.ts";
+import { inflatePrefix } from "./inflate-prefix.ts";
 
 const TYPES = new Set<string>(["commit", "tree", "blob", "tag"]);
 
-/** The object, or undefined when there is no loose file for this id. */
-export function readLooseObject(objectsDir: string, oid: string): GitObject | undefined {
-  let compressed: Buffer;
+/** The object's size from its header alone, or undefined when there is no loose file for this id. */
+export function readLooseObjectSize(objectsDir: string, oid: string): number | undefined {
+  const compressed = readLooseFile(objectsDir, oid);
+  if (compressed === undefined) return undefined;
+  let prefix: Buffer;
   try {
-    compressed = fs.readFileSync(path.join(objectsDir, oid.slice(0, 2), oid.slice(2)));
+    prefix = inflatePrefix(compressed, 32);
+  } catch (error) {
+    throw new CorruptObjectStoreError(`corrupt loose object ${oid}: ${(error as Error).message}`);
+  }
+  const nul = prefix.indexOf(0);
+  const match = /^([a-z]+) (\d+)$/.exec(nul < 0 ? "" : prefix.toString("latin1", 0, nul));
+  if (match === null || !TYPES.has(match[1]!))
+    throw new CorruptObjectStoreError(`corrupt loose object ${oid}: bad header`);
+  return Number(match[2]);
+}
+
+function readLooseFile(objectsDir: string, oid: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(path.join(objectsDir, oid.slice(0, 2), oid.slice(2)));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
+}
+
+/** The object, or undefined when there is no loose file for this id. */
+export function readLooseObject(objectsDir: string, oid: string): GitObject | undefined {
+  const compressed = readLooseFile(objectsDir, oid);
+  if (compressed === undefined) return undefined;
   let raw: Buffer;
   try {
     raw = inflateSync(compressed);

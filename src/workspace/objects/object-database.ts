@@ -10,12 +10,17 @@ import path from "node:path";
 import { type ByteBudgetCache, createByteBudgetCache } from "./byte-budget-cache.ts";
 import { applyDelta } from "./delta.ts";
 import { CorruptObjectStoreError, type GitObject, gitObjectId } from "./git-object.ts";
-import { readLooseObject } from "./loose-object.ts";
+import { readLooseObject, readLooseObjectSize } from "./loose-object.ts";
 import { openPackFile, type PackFile } from "./pack-file.ts";
 
 export interface ObjectDatabase {
   /** The object, or undefined when neither this store nor the fallback has it. */
   readObject(oid: string): Promise<GitObject | undefined>;
+  /**
+   * The object's size without inflating it (headers only), or undefined when the store lacks it.
+   * Not hash-checked: it only decides whether the object is worth reading.
+   */
+  readObjectSize(oid: string): Promise<number | undefined>;
   /** Closes the pack files; reading again reopens them. */
   close(): void;
 }
@@ -137,6 +142,17 @@ export function createObjectDatabase(options: ObjectDatabaseOptions): ObjectData
         throw new CorruptObjectStoreError(`object ${oid} does not hash to its id`);
       }
       return object;
+    },
+    async readObjectSize(oid) {
+      let found = locate(oid);
+      if (found === undefined) {
+        const loose = readLooseObjectSize(objectsDir, oid);
+        if (loose !== undefined) return loose;
+        scanPacks();
+        found = locate(oid);
+      }
+      if (found !== undefined) return found.pack.file.readEntrySize(found.offset);
+      return (await options.fallback?.(oid))?.bytes.byteLength;
     },
     close() {
       for (const pack of packs ?? []) pack.file.close();

@@ -7,8 +7,10 @@
 
 import fs from "node:fs";
 import { inflateSync } from "node:zlib";
+import { deltaResultSize } from "./delta.ts";
 import { parseEntryHeader } from "./entry-header.ts";
 import { CorruptObjectStoreError, type GitObjectType } from "./git-object.ts";
+import { inflatePrefix } from "./inflate-prefix.ts";
 import { type PackIndex, parsePackIndex } from "./pack-index.ts";
 
 const TRAILER = 20;
@@ -21,6 +23,8 @@ export type PackEntry =
 export interface PackFile {
   readonly index: PackIndex;
   readEntry(offset: number): PackEntry;
+  /** The size of the object stored at `offset`, read from headers alone (see readEntrySize). */
+  readEntrySize(offset: number): number;
   close(): void;
 }
 
@@ -47,6 +51,7 @@ export function openPackFile(packPath: string, idxPath: string, packName: string
     return {
       index,
       readEntry: (offset) => readEntry(fd, index, offset, size - TRAILER, packName),
+      readEntrySize: (offset) => readEntrySize(fd, index, offset, size - TRAILER, packName),
       close: () => fs.closeSync(fd),
     };
   } catch (error) {
@@ -75,6 +80,29 @@ function readEntry(
   if (header.kind === "ofs_delta") return { kind: "ofs_delta", baseOffset: header.baseOffset, delta: data };
   if (header.kind === "ref_delta") return { kind: "ref_delta", baseOid: header.baseOid, delta: data };
   return { kind: "whole", type: header.type, bytes: data };
+}
+
+/** Enough compressed bytes for any entry header and the start of its data. */
+const SIZE_PROBE_BYTES = 64 + 32768;
+
+// A whole object's size is in its entry header; a delta's result size is the second varint of
+// the delta itself, so only the delta's first bytes are inflated.
+function readEntrySize(
+  fd: number,
+  index: PackIndex,
+  offset: number,
+  dataEnd: number,
+  packName: string,
+): number {
+  if (!(offset >= 12 && offset < dataEnd)) throw corrupt(packName, `entry offset ${offset} is out of range`);
+  const raw = readAt(fd, offset, Math.min(index.entryEnd(offset, dataEnd) - offset, SIZE_PROBE_BYTES));
+  const header = parseEntryHeader(raw, 0, offset, (what) => corrupt(packName, what));
+  if (header.kind === "whole") return header.size;
+  try {
+    return deltaResultSize(inflatePrefix(raw.subarray(header.dataStart), 20));
+  } catch (error) {
+    throw corrupt(packName, `cannot read the delta at ${offset} (${(error as Error).message})`);
+  }
 }
 
 function inflate(raw: Buffer, start: number, size: number, packName: string): Uint8Array {
