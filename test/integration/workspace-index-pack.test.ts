@@ -106,6 +106,26 @@ describe("indexPack against git index-pack", () => {
     },
   );
 
+  it("streams an object too large to hold (24 MiB of one byte) and still writes git's .idx", async () => {
+    const repo = createRepo();
+    repos.push(repo);
+    repo.write("small.txt", "small\n");
+    repo.write("zeros.bin", Buffer.alloc(24 * 1024 * 1024, 0));
+    repo.write("after.txt", "an entry after the big one\n");
+    repo.commit("big");
+    const { pack, idx } = gitPack(repo, "HEAD", []);
+    expect(pack.byteLength).toBeLessThan(1024 * 1024); // it packs small
+    const file = path.join(repo.home, "big.pack");
+    fs.writeFileSync(file, pack);
+    const fd = fs.openSync(file, "r");
+    try {
+      const indexed = await indexPack({ source: filePackSource(fd), readExternal: noExternal });
+      expect(indexed.index.equals(idx)).toBe(true);
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
   it("indexes a thin pack against the objects the store already holds", async () => {
     const repo = historyRepo(12);
     const base = git(repo, ["rev-parse", "HEAD~6"]).toString().trim();

@@ -8,11 +8,11 @@
 
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import { crc32, inflateSync } from "node:zlib";
+import { crc32, createInflate, inflateSync } from "node:zlib";
 import { type ByteBudgetCache, createByteBudgetCache } from "./byte-budget-cache.ts";
 import { applyDelta } from "./delta.ts";
 import { type EntryHeader, parseEntryHeader } from "./entry-header.ts";
-import { CorruptObjectStoreError, type GitObject, gitObjectId } from "./git-object.ts";
+import { CorruptObjectStoreError, type GitObject, type GitObjectType, gitObjectId } from "./git-object.ts";
 import { type IndexedObject, writePackIndex } from "./pack-index-writer.ts";
 
 /** Positional reads of a pack: a file on disk, or bytes in memory (tests). */
@@ -62,6 +62,9 @@ const HEADER = 12;
 const TRAILER = 20;
 const MAX_CHAIN = 10_000;
 const WINDOW = 8 * 1024 * 1024;
+/** Whole objects larger than this are hashed as they inflate, never held whole. */
+const STREAM_ABOVE = 16 * 1024 * 1024;
+const STREAM_PIECE = 1024 * 1024;
 /** More than any entry header needs (type and size varint, then a 20-byte id or an offset). */
 const MAX_ENTRY_HEADER = 64;
 
@@ -149,18 +152,71 @@ export async function indexPack(options: IndexPackOptions): Promise<IndexedPack>
   const byOffset = new Map<number, Entry>();
   const offsetOfOid = new Map<string, number>();
   const cache: ByteBudgetCache<GitObject> = createByteBudgetCache(options.cacheBytes ?? 32 * 1024 * 1024);
+  // An object too large to hold (gigabytes of one byte pack into megabytes) is hashed as it
+  // inflates, a megabyte at a time, like git's core.bigFileThreshold path.
+  const streamWhole = async (dataStart: number, type: GitObjectType, size: number) => {
+    const hash = createHash("sha1").update(`${type} ${size}\0`);
+    const inflater = createInflate({ chunkSize: STREAM_PIECE });
+    let produced = 0;
+    inflater.on("data", (chunk: Buffer) => {
+      produced += chunk.byteLength;
+      hash.update(chunk);
+    });
+    const ended = new Promise<void>((resolve, reject) => {
+      inflater.on("end", resolve);
+      inflater.on("error", reject);
+    });
+    try {
+      // Feed until zlib reports the stream's end by leaving input unconsumed (the next entry).
+      let fed = 0;
+      while (dataStart + fed < dataEnd && inflater.bytesWritten === fed) {
+        const piece = view(dataStart + fed, STREAM_PIECE);
+        await new Promise<void>((resolve, reject) =>
+          inflater.write(piece, (error) => (error ? reject(error) : resolve())),
+        );
+        fed += piece.byteLength;
+      }
+      inflater.end();
+      await ended;
+    } catch (error) {
+      inflater.destroy();
+      throw corrupt(`cannot inflate the entry at ${dataStart} (${(error as Error).message})`);
+    }
+    if (produced !== size) throw corrupt(`an entry inflates to ${produced} bytes, not the declared ${size}`);
+    return { oid: hash.digest("hex"), compressed: inflater.bytesWritten };
+  };
+
+  /** CRC-32 of pack bytes [from, to), a window at a time. */
+  const crcOf = (from: number, to: number): number => {
+    let crc = 0;
+    for (let at = from; at < to; at += STREAM_PIECE)
+      crc = crc32(view(at, Math.min(STREAM_PIECE, to - at)), crc);
+    return crc;
+  };
+
   let offset = HEADER;
   for (let n = 0; n < count; n += 1) {
     if (offset >= dataEnd) throw corrupt(`it ends after ${n} of its ${count} entries`);
     const header = parseEntryHeader(view(offset, MAX_ENTRY_HEADER), 0, offset, (what) => corrupt(what));
     const dataStart = offset + header.dataStart;
-    const { data, compressed } = inflateAt(dataStart, header.size);
-    const end = dataStart + compressed;
-    const entry: Entry = { offset, header, dataStart, end, crc: crc32(view(offset, end - offset)) };
-    if (header.kind === "whole") {
-      entry.oid = gitObjectId(header.type, data);
-      offsetOfOid.set(entry.oid, offset);
-      cache.set(String(offset), { type: header.type, bytes: data }, data.byteLength);
+    let end: number;
+    let oid: string | undefined;
+    if (header.kind === "whole" && header.size > STREAM_ABOVE) {
+      const streamed = await streamWhole(dataStart, header.type, header.size);
+      end = dataStart + streamed.compressed;
+      oid = streamed.oid;
+    } else {
+      const { data, compressed } = inflateAt(dataStart, header.size);
+      end = dataStart + compressed;
+      if (header.kind === "whole") {
+        oid = gitObjectId(header.type, data);
+        cache.set(String(offset), { type: header.type, bytes: data }, data.byteLength);
+      }
+    }
+    const entry: Entry = { offset, header, dataStart, end, crc: crcOf(offset, end) };
+    if (oid !== undefined) {
+      entry.oid = oid;
+      offsetOfOid.set(oid, offset);
     }
     entries.push(entry);
     byOffset.set(offset, entry);
