@@ -12,7 +12,7 @@ const TYPES = new Set<string>(["commit", "tree", "blob", "tag"]);
 
 /** The object's size from its header alone, or undefined when there is no loose file for this id. */
 export function readLooseObjectSize(objectsDir: string, oid: string): number | undefined {
-  const compressed = readLooseFile(objectsDir, oid);
+  const compressed = readLooseFile(objectsDir, oid, HEADER_PROBE_BYTES);
   if (compressed === undefined) return undefined;
   let prefix: Buffer;
   try {
@@ -27,9 +27,21 @@ export function readLooseObjectSize(objectsDir: string, oid: string): number | u
   return Number(match[2]);
 }
 
-function readLooseFile(objectsDir: string, oid: string): Buffer | undefined {
+/** Compressed bytes that always hold the `<type> <size>\0` header (see inflate-prefix.ts). */
+const HEADER_PROBE_BYTES = 32768;
+
+/** The loose file's bytes (at most `limit` of them), or undefined when there is none. */
+function readLooseFile(objectsDir: string, oid: string, limit?: number): Buffer | undefined {
+  const file = path.join(objectsDir, oid.slice(0, 2), oid.slice(2));
   try {
-    return fs.readFileSync(path.join(objectsDir, oid.slice(0, 2), oid.slice(2)));
+    if (limit === undefined) return fs.readFileSync(file);
+    const fd = fs.openSync(file, "r");
+    try {
+      const buffer = Buffer.allocUnsafe(limit);
+      return buffer.subarray(0, fs.readSync(fd, buffer, 0, limit, 0));
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
