@@ -1,21 +1,134 @@
 // The merge-base of two commits in one object store (what GitHub's three-dot PR diff starts
-// from). Criss-cross histories can have several best common ancestors; like `git merge-base`
-// without `--all`, one is picked, deterministically (the smallest id).
+// from), found the way `git merge-base` finds it (commit.c, paint_down_to_common): walk back
+// from both commits newest first, marking what each reaches; a commit both reach is a common
+// ancestor, and everything behind it is stale, so the walk stops as soon as only stale commits
+// remain instead of visiting all of history. Criss-cross histories can have several best common
+// ancestors; like `git merge-base` without `--all`, one is picked, deterministically (the
+// smallest id). Commits missing from the store (the edge of a shallow fetch) end their branch.
 
-import fs from "node:fs";
-import git from "isomorphic-git";
+import { parseCommitHeader } from "./objects/commit-object.ts";
+import type { ObjectDatabase } from "./objects/object-database.ts";
+
+const FROM_BASE = 1;
+const FROM_HEAD = 2;
+const STALE = 4;
+const RESULT = 8;
+
+interface Queued {
+  readonly oid: string;
+  readonly time: number;
+}
+
+/** A max-heap by commit time (ties: insertion order does not matter for correctness). */
+class NewestFirst {
+  readonly #items: Queued[] = [];
+  get size(): number {
+    return this.#items.length;
+  }
+  push(item: Queued): void {
+    const items = this.#items;
+    items.push(item);
+    for (let at = items.length - 1; at > 0; ) {
+      const up = (at - 1) >> 1;
+      if (items[up]!.time >= items[at]!.time) break;
+      [items[up], items[at]] = [items[at]!, items[up]!];
+      at = up;
+    }
+  }
+  pop(): Queued {
+    const items = this.#items;
+    const top = items[0]!;
+    const last = items.pop()!;
+    if (items.length > 0) {
+      items[0] = last;
+      for (let at = 0; ; ) {
+        const left = 2 * at + 1;
+        const right = left + 1;
+        let newest = at;
+        if (left < items.length && items[left]!.time > items[newest]!.time) newest = left;
+        if (right < items.length && items[right]!.time > items[newest]!.time) newest = right;
+        if (newest === at) break;
+        [items[newest], items[at]] = [items[at]!, items[newest]!];
+        at = newest;
+      }
+    }
+    return top;
+  }
+}
 
 export async function findMergeBase(
-  store: { readonly gitdir: string; readonly cache: object },
+  store: { readonly database: ObjectDatabase },
   base: string,
   head: string,
 ): Promise<string | undefined> {
   if (base === head) return base;
-  const found = (await git.findMergeBase({
-    fs,
-    gitdir: store.gitdir,
-    oids: [base, head],
-    cache: store.cache,
-  })) as string[];
-  return [...found].sort()[0];
+  const headers = new Map<string, { parents: readonly string[]; time: number } | null>();
+  const header = async (oid: string) => {
+    if (!headers.has(oid)) {
+      const object = await store.database.readObject(oid);
+      headers.set(oid, object?.type === "commit" ? parseCommitHeader(object.bytes, oid) : null);
+    }
+    return headers.get(oid)!;
+  };
+
+  const flags = new Map<string, number>();
+  const queue = new NewestFirst();
+  // How many queued entries each commit has, and how many of all entries are not stale: git's
+  // queue_has_nonstale, kept as a count. The walk ends when every queued commit is stale.
+  const queued = new Map<string, number>();
+  let live = 0;
+  const isStale = (oid: string) => ((flags.get(oid) ?? 0) & STALE) !== 0;
+  const enqueue = async (oid: string, add: number) => {
+    const known = await header(oid);
+    if (known === null) return; // beyond a shallow edge
+    if ((add & STALE) !== 0 && !isStale(oid)) live -= queued.get(oid) ?? 0;
+    flags.set(oid, (flags.get(oid) ?? 0) | add);
+    queue.push({ oid, time: known.time });
+    queued.set(oid, (queued.get(oid) ?? 0) + 1);
+    if (!isStale(oid)) live += 1;
+  };
+  await enqueue(base, FROM_BASE);
+  await enqueue(head, FROM_HEAD);
+
+  const results: string[] = [];
+  while (live > 0) {
+    const { oid } = queue.pop();
+    queued.set(oid, queued.get(oid)! - 1);
+    if (!isStale(oid)) live -= 1;
+    let reach = flags.get(oid)! & (FROM_BASE | FROM_HEAD | STALE);
+    if (reach === (FROM_BASE | FROM_HEAD)) {
+      if ((flags.get(oid)! & RESULT) === 0) {
+        flags.set(oid, flags.get(oid)! | RESULT);
+        results.push(oid);
+      }
+      reach |= STALE;
+    }
+    for (const parent of (await header(oid))!.parents) {
+      if (((flags.get(parent) ?? 0) & reach) === reach) continue;
+      await enqueue(parent, reach);
+    }
+  }
+  const best = await removeRedundant(results, header);
+  return best.sort()[0];
+}
+
+/** Drops every common ancestor that another one reaches (git's remove_redundant). */
+async function removeRedundant(
+  results: readonly string[],
+  header: (oid: string) => Promise<{ parents: readonly string[] } | null>,
+): Promise<string[]> {
+  if (results.length < 2) return [...results];
+  const reachable = new Set<string>();
+  for (const start of results) {
+    const pending = [...((await header(start))?.parents ?? [])];
+    const seen = new Set<string>();
+    while (pending.length > 0) {
+      const oid = pending.pop()!;
+      if (seen.has(oid)) continue;
+      seen.add(oid);
+      reachable.add(oid);
+      pending.push(...((await header(oid))?.parents ?? []));
+    }
+  }
+  return results.filter((oid) => !reachable.has(oid));
 }

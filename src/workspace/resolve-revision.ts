@@ -1,14 +1,19 @@
 // Resolves a user-supplied revision (branch, tag, HEAD, full or abbreviated SHA, with optional
 // `~N` / `^N` suffixes) to a commit id in a local object store, peeling annotated tags.
-// isomorphic-git has no rev-parse, so this covers the forms people type on a command line.
+// isomorphic-git has no rev-parse, so this covers the forms people type on a command line. Refs
+// and abbreviated ids are looked up with isomorphic-git (files and pack indexes only); objects are
+// read with Loupe's object database, which never loads a whole pack to read one commit.
 
 import fs from "node:fs";
 import git from "isomorphic-git";
 import { LoupeError } from "../errors.ts";
+import { parseCommitHeader, tagTarget } from "./objects/commit-object.ts";
+import type { ObjectDatabase } from "./objects/object-database.ts";
 
 export interface RevisionStore {
   readonly gitdir: string;
   readonly cache: object;
+  readonly database: ObjectDatabase;
   /** For a linked worktree: what its own HEAD points to (a ref name or an id). */
   readonly headOverride?: string;
 }
@@ -66,23 +71,27 @@ async function resolveName(store: RevisionStore, name: string, revision: string)
 async function peelToCommit(store: RevisionStore, start: string, revision: string): Promise<string> {
   let oid = start;
   for (let depth = 0; depth < MAX_PEEL; depth += 1) {
-    let object: Awaited<ReturnType<typeof git.readObject>>;
-    try {
-      object = await git.readObject({ fs, gitdir: store.gitdir, oid, format: "parsed", cache: store.cache });
-    } catch {
-      throw unknown(revision, "the object is not in the repository");
-    }
+    const object = await readObject(store, oid, revision);
     if (object.type === "commit") return oid;
     if (object.type !== "tag") throw unknown(revision, `it names a ${object.type}, not a commit`);
-    const { tag } = await git.readTag({ fs, gitdir: store.gitdir, oid, cache: store.cache });
-    oid = tag.object;
+    oid = tagTarget(object.bytes, oid);
   }
   throw unknown(revision, "too many nested tags");
 }
 
+async function readObject(store: RevisionStore, oid: string, revision: string) {
+  let object: Awaited<ReturnType<ObjectDatabase["readObject"]>>;
+  try {
+    object = await store.database.readObject(oid);
+  } catch {
+    object = undefined;
+  }
+  if (object === undefined) throw unknown(revision, "the object is not in the repository");
+  return object;
+}
+
 async function parentOf(store: RevisionStore, oid: string, index: number, revision: string): Promise<string> {
-  const { commit } = await git.readCommit({ fs, gitdir: store.gitdir, oid, cache: store.cache });
-  const parent = commit.parent[index - 1];
+  const parent = parseCommitHeader((await readObject(store, oid, revision)).bytes, oid).parents[index - 1];
   if (parent === undefined) throw unknown(revision, "the commit has no such parent");
   return parent;
 }
