@@ -34,11 +34,11 @@ export async function loadTextEntry(
     return failure("not_a_regular_file", "The path is a submodule, not a regular file.");
   }
   if (entry.mode === "symlink") return failure("not_a_regular_file", "The path is a symlink.");
-  // The size first: a huge blob is refused without being inflated.
-  if ((await objects.blobSize(entry.oid)) > maxFileBytes) {
+  // A huge blob is refused by its size, without being inflated.
+  const bytes = await objects.readBlobWithin(entry.oid, maxFileBytes);
+  if (bytes === "too_large") {
     return failure("file_too_large", `The file is larger than ${maxFileBytes} bytes.`);
   }
-  const bytes = await objects.readBlob(entry.oid);
   if (looksBinary(bytes)) return failure("binary_file", "The file is binary.");
   const text = decodeUtf8(bytes);
   if (text === undefined) return failure("binary_file", "The file is not valid UTF-8 text.");

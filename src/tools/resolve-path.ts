@@ -47,9 +47,8 @@ export function isDirectory(snapshot: CommitSnapshot, dir: string): boolean {
 }
 
 async function readTarget(scope: TreeScope, entry: TreeEntry): Promise<string | undefined> {
-  if ((await scope.objects.blobSize(entry.oid)) > MAX_TARGET_BYTES) return undefined;
-  const bytes = await scope.objects.readBlob(entry.oid);
-  if (bytes.length === 0 || bytes.length > MAX_TARGET_BYTES) return undefined;
+  const bytes = await scope.objects.readBlobWithin(entry.oid, MAX_TARGET_BYTES);
+  if (bytes === "too_large" || bytes.length === 0) return undefined;
   const text = decodeUtf8(bytes);
   return text === undefined || text.includes("\0") ? undefined : text;
 }

@@ -25,8 +25,7 @@ async function contentOf(
 ): Promise<Uint8Array | "too_large"> {
   // git diffs a submodule as the one-line text it would check out: its commit id.
   if (entry.mode === "submodule") return Buffer.from(`Subproject commit ${entry.oid}\n`);
-  if ((await objects.blobSize(entry.oid)) > maxFileBytes) return "too_large";
-  return objects.readBlob(entry.oid);
+  return objects.readBlobWithin(entry.oid, maxFileBytes);
 }
 
 interface Side {

@@ -93,12 +93,16 @@ async function collectTree(
 export function createObjectReader(store: ObjectStoreLocation): ObjectReader {
   return {
     readBlob: (oid) => readTyped(store, oid, "blob"),
-    async blobSize(oid) {
-      const size = await fromStore(() => store.database.readObjectSize(oid));
-      if (size === undefined) {
+    async readBlobWithin(oid, maxBytes) {
+      const object = await fromStore(() => store.database.readObjectWithin(oid, maxBytes));
+      if (object === undefined) {
         throw new LoupeError("git_repository_invalid", `the blob ${oid} is missing from the object store`);
       }
-      return size;
+      if ("tooLarge" in object) return "too_large";
+      if (object.type !== "blob") {
+        throw new LoupeError("git_repository_invalid", `the object ${oid} is a ${object.type}, not a blob`);
+      }
+      return object.bytes;
     },
   };
 }

@@ -23,10 +23,10 @@ export interface ObjectReader {
   /** Raw bytes of a blob. Rejects only for infrastructure faults (corrupt store, I/O). */
   readBlob(oid: string): Promise<Uint8Array>;
   /**
-   * A blob's size in bytes, without reading it: a blob over a tool's limit is refused before it
-   * is inflated (gigabytes of one repeated byte pack into a few megabytes).
+   * The blob, or "too_large" when it is over `maxBytes`, decided from the object's headers before
+   * it is inflated (gigabytes of one repeated byte pack into a few megabytes).
    */
-  blobSize(oid: string): Promise<number>;
+  readBlobWithin(oid: string, maxBytes: number): Promise<Uint8Array | "too_large">;
 }
 
 export interface RepositoryView {

@@ -13,7 +13,8 @@ const HUGE = 64 * 1024 * 1024;
 let repo: FixtureRepo;
 let workspace: Workspace;
 let hugeOid: string;
-const inflated: string[] = [];
+const readWhole: string[] = [];
+const boundedAnswers: { oid: string; answer: string }[] = [];
 
 beforeAll(async () => {
   repo = createRepo();
@@ -32,14 +33,18 @@ afterAll(async () => {
   repo.dispose();
 });
 
-/** The workspace's reader, recording every blob it inflates. */
+/** The workspace's reader, recording every read the tools make and what bounded reads answered. */
 function recording(objects: ObjectReader): ObjectReader {
   return {
     readBlob: (oid) => {
-      inflated.push(oid);
+      readWhole.push(oid);
       return objects.readBlob(oid);
     },
-    blobSize: (oid) => objects.blobSize(oid),
+    readBlobWithin: async (oid, maxBytes) => {
+      const answer = await objects.readBlobWithin(oid, maxBytes);
+      boundedAnswers.push({ oid, answer: answer === "too_large" ? answer : "bytes" });
+      return answer;
+    },
   };
 }
 
@@ -49,8 +54,9 @@ async function call(name: ToolName, args: unknown): Promise<Record<string, unkno
 }
 
 describe("a huge, highly compressible file", () => {
-  it("is sized from headers without being read", async () => {
-    expect(await workspace.objects.blobSize(hugeOid)).toBe(HUGE);
+  it("is refused by a bounded read, and read whole only when the bound allows it", async () => {
+    expect(await workspace.objects.readBlobWithin(hugeOid, 1024 * 1024)).toBe("too_large");
+    expect((await workspace.objects.readBlobWithin(hugeOid, HUGE)) as Uint8Array).toHaveLength(HUGE);
   });
 
   it("read_repository_file refuses it as file_too_large", async () => {
@@ -70,8 +76,11 @@ describe("a huge, highly compressible file", () => {
     expect(result.diff).toContain("+export const app = 2;");
   });
 
-  it("was never inflated by any tool", () => {
-    expect(inflated).not.toContain(hugeOid);
-    expect(inflated.length).toBeGreaterThan(0);
+  it("was never read whole by any tool: every read of it was bounded and refused", () => {
+    expect(readWhole).not.toContain(hugeOid);
+    const ofHuge = boundedAnswers.filter((read) => read.oid === hugeOid);
+    expect(ofHuge.length).toBeGreaterThanOrEqual(3); // read, search and diff each asked
+    expect(ofHuge.every((read) => read.answer === "too_large")).toBe(true);
+    expect(boundedAnswers.some((read) => read.answer === "bytes")).toBe(true);
   });
 });

@@ -87,10 +87,10 @@ export function memoryView(files: MemoryFiles): RepositoryView {
         if (blob === undefined) throw new Error("missing blob");
         return blob;
       },
-      async blobSize(oid) {
+      async readBlobWithin(oid, maxBytes) {
         const blob = blobs.get(oid);
         if (blob === undefined) throw new Error("missing blob");
-        return blob.byteLength;
+        return blob.byteLength > maxBytes ? "too_large" : blob;
       },
     },
   };

@@ -79,12 +79,12 @@ export function memoryRepository(options: {
       }
       return blob;
     },
-    async blobSize(oid) {
+    async readBlobWithin(oid, maxBytes) {
       const blob = blobs.get(oid);
       if (blob === undefined || options.failingOids?.includes(oid)) {
         throw new Error(`object ${oid} missing from /secret/local/path`);
       }
-      return blob.byteLength;
+      return blob.byteLength > maxBytes ? "too_large" : blob;
     },
   };
   return { head, mergeBase, objects, reads: () => reads };

@@ -11,7 +11,7 @@ import { inflatePrefix } from "./inflate-prefix.ts";
 const TYPES = new Set<string>(["commit", "tree", "blob", "tag"]);
 
 /** The object's size from its header alone, or undefined when there is no loose file for this id. */
-export function readLooseObjectSize(objectsDir: string, oid: string): number | undefined {
+function readLooseObjectSize(objectsDir: string, oid: string): number | undefined {
   const compressed = readLooseFile(objectsDir, oid, HEADER_PROBE_BYTES);
   if (compressed === undefined) return undefined;
   let prefix: Buffer;
@@ -48,14 +48,25 @@ function readLooseFile(objectsDir: string, oid: string, limit?: number): Buffer 
   }
 }
 
-/** The object, or undefined when there is no loose file for this id. */
-export function readLooseObject(objectsDir: string, oid: string): GitObject | undefined {
+/**
+ * The object, or undefined when there is no loose file for this id. Past `maxSize` the inflating
+ * stops (node:zlib's output cap) and only the size is returned.
+ */
+export function readLooseObject(
+  objectsDir: string,
+  oid: string,
+  maxSize = Number.POSITIVE_INFINITY,
+): GitObject | { readonly tooLarge: number } | undefined {
   const compressed = readLooseFile(objectsDir, oid);
   if (compressed === undefined) return undefined;
   let raw: Buffer;
   try {
-    raw = inflateSync(compressed);
+    // The header (`<type> <size>\0`) is at most 32 bytes on top of the object itself.
+    raw = inflateSync(compressed, Number.isFinite(maxSize) ? { maxOutputLength: maxSize + 32 } : {});
   } catch (error) {
+    if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE") {
+      return { tooLarge: readLooseObjectSize(objectsDir, oid)! };
+    }
     throw new CorruptObjectStoreError(`corrupt loose object ${oid}: ${(error as Error).message}`);
   }
   const nul = raw.indexOf(0);

@@ -8,19 +8,23 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type ByteBudgetCache, createByteBudgetCache } from "./byte-budget-cache.ts";
-import { applyDelta } from "./delta.ts";
+import { applyDelta, deltaResultSize } from "./delta.ts";
 import { CorruptObjectStoreError, type GitObject, gitObjectId } from "./git-object.ts";
-import { readLooseObject, readLooseObjectSize } from "./loose-object.ts";
+import { readLooseObject } from "./loose-object.ts";
 import { openPackFile, type PackFile } from "./pack-file.ts";
+
+export interface TooLarge {
+  readonly tooLarge: number;
+}
 
 export interface ObjectDatabase {
   /** The object, or undefined when neither this store nor the fallback has it. */
   readObject(oid: string): Promise<GitObject | undefined>;
   /**
-   * The object's size without inflating it (headers only), or undefined when the store lacks it.
-   * Not hash-checked: it only decides whether the object is worth reading.
+   * The object, unless it is larger than `maxSize`: then its size, found before inflating it (a
+   * whole entry's header, a delta's result size), so bounded reads cost bounded work.
    */
-  readObjectSize(oid: string): Promise<number | undefined>;
+  readObjectWithin(oid: string, maxSize: number): Promise<GitObject | TooLarge | undefined>;
   /** Closes the pack files; reading again reopens them. */
   close(): void;
 }
@@ -81,7 +85,15 @@ export function createObjectDatabase(options: ObjectDatabaseOptions): ObjectData
     return undefined;
   };
 
-  const resolveAt = (pack: OpenPack, offset: number, depth: number): GitObject => {
+  // The object at `offset`. With `maxSize`, the top entry is checked before it is inflated: a
+  // larger object (by its header, or its delta's result size) comes back as TooLarge. Bases are
+  // read unbounded, being needed for any result at all.
+  const resolveAt = (
+    pack: OpenPack,
+    offset: number,
+    depth: number,
+    maxSize: number,
+  ): GitObject | TooLarge => {
     const deltas: { key: string; delta: Uint8Array }[] = [];
     let at = offset;
     let base: GitObject | undefined;
@@ -89,11 +101,17 @@ export function createObjectDatabase(options: ObjectDatabaseOptions): ObjectData
       const key = `${pack.name}:${at}`;
       base = cache.get(key);
       if (base !== undefined) break;
-      const entry = pack.file.readEntry(at);
+      const top = deltas.length === 0;
+      const entry = pack.file.readEntry(at, top ? maxSize : undefined);
+      if (entry.kind === "too_large") return { tooLarge: entry.size };
       if (entry.kind === "whole") {
         base = { type: entry.type, bytes: entry.bytes };
         cache.set(key, base, base.bytes.byteLength);
         break;
+      }
+      if (top && maxSize !== Number.POSITIVE_INFINITY) {
+        const resultSize = deltaResultSize(entry.delta);
+        if (resultSize > maxSize) return { tooLarge: resultSize };
       }
       deltas.push({ key, delta: entry.delta });
       if (deltas.length > MAX_CHAIN)
@@ -108,52 +126,46 @@ export function createObjectDatabase(options: ObjectDatabaseOptions): ObjectData
         continue;
       }
       // A thin pack's base lives elsewhere in the store (the pack fetched before it).
-      base = readStored(entry.baseOid, depth + 1);
-      if (base === undefined) {
+      const external = readStored(entry.baseOid, depth + 1, Number.POSITIVE_INFINITY);
+      if (external === undefined) {
         throw new CorruptObjectStoreError(`the delta base ${entry.baseOid} is missing from the store`);
       }
+      base = external as GitObject;
     }
     for (let step = deltas.length - 1; step >= 0; step -= 1) {
       const { key, delta } = deltas[step]!;
       base = { type: base.type, bytes: applyDelta(base.bytes, delta) };
       cache.set(key, base, base.bytes.byteLength);
     }
-    return base;
+    return base.bytes.byteLength > maxSize ? { tooLarge: base.bytes.byteLength } : base;
   };
 
-  const readStored = (oid: string, depth: number): GitObject | undefined => {
+  const readStored = (oid: string, depth: number, maxSize: number): GitObject | TooLarge | undefined => {
     if (depth > MAX_EXTERNAL_DEPTH)
       throw new CorruptObjectStoreError("delta bases refer to each other in a loop");
     let found = locate(oid);
     if (found === undefined) {
-      const loose = readLooseObject(objectsDir, oid);
+      const loose = readLooseObject(objectsDir, oid, maxSize);
       if (loose !== undefined) return loose;
       // A pack written since the last scan (a fetch that deepened) is found on a second look.
       scanPacks();
       found = locate(oid);
     }
-    return found === undefined ? undefined : resolveAt(found.pack, found.offset, depth);
+    return found === undefined ? undefined : resolveAt(found.pack, found.offset, depth, maxSize);
+  };
+
+  const readChecked = async (oid: string, maxSize: number): Promise<GitObject | TooLarge | undefined> => {
+    const object = readStored(oid, 0, maxSize) ?? (await options.fallback?.(oid));
+    if (object === undefined || "tooLarge" in object) return object;
+    if (gitObjectId(object.type, object.bytes) !== oid) {
+      throw new CorruptObjectStoreError(`object ${oid} does not hash to its id`);
+    }
+    return object.bytes.byteLength > maxSize ? { tooLarge: object.bytes.byteLength } : object;
   };
 
   return {
-    async readObject(oid) {
-      const object = readStored(oid, 0) ?? (await options.fallback?.(oid));
-      if (object !== undefined && gitObjectId(object.type, object.bytes) !== oid) {
-        throw new CorruptObjectStoreError(`object ${oid} does not hash to its id`);
-      }
-      return object;
-    },
-    async readObjectSize(oid) {
-      let found = locate(oid);
-      if (found === undefined) {
-        const loose = readLooseObjectSize(objectsDir, oid);
-        if (loose !== undefined) return loose;
-        scanPacks();
-        found = locate(oid);
-      }
-      if (found !== undefined) return found.pack.file.readEntrySize(found.offset);
-      return (await options.fallback?.(oid))?.bytes.byteLength;
-    },
+    readObject: (oid) => readChecked(oid, Number.POSITIVE_INFINITY) as Promise<GitObject | undefined>,
+    readObjectWithin: readChecked,
     close() {
       for (const pack of packs ?? []) pack.file.close();
       packs = undefined;

@@ -17,14 +17,18 @@ const TRAILER = 20;
 
 export type PackEntry =
   | { readonly kind: "whole"; readonly type: GitObjectType; readonly bytes: Uint8Array }
+  /** Only from a bounded read: the object is larger than asked for, and was not inflated. */
+  | { readonly kind: "too_large"; readonly size: number }
   | { readonly kind: "ofs_delta"; readonly baseOffset: number; readonly delta: Uint8Array }
   | { readonly kind: "ref_delta"; readonly baseOid: string; readonly delta: Uint8Array };
 
 export interface PackFile {
   readonly index: PackIndex;
-  readEntry(offset: number): PackEntry;
-  /** The size of the object stored at `offset`, read from headers alone (see readEntrySize). */
-  readEntrySize(offset: number): number;
+  /**
+   * The entry at `offset`. With `maxObjectSize`, an entry whose object is larger (a whole object by
+   * its header, a delta by its result size) comes back as `too_large` without being inflated.
+   */
+  readEntry(offset: number, maxObjectSize?: number): PackEntry;
   close(): void;
 }
 
@@ -50,8 +54,8 @@ export function openPackFile(packPath: string, idxPath: string, packName: string
     }
     return {
       index,
-      readEntry: (offset) => readEntry(fd, index, offset, size - TRAILER, packName),
-      readEntrySize: (offset) => readEntrySize(fd, index, offset, size - TRAILER, packName),
+      readEntry: (offset, maxObjectSize) =>
+        readEntry(fd, index, offset, size - TRAILER, packName, maxObjectSize),
       close: () => fs.closeSync(fd),
     };
   } catch (error) {
@@ -72,38 +76,40 @@ function readEntry(
   offset: number,
   dataEnd: number,
   packName: string,
+  maxObjectSize = Number.POSITIVE_INFINITY,
 ): PackEntry {
   if (!(offset >= 12 && offset < dataEnd)) throw corrupt(packName, `entry offset ${offset} is out of range`);
-  const raw = readAt(fd, offset, index.entryEnd(offset, dataEnd) - offset);
+  const length = index.entryEnd(offset, dataEnd) - offset;
+  // Most entries fit the first read; a larger one is read whole only once it is wanted.
+  let raw = readAt(fd, offset, Math.min(length, SIZE_PROBE_BYTES));
   const header = parseEntryHeader(raw, 0, offset, (what) => corrupt(packName, what));
+  if (header.kind === "whole" && header.size > maxObjectSize) return { kind: "too_large", size: header.size };
+  if (
+    header.kind !== "whole" &&
+    header.size > SIZE_PROBE_BYTES &&
+    maxObjectSize !== Number.POSITIVE_INFINITY
+  ) {
+    const resultSize = deltaSizeOf(raw, header.dataStart, offset, packName);
+    if (resultSize > maxObjectSize) return { kind: "too_large", size: resultSize };
+  }
+  if (raw.byteLength < length) raw = readAt(fd, offset, length);
   const data = inflate(raw, header.dataStart, header.size, packName);
   if (header.kind === "ofs_delta") return { kind: "ofs_delta", baseOffset: header.baseOffset, delta: data };
   if (header.kind === "ref_delta") return { kind: "ref_delta", baseOid: header.baseOid, delta: data };
-  return { kind: "whole", type: header.type, bytes: data };
+  if (header.kind === "whole") return { kind: "whole", type: header.type, bytes: data };
+  throw corrupt(packName, `entry at ${offset} has an unexpected kind`);
 }
 
-/** Enough compressed bytes for any entry header and the start of its data. */
-const SIZE_PROBE_BYTES = 64 + 32768;
-
-// A whole object's size is in its entry header; a delta's result size is the second varint of
-// the delta itself, so only the delta's first bytes are inflated.
-function readEntrySize(
-  fd: number,
-  index: PackIndex,
-  offset: number,
-  dataEnd: number,
-  packName: string,
-): number {
-  if (!(offset >= 12 && offset < dataEnd)) throw corrupt(packName, `entry offset ${offset} is out of range`);
-  const raw = readAt(fd, offset, Math.min(index.entryEnd(offset, dataEnd) - offset, SIZE_PROBE_BYTES));
-  const header = parseEntryHeader(raw, 0, offset, (what) => corrupt(packName, what));
-  if (header.kind === "whole") return header.size;
+function deltaSizeOf(raw: Buffer, dataStart: number, offset: number, packName: string): number {
   try {
-    return deltaResultSize(inflatePrefix(raw.subarray(header.dataStart), 20));
+    return deltaResultSize(inflatePrefix(raw.subarray(dataStart), 20));
   } catch (error) {
     throw corrupt(packName, `cannot read the delta at ${offset} (${(error as Error).message})`);
   }
 }
+
+/** Enough compressed bytes for any entry header and the start of its data. */
+const SIZE_PROBE_BYTES = 64 + 32768;
 
 function inflate(raw: Buffer, start: number, size: number, packName: string): Uint8Array {
   let bytes: Buffer;
