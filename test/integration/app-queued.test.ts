@@ -61,6 +61,19 @@ function holding(pr: number) {
   return { ports, release: () => release() };
 }
 
+/**
+ * Two clean reviews are scripted; the first, of pull request PR, holds the only slot until
+ * `hold.release()`. Its own GitHub calls are mocked (check run 1, compare, the publish lists).
+ */
+async function startWithFirstReviewHeld() {
+  const hold = holding(PR);
+  const h = await app.start([{ body: stopTurn(review([])) }, { body: stopTurn(review([])) }], {
+    ports: hold.ports,
+  });
+  const gh = mockReviewStart(app.fx, { checkRunId: 1 }).listReviewComments(PR).listReviews(PR);
+  return { h, hold, gh };
+}
+
 const checkRunPosts = (gh: GitHubMock) =>
   gh.calls.filter((c) => c.method === "POST" && c.path.endsWith("/check-runs")).map((c) => c.body);
 
@@ -94,11 +107,7 @@ describe("a review that has to wait", () => {
   });
 
   it("is replaced by a newer push (its run cancelled naming the new SHA); the new head's queued run is taken over", async () => {
-    const hold = holding(PR); // the first review holds the only slot until released
-    const h = await app.start([{ body: stopTurn(review([])) }, { body: stopTurn(review([])) }], {
-      ports: hold.ports,
-    });
-    const gh = mockReviewStart(app.fx, { checkRunId: 1 }).listReviewComments(PR).listReviews(PR);
+    const { h, hold, gh } = await startWithFirstReviewHeld();
     gh.createCheckRun(2).updateCheckRun(2).createCheckRun(3).updateCheckRun(3);
     gh.configMissing()
       .compare(`${app.fx.baseSha}...${secondHead}`, app.fx.compareData(secondHead))
@@ -129,11 +138,7 @@ describe("a review that has to wait", () => {
   });
 
   it("a re-run that waited for an older head closes its queued run as superseded and reviews the current head", async () => {
-    const hold = holding(PR);
-    const h = await app.start([{ body: stopTurn(review([])) }, { body: stopTurn(review([])) }], {
-      ports: hold.ports,
-    });
-    const gh = mockReviewStart(app.fx, { checkRunId: 1 }).listReviewComments(PR).listReviews(PR);
+    const { h, hold, gh } = await startWithFirstReviewHeld();
     // The check_run example is a fork PR of github/hello-world (same installation, so one token).
     const rerun = webhookExample("check_run", "rerequested");
     rerun.check_run.app.id = APP_ID;
@@ -167,11 +172,7 @@ describe("a review that has to wait", () => {
   });
 
   it("a queued run GitHub refuses (HTTP 500) costs nothing: the review creates its own run when it starts", async () => {
-    const hold = holding(PR);
-    const h = await app.start([{ body: stopTurn(review([])) }, { body: stopTurn(review([])) }], {
-      ports: hold.ports,
-    });
-    const gh = mockReviewStart(app.fx, { checkRunId: 1 }).listReviewComments(PR).listReviews(PR);
+    const { h, hold, gh } = await startWithFirstReviewHeld();
     gh.scope.post(`/repos/${OWNER}/${REPO}/check-runs`).reply(500, { message: "Server Error" });
     gh.createCheckRun(2).updateCheckRun(2).configMissing();
     gh.compare(`${app.fx.baseSha}...${app.fx.headSha}`, app.fx.compareData());
@@ -194,11 +195,7 @@ describe("a review that has to wait", () => {
   });
 
   it("a queued run GitHub will not move to in_progress (HTTP 500) is still completed by its review", async () => {
-    const hold = holding(PR);
-    const h = await app.start([{ body: stopTurn(review([])) }, { body: stopTurn(review([])) }], {
-      ports: hold.ports,
-    });
-    const gh = mockReviewStart(app.fx, { checkRunId: 1 }).listReviewComments(PR).listReviews(PR);
+    const { h, hold, gh } = await startWithFirstReviewHeld();
     gh.createCheckRun(2);
     gh.scope.patch(`/repos/${OWNER}/${REPO}/check-runs/2`).reply(500, { message: "Server Error" });
     gh.updateCheckRun(2).configMissing();

@@ -11,37 +11,20 @@ import { CorruptObjectStoreError, type GitObject } from "../../src/workspace/obj
 import { bufferPackSource, filePackSource, indexPack } from "../../src/workspace/objects/index-pack.ts";
 import { createObjectDatabase } from "../../src/workspace/objects/object-database.ts";
 import { createRepo, type FixtureRepo, gitEnvironment } from "../support/git-fixture.ts";
+import { historyRepo as createHistoryRepo, gitBuffer } from "../support/history-repo.ts";
 
 const repos: FixtureRepo[] = [];
 afterEach(() => {
   for (const repo of repos.splice(0)) repo.dispose();
 });
 
-/** A history whose files change a little each commit, so that packing makes delta chains. */
 function historyRepo(commits = 10): FixtureRepo {
-  const repo = createRepo();
+  const repo = createHistoryRepo(commits);
   repos.push(repo);
-  const body = (n: number) =>
-    Array.from(
-      { length: 300 },
-      (_, line) => `line ${line} ${line % 29 === n % 29 ? `edit ${n}` : ""}\n`,
-    ).join("");
-  for (let n = 0; n < commits; n += 1) {
-    repo.write("big.txt", body(n));
-    repo.write(`dir/file-${n % 3}.txt`, `${body(n).slice(0, 1500)}${n}\n`);
-    repo.write("bin.dat", Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * (n + 1)) % 256)));
-    repo.commit(`commit ${n}`);
-  }
   return repo;
 }
 
-function git(repo: FixtureRepo, args: string[], input?: string | Buffer): Buffer {
-  return execFileSync("git", ["-C", repo.dir, ...args], {
-    env: gitEnvironment(repo.home),
-    input,
-    maxBuffer: 1 << 28,
-  });
-}
+const git = gitBuffer;
 
 /** `git pack-objects` over the given revisions: the pack and git's own index for it. */
 function gitPack(repo: FixtureRepo, revs: string, flags: string[]): { pack: Buffer; idx: Buffer } {

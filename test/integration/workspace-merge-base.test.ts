@@ -8,22 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { findMergeBase } from "../../src/workspace/merge-base.ts";
 import { createObjectDatabase, type ObjectDatabase } from "../../src/workspace/objects/object-database.ts";
 import { createRepo, type FixtureRepo, gitEnvironment } from "../support/git-fixture.ts";
+import { seededRandom as random } from "../support/seeded-random.ts";
 
 let repo: FixtureRepo;
 let database: ObjectDatabase;
 const commits: string[] = [];
-
-/** A small deterministic PRNG (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function git(args: string[], date: number): string {
   return execFileSync("git", ["-C", repo.dir, "-c", "commit.gpgsign=false", ...args], {

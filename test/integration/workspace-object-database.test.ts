@@ -12,27 +12,16 @@ import { createObjectDatabase } from "../../src/workspace/objects/object-databas
 import { openPackFile } from "../../src/workspace/objects/pack-file.ts";
 import { openLocalRepository } from "../../src/workspace/open-local.ts";
 import { createRepo, type FixtureRepo, gitEnvironment } from "../support/git-fixture.ts";
+import { historyRepo as createHistoryRepo, gitBuffer } from "../support/history-repo.ts";
 
 const repos: FixtureRepo[] = [];
 afterEach(() => {
   for (const repo of repos.splice(0)) repo.dispose();
 });
 
-/** A history whose files change a little each commit, so that repacking makes delta chains. */
 function historyRepo(commits = 12): FixtureRepo {
-  const repo = createRepo();
+  const repo = createHistoryRepo(commits);
   repos.push(repo);
-  const body = (n: number) =>
-    Array.from(
-      { length: 400 },
-      (_, line) => `line ${line} ${line % 37 === n % 37 ? `edit ${n}` : ""}\n`,
-    ).join("");
-  for (let n = 0; n < commits; n += 1) {
-    repo.write("big.txt", body(n));
-    repo.write(`dir/file-${n % 3}.txt`, `${body(n).slice(0, 2000)}${n}\n`);
-    repo.write("bin.dat", Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * (n + 1)) % 256)));
-    repo.commit(`commit ${n}`);
-  }
   return repo;
 }
 
@@ -40,14 +29,6 @@ interface OracleObject {
   readonly oid: string;
   readonly type: string;
   readonly bytes: Buffer;
-}
-
-function gitBuffer(repo: FixtureRepo, args: string[], input?: string): Buffer {
-  return execFileSync("git", ["-C", repo.dir, ...args], {
-    env: gitEnvironment(repo.home),
-    input,
-    maxBuffer: 1 << 28,
-  });
 }
 
 /** Every object in the store, as native git reads it. */

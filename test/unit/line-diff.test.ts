@@ -4,18 +4,7 @@
 
 import { describe, expect, it } from "@jest/globals";
 import { diffLines } from "../../src/tools/line-diff.ts";
-
-/** A small deterministic PRNG (mulberry32), so a failure names its seed and replays. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from "../support/seeded-random.ts";
 
 function lcsLength(a: readonly string[], b: readonly string[]): number {
   let previous = new Array<number>(b.length + 1).fill(0);
