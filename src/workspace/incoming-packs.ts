@@ -9,8 +9,9 @@ import { open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { LoupeError } from "../errors.ts";
 import { CorruptObjectStoreError } from "./objects/git-object.ts";
-import { filePackSource, type IndexedPack, indexPack } from "./objects/index-pack.ts";
+import { type IndexedPack, indexPack } from "./objects/index-pack.ts";
 import type { ObjectDatabase } from "./objects/object-database.ts";
+import { filePackSource } from "./objects/pack-source.ts";
 import type { PackSink } from "./pack-diverter.ts";
 
 export interface IncomingPacks {

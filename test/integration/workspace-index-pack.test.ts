@@ -8,8 +8,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { CorruptObjectStoreError, type GitObject } from "../../src/workspace/objects/git-object.ts";
-import { bufferPackSource, filePackSource, indexPack } from "../../src/workspace/objects/index-pack.ts";
+import { indexPack } from "../../src/workspace/objects/index-pack.ts";
 import { createObjectDatabase } from "../../src/workspace/objects/object-database.ts";
+import { bufferPackSource, filePackSource } from "../../src/workspace/objects/pack-source.ts";
 import { createRepo, type FixtureRepo, gitEnvironment } from "../support/git-fixture.ts";
 import { historyRepo as createHistoryRepo, gitBuffer } from "../support/history-repo.ts";
 

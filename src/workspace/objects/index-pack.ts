@@ -7,39 +7,13 @@
 // isomorphic-git's pure-JS indexer held the whole pack and peaked near six times its size.
 
 import { createHash } from "node:crypto";
-import fs from "node:fs";
-import { crc32, createInflate, inflateSync } from "node:zlib";
 import { type ByteBudgetCache, createByteBudgetCache } from "./byte-budget-cache.ts";
 import { applyDelta } from "./delta.ts";
 import { type EntryHeader, parseEntryHeader } from "./entry-header.ts";
-import { CorruptObjectStoreError, type GitObject, type GitObjectType, gitObjectId } from "./git-object.ts";
+import { type GitObject, gitObjectId } from "./git-object.ts";
+import { corruptPack, createPackEntryReader, STREAM_ABOVE } from "./pack-entry-reader.ts";
 import { type IndexedObject, writePackIndex } from "./pack-index-writer.ts";
-
-/** Positional reads of a pack: a file on disk, or bytes in memory (tests). */
-export interface PackSource {
-  readonly size: number;
-  /** Up to `length` bytes from `position` (fewer only at the end), valid until the next read. */
-  read(position: number, length: number): Buffer;
-}
-
-export function bufferPackSource(pack: Buffer): PackSource {
-  return { size: pack.byteLength, read: (position, length) => pack.subarray(position, position + length) };
-}
-
-/**
- * Reads an open file descriptor (the caller closes it) into one scratch buffer, reused by every
- * read, so walking a pack of any size allocates no more than its largest entry.
- */
-export function filePackSource(fd: number): PackSource {
-  let scratch = Buffer.alloc(0);
-  return {
-    size: fs.fstatSync(fd).size,
-    read(position, length) {
-      if (scratch.byteLength < length) scratch = Buffer.allocUnsafe(length);
-      return scratch.subarray(0, fs.readSync(fd, scratch, 0, length, position));
-    },
-  };
-}
+import type { PackSource } from "./pack-source.ts";
 
 export interface IndexPackOptions {
   readonly source: PackSource;
@@ -62,9 +36,6 @@ const HEADER = 12;
 const TRAILER = 20;
 const MAX_CHAIN = 10_000;
 const WINDOW = 8 * 1024 * 1024;
-/** Whole objects larger than this are hashed as they inflate, never held whole. */
-const STREAM_ABOVE = 16 * 1024 * 1024;
-const STREAM_PIECE = 1024 * 1024;
 /** More than any entry header needs (type and size varint, then a 20-byte id or an offset). */
 const MAX_ENTRY_HEADER = 64;
 
@@ -78,12 +49,7 @@ interface Entry {
   oid?: string;
 }
 
-function corrupt(what: string): CorruptObjectStoreError {
-  return new CorruptObjectStoreError(`corrupt pack: ${what}`);
-}
-
-/** zlib's own bound on how large `size` bytes can become compressed (deflateBound), plus slack. */
-const deflateBound = (size: number): number => size + (size >> 12) + (size >> 14) + (size >> 25) + 64;
+const corrupt = corruptPack;
 
 export async function indexPack(options: IndexPackOptions): Promise<IndexedPack> {
   const { source } = options;
@@ -101,99 +67,13 @@ export async function indexPack(options: IndexPackOptions): Promise<IndexedPack>
   }
   if (!hash.digest().equals(checksum)) throw corrupt("its checksum does not match its contents");
 
-  // A moving window over the pack: consecutive entries are served from one read.
-  let window: { start: number; bytes: Buffer } = { start: 0, bytes: Buffer.alloc(0) };
-  const view = (position: number, length: number): Buffer => {
-    const end = Math.min(position + length, dataEnd);
-    const inWindow = position >= window.start && end <= window.start + window.bytes.byteLength;
-    if (!inWindow) {
-      window = {
-        start: position,
-        bytes: source.read(position, Math.min(Math.max(windowBytes, end - position), dataEnd - position)),
-      };
-    }
-    return window.bytes.subarray(position - window.start, end - window.start);
-  };
-
-  // node:zlib stops at the end of the entry's zlib stream and reports how much input it used.
-  // The input offered is zlib's bound for the declared size; a stream that needs more (another
-  // deflate implementation) is retried with everything up to the end of the pack.
-  const inflateAt = (
-    dataStart: number,
-    size: number,
-    known?: number,
-  ): { data: Buffer; compressed: number } => {
-    let length = known ?? Math.min(dataEnd - dataStart, deflateBound(size));
-    for (;;) {
-      try {
-        const result = inflateSync(view(dataStart, length), {
-          info: true,
-          chunkSize: Math.max(64, Math.min(size + 1, 1 << 22)),
-          maxOutputLength: Math.max(1, size + 1),
-        }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
-        if (result.buffer.byteLength !== size) {
-          throw corrupt(`an entry inflates to ${result.buffer.byteLength} bytes, not the declared ${size}`);
-        }
-        return { data: result.buffer, compressed: result.engine.bytesWritten };
-      } catch (error) {
-        if (error instanceof CorruptObjectStoreError) throw error;
-        const truncated = (error as { code?: unknown }).code === "Z_BUF_ERROR";
-        if (truncated && dataStart + length < dataEnd) {
-          length = dataEnd - dataStart;
-          continue;
-        }
-        throw corrupt(`cannot inflate the entry at ${dataStart} (${(error as Error).message})`);
-      }
-    }
-  };
+  const { view, inflateAt, streamWhole, crcOf } = createPackEntryReader(source, dataEnd, windowBytes);
 
   // Pass 1: every entry's extent and CRC, and the id of every whole object.
   const entries: Entry[] = [];
   const byOffset = new Map<number, Entry>();
   const offsetOfOid = new Map<string, number>();
   const cache: ByteBudgetCache<GitObject> = createByteBudgetCache(options.cacheBytes ?? 32 * 1024 * 1024);
-  // An object too large to hold (gigabytes of one byte pack into megabytes) is hashed as it
-  // inflates, a megabyte at a time, like git's core.bigFileThreshold path.
-  const streamWhole = async (dataStart: number, type: GitObjectType, size: number) => {
-    const hash = createHash("sha1").update(`${type} ${size}\0`);
-    const inflater = createInflate({ chunkSize: STREAM_PIECE });
-    let produced = 0;
-    inflater.on("data", (chunk: Buffer) => {
-      produced += chunk.byteLength;
-      hash.update(chunk);
-    });
-    const ended = new Promise<void>((resolve, reject) => {
-      inflater.on("end", resolve);
-      inflater.on("error", reject);
-    });
-    try {
-      // Feed until zlib reports the stream's end by leaving input unconsumed (the next entry).
-      let fed = 0;
-      while (dataStart + fed < dataEnd && inflater.bytesWritten === fed) {
-        const piece = view(dataStart + fed, STREAM_PIECE);
-        await new Promise<void>((resolve, reject) =>
-          inflater.write(piece, (error) => (error ? reject(error) : resolve())),
-        );
-        fed += piece.byteLength;
-      }
-      inflater.end();
-      await ended;
-    } catch (error) {
-      inflater.destroy();
-      throw corrupt(`cannot inflate the entry at ${dataStart} (${(error as Error).message})`);
-    }
-    if (produced !== size) throw corrupt(`an entry inflates to ${produced} bytes, not the declared ${size}`);
-    return { oid: hash.digest("hex"), compressed: inflater.bytesWritten };
-  };
-
-  /** CRC-32 of pack bytes [from, to), a window at a time. */
-  const crcOf = (from: number, to: number): number => {
-    let crc = 0;
-    for (let at = from; at < to; at += STREAM_PIECE)
-      crc = crc32(view(at, Math.min(STREAM_PIECE, to - at)), crc);
-    return crc;
-  };
-
   let offset = HEADER;
   for (let n = 0; n < count; n += 1) {
     if (offset >= dataEnd) throw corrupt(`it ends after ${n} of its ${count} entries`);

@@ -1,0 +1,132 @@
+// Reads the entries of a pack being indexed, in order, without knowing where each one ends: a
+// moving window over the pack (one read serves many entries), node:zlib inflating an entry and
+// reporting how much compressed input it used, whole objects too large to hold hashed as they
+// inflate (gigabytes of one byte pack into megabytes), and CRC-32s computed a window at a time.
+
+import { createHash } from "node:crypto";
+import { crc32, createInflate, inflateSync } from "node:zlib";
+import { CorruptObjectStoreError, type GitObjectType } from "./git-object.ts";
+import type { PackSource } from "./pack-source.ts";
+
+/** Whole objects larger than this are hashed as they inflate, never held whole. */
+export const STREAM_ABOVE = 16 * 1024 * 1024;
+const STREAM_PIECE = 1024 * 1024;
+
+export function corruptPack(what: string): CorruptObjectStoreError {
+  return new CorruptObjectStoreError(`corrupt pack: ${what}`);
+}
+
+/** zlib's own bound on how large `size` bytes can become compressed (deflateBound), plus slack. */
+const deflateBound = (size: number): number => size + (size >> 12) + (size >> 14) + (size >> 25) + 64;
+
+export interface PackEntryReader {
+  /** Pack bytes [position, position + length), clamped to the entries' end; valid until the next call. */
+  view(position: number, length: number): Buffer;
+  /** Inflates the entry data at `dataStart` (`known` = its compressed length, when known). */
+  inflateAt(dataStart: number, size: number, known?: number): { data: Buffer; compressed: number };
+  /** Hashes a whole object as it inflates: its id and compressed length. */
+  streamWhole(
+    dataStart: number,
+    type: GitObjectType,
+    size: number,
+  ): Promise<{ oid: string; compressed: number }>;
+  /** CRC-32 of pack bytes [from, to). */
+  crcOf(from: number, to: number): number;
+}
+
+export function createPackEntryReader(
+  source: PackSource,
+  dataEnd: number,
+  windowBytes: number,
+): PackEntryReader {
+  const corrupt = corruptPack;
+  // A moving window over the pack: consecutive entries are served from one read.
+  let window: { start: number; bytes: Buffer } = { start: 0, bytes: Buffer.alloc(0) };
+  const view = (position: number, length: number): Buffer => {
+    const end = Math.min(position + length, dataEnd);
+    const inWindow = position >= window.start && end <= window.start + window.bytes.byteLength;
+    if (!inWindow) {
+      window = {
+        start: position,
+        bytes: source.read(position, Math.min(Math.max(windowBytes, end - position), dataEnd - position)),
+      };
+    }
+    return window.bytes.subarray(position - window.start, end - window.start);
+  };
+
+  // node:zlib stops at the end of the entry's zlib stream and reports how much input it used.
+  // The input offered is zlib's bound for the declared size; a stream that needs more (another
+  // deflate implementation) is retried with everything up to the end of the pack.
+  const inflateAt = (
+    dataStart: number,
+    size: number,
+    known?: number,
+  ): { data: Buffer; compressed: number } => {
+    let length = known ?? Math.min(dataEnd - dataStart, deflateBound(size));
+    for (;;) {
+      try {
+        const result = inflateSync(view(dataStart, length), {
+          info: true,
+          chunkSize: Math.max(64, Math.min(size + 1, 1 << 22)),
+          maxOutputLength: Math.max(1, size + 1),
+        }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+        if (result.buffer.byteLength !== size) {
+          throw corrupt(`an entry inflates to ${result.buffer.byteLength} bytes, not the declared ${size}`);
+        }
+        return { data: result.buffer, compressed: result.engine.bytesWritten };
+      } catch (error) {
+        if (error instanceof CorruptObjectStoreError) throw error;
+        const truncated = (error as { code?: unknown }).code === "Z_BUF_ERROR";
+        if (truncated && dataStart + length < dataEnd) {
+          length = dataEnd - dataStart;
+          continue;
+        }
+        throw corrupt(`cannot inflate the entry at ${dataStart} (${(error as Error).message})`);
+      }
+    }
+  };
+
+  // An object too large to hold (gigabytes of one byte pack into megabytes) is hashed as it
+  // inflates, a megabyte at a time, like git's core.bigFileThreshold path.
+  const streamWhole = async (dataStart: number, type: GitObjectType, size: number) => {
+    const hash = createHash("sha1").update(`${type} ${size}\0`);
+    const inflater = createInflate({ chunkSize: STREAM_PIECE });
+    let produced = 0;
+    inflater.on("data", (chunk: Buffer) => {
+      produced += chunk.byteLength;
+      hash.update(chunk);
+    });
+    const ended = new Promise<void>((resolve, reject) => {
+      inflater.on("end", resolve);
+      inflater.on("error", reject);
+    });
+    try {
+      // Feed until zlib reports the stream's end by leaving input unconsumed (the next entry).
+      let fed = 0;
+      while (dataStart + fed < dataEnd && inflater.bytesWritten === fed) {
+        const piece = view(dataStart + fed, STREAM_PIECE);
+        await new Promise<void>((resolve, reject) =>
+          inflater.write(piece, (error) => (error ? reject(error) : resolve())),
+        );
+        fed += piece.byteLength;
+      }
+      inflater.end();
+      await ended;
+    } catch (error) {
+      inflater.destroy();
+      throw corrupt(`cannot inflate the entry at ${dataStart} (${(error as Error).message})`);
+    }
+    if (produced !== size) throw corrupt(`an entry inflates to ${produced} bytes, not the declared ${size}`);
+    return { oid: hash.digest("hex"), compressed: inflater.bytesWritten };
+  };
+
+  /** CRC-32 of pack bytes [from, to), a window at a time. */
+  const crcOf = (from: number, to: number): number => {
+    let crc = 0;
+    for (let at = from; at < to; at += STREAM_PIECE)
+      crc = crc32(view(at, Math.min(STREAM_PIECE, to - at)), crc);
+    return crc;
+  };
+
+  return { view, inflateAt, streamWhole, crcOf };
+}
