@@ -6,6 +6,8 @@ import type { AppConfig } from "./config/app-config.ts";
 import { type AppClient, createBotLoginLookup } from "./github/bot-login.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
 import type { GitHubClient } from "./github/octokit.ts";
+import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
+import { createOpenRunsJournal, NO_JOURNAL } from "./jobs/open-runs-journal.ts";
 import { createReviewQueue, type ReviewQueue } from "./jobs/queue.ts";
 import { createQueuedCheckRuns } from "./jobs/queued-check-runs.ts";
 import type { ReviewPorts } from "./jobs/review-ports.ts";
@@ -22,6 +24,8 @@ export interface LoupeAppOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Receives the queue so the server can shut it down on SIGTERM (and tests can drain it). */
   readonly onQueue?: (queue: ReviewQueue) => void;
+  /** Receives the completion of the runs an earlier process left open (LOUPE_STATE_DIR). */
+  readonly onRecovery?: (done: Promise<void>) => void;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -36,6 +40,15 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       given === undefined
         ? createBotLoginLookup(async () => (await app.auth()) as unknown as AppClient)
         : () => Promise.resolve(given);
+    const journal =
+      options.config.stateDir === null ? NO_JOURNAL : createOpenRunsJournal(options.config.stateDir, app.log);
+    options.onRecovery?.(
+      completeLeftOpenRuns({
+        journal,
+        auth: async (installationId) => (await app.auth(installationId)) as unknown as GitHubClient,
+        log: app.log,
+      }),
+    );
     const queuedRuns = createQueuedCheckRuns({ checkRunName: options.config.checkRunName, log: app.log });
     const queue = createReviewQueue({
       concurrency: options.config.reviewConcurrency,
@@ -73,6 +86,7 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       for (const request of mapped.requests) {
         const key = queueKey(request);
         const previous = clients.get(key);
+        journal.watch(context.octokit as GitHubClient, request.installationId);
         clients.set(key, context.octokit as GitHubClient); // before enqueue: it may start the job at once
         const outcome = queue.enqueue(request);
         if (outcome !== "queued") {

@@ -16,6 +16,11 @@ export interface AppConfig {
   readonly gitBaseUrl: string;
   /** The GitHub host the installation token may be sent to (never anywhere else). */
   readonly gitHost: string;
+  /**
+   * LOUPE_STATE_DIR: where Loupe records the check runs it has not completed yet, so that after a
+   * crash it completes them at start (open-runs-journal.ts); null to keep no record.
+   */
+  readonly stateDir: string | null;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -47,6 +52,10 @@ export function readAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (!/^[A-Za-z0-9.-]+(:[0-9]{1,5})?$/.test(gitHost)) {
     throw new LoupeError("configuration_invalid", "GHE_HOST must be a host name (and optional port)");
   }
+  const stateDir = (env.LOUPE_STATE_DIR ?? "").trim();
+  if (/[\0\r\n]/.test(stateDir)) {
+    throw new LoupeError("configuration_invalid", "LOUPE_STATE_DIR must be a directory path");
+  }
   return {
     reviewConcurrency,
     shutdownGraceMs,
@@ -54,5 +63,6 @@ export function readAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     progressIntervalMs,
     gitBaseUrl: `${protocol}://${gitHost}`,
     gitHost,
+    stateDir: stateDir === "" ? null : stateDir,
   };
 }

@@ -62,6 +62,8 @@ export interface ProbotHarness {
   readonly sleeps: number[];
   receive(name: string, payload: unknown, id?: string): Promise<void>;
   drain(): Promise<void>;
+  /** Resolves when the runs an earlier process left open (config.stateDir) have been dealt with. */
+  recovered(): Promise<void>;
   logs(): string[];
 }
 
@@ -96,6 +98,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     progressIntervalMs: 1,
     gitBaseUrl: options.gitBaseUrl,
     gitHost: host,
+    stateDir: null,
     ...options.config,
   };
   const limits: ReviewLimits = { ...DEFAULT_REVIEW_LIMITS, ...options.limits };
@@ -112,6 +115,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
   });
   const sleeps: number[] = [];
   let queue: ReviewQueue | null = null;
+  let recovery: Promise<void> = Promise.resolve();
   await probot.load(
     createLoupeApp({
       config,
@@ -123,6 +127,9 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
       },
       onQueue: (q) => {
         queue = q;
+      },
+      onRecovery: (done) => {
+        recovery = done;
       },
     }),
   );
@@ -136,6 +143,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
       // biome-ignore lint/suspicious/noExplicitAny: test payloads are adapted example JSON.
       probot.receive({ name, id: id ?? `delivery-${++deliveries}`, payload } as any),
     drain: () => q.drain(),
+    recovered: () => recovery,
     logs: () => [...lines],
   };
 }

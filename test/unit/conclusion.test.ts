@@ -22,7 +22,9 @@ describe("readAppConfig", () => {
       progressIntervalMs: 5000,
       gitBaseUrl: "https://github.com",
       gitHost: "github.com",
+      stateDir: null,
     });
+    expect(readAppConfig({ LOUPE_STATE_DIR: " /var/lib/loupe " }).stateDir).toBe("/var/lib/loupe");
     expect(readAppConfig({ GHE_HOST: "ghe.example.com:8443", GHE_PROTOCOL: "http" }).gitBaseUrl).toBe(
       "http://ghe.example.com:8443",
     );
@@ -35,6 +37,7 @@ describe("readAppConfig", () => {
     [{ GHE_PROTOCOL: "ftp" }, "GHE_PROTOCOL must be https or http"],
     [{ GHE_HOST: "evil.com/path" }, "GHE_HOST must be a host name (and optional port)"],
     [{ CHECK_RUN_NAME: "a\nb" }, "CHECK_RUN_NAME must be one line of at most 100 characters"],
+    [{ LOUPE_STATE_DIR: "/var/lib\nloupe" }, "LOUPE_STATE_DIR must be a directory path"],
   ])("rejects %j with one line", (env, message) => {
     expect(() => readAppConfig(env)).toThrow(message);
   });

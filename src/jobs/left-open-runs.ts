@@ -1,0 +1,44 @@
+// At start: completes the check runs an earlier Loupe process created and never completed (it
+// was killed without its shutdown), as `cancelled` with the restart text, so none stays queued or
+// in progress. A run GitHub no longer has, or this installation can no longer reach, is forgotten;
+// any other failure leaves it recorded for the next start.
+
+import { completeCheckRun } from "../github/check-run.ts";
+import { type GitHubClient, httpStatus } from "../github/octokit.ts";
+import { cancelledOutput, describeFailure } from "./failure-text.ts";
+import type { JournalLogger, OpenRunsJournal } from "./open-runs-journal.ts";
+
+const GONE = new Set([401, 403, 404, 410, 422]);
+
+export async function completeLeftOpenRuns(options: {
+  readonly journal: OpenRunsJournal;
+  readonly auth: (installationId: number) => Promise<GitHubClient>;
+  readonly log: JournalLogger;
+  readonly now?: () => number;
+}): Promise<void> {
+  const now = options.now ?? Date.now;
+  for (const run of await options.journal.leftOpen()) {
+    try {
+      const octokit = await options.auth(run.installationId);
+      await completeCheckRun(octokit, {
+        owner: run.owner,
+        repo: run.repo,
+        checkRunId: run.checkRunId,
+        conclusion: "cancelled",
+        output: cancelledOutput({ kind: "shutdown" }),
+        completedAt: new Date(now()),
+      });
+      await options.journal.settle(run);
+    } catch (error) {
+      const status = httpStatus(error);
+      if (status !== undefined && GONE.has(status)) {
+        await options.journal.settle(run);
+        continue;
+      }
+      options.log.warn(
+        { run: `${run.owner}/${run.repo}#${run.checkRunId}`, error: describeFailure(error) },
+        "left-open check run not completed; will try again at the next start",
+      );
+    }
+  }
+}
