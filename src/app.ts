@@ -42,13 +42,15 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
         : () => Promise.resolve(given);
     const journal =
       options.config.stateDir === null ? NO_JOURNAL : createOpenRunsJournal(options.config.stateDir, app.log);
-    options.onRecovery?.(
-      completeLeftOpenRuns({
-        journal,
-        auth: async (installationId) => (await app.auth(installationId)) as unknown as GitHubClient,
-        log: app.log,
-      }),
+    // Started here, whoever listens: `onRecovery?.(start())` would not even start it without one.
+    const recovery = completeLeftOpenRuns({
+      journal,
+      auth: async (installationId) => (await app.auth(installationId)) as unknown as GitHubClient,
+      log: app.log,
+    }).catch((error: unknown) =>
+      app.log.warn({ error: String(error).slice(0, 200) }, "left-open check runs not completed"),
     );
+    options.onRecovery?.(recovery);
     const queuedRuns = createQueuedCheckRuns({ checkRunName: options.config.checkRunName, log: app.log });
     const queue = createReviewQueue({
       concurrency: options.config.reviewConcurrency,
