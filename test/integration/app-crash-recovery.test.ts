@@ -91,4 +91,17 @@ describe("the open check-run journal", () => {
     expect(h.logs().some((line) => line.includes("check-run journal is damaged"))).toBe(true);
     expectCleanEnd(h, app.provider, []);
   });
+
+  it("a state directory it cannot write costs nothing but a warning: the review completes", async () => {
+    const notADirectory = path.join(stateDir, "a-file");
+    fs.writeFileSync(notADirectory, "");
+    const h = await app.start([{ body: stopTurn(review([])) }], { config: { stateDir: notADirectory } });
+    await h.recovered();
+    const gh = mockReviewStart(app.fx).listReviewComments(PR).listReviews(PR);
+    await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
+    await h.drain();
+    expect(gh.completion(1).conclusion).toBe("success");
+    expect(h.logs().some((line) => line.includes("check-run journal not written"))).toBe(true);
+    expectCleanEnd(h, app.provider, [gh]);
+  });
 });
