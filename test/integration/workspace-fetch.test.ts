@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -328,6 +329,46 @@ describe("fetchWorkspace input and cancellation", () => {
     } finally {
       release();
       await stalled.stop();
+    }
+  });
+
+  it("reports a connection cut in the middle of the pack as git_network_failed, leaving nothing", async () => {
+    // A proxy in front of the real git http-backend that cuts each upload-pack answer short.
+    const proxy = http.createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const upstream = await fetch(
+        `${server.url("owner/repo").replace(/\/owner\/repo\.git$/, "")}${request.url}`,
+        {
+          method: request.method,
+          headers: { "content-type": String(request.headers["content-type"] ?? "") },
+          ...(request.method === "POST" ? { body: Buffer.concat(chunks) } : {}),
+        },
+      );
+      const body = Buffer.from(await upstream.arrayBuffer());
+      response.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "" });
+      if (!request.url!.includes("git-upload-pack") || request.method !== "POST") {
+        response.end(body);
+        return;
+      }
+      response.write(body.subarray(0, Math.floor(body.byteLength / 2)), () => response.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = proxy.address() as import("node:net").AddressInfo;
+      const error = await loupeRejection(
+        fetchWorkspace({
+          url: `http://127.0.0.1:${port}/owner/repo.git`,
+          headSha: sha.m4!,
+          mergeBaseSha: sha.m2!,
+          tmpRoot,
+        }),
+      );
+      expect(error.code).toBe("git_network_failed");
+      expect(leftovers()).toHaveLength(0);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
     }
   });
 
