@@ -50,7 +50,7 @@ export function createGitHttpClient(options: GitHttpClientOptions): HttpClient {
       headers["User-Agent"] ??= "loupe (isomorphic-git)";
       let body = request.body;
       if (options.thinPack === true && serverThinPack && body !== undefined && isUploadPack(request.url)) {
-        // isomorphic-git's node client sends an array as one buffer, with a Content-Length.
+        // The want lines are a few hundred bytes; the request goes out whole (git-http-fetch.ts).
         body = [requestThinPack(await collect(body))] as unknown as AsyncIterableIterator<Uint8Array>;
       }
       const response = await requestOverFetch({ ...request, body, headers, signal: options.signal });
