@@ -16,7 +16,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import os from "node:os";
-import { type LoupeProcess, startLoupeProcess } from "../test/support/loupe-process.ts";
+import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../test/support/loupe-process.ts";
 import { deliverWebhook, signWebhookBody } from "../test/support/webhook-delivery.ts";
 import { type BenchWorld, buildWorld } from "./app-fixture.ts";
 
@@ -27,20 +27,20 @@ const DELAY_MS = Number(process.env.BENCH_PROVIDER_DELAY_MS ?? 300);
 async function startLoupe(world: BenchWorld, concurrency: number): Promise<LoupeProcess> {
   return startLoupeProcess({
     command: "node",
-    env: {
-      APP_ID: world.github.appId,
-      PRIVATE_KEY: world.github.privateKey,
-      WEBHOOK_SECRET: SECRET,
-      GHE_HOST: world.github.host,
-      GHE_PROTOCOL: "http",
-      OPENAI_BASE_URL: world.provider.baseURL,
-      OPENAI_API_KEY: `test-key-${crypto.randomUUID()}`,
-      LOG_LEVEL: "warn",
-      NODE_ENV: "production",
-      REVIEW_CONCURRENCY: String(concurrency),
-      SHUTDOWN_GRACE_SECONDS: "0",
-      ...(process.env.BENCH_LOUPE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_LOUPE_NODE_OPTIONS } : {}),
-    },
+    env: fakeWorldEnv({
+      github: world.github,
+      providerBaseURL: world.provider.baseURL,
+      webhookSecret: SECRET,
+      apiKey: `test-key-${crypto.randomUUID()}`,
+      extra: {
+        LOG_LEVEL: "warn",
+        REVIEW_CONCURRENCY: String(concurrency),
+        SHUTDOWN_GRACE_SECONDS: "0",
+        ...(process.env.BENCH_LOUPE_NODE_OPTIONS
+          ? { NODE_OPTIONS: process.env.BENCH_LOUPE_NODE_OPTIONS }
+          : {}),
+      },
+    }),
   });
 }
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
-import { type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
+import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
@@ -23,18 +23,13 @@ const processes: LoupeProcess[] = [];
 function start(): Promise<LoupeProcess> {
   return startLoupeProcess({
     command: "node",
-    env: {
-      APP_ID: github.appId,
-      PRIVATE_KEY: github.privateKey,
-      WEBHOOK_SECRET: SECRET,
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-      OPENAI_BASE_URL: provider.baseURL,
-      OPENAI_API_KEY: `test-key-crash-${process.pid}`,
-      LOG_LEVEL: "info",
-      NODE_ENV: "production",
-      LOUPE_STATE_DIR: stateDir,
-    },
+    env: fakeWorldEnv({
+      github,
+      providerBaseURL: provider.baseURL,
+      webhookSecret: SECRET,
+      apiKey: `test-key-crash-${process.pid}`,
+      extra: { LOUPE_STATE_DIR: stateDir },
+    }),
   }).then((loupe) => {
     processes.push(loupe);
     return loupe;

@@ -9,7 +9,7 @@ import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
-import { type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
+import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
@@ -84,17 +84,7 @@ beforeAll(async () => {
   ]);
   loupe = await startLoupeProcess({
     command: "npm",
-    env: {
-      APP_ID: github.appId,
-      PRIVATE_KEY: github.privateKey,
-      WEBHOOK_SECRET: SECRET,
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-      OPENAI_BASE_URL: provider.baseURL,
-      OPENAI_API_KEY: API_KEY,
-      LOG_LEVEL: "info",
-      NODE_ENV: "production",
-    },
+    env: fakeWorldEnv({ github, providerBaseURL: provider.baseURL, webhookSecret: SECRET, apiKey: API_KEY }),
   });
   void loupe.exited.then(() => {
     exited = true;

@@ -35,6 +35,31 @@ export interface LoupeProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
+/**
+ * The environment that points a Loupe process at a fake GitHub (as a GitHub Enterprise host over
+ * http) and a scripted model, in production mode; `extra` adds or overrides variables.
+ */
+export function fakeWorldEnv(world: {
+  readonly github: { readonly appId: string; readonly privateKey: string; readonly host: string };
+  readonly providerBaseURL: string;
+  readonly webhookSecret: string;
+  readonly apiKey: string;
+  readonly extra?: Readonly<Record<string, string>>;
+}): Record<string, string> {
+  return {
+    APP_ID: world.github.appId,
+    PRIVATE_KEY: world.github.privateKey,
+    WEBHOOK_SECRET: world.webhookSecret,
+    GHE_HOST: world.github.host,
+    GHE_PROTOCOL: "http",
+    OPENAI_BASE_URL: world.providerBaseURL,
+    OPENAI_API_KEY: world.apiKey,
+    LOG_LEVEL: "info",
+    NODE_ENV: "production",
+    ...world.extra,
+  };
+}
+
 export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
