@@ -1,6 +1,7 @@
 // Loupe's check run: created on the head SHA (queued while the review waits its turn, else
-// in_progress), updated with progress, and always completed. Every text is clamped to GitHub's limits here, the one place that talks to the
-// Checks API, so no caller can produce a request GitHub would reject for its size.
+// in_progress), updated with progress, and always completed. Every text is clamped to GitHub's
+// limits here, the one place that talks to the Checks API, so no caller can produce a request
+// GitHub would reject for its size.
 
 import { formatExternalId } from "./external-id.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";

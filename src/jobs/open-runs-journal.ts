@@ -25,8 +25,6 @@ export interface OpenRunsJournal {
   leftOpen(): Promise<readonly OpenRun[]>;
   /** Forgets a run (completed now, or gone from GitHub). */
   settle(run: OpenRun): Promise<void>;
-  /** Resolves when every write so far is on disk. */
-  flushed(): Promise<void>;
 }
 
 export interface JournalLogger {
@@ -41,7 +39,6 @@ export const NO_JOURNAL: OpenRunsJournal = {
   watch: () => {},
   leftOpen: async () => [],
   settle: async () => {},
-  flushed: async () => {},
 };
 
 export function createOpenRunsJournal(dir: string, log: JournalLogger): OpenRunsJournal {
@@ -104,7 +101,6 @@ export function createOpenRunsJournal(dir: string, log: JournalLogger): OpenRuns
       open.delete(keyOf(run));
       await persist();
     },
-    flushed: () => writing,
   };
 }
 

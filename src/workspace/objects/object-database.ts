@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type ByteBudgetCache, createByteBudgetCache } from "./byte-budget-cache.ts";
-import { applyDelta, deltaResultSize } from "./delta.ts";
+import { applyDelta } from "./delta.ts";
 import { CorruptObjectStoreError, type GitObject, gitObjectId } from "./git-object.ts";
 import { readLooseObject } from "./loose-object.ts";
 import { openPackFile, type PackFile } from "./pack-file.ts";
@@ -101,17 +101,13 @@ export function createObjectDatabase(options: ObjectDatabaseOptions): ObjectData
       const key = `${pack.name}:${at}`;
       base = cache.get(key);
       if (base !== undefined) break;
-      const top = deltas.length === 0;
-      const entry = pack.file.readEntry(at, top ? maxSize : undefined);
+      // Only the top entry is bounded: bases are needed for any result at all.
+      const entry = pack.file.readEntry(at, deltas.length === 0 ? maxSize : undefined);
       if (entry.kind === "too_large") return { tooLarge: entry.size };
       if (entry.kind === "whole") {
         base = { type: entry.type, bytes: entry.bytes };
         cache.set(key, base, base.bytes.byteLength);
         break;
-      }
-      if (top && maxSize !== Number.POSITIVE_INFINITY) {
-        const resultSize = deltaResultSize(entry.delta);
-        if (resultSize > maxSize) return { tooLarge: resultSize };
       }
       deltas.push({ key, delta: entry.delta });
       if (deltas.length > MAX_CHAIN)

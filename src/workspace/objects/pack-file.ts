@@ -26,7 +26,8 @@ export interface PackFile {
   readonly index: PackIndex;
   /**
    * The entry at `offset`. With `maxObjectSize`, an entry whose object is larger (a whole object by
-   * its header, a delta by its result size) comes back as `too_large` without being inflated.
+   * its header, a delta by its result size) comes back as `too_large`: a whole object or a large
+   * delta is not inflated, a small delta is, but its object is never built.
    */
   readEntry(offset: number, maxObjectSize?: number): PackEntry;
   close(): void;
@@ -94,6 +95,11 @@ function readEntry(
   }
   if (raw.byteLength < length) raw = readAt(fd, offset, length);
   const data = inflate(raw, header.dataStart, header.size, packName);
+  // A small delta is inflated first (cheaper than a second zlib stream); its result size follows.
+  if (header.kind !== "whole" && maxObjectSize !== Number.POSITIVE_INFINITY) {
+    const resultSize = deltaResultSize(data);
+    if (resultSize > maxObjectSize) return { kind: "too_large", size: resultSize };
+  }
   if (header.kind === "ofs_delta") return { kind: "ofs_delta", baseOffset: header.baseOffset, delta: data };
   if (header.kind === "ref_delta") return { kind: "ref_delta", baseOid: header.baseOid, delta: data };
   if (header.kind === "whole") return { kind: "whole", type: header.type, bytes: data };
