@@ -1,0 +1,51 @@
+// The lines the new commits touched, per file, from GitHub's compare lastHead...newHead `files[]`:
+// added lines by head line number, and both neighbours of a deletion (a deleted line has no head
+// number; the lines around the gap are where the reader sees the change).
+
+import type { FileChange } from "./select-resolvable.ts";
+
+export interface ComparedFile {
+  readonly filename: string;
+  readonly status: string;
+  readonly patch?: string | undefined;
+  readonly previous_filename?: string;
+}
+
+const HEADER = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+
+export function changedLines(patch: string): Set<number> {
+  const lines = new Set<number>();
+  let next = 0; // the head line number the next "+" or " " line gets
+  for (const raw of patch.split("\n")) {
+    const header = HEADER.exec(raw);
+    if (header) {
+      next = Number(header[1]);
+      continue;
+    }
+    if (next === 0) continue;
+    if (raw.startsWith("+")) lines.add(next++);
+    else if (raw.startsWith("-")) {
+      if (next > 1) lines.add(next - 1);
+      lines.add(next);
+    } else if (raw.startsWith(" ")) next++;
+  }
+  return lines;
+}
+
+export function fileChanges(files: readonly ComparedFile[]): Map<string, FileChange> {
+  const changes = new Map<string, FileChange>();
+  for (const file of files) {
+    if (file.status === "removed") {
+      changes.set(file.filename, { removed: true, changedLines: new Set() });
+      continue;
+    }
+    if (file.status === "renamed" && file.previous_filename !== undefined) {
+      // Threads on the old name cannot be placed on the new one: treat the old path as gone.
+      changes.set(file.previous_filename, { removed: true, changedLines: new Set() });
+    }
+    // No patch (binary or too large): the whole file may have changed.
+    if (file.patch === undefined) changes.set(file.filename, { removed: true, changedLines: new Set() });
+    else changes.set(file.filename, { removed: false, changedLines: changedLines(file.patch) });
+  }
+  return changes;
+}

@@ -1,0 +1,47 @@
+// A pull request review thread as GitHub's GraphQL API describes it (pullRequest.reviewThreads),
+// and the questions Loupe asks of one: did Loupe start it, which finding is it, and is a person's
+// reply still waiting for an answer. GraphQL names a bot by its slug (`loupe`), REST by
+// `loupe[bot]`: both spellings are accepted, and only for an author that is a Bot.
+
+import { extractFingerprints } from "../review/fingerprint.ts";
+import { slugOf } from "./command.ts";
+
+export interface ThreadComment {
+  readonly databaseId: number | null;
+  readonly body: string;
+  readonly author: { readonly login: string; readonly __typename?: string } | null;
+}
+
+export interface ReviewThread {
+  readonly id: string;
+  readonly isResolved: boolean;
+  readonly isOutdated: boolean;
+  readonly path: string;
+  /** The anchored line at the current head; null when GitHub can no longer place it (outdated). */
+  readonly line: number | null;
+  readonly startLine: number | null;
+  readonly comments: readonly ThreadComment[];
+}
+
+export function isBotComment(comment: ThreadComment, botLogin: string): boolean {
+  const author = comment.author;
+  if (author === null) return false;
+  if (author.login === botLogin) return true;
+  return author.__typename === "Bot" && author.login === slugOf(botLogin);
+}
+
+/** Loupe's finding fingerprint when Loupe started the thread, else null. */
+export function loupeFingerprint(thread: ReviewThread, botLogin: string): string | null {
+  const first = thread.comments[0];
+  if (first === undefined || !isBotComment(first, botLogin)) return null;
+  return [...extractFingerprints(first.body)][0] ?? null;
+}
+
+/** A comment by someone other than Loupe after Loupe's last word in the thread. */
+export function hasUnansweredReply(thread: ReviewThread, botLogin: string): boolean {
+  let lastLoupe = -1;
+  thread.comments.forEach((comment, index) => {
+    if (isBotComment(comment, botLogin)) lastLoupe = index;
+  });
+  return thread.comments.some((comment, index) => index > lastLoupe && !isBotComment(comment, botLogin));
+}

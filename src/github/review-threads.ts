@@ -1,0 +1,84 @@
+// Review threads over GraphQL: REST has no notion of a thread or of resolving one. Threads are
+// read page by page (100 per page, their first 100 comments each) and resolved one mutation at a
+// time, so a failure leaves the rest untouched and is counted, not thrown.
+
+import type { ReviewThread } from "../conversation/review-thread.ts";
+import type { GitHubClient, RepoRef } from "./octokit.ts";
+
+const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $cursor: String) {
+  repository(owner: $owner, name: $repo) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $cursor) {
+        pageInfo { hasNextPage endCursor }
+        nodes {
+          id isResolved isOutdated path line startLine
+          comments(first: 100) { nodes { databaseId body author { login __typename } } }
+        }
+      }
+    }
+  }
+}`;
+
+const RESOLVE_MUTATION = `mutation($threadId: ID!) {
+  resolveReviewThread(input: { threadId: $threadId }) { thread { id isResolved } }
+}`;
+
+/** Enough for any pull request a person can still read; a guard against a cursor that never ends. */
+const MAX_PAGES = 20;
+
+interface ThreadsPage {
+  repository: {
+    pullRequest: {
+      reviewThreads: {
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        nodes: Array<Omit<ReviewThread, "comments"> & { comments: { nodes: ReviewThread["comments"] } }>;
+      };
+    } | null;
+  } | null;
+}
+
+export type GraphQLClient = Pick<GitHubClient, "graphql">;
+
+export async function listReviewThreads(
+  octokit: GraphQLClient,
+  input: RepoRef & { readonly pullNumber: number },
+): Promise<ReviewThread[]> {
+  const threads: ReviewThread[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const data: ThreadsPage = await octokit.graphql<ThreadsPage>(THREADS_QUERY, {
+      owner: input.owner,
+      repo: input.repo,
+      number: input.pullNumber,
+      cursor,
+    });
+    const connection = data.repository?.pullRequest?.reviewThreads;
+    if (!connection) break;
+    for (const node of connection.nodes) threads.push({ ...node, comments: node.comments.nodes });
+    if (!connection.pageInfo.hasNextPage || connection.pageInfo.endCursor === null) break;
+    cursor = connection.pageInfo.endCursor;
+  }
+  return threads;
+}
+
+export async function resolveReviewThread(octokit: GraphQLClient, threadId: string): Promise<void> {
+  await octokit.graphql(RESOLVE_MUTATION, { threadId });
+}
+
+/** Resolves each thread in turn; returns how many GitHub confirmed and how many failed. */
+export async function resolveThreads(
+  octokit: GraphQLClient,
+  threads: readonly ReviewThread[],
+): Promise<{ resolved: number; failed: number }> {
+  let resolved = 0;
+  let failed = 0;
+  for (const thread of threads) {
+    try {
+      await resolveReviewThread(octokit, thread.id);
+      resolved++;
+    } catch {
+      failed++;
+    }
+  }
+  return { resolved, failed };
+}

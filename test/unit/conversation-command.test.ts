@@ -1,0 +1,103 @@
+import { describe, expect, it } from "@jest/globals";
+import { mentionsBot, parseCommand, readableText } from "../../src/conversation/command.ts";
+import { canWrite, decideAuthor } from "../../src/conversation/permission.ts";
+
+const BOT = "loupe[bot]";
+
+describe("parseCommand", () => {
+  it.each([
+    ["@loupe review", "review"],
+    ["@loupe full review", "full_review"],
+    ["@Loupe Full  Review.", "full_review"],
+    ["@loupe full-review", "full_review"],
+    ["@loupe pause", "pause"],
+    ["@loupe resume!", "resume"],
+    ["@loupe help", "help"],
+    ["Thanks for the fixes.\n\n@loupe review", "review"],
+    ["@loupe[bot] review", "review"],
+  ])("%j → %s", (body, command) => {
+    expect(parseCommand(body, BOT)).toEqual({ kind: "command", command, unknown: false });
+  });
+
+  it.each([
+    ["@loupe"],
+    ["@loupe please look again"],
+    ["@loupe review everything twice"],
+    ["@loupe reviewing"],
+  ])("%j asks for help", (body) => {
+    expect(parseCommand(body, BOT)).toEqual({ kind: "command", command: "help", unknown: true });
+  });
+
+  it.each([
+    ["no mention", "please review"],
+    ["another login that starts like Loupe's", "@loupe-fan review"],
+    ["an email address", "mail me at me@loupe review"],
+    ["a quoted command", "> @loupe review\nI agree"],
+    ["a command in a code span", "type `@loupe review` to ask again"],
+    ["a command in a fenced block", "```\n@loupe full review\n```"],
+    ["a tilde fence", "~~~md\n@loupe pause\n~~~"],
+  ])("ignores %s", (_name, body) => {
+    expect(parseCommand(body, BOT)).toEqual({ kind: "none" });
+  });
+
+  it("reads the text after an unclosed fence as code (as GitHub renders it)", () => {
+    expect(readableText("```\n@loupe review")).toBe("");
+  });
+
+  it("takes the first mention", () => {
+    expect(parseCommand("@loupe pause and later @loupe resume", BOT)).toMatchObject({
+      command: "help",
+      unknown: true,
+    });
+    expect(parseCommand("@loupe pause\n@loupe resume", BOT)).toMatchObject({ command: "pause" });
+  });
+
+  it("mentionsBot sees a mention outside code only", () => {
+    expect(mentionsBot("what do you think, @loupe?", BOT)).toBe(true);
+    expect(mentionsBot("`@loupe`", BOT)).toBe(false);
+  });
+});
+
+describe("decideAuthor", () => {
+  const person = (authorAssociation: string | null, login = "octocat", type = "User") => ({
+    login,
+    type,
+    authorAssociation,
+  });
+
+  it.each(["OWNER", "MEMBER", "COLLABORATOR"])("%s may ask", (association) => {
+    expect(decideAuthor(person(association), BOT)).toEqual({ kind: "allowed" });
+  });
+
+  it.each(["CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "NONE", null, "SOMETHING_NEW"])(
+    "%s is checked with the permission API",
+    (association) => {
+      expect(decideAuthor(person(association), BOT)).toEqual({ kind: "check_permission", login: "octocat" });
+    },
+  );
+
+  it("never answers itself or another bot, even an owner bot", () => {
+    expect(decideAuthor(person("OWNER", "loupe[bot]", "Bot"), BOT)).toEqual({
+      kind: "ignored",
+      reason: "self",
+    });
+    expect(decideAuthor(person("OWNER", "dependabot[bot]", "Bot"), BOT)).toEqual({
+      kind: "ignored",
+      reason: "bot",
+    });
+    expect(decideAuthor(person("MEMBER", "renovate[bot]", "User"), BOT)).toEqual({
+      kind: "ignored",
+      reason: "bot",
+    });
+    expect(decideAuthor(person("OWNER", ""), BOT)).toEqual({ kind: "ignored", reason: "no_login" });
+  });
+
+  it("canWrite accepts write, maintain and admin only", () => {
+    expect(canWrite({ permission: "write" })).toBe(true);
+    expect(canWrite({ permission: "admin" })).toBe(true);
+    expect(canWrite({ permission: "read", role_name: "maintain" })).toBe(true);
+    expect(canWrite({ permission: "read", role_name: "triage" })).toBe(false);
+    expect(canWrite({ permission: "none" })).toBe(false);
+    expect(canWrite({})).toBe(false);
+  });
+});

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "@jest/globals";
+import { currentPauseState, pauseMarker } from "../../src/conversation/pause-state.ts";
+import {
+  decideReviewScope,
+  describeScope,
+  type HeadComparison,
+} from "../../src/conversation/review-scope.ts";
+import { configDigest, lastReviewedState, reviewedMarker } from "../../src/conversation/review-state.ts";
+import { sanitizeMarkdown } from "../../src/review/sanitize.ts";
+
+const BOT = "loupe[bot]";
+const loupe = { login: BOT, type: "Bot" };
+const A = "a".repeat(40);
+const B = "b".repeat(40);
+const M = "c".repeat(40);
+
+describe("pause state", () => {
+  it("is active with no marker and follows the newest of Loupe's markers", () => {
+    expect(currentPauseState([], BOT)).toBe("active");
+    const comments = [
+      { id: 1, user: loupe, body: `Paused. ${pauseMarker("paused")}`, created_at: "2026-01-01T00:00:00Z" },
+      { id: 2, user: loupe, body: `Resumed. ${pauseMarker("active")}`, created_at: "2026-01-02T00:00:00Z" },
+      { id: 3, user: loupe, body: `Paused. ${pauseMarker("paused")}`, created_at: "2026-01-03T00:00:00Z" },
+    ];
+    expect(currentPauseState(comments, BOT)).toBe("paused");
+    // Order of the list does not matter, only creation time (then id).
+    expect(currentPauseState([...comments].reverse(), BOT)).toBe("paused");
+    expect(currentPauseState(comments.slice(0, 2), BOT)).toBe("active");
+  });
+
+  it("ignores markers written by anyone but Loupe", () => {
+    const forged = [
+      {
+        id: 1,
+        user: { login: "mallory", type: "User" },
+        body: pauseMarker("paused"),
+        created_at: "2026-01-01",
+      },
+      {
+        id: 2,
+        user: { login: "other[bot]", type: "Bot" },
+        body: pauseMarker("paused"),
+        created_at: "2026-01-02",
+      },
+      { id: 3, user: { login: BOT, type: "User" }, body: pauseMarker("paused"), created_at: "2026-01-03" },
+    ];
+    expect(currentPauseState(forged, BOT)).toBe("active");
+  });
+
+  it("model text cannot carry the marker into a published body", () => {
+    const published = sanitizeMarkdown(`text ${pauseMarker("paused")}`, {
+      owner: "o",
+      repo: "r",
+      maxLength: 1000,
+    });
+    expect(currentPauseState([{ id: 1, user: loupe, body: published }], BOT)).toBe("active");
+  });
+});
+
+describe("reviewed state", () => {
+  const digest = configDigest({ b: 1, a: [1, 2] });
+
+  it("digests configuration independently of key order", () => {
+    expect(configDigest({ a: [1, 2], b: 1 })).toBe(digest);
+    expect(configDigest({ a: [2, 1], b: 1 })).not.toBe(digest);
+    expect(digest).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it("round-trips through the marker and takes Loupe's newest review", () => {
+    const older = reviewedMarker({ headSha: A, mergeBaseSha: M, configDigest: digest });
+    const newer = reviewedMarker({ headSha: B, mergeBaseSha: M, configDigest: digest });
+    const reviews = [
+      { id: 2, user: loupe, body: `x ${newer}`, submitted_at: "2026-01-02T00:00:00Z" },
+      { id: 1, user: loupe, body: `y ${older}`, submitted_at: "2026-01-01T00:00:00Z" },
+      { id: 3, user: { login: "mallory", type: "User" }, body: older, submitted_at: "2026-01-09T00:00:00Z" },
+    ];
+    expect(lastReviewedState(reviews, BOT)).toEqual({ headSha: B, mergeBaseSha: M, configDigest: digest });
+    expect(lastReviewedState([], BOT)).toBeNull();
+  });
+
+  it("refuses to write a malformed marker", () => {
+    expect(() => reviewedMarker({ headSha: "abc", mergeBaseSha: M, configDigest: digest })).toThrow(
+      TypeError,
+    );
+    expect(() => reviewedMarker({ headSha: A, mergeBaseSha: M, configDigest: "x" })).toThrow(TypeError);
+  });
+});
+
+describe("decideReviewScope", () => {
+  const last = { headSha: A, mergeBaseSha: M, configDigest: "0123456789abcdef" };
+  const current = { headSha: B, mergeBaseSha: M, configDigest: "0123456789abcdef" };
+  const ahead = (n: number) => async (): Promise<HeadComparison> => ({ status: "ahead", aheadBy: n });
+  const base = { askedFull: false, incrementalEnabled: true, last, current, compare: ahead(2) };
+
+  it("is incremental after a fast-forward push", async () => {
+    const scope = await decideReviewScope(base);
+    expect(scope).toEqual({ kind: "incremental", sinceSha: A, commits: 2 });
+    expect(describeScope(scope)).toBe("incremental: 2 commits since aaaaaaa");
+    expect(describeScope({ kind: "incremental", sinceSha: A, commits: 1 })).toBe(
+      "incremental: 1 commit since aaaaaaa",
+    );
+  });
+
+  it.each([
+    ["asked_full", { askedFull: true }],
+    ["incremental_off", { incrementalEnabled: false }],
+    ["no_earlier_review", { last: null }],
+    ["same_head", { current: { ...current, headSha: A } }],
+    ["config_changed", { current: { ...current, configDigest: "fedcba9876543210" } }],
+    ["base_moved", { current: { ...current, mergeBaseSha: "d".repeat(40) } }],
+    ["history_rewritten", { compare: async () => ({ status: "diverged", aheadBy: 3 }) as HeadComparison }],
+    ["history_rewritten", { compare: async () => ({ status: "behind", aheadBy: 0 }) as HeadComparison }],
+    ["history_rewritten", { compare: async () => null }],
+  ])("is full (%s)", async (reason, change) => {
+    const scope = await decideReviewScope({ ...base, ...change } as Parameters<typeof decideReviewScope>[0]);
+    expect(scope).toMatchObject({ kind: "full", reason });
+    expect(describeScope(scope)).toMatch(/^full review: ./);
+  });
+
+  it("asks GitHub for the comparison only when everything else allows an incremental review", async () => {
+    let asked = 0;
+    const compare = async (): Promise<HeadComparison> => {
+      asked++;
+      return { status: "ahead", aheadBy: 1 };
+    };
+    await decideReviewScope({ ...base, last: null, compare });
+    await decideReviewScope({ ...base, askedFull: true, compare });
+    expect(asked).toBe(0);
+    await decideReviewScope({ ...base, compare });
+    expect(asked).toBe(1);
+  });
+});
