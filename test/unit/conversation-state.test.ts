@@ -51,6 +51,7 @@ describe("pause state", () => {
     const published = sanitizeMarkdown(`text ${pauseMarker("paused")}`, {
       owner: "o",
       repo: "r",
+      host: "github.com",
       maxLength: 1000,
     });
     expect(currentPauseState([{ id: 1, user: loupe, body: published }], BOT)).toBe("active");
