@@ -11,6 +11,8 @@ import { createOpenRunsJournal, NO_JOURNAL } from "./jobs/open-runs-journal.ts";
 import { createReviewQueue, type ReviewQueue } from "./jobs/queue.ts";
 import { createQueuedCheckRuns } from "./jobs/queued-check-runs.ts";
 import type { ReviewPorts } from "./jobs/review-ports.ts";
+import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
+import { createReviewEndedReporter } from "./metrics/review-ended.ts";
 import { queueKey, type ReviewRequest } from "./jobs/review-request.ts";
 import { runReview } from "./jobs/run-review.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
@@ -26,6 +28,8 @@ export interface LoupeAppOptions {
   readonly onQueue?: (queue: ReviewQueue) => void;
   /** Receives the completion of the runs an earlier process left open (LOUPE_STATE_DIR). */
   readonly onRecovery?: (done: Promise<void>) => void;
+  /** The process's metrics port (deliveries, queue, review endings); none by default. */
+  readonly metrics?: Metrics;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -51,6 +55,8 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       app.log.warn({ error: String(error).slice(0, 200) }, "left-open check runs not completed"),
     );
     options.onRecovery?.(recovery);
+    const metrics = options.metrics ?? NO_METRICS;
+    const reviewEnded = createReviewEndedReporter(metrics, app.log);
     const queuedRuns = createQueuedCheckRuns({ checkRunName: options.config.checkRunName, log: app.log });
     const queue = createReviewQueue({
       concurrency: options.config.reviewConcurrency,
@@ -67,6 +73,7 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
           botLogin,
           sleep: options.sleep ?? defaultSleep,
           queuedCheckRun: queuedRuns.claim(request),
+          onEnded: reviewEnded,
         });
       },
       onRunnerError: (error) => app.log.error({ error: String(error).slice(0, 200) }, "review job failed"),
@@ -75,6 +82,7 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       onDropped: (request, reason) => queuedRuns.drop(request, reason),
     });
     options.onQueue?.(queue);
+    metrics.watchQueue(() => queue.stats());
 
     const handle = async (context: Context) => {
       const mapped = toReviewRequest(
@@ -82,9 +90,11 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
         { appId: options.appId, rerunIdentifier: RERUN_ACTION.identifier },
       );
       if (mapped.kind === "skip") {
+        metrics.webhookDelivery(context.name, "skipped");
         context.log.debug({ reason: mapped.reason }, mapped.message);
         return;
       }
+      const outcomes: string[] = [];
       for (const request of mapped.requests) {
         const key = queueKey(request);
         const previous = clients.get(key);
@@ -96,8 +106,14 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
           if (previous === undefined) clients.delete(key);
           else clients.set(key, previous);
         }
+        outcomes.push(outcome);
         context.log.info({ pr: request.pullNumber, outcome }, "review request");
       }
+      // One count per delivery: "queued" when any of its pull requests was queued.
+      metrics.webhookDelivery(
+        context.name,
+        outcomes.includes("queued") ? "queued" : (outcomes[0] ?? "skipped"),
+      );
     };
     // Answer at once: the handler only maps and enqueues; the check run carries every later failure.
     app.on(["pull_request", "check_run", "check_suite"], handle);

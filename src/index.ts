@@ -7,16 +7,39 @@ import { readProviderConfig } from "./config/provider-config.ts";
 import { readReviewLimits } from "./config/review-limits.ts";
 import { createDefaultPorts } from "./jobs/default-ports.ts";
 import type { ReviewQueue } from "./jobs/queue.ts";
+import type { Metrics } from "./metrics/metrics.ts";
+
+export interface LoupeFromEnvOptions {
+  readonly onQueue?: (queue: ReviewQueue) => void;
+  readonly metrics?: Metrics;
+}
 
 export function loupeFromEnv(
-  env: NodeJS.ProcessEnv,
-  onQueue?: (queue: ReviewQueue) => void,
+  env: Readonly<Record<string, string | undefined>>,
+  options: LoupeFromEnvOptions = {},
 ): ApplicationFunction {
   const config = readAppConfig(env);
   const limits = readReviewLimits(env);
-  const ports = createDefaultPorts({ provider: readProviderConfig(env), limits, gitHost: config.gitHost });
+  const provider = readProviderConfig(env);
+  const metrics = options.metrics;
+  const ports = createDefaultPorts({
+    provider,
+    limits,
+    gitHost: config.gitHost,
+    ...(metrics ? { metrics } : {}),
+  });
   const appId = env.APP_ID && /^\d+$/.test(env.APP_ID) ? Number(env.APP_ID) : null;
-  return createLoupeApp({ config, ports, appId, ...(onQueue ? { onQueue } : {}) });
+  return (app, appOptions) => {
+    // Where the operator's key goes, said once at startup (the host only: a path may carry an id).
+    app.log.info({ provider_host: new URL(provider.baseURL).host, model: provider.model }, "model provider");
+    return createLoupeApp({
+      config,
+      ports,
+      appId,
+      ...(options.onQueue ? { onQueue: options.onQueue } : {}),
+      ...(metrics ? { metrics } : {}),
+    })(app, appOptions);
+  };
 }
 
 const app: ApplicationFunction = (probot, options) => loupeFromEnv(process.env)(probot, options);

@@ -1,27 +1,49 @@
-// `npm start`: Probot's run() (so with no credentials it starts the setup flow from app.yml), with
-// the checks Probot skips: WEBHOOK_SECRET is required in production (Probot would silently use
-// "development"), and SIGTERM drains the queue so every check run is completed.
+// `npm start`. Reads the environment (and `.env`; empty values are unset, the environment wins),
+// then either serves the setup flow (no App credentials yet) or runs the App with Probot, after
+// the checks Probot skips: a webhook secret and a chosen model endpoint are required, and SIGTERM
+// drains the queue so every check run is completed. /healthz, /readyz and /metrics are served in
+// both modes.
 
+import path from "node:path";
 import { run } from "probot";
 import { readAppConfig } from "./config/app-config.ts";
-import { LoupeError } from "./errors.ts";
+import { loadEnvironment } from "./config/load-env.ts";
+import { readMetricsToken, readServerMode } from "./config/server-config.ts";
+import { createOpsRoutes, type Readiness } from "./http/ops-routes.ts";
 import { loupeFromEnv } from "./index.ts";
 import type { ReviewQueue } from "./jobs/queue.ts";
+import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
 import { redactSecrets } from "./redact.ts";
 
 async function main(): Promise<void> {
-  const env = process.env;
-  const production = env.NODE_ENV === "production";
-  if (production && !(env.WEBHOOK_SECRET ?? "").trim()) {
-    throw new LoupeError("configuration_invalid", "WEBHOOK_SECRET is required when NODE_ENV=production");
+  const env = loadEnvironment(process.env, path.join(process.cwd(), ".env"));
+  const mode = readServerMode(env);
+  if (mode.kind === "setup") {
+    await run(() => {}, { env });
+    return;
   }
   const config = readAppConfig(env);
+  const metricsToken = readMetricsToken(env);
+  const metrics = createPrometheusMetrics();
   let queue: ReviewQueue | null = null;
-  const configured = Boolean(env.APP_ID && (env.PRIVATE_KEY || env.PRIVATE_KEY_PATH));
-  const server = await run(configured ? loupeFromEnv(env, (q) => (queue = q)) : () => {}, { env });
+  let stopping = false;
+  const readiness = (): Readiness => {
+    if (stopping) return { ready: false, reason: "shutting down" };
+    if (queue === null) return { ready: false, reason: "starting" };
+    return { ready: true };
+  };
+  const loupe = loupeFromEnv(env, { metrics, onQueue: (q) => (queue = q) });
+  const server = await run(
+    async (app, options) => {
+      await loupe(app, options);
+      options.addHandler(createOpsRoutes({ readiness, metrics, metricsToken }));
+    },
+    { env },
+  );
   process.once("SIGTERM", () => {
-    const stopping = queue ? queue.shutdown(config.shutdownGraceMs) : Promise.resolve();
-    void stopping.finally(() => server.stop().finally(() => process.exit(0)));
+    stopping = true;
+    const draining = queue ? queue.shutdown(config.shutdownGraceMs) : Promise.resolve();
+    void draining.finally(() => server.stop().finally(() => process.exit(0)));
   });
 }
 

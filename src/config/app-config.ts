@@ -4,6 +4,8 @@
 
 import { LoupeError } from "../errors.ts";
 
+type Env = Readonly<Record<string, string | undefined>>;
+
 export interface AppConfig {
   /** Reviews running at the same time in this process. */
   readonly reviewConcurrency: number;
@@ -23,7 +25,7 @@ export interface AppConfig {
   readonly stateDir: string | null;
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === "") return fallback;
   const value = Number(raw);
@@ -33,7 +35,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-export function readAppConfig(env: NodeJS.ProcessEnv): AppConfig {
+export function readAppConfig(env: Env): AppConfig {
   const reviewConcurrency = integer(env, "REVIEW_CONCURRENCY", 2, 1, 16);
   const shutdownGraceMs = integer(env, "SHUTDOWN_GRACE_SECONDS", 20, 0, 300) * 1000;
   const progressIntervalMs = integer(env, "CHECK_RUN_PROGRESS_SECONDS", 5, 1, 300) * 1000;

@@ -14,7 +14,6 @@ export interface ProviderConfig {
   maxRetries: number;
 }
 
-export const DEFAULT_BASE_URL = "https://opencode.ai/zen/go/v1";
 export const DEFAULT_MODEL = "deepseek-v4-flash";
 export const DEFAULT_MAX_RETRIES = 2;
 export const MAX_RETRIES_CAP = 6;
@@ -52,7 +51,13 @@ export function readProviderConfig(env: Env): ProviderConfig {
 
 function readBaseUrl(raw: string | undefined): string {
   const text = (raw ?? "").trim();
-  if (text === "") return DEFAULT_BASE_URL;
+  if (text === "") {
+    // No default: the API key must only ever go to an endpoint the operator chose.
+    throw new LoupeError(
+      "configuration_invalid",
+      "OPENAI_BASE_URL is required: the OpenAI-compatible endpoint OPENAI_API_KEY belongs to, e.g. https://api.openai.com/v1 (README: Provider recipes)",
+    );
+  }
   let url: URL;
   try {
     url = new URL(text);

@@ -7,6 +7,8 @@ import type { ReviewLimits } from "../config/review-limits.ts";
 import { createOpenAiProvider } from "../llm/client.ts";
 import { runReviewLoop } from "../llm/loop.ts";
 import type { ChatProvider } from "../llm/provider.ts";
+import { type Metrics, NO_METRICS } from "../metrics/metrics.ts";
+import { observeToolCalls } from "../metrics/observed-tools.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { fetchWorkspace } from "../workspace/fetch.ts";
 import { planPublication } from "./plan-publication.ts";
@@ -21,6 +23,8 @@ export interface DefaultPortsOptions {
   /** Injected in tests of the loop alone; defaults to the OpenAI client. */
   readonly chatProvider?: ChatProvider;
   readonly tmpRoot?: string;
+  /** Counts the tool calls (the process's metrics port). */
+  readonly metrics?: Metrics;
 }
 
 export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
@@ -37,7 +41,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
     runLoop: (input) =>
       runReviewLoop({
         provider: chat,
-        tools: createToolRegistry(input.view),
+        tools: observeToolCalls(createToolRegistry(input.view), options.metrics ?? NO_METRICS),
         view: input.view,
         model: options.provider.model,
         prompt: {

@@ -4,6 +4,8 @@
 import type { AppConfig } from "../config/app-config.ts";
 import { isPathIncluded } from "../config/repo-config.ts";
 import { isLoupeError } from "../errors.ts";
+import type { LoopResult } from "../llm/types.ts";
+import type { ReviewEnding } from "../metrics/review-ended.ts";
 import { completeCheckRun, updateCheckRunProgress } from "../github/check-run.ts";
 import { renderCheckRunOutput, renderProgressOutput } from "../github/check-run-output.ts";
 import { comparePullRequest } from "../github/compare.ts";
@@ -44,11 +46,15 @@ export interface RunReviewOptions {
   readonly now?: () => number;
   /** The `queued` check run made while this review waited its turn (queued-check-runs.ts). */
   readonly queuedCheckRun?: Promise<number | null>;
+  /** Told once, after the check run is completed: the metrics and the review's log line. */
+  readonly onEnded?: (ending: ReviewEnding) => void;
 }
 
 export async function runReview(options: RunReviewOptions): Promise<JobSettlement> {
   const { request, signal, octokit, ports, config, log } = options;
   const now = options.now ?? Date.now;
+  const startedAt = now();
+  let loopResult: LoopResult | null = null;
   const repoRef = { owner: request.owner, repo: request.repo };
   const key = queueKey(request);
   const retry: SecondaryRetryOptions = {
@@ -171,6 +177,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
       signal,
       onRound: (p) => progress.report(p),
     });
+    loopResult = result;
     const cancel = result.termination_reason === "cancelled" ? aborted() : null;
     if (cancel) return end(cancel);
 
@@ -261,5 +268,13 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
       ).catch((error) => log.warn({ key, error: describeFailure(error) }, "check run completion failed"));
       log.info({ key, conclusion: final.conclusion }, "check run completed");
     }
+    options.onEnded?.({
+      repository: `${request.owner}/${request.repo}`,
+      pullNumber: request.pullNumber,
+      headSha,
+      conclusion: (ending as Ending | null)?.conclusion ?? "neutral",
+      result: loopResult,
+      durationMs: now() - startedAt,
+    });
   }
 }

@@ -166,6 +166,47 @@ describe("Loupe as a server process (npm start) against a fake GitHub", () => {
     expect(github.requests.filter((r) => r.url.includes("/pulls/8"))).toEqual([]);
   });
 
+  it("reports the review on /metrics and in one JSON log line, naming no repository in a label", async () => {
+    const metrics = await (await fetch(`${loupe.url}/metrics`)).text();
+    const sample = (line: string) =>
+      metrics
+        .split("\n")
+        .find((l) => l.startsWith(`${line} `))
+        ?.split(" ")[1];
+    expect(sample('loupe_reviews_total{termination_reason="final_review",conclusion="success"}')).toBe("1");
+    expect(sample("loupe_review_duration_seconds_count")).toBe("1");
+    expect(sample('loupe_tool_calls_total{tool="read_repository_file",ok="true"}')).toBe("1");
+    expect(sample('loupe_provider_tokens_total{kind="prompt"}')).toBe("300");
+    expect(sample('loupe_provider_tokens_total{kind="completion"}')).toBe("30");
+    expect(sample('loupe_webhook_deliveries_total{event="pull_request",outcome="queued"}')).toBe("1");
+    expect(sample('loupe_queue_jobs{state="running"}')).toBe("0");
+    expect(sample('loupe_queue_jobs{state="waiting"}')).toBe("0");
+    expect(sample("process_cpu_user_seconds_total")).toBeDefined(); // Node's default metrics
+    expect(metrics).not.toMatch(/octo|values/);
+    expect((await fetch(`${loupe.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${loupe.url}/readyz`)).status).toBe(200);
+
+    const ended = loupe
+      .output()
+      .split("\n")
+      .filter((line) => line.includes('"review_ended"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const pr7 = github.checkRuns[0]!.headSha;
+    expect(ended).toEqual([
+      expect.objectContaining({
+        repository: "octo/values",
+        pull_request: 7,
+        head_sha: pr7,
+        termination_reason: "final_review",
+        conclusion: "success",
+        rounds: 2,
+        tool_calls: 1,
+        tokens: 330,
+        duration_ms: expect.any(Number),
+      }),
+    ]);
+  });
+
   it("never put a token, the API key or the private key into a request body or a log line", () => {
     const secrets = [...github.issuedTokens, API_KEY, SECRET, github.privateKey.split("\n")[1]!];
     expect(github.issuedTokens.length).toBeGreaterThan(0);

@@ -11,7 +11,6 @@ import os from "node:os";
 import path from "node:path";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(PROJECT_ROOT, "node_modules", ".bin");
 
 export interface LoupeProcessOptions {
   /** "npm": `npm start` with node_modules/.bin first on PATH; "node": `node src/server.ts`. */
@@ -19,6 +18,10 @@ export interface LoupeProcessOptions {
   readonly env: Readonly<Record<string, string>>;
   /** How long to wait for GET /ping before giving up (a startup failure, not a test timing). */
   readonly startupTimeoutMs?: number;
+  /** The working directory (where `.env` is read from); the project root by default. */
+  readonly cwd?: string;
+  /** The project to run (a clean copy for the production-install test); this one by default. */
+  readonly root?: string;
 }
 
 export interface LoupeProcess {
@@ -79,11 +82,12 @@ function ping(url: string): Promise<boolean> {
   });
 }
 
-export async function startLoupeProcess(options: LoupeProcessOptions): Promise<LoupeProcess> {
-  const port = Number(options.env.PORT ?? (await freePort()));
+function spawnLoupe(options: LoupeProcessOptions, port: number) {
+  const root = options.root ?? PROJECT_ROOT;
+  const bin = path.join(root, "node_modules", ".bin");
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-home-"));
   const env: Record<string, string> = {
-    PATH: `${BIN}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: home,
     TMPDIR: os.tmpdir(),
     HOST: "127.0.0.1",
@@ -91,9 +95,11 @@ export async function startLoupeProcess(options: LoupeProcessOptions): Promise<L
     PORT: String(port),
   };
   const [file, args] =
-    options.command === "npm" ? ["npm", ["start", "--silent"]] : [path.join(BIN, "node"), ["src/server.ts"]];
+    options.command === "npm"
+      ? ["npm", ["start", "--silent"]]
+      : [path.join(bin, "node"), [path.join(root, "src", "server.ts")]];
   const child: ChildProcess = spawn(file, args, {
-    cwd: PROJECT_ROOT,
+    cwd: options.cwd ?? root,
     env,
     detached: true, // its own process group, so npm's children stop with it
     stdio: ["ignore", "pipe", "pipe"],
@@ -104,12 +110,38 @@ export async function startLoupeProcess(options: LoupeProcessOptions): Promise<L
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on("exit", (code, signal) => resolve({ code, signal })),
   );
+  void exited.then(() => fs.rmSync(home, { recursive: true, force: true }));
+  const output = () => Buffer.concat(chunks).toString("utf8");
+  return { child, exited, output };
+}
+
+/** Runs Loupe until it exits by itself (a startup refusal); fails if it starts serving instead. */
+export async function runLoupeToExit(
+  options: LoupeProcessOptions,
+): Promise<{ code: number | null; output: string }> {
+  const port = await freePort();
+  const { child, exited, output } = spawnLoupe(options, port);
+  let settled = false;
+  void exited.then(() => (settled = true));
+  const deadline = Date.now() + (options.startupTimeoutMs ?? 30_000);
+  while (!settled) {
+    if ((await ping(`http://127.0.0.1:${port}`)) || Date.now() > deadline) {
+      process.kill(-child.pid!, "SIGKILL");
+      await exited;
+      throw new Error(`Loupe started (or hung) instead of refusing; its output:\n${output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { code: (await exited).code, output: output() };
+}
+
+export async function startLoupeProcess(options: LoupeProcessOptions): Promise<LoupeProcess> {
+  const port = Number(options.env.PORT ?? (await freePort()));
+  const { child, exited, output } = spawnLoupe(options, port);
   let done = false;
   void exited.then(() => {
     done = true;
-    fs.rmSync(home, { recursive: true, force: true });
   });
-  const output = () => Buffer.concat(chunks).toString("utf8");
   const url = `http://127.0.0.1:${port}`;
   const pid = child.pid!;
 

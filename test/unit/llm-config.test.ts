@@ -51,15 +51,29 @@ describe("review limits from the environment", () => {
 });
 
 describe("provider configuration", () => {
-  it("needs a key and defaults the rest", () => {
-    expect(configError(() => readProviderConfig({}))).toContain("OPENAI_API_KEY");
-    expect(readProviderConfig({ OPENAI_API_KEY: "sk-abcdefghijklmnop" })).toEqual({
-      baseURL: "https://opencode.ai/zen/go/v1",
+  const base = { OPENAI_BASE_URL: "https://api.example.test/v1", OPENAI_API_KEY: "sk-abcdefghijklmnop" };
+
+  it("needs a key and an endpoint, and defaults the rest", () => {
+    expect(configError(() => readProviderConfig({ OPENAI_BASE_URL: base.OPENAI_BASE_URL }))).toContain(
+      "OPENAI_API_KEY",
+    );
+    expect(readProviderConfig(base)).toEqual({
+      baseURL: "https://api.example.test/v1",
       apiKey: "sk-abcdefghijklmnop",
       model: "deepseek-v4-flash",
       maxResponseBytes: 2097152,
       maxRetries: 2,
     });
+  });
+
+  it.each([
+    ["unset", {}],
+    ["empty", { OPENAI_BASE_URL: "" }],
+    ["blank", { OPENAI_BASE_URL: "  " }],
+  ])("has no default endpoint: OPENAI_BASE_URL %s is an error naming it", (_, env) => {
+    const message = configError(() => readProviderConfig({ OPENAI_API_KEY: base.OPENAI_API_KEY, ...env }));
+    expect(message).toMatch(/^OPENAI_BASE_URL is required/);
+    expect(message).not.toContain("\n");
   });
 
   it.each([
@@ -69,16 +83,12 @@ describe("provider configuration", () => {
     ["REVIEW_MODEL", "has spaces in it"],
     ["OPENAI_MAX_RETRIES", "100"],
   ])("refuses %s=%s", (name, value) => {
-    const message = configError(() =>
-      readProviderConfig({ OPENAI_API_KEY: "sk-abcdefghijklmnop", [name]: value }),
-    );
+    const message = configError(() => readProviderConfig({ ...base, [name]: value }));
     expect(message).toContain(name);
     expect(message).not.toContain("pw@");
   });
 
   it("accepts zero retries", () => {
-    expect(
-      readProviderConfig({ OPENAI_API_KEY: "sk-abcdefghijklmnop", OPENAI_MAX_RETRIES: "0" }).maxRetries,
-    ).toBe(0);
+    expect(readProviderConfig({ ...base, OPENAI_MAX_RETRIES: "0" }).maxRetries).toBe(0);
   });
 });

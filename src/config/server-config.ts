@@ -1,0 +1,51 @@
+// What `npm start` needs before it serves anything: whether the App is registered yet (no
+// credentials → the setup flow), and, when it is, the webhook secret. Probot would accept webhooks
+// signed with the well-known secret "development" when WEBHOOK_SECRET is missing, so Loupe refuses
+// to start instead, whatever NODE_ENV says.
+
+import { LoupeError } from "../errors.ts";
+import type { Env } from "./load-env.ts";
+
+export type ServerMode =
+  | { readonly kind: "setup" }
+  | { readonly kind: "app"; readonly appId: number; readonly webhookSecret: string };
+
+export function readServerMode(env: Env): ServerMode {
+  const appId = env.APP_ID;
+  const hasKey = env.PRIVATE_KEY !== undefined || env.PRIVATE_KEY_PATH !== undefined;
+  if (appId === undefined && !hasKey) return { kind: "setup" };
+  if (appId === undefined || !/^\s*\d+\s*$/.test(appId)) {
+    throw new LoupeError(
+      "configuration_invalid",
+      "APP_ID must be the GitHub App's numeric id (its settings page shows it) when PRIVATE_KEY or PRIVATE_KEY_PATH is set",
+    );
+  }
+  if (!hasKey) {
+    throw new LoupeError(
+      "configuration_invalid",
+      "PRIVATE_KEY or PRIVATE_KEY_PATH is required with APP_ID: generate a private key on the App's settings page",
+    );
+  }
+  const webhookSecret = (env.WEBHOOK_SECRET ?? "").trim();
+  if (webhookSecret === "") {
+    throw new LoupeError(
+      "configuration_invalid",
+      "WEBHOOK_SECRET is required: set it to the App's webhook secret (the setup flow writes it to .env; " +
+        "or generate one with `openssl rand -hex 32` and enter the same value on the App's settings page)",
+    );
+  }
+  return { kind: "app", appId: Number(appId), webhookSecret };
+}
+
+/** METRICS_TOKEN: the bearer token GET /metrics asks for, or null when /metrics is open. */
+export function readMetricsToken(env: Env): string | null {
+  const token = env.METRICS_TOKEN?.trim();
+  if (token === undefined || token === "") return null;
+  if (token.length > 200 || !/^[\x21-\x7e]+$/.test(token)) {
+    throw new LoupeError(
+      "configuration_invalid",
+      "METRICS_TOKEN must be at most 200 printable characters without spaces",
+    );
+  }
+  return token;
+}

@@ -1,0 +1,38 @@
+// The metrics port: what the queue, the review job and the webhook handler report, as plain
+// method calls, so none of them knows about Prometheus. One instance per process
+// (prometheus-metrics.ts); NO_METRICS where nothing is measured (the CLI, tests of other parts).
+// Labels are small closed sets only: never a repository, pull request or SHA (unbounded series).
+
+import type { TerminationReason } from "../outcome.ts";
+
+/** What a finished review reports (the JSON log line carries the same facts plus its identity). */
+export interface ReviewEndedReport {
+  /** The loop's reason, or "none" when the loop did not run (a skip, a config error, a failure). */
+  readonly terminationReason: TerminationReason | "none";
+  /** The check run's conclusion (success, neutral, cancelled, skipped...). */
+  readonly conclusion: string;
+  readonly durationSeconds: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+}
+
+export interface QueueStats {
+  readonly running: number;
+  readonly pending: number;
+}
+
+export interface Metrics {
+  reviewEnded(report: ReviewEndedReport): void;
+  toolCall(tool: string, ok: boolean): void;
+  /** One per webhook delivery Loupe handles; `outcome` is "queued", "skipped" or the queue's answer. */
+  webhookDelivery(event: string, outcome: string): void;
+  /** Where the queue gauge reads its numbers when scraped (the last queue given wins). */
+  watchQueue(stats: () => QueueStats): void;
+}
+
+export const NO_METRICS: Metrics = {
+  reviewEnded: () => {},
+  toolCall: () => {},
+  webhookDelivery: () => {},
+  watchQueue: () => {},
+};

@@ -1,0 +1,54 @@
+// The end of every review job, reported twice from one place: to the metrics port, and as one
+// log line (JSON with LOG_FORMAT=json) carrying what an operator greps for: which pull request and
+// commit, why the loop stopped, the check run's conclusion, and what the review cost.
+
+import type { LoopResult } from "../llm/types.ts";
+import type { Metrics } from "./metrics.ts";
+
+export interface ReviewEnding {
+  readonly repository: string;
+  readonly pullNumber: number;
+  readonly headSha: string;
+  readonly conclusion: string;
+  /** null when the job ended before or without the loop (skips, configuration, failures). */
+  readonly result: LoopResult | null;
+  readonly durationMs: number;
+}
+
+export interface ReviewEndedLogger {
+  info(obj: object, msg: string): void;
+}
+
+export type ReviewEndedReporter = (ending: ReviewEnding) => void;
+
+export function createReviewEndedReporter(metrics: Metrics, log: ReviewEndedLogger): ReviewEndedReporter {
+  return (ending) => {
+    const result = ending.result;
+    const terminationReason = result?.termination_reason ?? "none";
+    const usage = result?.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    metrics.reviewEnded({
+      terminationReason,
+      conclusion: ending.conclusion,
+      durationSeconds: ending.durationMs / 1000,
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+    });
+    log.info(
+      {
+        event: "review_ended",
+        repository: ending.repository,
+        pull_request: ending.pullNumber,
+        head_sha: ending.headSha,
+        termination_reason: terminationReason,
+        conclusion: ending.conclusion,
+        rounds: result?.rounds ?? 0,
+        tool_calls: result?.tool_calls ?? 0,
+        tokens: usage.total_tokens,
+        prompt_tokens: usage.prompt_tokens,
+        completion_tokens: usage.completion_tokens,
+        duration_ms: Math.round(ending.durationMs),
+      },
+      "review ended",
+    );
+  };
+}

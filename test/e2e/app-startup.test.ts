@@ -1,0 +1,98 @@
+// What `npm start` refuses and what it serves before any review: Loupe as a real process, with
+// App credentials of a fake GitHub. No webhook secret → refused whatever NODE_ENV is; no model
+// endpoint → refused naming OPENAI_BASE_URL; `.env.example` copied to `.env` as it is changes
+// nothing; /healthz, /readyz and a token-protected /metrics answer.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { fakeWorldEnv, PROJECT_ROOT, runLoupeToExit, startLoupeProcess } from "../support/loupe-process.ts";
+
+let github: FakeGitHub;
+let dir: string;
+const API_KEY = `test-key-startup-${process.pid}`;
+
+const env = (extra: Record<string, string> = {}) =>
+  fakeWorldEnv({
+    github,
+    providerBaseURL: "http://127.0.0.1:9/v1", // never called: no review runs here
+    webhookSecret: `whsec-startup-${process.pid}`,
+    apiKey: API_KEY,
+    extra,
+  });
+
+const without = (record: Record<string, string>, ...names: string[]) =>
+  Object.fromEntries(Object.entries(record).filter(([name]) => !names.includes(name)));
+
+beforeAll(async () => {
+  github = await startFakeGitHub();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-startup-"));
+  fs.copyFileSync(path.join(PROJECT_ROOT, ".env.example"), path.join(dir, ".env"));
+});
+
+afterAll(async () => {
+  await github?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("npm start with App credentials", () => {
+  it.each(["production", "development", ""])(
+    "refuses to start without WEBHOOK_SECRET (NODE_ENV=%j) and says how to set it",
+    async (nodeEnv) => {
+      const base = without(env(), "WEBHOOK_SECRET", "NODE_ENV");
+      const result = await runLoupeToExit({
+        command: "node",
+        env: nodeEnv === "" ? base : { ...base, NODE_ENV: nodeEnv },
+      });
+      expect(result.code).toBe(1);
+      expect(result.output).toContain("loupe: WEBHOOK_SECRET is required");
+      expect(result.output).toContain("openssl rand -hex 32");
+    },
+  );
+
+  it("refuses to start without OPENAI_BASE_URL, naming it: the key goes nowhere by default", async () => {
+    const result = await runLoupeToExit({ command: "node", env: without(env(), "OPENAI_BASE_URL") });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain("loupe: OPENAI_BASE_URL is required");
+    expect(result.output).not.toContain(API_KEY);
+  });
+
+  it("refuses a key without an App id, naming APP_ID", async () => {
+    const result = await runLoupeToExit({ command: "node", env: without(env(), "APP_ID") });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain("loupe: APP_ID must be the GitHub App's numeric id");
+  });
+
+  it("starts with .env.example copied to .env as it is, and serves the operator's endpoints", async () => {
+    const token = `metrics-token-${process.pid}`;
+    const loupe = await startLoupeProcess({
+      command: "node",
+      cwd: dir,
+      env: env({ METRICS_TOKEN: token, REVIEW_MODEL: "gpt-4.1-mini" }),
+    });
+    try {
+      expect(await (await fetch(`${loupe.url}/healthz`)).text()).toBe("ok\n");
+      expect((await fetch(`${loupe.url}/readyz`)).status).toBe(200);
+      const refused = await fetch(`${loupe.url}/metrics`);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      const wrong = await fetch(`${loupe.url}/metrics`, { headers: { authorization: "Bearer nope" } });
+      expect(wrong.status).toBe(401);
+      const metrics = await fetch(`${loupe.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(metrics.status).toBe(200);
+      expect(metrics.headers.get("content-type")).toContain("text/plain");
+      expect(await metrics.text()).toContain('loupe_queue_jobs{state="waiting"} 0');
+      // The startup log names where the key goes and which model, never the key.
+      const provider = loupe
+        .output()
+        .split("\n")
+        .find((line) => line.includes('"model provider"'));
+      expect(JSON.parse(provider!)).toMatchObject({ provider_host: "127.0.0.1:9", model: "gpt-4.1-mini" });
+      expect(loupe.output()).not.toContain(API_KEY);
+    } finally {
+      await loupe.stop();
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "@jest/globals";
+import { loadEnvironment, mergeEnvironment } from "../../src/config/load-env.ts";
+import { readMetricsToken, readServerMode } from "../../src/config/server-config.ts";
+import { isLoupeError } from "../../src/errors.ts";
+
+const PROJECT_ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+const configError = (run: () => unknown): string => {
+  try {
+    run();
+  } catch (error) {
+    if (isLoupeError(error, "configuration_invalid")) return error.message;
+    throw error;
+  }
+  throw new Error("expected a configuration error");
+};
+
+describe("the environment", () => {
+  it("treats empty values as unset and lets a non-empty process value win over .env", () => {
+    const env = mergeEnvironment(
+      { APP_ID: "7", PORT: "", HOST: "   ", ONLY_ENV: "x" },
+      { APP_ID: "1", PORT: "4000", HOST: "0.0.0.0", EMPTY: "", ONLY_FILE: "y" },
+    );
+    expect(env).toEqual({ APP_ID: "7", PORT: "4000", HOST: "0.0.0.0", ONLY_ENV: "x", ONLY_FILE: "y" });
+  });
+
+  it("reads .env.example copied as it is: only its non-empty examples, and no credentials", () => {
+    const env = loadEnvironment({}, path.join(PROJECT_ROOT, ".env.example"));
+    expect(Object.values(env).every((value) => value.trim() !== "")).toBe(true);
+    for (const name of ["APP_ID", "PRIVATE_KEY", "WEBHOOK_SECRET", "OPENAI_BASE_URL", "OPENAI_API_KEY"]) {
+      expect(env[name]).toBeUndefined();
+    }
+    expect(readServerMode(env)).toEqual({ kind: "setup" });
+    expect(readMetricsToken(env)).toBeNull();
+  });
+
+  it("reads no file when there is none, and says which file it could not read", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-env-"));
+    try {
+      expect(loadEnvironment({ A: "1" }, path.join(dir, ".env"))).toEqual({ A: "1" });
+      fs.mkdirSync(path.join(dir, "dir.env"));
+      expect(configError(() => loadEnvironment({}, path.join(dir, "dir.env")))).toContain("dir.env");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the server mode", () => {
+  const app = { APP_ID: "12", PRIVATE_KEY: "pem", WEBHOOK_SECRET: "s3cret" };
+
+  it("is the setup flow with no credentials, the App with them", () => {
+    expect(readServerMode({})).toEqual({ kind: "setup" });
+    expect(readServerMode(app)).toEqual({ kind: "app", appId: 12, webhookSecret: "s3cret" });
+    expect(
+      readServerMode({ ...app, PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: "/k.pem" } as never),
+    ).toMatchObject({
+      kind: "app",
+    });
+  });
+
+  it.each([
+    ["no webhook secret", { APP_ID: "12", PRIVATE_KEY: "pem" }, "WEBHOOK_SECRET is required"],
+    ["a blank webhook secret", { ...app, WEBHOOK_SECRET: " " }, "WEBHOOK_SECRET is required"],
+    ["a key without an id", { PRIVATE_KEY: "pem", WEBHOOK_SECRET: "s" }, "APP_ID must be"],
+    ["a non-numeric id", { ...app, APP_ID: "loupe" }, "APP_ID must be"],
+    [
+      "an id without a key",
+      { APP_ID: "12", WEBHOOK_SECRET: "s" },
+      "PRIVATE_KEY or PRIVATE_KEY_PATH is required",
+    ],
+  ])("refuses %s with one line saying what to set", (_, env, message) => {
+    const text = configError(() => readServerMode(env));
+    expect(text).toContain(message);
+    expect(text).not.toContain("\n");
+  });
+
+  it("asks for the webhook secret whatever NODE_ENV is", () => {
+    for (const NODE_ENV of ["production", "development", "test"]) {
+      expect(configError(() => readServerMode({ APP_ID: "1", PRIVATE_KEY: "k", NODE_ENV }))).toContain(
+        "openssl rand -hex 32",
+      );
+    }
+  });
+});
+
+describe("METRICS_TOKEN", () => {
+  it("is optional, and refused when it has spaces or is too long", () => {
+    expect(readMetricsToken({ METRICS_TOKEN: "abc.DEF-123" })).toBe("abc.DEF-123");
+    expect(configError(() => readMetricsToken({ METRICS_TOKEN: "two words" }))).toContain("METRICS_TOKEN");
+    expect(configError(() => readMetricsToken({ METRICS_TOKEN: "x".repeat(201) }))).toContain(
+      "METRICS_TOKEN",
+    );
+  });
+});
