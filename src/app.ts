@@ -32,6 +32,8 @@ export interface LoupeAppOptions {
   readonly metrics?: Metrics;
 }
 
+const HANDLED_EVENTS = ["pull_request", "check_run", "check_suite"] as const;
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
@@ -116,6 +118,11 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       );
     };
     // Answer at once: the handler only maps and enqueues; the check run carries every later failure.
-    app.on(["pull_request", "check_run", "check_suite"], handle);
+    app.on([...HANDLED_EVENTS], handle);
+    // Every other event the App receives (installation, ping...) is counted, not handled.
+    app.onAny((event) => {
+      if (!(HANDLED_EVENTS as readonly string[]).includes(event.name))
+        metrics.webhookDelivery(event.name, "ignored");
+    });
   };
 }

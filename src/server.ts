@@ -1,5 +1,5 @@
 // `npm start`. Reads the environment (and `.env`; empty values are unset, the environment wins),
-// then either serves the setup flow (no App credentials yet) or runs the App with Probot, after
+// then either serves Loupe's setup flow (no App credentials yet) or runs the App with Probot, after
 // the checks Probot skips: a webhook secret and a chosen model endpoint are required, and SIGTERM
 // drains the queue so every check run is completed. /healthz, /readyz and /metrics are served in
 // both modes.
@@ -8,18 +8,28 @@ import path from "node:path";
 import { run } from "probot";
 import { readAppConfig } from "./config/app-config.ts";
 import { loadEnvironment } from "./config/load-env.ts";
-import { readMetricsToken, readServerMode } from "./config/server-config.ts";
+import { readMetricsToken, readPort, readServerMode } from "./config/server-config.ts";
 import { createOpsRoutes, type Readiness } from "./http/ops-routes.ts";
 import { loupeFromEnv } from "./index.ts";
 import type { ReviewQueue } from "./jobs/queue.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
 import { redactSecrets } from "./redact.ts";
+import { readAppYml } from "./setup/app-manifest.ts";
+import { startSetupServer } from "./setup/setup-server.ts";
 
 async function main(): Promise<void> {
   const env = loadEnvironment(process.env, path.join(process.cwd(), ".env"));
   const mode = readServerMode(env);
   if (mode.kind === "setup") {
-    await run(() => {}, { env });
+    const server = await startSetupServer({
+      env,
+      envFile: path.join(process.cwd(), ".env"),
+      appYml: readAppYml(),
+      host: env.HOST ?? "localhost",
+      port: readPort(env),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    process.once("SIGTERM", () => server.close(() => process.exit(0)));
     return;
   }
   const config = readAppConfig(env);

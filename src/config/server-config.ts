@@ -49,3 +49,13 @@ export function readMetricsToken(env: Env): string | null {
   }
   return token;
 }
+
+/** PORT (default 3000, 0 for any free port): the same default Probot uses for the App. */
+export function readPort(env: Env): number {
+  const raw = env.PORT?.trim();
+  if (raw === undefined) return 3000;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
+    throw new LoupeError("configuration_invalid", "PORT must be a port number from 0 to 65535");
+  }
+  return Number(raw);
+}

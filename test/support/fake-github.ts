@@ -20,6 +20,7 @@ import path from "node:path";
 import { generateAppKey, presentedToken } from "./fake-github-auth.ts";
 import type { CheckRun } from "./fake-github-checks.ts";
 import type { PullRequestFacts } from "./fake-github-payloads.ts";
+import { createManifestFlow, type ManifestFlow, type ManifestReply } from "./fake-github-manifests.ts";
 import { type FakeState, routeApiRequest } from "./fake-github-routes.ts";
 import { type FixtureRepo, gitEnvironment } from "./git-fixture.ts";
 import { createGitHttpHandler, type RecordedRequest as GitRequest } from "./git-http-server.ts";
@@ -69,6 +70,8 @@ export interface FakeGitHub {
   readonly issuedTokens: string[];
   readonly checkRuns: CheckRun[];
   readonly reviews: FakeState["reviews"];
+  /** Apps registered through the manifest flow (the "new App" page, then the code conversion). */
+  readonly registrations: ManifestFlow["registrations"];
   addRepository(options: FakeRepositoryOptions): void;
   addPullRequest(options: FakePullRequestOptions): PullRequestFacts;
   /** The repository's installation id (default 1). */
@@ -100,6 +103,15 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     nextId: 1000,
   };
   const git = createGitHttpHandler({ root, requests: gitRequests });
+  const manifests = createManifestFlow({ appId, privateKey: key.privateKey, htmlBase: () => state.htmlBase });
+  const reply = (res: http.ServerResponse, answer: ManifestReply) => {
+    const json = typeof answer.body !== "string";
+    res.writeHead(answer.status, {
+      "Content-Type": json ? "application/json; charset=utf-8" : "text/plain",
+      ...answer.headers,
+    });
+    res.end(json ? JSON.stringify(answer.body) : answer.body);
+  };
 
   const server = http.createServer((req, res) => {
     const record: RecordedApiRequest = {
@@ -113,7 +125,22 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     res.on("finish", () => {
       record.status = res.statusCode;
     });
-    const pathname = new URL(record.url, "http://127.0.0.1").pathname;
+    const { pathname, search } = new URL(record.url, "http://127.0.0.1");
+    const conversion = manifests.convert(record.method, pathname);
+    if (conversion !== null) {
+      req.resume();
+      reply(res, conversion);
+      return;
+    }
+    if (record.method === "POST" && pathname.endsWith("/settings/apps/new")) {
+      const form: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => form.push(chunk));
+      req.on("end", () => {
+        record.body = Buffer.concat(form).toString("utf8");
+        reply(res, manifests.newApp(pathname, search, record.body) ?? { status: 404, body: "Not Found" });
+      });
+      return;
+    }
     if (!pathname.startsWith("/api/v3/")) {
       const [, owner, repoGit] = pathname.split("/");
       const repository = state.repositories.get(`${owner}/${repoGit?.replace(/\.git$/, "")}`);
@@ -177,6 +204,7 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     },
     checkRuns: state.checkRuns,
     reviews: state.reviews,
+    registrations: manifests.registrations,
     addRepository(repository) {
       const gitdir = publishRepository(root, `${repository.owner}/${repository.repo}`, repository.source);
       state.repositories.set(`${repository.owner}/${repository.repo}`, {

@@ -16,7 +16,7 @@ export interface LoupeProcessOptions {
   /** "npm": `npm start` with node_modules/.bin first on PATH; "node": `node src/server.ts`. */
   readonly command: "npm" | "node";
   readonly env: Readonly<Record<string, string>>;
-  /** How long to wait for GET /ping before giving up (a startup failure, not a test timing). */
+  /** How long to wait for GET /healthz before giving up (a startup failure, not a test timing). */
   readonly startupTimeoutMs?: number;
   /** The working directory (where `.env` is read from); the project root by default. */
   readonly cwd?: string;
@@ -73,7 +73,7 @@ export async function freePort(): Promise<number> {
 
 function ping(url: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const request = http.get(`${url}/ping`, (response) => {
+    const request = http.get(`${url}/healthz`, (response) => {
       response.resume();
       resolve(response.statusCode === 200);
     });

@@ -1,0 +1,156 @@
+// What `npm start` serves before the App exists: GET / explains and shows the manifest form
+// (asking for the public URL when it is not configured), GET /setup/callback trades GitHub's code
+// for the credentials and writes them to `.env`, and the operator's /healthz and /readyz (not
+// ready: nothing can be reviewed yet). A random `state` ties the callback to this page.
+
+import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { LoupeError } from "../errors.ts";
+import { createOpsRoutes } from "../http/ops-routes.ts";
+import { redactSecrets } from "../redact.ts";
+import { type AppYml, buildManifest, CALLBACK_PATH, createAppUrl } from "./app-manifest.ts";
+import { writeEnvFile } from "./env-file.ts";
+import { apiBaseUrl, convertManifestCode } from "./manifest-conversion.ts";
+import {
+  alreadyRegisteredPage,
+  askPublicUrlPage,
+  problemPage,
+  registeredPage,
+  registerPage,
+} from "./setup-pages.ts";
+import { webhookTarget } from "./webhook-target.ts";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface SetupOptions {
+  readonly env: Env;
+  readonly envFile: string;
+  readonly appYml: AppYml;
+  readonly fetch?: typeof fetch;
+  readonly log?: (line: string) => void;
+}
+
+/** Refuses at startup what the page could only report later: a bad LOUPE_PUBLIC_URL or GH_ORG. */
+export function checkSetupEnv(env: Env): void {
+  const target = webhookTarget(env, null);
+  if (target.kind === "missing" && target.problem !== null) {
+    throw new LoupeError("configuration_invalid", target.problem);
+  }
+  if (env.GH_ORG !== undefined && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(env.GH_ORG)) {
+    throw new LoupeError(
+      "configuration_invalid",
+      "GH_ORG must be an organisation's login (letters, digits, -)",
+    );
+  }
+}
+
+/** This server as the browser reached it: GitHub sends the browser back here with the code. */
+function setupBaseUrl(req: http.IncomingMessage): string | null {
+  const host = req.headers.host ?? "";
+  if (!/^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9a-fA-F:]+\](?::\d{1,5})?$/.test(host)) return null;
+  const https = req.headers["x-forwarded-proto"] === "https";
+  return `${https ? "https" : "http"}://${host}`;
+}
+
+export function createSetupHandler(options: SetupOptions): http.RequestListener {
+  const state = crypto.randomBytes(16).toString("hex");
+  const ops = createOpsRoutes({
+    readiness: () => ({
+      ready: false,
+      reason: "the GitHub App is not registered yet: open / to register it",
+    }),
+    metrics: null,
+    metricsToken: null,
+  });
+  let registered = false;
+  const html = (res: http.ServerResponse, status: number, body: string) => {
+    res.writeHead(status, {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action *",
+      "referrer-policy": "no-referrer", // the callback URL carries the one-time code
+    });
+    res.end(body);
+  };
+
+  const callback = async (url: URL, res: http.ServerResponse) => {
+    if (url.searchParams.get("state") !== state) {
+      html(
+        res,
+        400,
+        problemPage(
+          "Registration not finished",
+          "This link does not belong to the page this server showed (did Loupe restart?): register again.",
+        ),
+      );
+      return;
+    }
+    try {
+      const app = await convertManifestCode({
+        apiBaseUrl: apiBaseUrl(options.env),
+        code: url.searchParams.get("code") ?? "",
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
+      writeEnvFile(options.envFile, {
+        APP_ID: String(app.id),
+        PRIVATE_KEY: app.pem,
+        WEBHOOK_SECRET: app.webhook_secret,
+      });
+      registered = true;
+      options.log?.(
+        `Registered the GitHub App ${app.name} (id ${app.id}); wrote its credentials to ${options.envFile}. Set the provider and restart.`,
+      );
+      html(res, 200, registeredPage(app, options.envFile));
+    } catch (error) {
+      const message = redactSecrets(error instanceof Error ? error.message : String(error));
+      html(res, 502, problemPage("Registration not finished", message));
+    }
+  };
+
+  return (req, res) => {
+    void (async () => {
+      if (await ops(req, res)) return;
+      const url = new URL(req.url ?? "/", "http://setup.invalid");
+      if (req.method !== "GET") return html(res, 405, problemPage("Not here", "Only GET is served."));
+      if (url.pathname === CALLBACK_PATH) return callback(url, res);
+      if (url.pathname !== "/") return html(res, 404, problemPage("Not found", "The setup page is at /."));
+      if (registered) return html(res, 200, alreadyRegisteredPage(options.envFile));
+      const target = webhookTarget(options.env, url.searchParams.get("public_url"));
+      if (target.kind === "missing")
+        return html(res, target.problem ? 400 : 200, askPublicUrlPage(target.problem));
+      const base = setupBaseUrl(req);
+      if (base === null)
+        return html(res, 400, problemPage("Bad request", "The Host header is not a host name."));
+      const manifest = buildManifest({ appYml: options.appYml, hookUrl: target.hookUrl, setupBaseUrl: base });
+      html(
+        res,
+        200,
+        registerPage({
+          createAppUrl: createAppUrl(options.env, state),
+          manifest,
+          hookUrl: target.hookUrl,
+          org: options.env.GH_ORG ?? null,
+          viaProxy: target.kind === "proxy",
+        }),
+      );
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  };
+}
+
+export async function startSetupServer(
+  options: SetupOptions & { readonly host: string; readonly port: number },
+): Promise<http.Server> {
+  checkSetupEnv(options.env);
+  const server = http.createServer(createSetupHandler(options));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const shown = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
+  options.log?.(`Loupe has no GitHub App yet: open http://${shown}:${port}/ to register one.`);
+  return server;
+}

@@ -1,0 +1,213 @@
+// The first start, end to end: Loupe with no credentials serves its setup page; the manifest is
+// read from the page's HTML form and posted to a fake GitHub's "new App" page (personal account or
+// GH_ORG); GitHub's redirect brings the browser back with a code, which Loupe converts
+// (POST /app-manifests/{code}/conversions) and writes to .env in its working directory. Restarted
+// with a provider, the same directory runs the App and accepts webhooks signed with that secret.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseEnv } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { parse } from "yaml";
+import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import {
+  type LoupeProcess,
+  PROJECT_ROOT,
+  runLoupeToExit,
+  startLoupeProcess,
+} from "../support/loupe-process.ts";
+import { deliverWebhook } from "../support/webhook-delivery.ts";
+
+let github: FakeGitHub;
+const dirs: string[] = [];
+const running: LoupeProcess[] = [];
+
+beforeAll(async () => {
+  github = await startFakeGitHub();
+});
+
+afterAll(async () => {
+  for (const loupe of running) await loupe.stop();
+  await github?.stop();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function workdir(withEnvExample: boolean): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-setup-"));
+  dirs.push(dir);
+  if (withEnvExample) fs.copyFileSync(path.join(PROJECT_ROOT, ".env.example"), path.join(dir, ".env"));
+  return dir;
+}
+
+async function start(cwd: string, env: Record<string, string>): Promise<LoupeProcess> {
+  const loupe = await startLoupeProcess({
+    command: "node",
+    cwd,
+    env: { GHE_HOST: github.host, GHE_PROTOCOL: "http", ...env },
+  });
+  running.push(loupe);
+  return loupe;
+}
+
+const decodeHtml = (text: string) =>
+  text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, "&");
+
+/** The register page's form, as a browser would submit it. */
+function manifestForm(html: string): { action: string; manifest: Record<string, unknown> } {
+  const form =
+    /<form method="post" action="([^"]*)">\s*<input type="hidden" name="manifest" value="([^"]*)">/.exec(
+      html,
+    );
+  if (form === null) throw new Error(`no manifest form in:\n${html}`);
+  return {
+    action: decodeHtml(form[1]!),
+    manifest: JSON.parse(decodeHtml(form[2]!)) as Record<string, unknown>,
+  };
+}
+
+/** Posts the manifest to the fake GitHub and follows its redirect back to Loupe. */
+async function register(form: { action: string; manifest: Record<string, unknown> }) {
+  const created = await fetch(form.action, {
+    method: "POST",
+    body: new URLSearchParams({ manifest: JSON.stringify(form.manifest) }),
+    redirect: "manual",
+  });
+  expect(created.status).toBe(302);
+  const back = created.headers.get("location")!;
+  return { back, page: await fetch(back) };
+}
+
+describe("the setup flow against a fake GitHub", () => {
+  it("asks for the public URL, registers the App with <public URL>/api/github/webhooks and writes .env", async () => {
+    const dir = workdir(true);
+    const loupe = await start(dir, {});
+    expect(loupe.output()).toContain(`open http://127.0.0.1:${loupe.port}/ to register one`);
+    expect((await fetch(`${loupe.url}/healthz`)).status).toBe(200);
+    const notReady = await fetch(`${loupe.url}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.text()).toContain("not registered");
+
+    const ask = await fetch(`${loupe.url}/`);
+    expect(ask.status).toBe(200);
+    const askHtml = await ask.text();
+    expect(askHtml).toContain('name="public_url"');
+    expect(askHtml).toContain("WEBHOOK_PROXY_URL");
+    const bad = await fetch(`${loupe.url}/?public_url=${encodeURIComponent("ftp://x")}`);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("must start with https://");
+
+    const page = await fetch(`${loupe.url}/?public_url=${encodeURIComponent("https://loupe.example.com/")}`);
+    const form = manifestForm(await page.text());
+    expect(form.action).toMatch(new RegExp(`^${github.url}/settings/apps/new\\?state=[0-9a-f]{32}$`));
+    const appYml = parse(fs.readFileSync(path.join(PROJECT_ROOT, "app.yml"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(form.manifest).toEqual({
+      ...appYml,
+      public: false,
+      hook_attributes: { url: "https://loupe.example.com/api/github/webhooks", active: true },
+      redirect_url: `${loupe.url}/setup/callback`,
+    });
+
+    const { back, page: done } = await register(form);
+    expect(back.startsWith(`${loupe.url}/setup/callback?code=`)).toBe(true);
+    expect(done.status).toBe(200);
+    const doneHtml = await done.text();
+    for (const next of [
+      "OPENAI_BASE_URL",
+      "OPENAI_API_KEY",
+      "REVIEW_MODEL",
+      `${github.url}/apps/loupe/installations/new`,
+    ]) {
+      expect(doneHtml).toContain(next);
+    }
+    const registration = github.registrations.at(-1)!;
+    expect(registration.org).toBeNull();
+
+    const envFile = path.join(dir, ".env");
+    const written = parseEnv(fs.readFileSync(envFile, "utf8"));
+    expect(written).toMatchObject({
+      APP_ID: github.appId,
+      PRIVATE_KEY: github.privateKey,
+      WEBHOOK_SECRET: registration.webhookSecret,
+      CHECK_RUN_NAME: "Loupe review", // the rest of the copied .env.example is kept
+    });
+    expect(fs.readFileSync(envFile, "utf8").match(/^APP_ID=/gm)).toHaveLength(1);
+    expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
+    expect(loupe.output()).not.toContain(registration.webhookSecret!);
+    expect(loupe.output()).not.toContain(github.privateKey.split("\n")[1]!);
+
+    // The code works once; the page now says what is left to do.
+    const replay = await fetch(back);
+    expect(replay.status).toBe(502);
+    expect(await replay.text()).toContain("codes work once");
+    expect(await (await fetch(`${loupe.url}/`)).text()).toContain("Loupe is registered");
+    await loupe.stop();
+
+    // Restarted in the same directory with a provider: the App runs on what setup wrote.
+    const app = await start(dir, {
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      OPENAI_API_KEY: "test-key-setup",
+    });
+    expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
+    const ping = { zen: "Keep it logically awesome.", hook_id: 1, hook: { type: "App", id: 1 } };
+    const signed = await deliverWebhook({
+      url: app.webhookUrl,
+      event: "ping",
+      payload: ping,
+      secret: registration.webhookSecret!,
+    });
+    expect(signed.status).toBe(200);
+    const forged = await deliverWebhook({
+      url: app.webhookUrl,
+      event: "ping",
+      payload: ping,
+      secret: "development",
+    });
+    expect(forged.status).toBe(400);
+  });
+
+  it("registers on the GH_ORG organisation, with a WEBHOOK_PROXY_URL channel as the webhook URL", async () => {
+    const dir = workdir(false);
+    const proxy = "https://smee.io/loupe-test-channel";
+    const loupe = await start(dir, { GH_ORG: "octo-org", WEBHOOK_PROXY_URL: proxy });
+    const html = await (await fetch(`${loupe.url}/`)).text();
+    expect(html).toContain("the organisation octo-org");
+    const form = manifestForm(html);
+    expect(form.action.startsWith(`${github.url}/organizations/octo-org/settings/apps/new?state=`)).toBe(
+      true,
+    );
+    expect(form.manifest.hook_attributes).toEqual({ url: proxy, active: true });
+
+    const { page } = await register(form);
+    expect(page.status).toBe(200);
+    expect(github.registrations.at(-1)!.org).toBe("octo-org");
+    expect(parseEnv(fs.readFileSync(path.join(dir, ".env"), "utf8")).APP_ID).toBe(github.appId);
+  });
+
+  it("refuses a callback that does not carry this page's state, and writes nothing", async () => {
+    const dir = workdir(false);
+    const loupe = await start(dir, { LOUPE_PUBLIC_URL: "https://loupe.example.com" });
+    const form = manifestForm(await (await fetch(`${loupe.url}/`)).text());
+    const { back } = await register({
+      ...form,
+      action: form.action.replace(/state=[0-9a-f]+/, "state=forged"),
+    });
+    const refused = await fetch(back);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("register again");
+    expect(fs.existsSync(path.join(dir, ".env"))).toBe(false);
+  });
+
+  it("refuses to start with a LOUPE_PUBLIC_URL that is not a URL, naming it", async () => {
+    const result = await runLoupeToExit({
+      command: "node",
+      cwd: workdir(false),
+      env: { LOUPE_PUBLIC_URL: "loupe.example.com" },
+    });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain("loupe: LOUPE_PUBLIC_URL must be an absolute URL");
+  });
+});
