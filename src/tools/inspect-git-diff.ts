@@ -4,8 +4,9 @@
 // `files` lists every selected change (bounded separately, see FILES_BUDGET).
 
 import * as v from "valibot";
+import { changesOf } from "../diff/changes.ts";
 import { checkRepositoryPath } from "../workspace/safe-path.ts";
-import { diffSnapshots, type TreeChange } from "../workspace/tree-diff.ts";
+import type { TreeChange } from "../workspace/tree-diff.ts";
 import { defineTool, type ToolContext } from "./definition.ts";
 import { failure, jsonStringLength, utf8Length } from "./result.ts";
 import type { ToolResult } from "./types.ts";
@@ -25,6 +26,7 @@ interface FileSummary {
   readonly path: string;
   readonly status: TreeChange["status"];
   readonly previous_path?: string;
+  readonly similarity?: number;
 }
 
 function selects(filters: readonly string[], path: string): boolean {
@@ -35,9 +37,15 @@ function summarise(changes: readonly TreeChange[]): { files: FileSummary[]; trun
   const files: FileSummary[] = [];
   let used = 0;
   for (const change of changes) {
-    const file: FileSummary = change.previousPath
-      ? { path: change.path, status: change.status, previous_path: change.previousPath }
-      : { path: change.path, status: change.status };
+    const file: FileSummary =
+      change.previousPath === undefined
+        ? { path: change.path, status: change.status }
+        : {
+            path: change.path,
+            status: change.status,
+            previous_path: change.previousPath,
+            similarity: change.similarity,
+          };
     used += utf8Length(JSON.stringify(file)) + 1;
     if (used > FILES_BUDGET) return { files, truncated: true };
     files.push(file);
@@ -64,7 +72,7 @@ async function run(args: Args, { view, limits, signal }: ToolContext): Promise<T
     if (!checked.ok) return failure("invalid_path", `paths[${index}]: ${checked.message}`);
     filters.push(checked.path);
   }
-  const all = diffSnapshots(view.mergeBase, view.head);
+  const all = await changesOf(view);
   const changes =
     filters.length === 0
       ? all

@@ -1,4 +1,4 @@
-// One change of the tree diff as git's unified diff text (`git diff` with renames at 100%):
+// One change of the tree diff as git's unified diff text (`git diff`, renames found like `-M`):
 // extended headers, `index` line, `---`/`+++`, `Binary files … differ` and the hunks.
 
 import type { TreeChange } from "../workspace/tree-diff.ts";
@@ -74,6 +74,7 @@ async function onePatch(
   oldSide: Side | undefined,
   newSide: Side | undefined,
   maxFileBytes: number,
+  similarity?: number,
 ): Promise<string[]> {
   const aPath = (oldSide ?? newSide)!.path;
   const bPath = (newSide ?? oldSide)!.path;
@@ -84,7 +85,7 @@ async function onePatch(
   else if (newSide === undefined) lines.push(`deleted file mode ${oldMode}`);
   else if (oldMode !== newMode) lines.push(`old mode ${oldMode}`, `new mode ${newMode}`);
   if (oldSide !== undefined && newSide !== undefined && aPath !== bPath) {
-    lines.push("similarity index 100%", `rename from ${quoteGitPath("", aPath)}`);
+    lines.push(`similarity index ${similarity ?? 100}%`, `rename from ${quoteGitPath("", aPath)}`);
     lines.push(`rename to ${quoteGitPath("", bPath)}`);
   }
   if (oldSide?.entry.oid === newSide?.entry.oid) return lines;
@@ -109,6 +110,6 @@ export async function formatChangePatch(
           ...(await onePatch(objects, oldSide, undefined, maxFileBytes)),
           ...(await onePatch(objects, undefined, newSide, maxFileBytes)),
         ]
-      : await onePatch(objects, oldSide, newSide, maxFileBytes);
+      : await onePatch(objects, oldSide, newSide, maxFileBytes, change.similarity);
   return `${lines.join("\n")}\n`;
 }

@@ -104,5 +104,13 @@ export function createObjectReader(store: ObjectStoreLocation): ObjectReader {
       }
       return object.bytes;
     },
+    async blobSize(oid) {
+      // A bound of 0 answers every non-empty object with its size, read from its headers.
+      const object = await fromStore(() => store.database.readObjectWithin(oid, 0));
+      if (object === undefined) {
+        throw new LoupeError("git_repository_invalid", `the blob ${oid} is missing from the object store`);
+      }
+      return "tooLarge" in object ? object.tooLarge : object.bytes.byteLength;
+    },
   };
 }

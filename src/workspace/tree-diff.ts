@@ -1,6 +1,6 @@
 // The merge-base → head change list, computed from the two sorted snapshots alone (no git
-// binary). Statuses follow `git diff --name-status --find-renames=100%`: only exact renames
-// (identical blob id, same kind of entry) are paired, as git does at 100% similarity.
+// binary): added, deleted, modified, mode and type changes, path by path. Renames are found
+// afterwards from the added and deleted files (src/diff/detect-renames.ts), as git finds them.
 
 import type { CommitSnapshot, EntryMode, TreeEntry } from "./types.ts";
 
@@ -14,6 +14,8 @@ export interface TreeChange {
   readonly previousPath?: string;
   readonly oldEntry?: TreeEntry;
   readonly newEntry?: TreeEntry;
+  /** A rename's `similarity index`, in percent (git rounds down). */
+  readonly similarity?: number;
 }
 
 type Kind = "regular" | "symlink" | "submodule";
@@ -28,46 +30,19 @@ function compareChange(oldEntry: TreeEntry, newEntry: TreeEntry): ChangeStatus |
   return oldEntry.mode === newEntry.mode ? undefined : "mode_changed";
 }
 
-function basename(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
-
-/** git pairs exact renames by content; among equal candidates it prefers the same file name. */
-function pairRenames(deleted: TreeEntry[], added: TreeEntry[]): Map<TreeEntry, TreeEntry> {
-  const sources = new Map<string, TreeEntry[]>();
-  for (const entry of deleted) {
-    if (kindOf(entry.mode) === "submodule") continue;
-    const key = `${kindOf(entry.mode)}:${entry.oid}`;
-    sources.set(key, [...(sources.get(key) ?? []), entry]);
-  }
-  const pairs = new Map<TreeEntry, TreeEntry>();
-  for (const entry of added) {
-    const candidates = sources.get(`${kindOf(entry.mode)}:${entry.oid}`);
-    if (candidates === undefined || candidates.length === 0) continue;
-    const index = Math.max(
-      0,
-      candidates.findIndex((candidate) => basename(candidate.path) === basename(entry.path)),
-    );
-    const [source] = candidates.splice(index, 1);
-    pairs.set(entry, source!);
-  }
-  return pairs;
-}
-
+/** Every path whose entry differs, in path order, before rename detection. */
 export function diffSnapshots(base: CommitSnapshot, head: CommitSnapshot): TreeChange[] {
   const changes: TreeChange[] = [];
-  const deleted: TreeEntry[] = [];
-  const added: TreeEntry[] = [];
   let i = 0;
   let j = 0;
   while (i < base.entries.length || j < head.entries.length) {
     const oldEntry = base.entries[i];
     const newEntry = head.entries[j];
     if (newEntry === undefined || (oldEntry !== undefined && oldEntry.path < newEntry.path)) {
-      deleted.push(oldEntry!);
+      changes.push({ status: "deleted", path: oldEntry!.path, oldEntry: oldEntry! });
       i += 1;
     } else if (oldEntry === undefined || newEntry.path < oldEntry.path) {
-      added.push(newEntry);
+      changes.push({ status: "added", path: newEntry.path, newEntry });
       j += 1;
     } else {
       const status = compareChange(oldEntry, newEntry);
@@ -76,24 +51,5 @@ export function diffSnapshots(base: CommitSnapshot, head: CommitSnapshot): TreeC
       j += 1;
     }
   }
-  const renames = pairRenames(deleted, added);
-  const renamedSources = new Set(renames.values());
-  for (const entry of deleted) {
-    if (!renamedSources.has(entry)) changes.push({ status: "deleted", path: entry.path, oldEntry: entry });
-  }
-  for (const entry of added) {
-    const source = renames.get(entry);
-    changes.push(
-      source === undefined
-        ? { status: "added", path: entry.path, newEntry: entry }
-        : {
-            status: "renamed",
-            path: entry.path,
-            previousPath: source.path,
-            oldEntry: source,
-            newEntry: entry,
-          },
-    );
-  }
-  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return changes;
 }

@@ -27,6 +27,8 @@ export interface ObjectReader {
    * it is inflated (gigabytes of one repeated byte pack into a few megabytes).
    */
   readBlobWithin(oid: string, maxBytes: number): Promise<Uint8Array | "too_large">;
+  /** A blob's size in bytes, from the object's headers (nothing large is inflated). */
+  blobSize(oid: string): Promise<number>;
 }
 
 export interface RepositoryView {

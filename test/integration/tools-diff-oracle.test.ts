@@ -1,12 +1,13 @@
 // inspect_git_diff against native `git diff` as the oracle, on a repository built with native
-// git and opened the way Loupe opens it (isomorphic-git over .git, no checkout).
+// git and opened the way Loupe opens it (isomorphic-git over .git, no checkout). git's default
+// rename detection (`-M`, 50 %) is what GitHub shows, and what the tool shows.
 
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createToolRegistry } from "../../src/tools/registry.ts";
 import { openLocalRepository } from "../../src/workspace/open-local.ts";
-import { diffSnapshots } from "../../src/workspace/tree-diff.ts";
+import { changesOf } from "../../src/diff/changes.ts";
 import type { Workspace } from "../../src/workspace/types.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 
@@ -30,6 +31,8 @@ function buildRepository(): FixtureRepo {
   fixture.write("delete.txt", "going away\nsoon\n");
   fixture.write("empty-deleted.txt", "");
   fixture.write("rename-src.txt", "this content moves unchanged\n");
+  fixture.write("rename-edit.txt", numbered(1, 30, "moved line"));
+  fixture.write("lib/util.sh", `#!/bin/sh\n${numbered(1, 12, "echo")}`);
   fixture.write("mode.sh", "#!/bin/sh\necho hi\n");
   fixture.write("mode-and-content.sh", "#!/bin/sh\necho one\n");
   fixture.write("bin.dat", Buffer.from([0x89, 0x50, 0x00, 0x01, 0x02, 0x0a]));
@@ -50,6 +53,17 @@ function buildRepository(): FixtureRepo {
   fixture.remove("empty-deleted.txt");
   fixture.remove("rename-src.txt");
   fixture.write("moved/renamed.txt", "this content moves unchanged\n");
+  // Renamed with edits: paired by similarity, shown as hunks under `rename from/to`.
+  fixture.remove("rename-edit.txt");
+  fixture.write(
+    "relocated/edited.txt",
+    numbered(1, 30, "moved line")
+      .replace("moved line 7\n", "moved line seven\n")
+      .replace("moved line 29\n", ""),
+  );
+  fixture.remove("lib/util.sh");
+  fixture.write("bin/util.sh", `#!/bin/sh\n${numbered(1, 12, "echo")}echo added\n`);
+  fixture.chmod("bin/util.sh", 0o755);
   fixture.chmod("mode.sh", 0o755);
   fixture.write("mode-and-content.sh", "#!/bin/sh\necho two\n");
   fixture.chmod("mode-and-content.sh", 0o755);
@@ -89,10 +103,11 @@ const STATUS_LETTERS: Record<string, string> = {
   added: "A",
   modified: "M",
   deleted: "D",
-  renamed: "R100",
   mode_changed: "M",
   type_changed: "T",
 };
+const statusLetter = (status: string, similarity?: number) =>
+  status === "renamed" ? `R${String(similarity).padStart(3, "0")}` : STATUS_LETTERS[status]!;
 
 async function toolDiff(args: Record<string, unknown> = {}) {
   const registry = createToolRegistry(workspace);
@@ -124,13 +139,13 @@ function changedLines(diff: string): Map<string, { added: string[]; deleted: str
 }
 
 describe("inspect_git_diff against native git diff", () => {
-  it("reports the same changed files and statuses as git diff --name-status --find-renames=100%", async () => {
+  it("reports the same changed files and statuses as git diff -M --name-status", async () => {
     const oracle = repo
-      .git("diff", "--find-renames=100%", "--name-status", "main...feature")
+      .git("diff", "-M", "--name-status", "main...feature")
       .split("\n")
       .map((line) => line.split("\t"));
-    const ours = diffSnapshots(workspace.mergeBase, workspace.head).map((change) => [
-      STATUS_LETTERS[change.status]!,
+    const ours = (await changesOf(workspace)).map((change) => [
+      statusLetter(change.status, change.similarity),
       ...(change.previousPath === undefined ? [] : [change.previousPath]),
       change.path,
     ]);
@@ -143,24 +158,30 @@ describe("inspect_git_diff against native git diff", () => {
           ).toString("utf8")
         : p;
     expect(ours).toEqual(oracle.map((row) => row.map((cell, index) => (index === 0 ? cell : unquote(cell)))));
-    expect(ours.map((row) => row[0])).toEqual(expect.arrayContaining(["A", "M", "D", "R100", "T"]));
+    expect(ours.map((row) => row[0])).toEqual(expect.arrayContaining(["A", "M", "D", "R100", "R093", "T"]));
   });
 
   it("marks exactly the lines git marks, file by file", async () => {
     const result = await toolDiff();
     expect(result).toMatchObject({ ok: true, truncated: false, files_truncated: false });
-    const oracle = repo.git("diff", "--find-renames=100%", "main...feature");
+    const oracle = repo.git("diff", "-M", "main...feature");
     expect(changedLines(result.diff)).toEqual(changedLines(oracle));
   });
 
   it("produces byte-for-byte the text of git diff on this repository", async () => {
     const result = await toolDiff();
-    const oracle = repo.git("diff", "--find-renames=100%", "main...feature");
+    const oracle = repo.git("diff", "-M", "main...feature");
     expect(result.diff).toBe(`${oracle}\n`);
     // The fixture exercises git's function-context heading, quoting, type changes and submodules.
     expect(oracle).toMatch(/^@@ -\d+,7 \+\d+,7 @@ static int main_loop\(int argc\)$/m);
     expect(oracle).toContain('"b/\\303\\274n\\303\\257 c\\303\\264de.txt"\t');
     expect(oracle).toContain("+Subproject commit");
+    expect(oracle).toContain(
+      "similarity index 93%\nrename from rename-edit.txt\nrename to relocated/edited.txt\n",
+    );
+    expect(oracle).toMatch(
+      /old mode 100644\nnew mode 100755\nsimilarity index \d+%\nrename from lib\/util.sh/,
+    );
     expect(result.base_sha).toBe(repo.revParse("main~1"));
     expect(result.head_sha).toBe(repo.revParse("feature"));
   });
@@ -168,7 +189,7 @@ describe("inspect_git_diff against native git diff", () => {
   it("narrows to paths like git diff -- <paths>", async () => {
     for (const paths of [["modify.txt"], ["src"], ["src", "crlf.txt"], ["src/func.c"], ["nothing-here"]]) {
       const result = await toolDiff({ paths });
-      const oracle = repo.git("diff", "--find-renames=100%", "main...feature", "--", ...paths);
+      const oracle = repo.git("diff", "-M", "main...feature", "--", ...paths);
       expect(result.diff).toBe(oracle === "" ? "" : `${oracle}\n`);
     }
   });
@@ -180,9 +201,9 @@ describe("inspect_git_diff against native git diff", () => {
       // reviewer asking about either name wants the rename itself.
       const result = await toolDiff({ paths: [filter] });
       expect(result.files).toEqual([
-        { path: "moved/renamed.txt", status: "renamed", previous_path: "rename-src.txt" },
+        { path: "moved/renamed.txt", status: "renamed", previous_path: "rename-src.txt", similarity: 100 },
       ]);
-      const whole = changedLines(repo.git("diff", "--find-renames=100%", "main...feature"));
+      const whole = changedLines(repo.git("diff", "-M", "main...feature"));
       expect(result.diff).toBe(
         "diff --git a/rename-src.txt b/moved/renamed.txt\nsimilarity index 100%\nrename from rename-src.txt\nrename to moved/renamed.txt\n",
       );

@@ -45,6 +45,7 @@ function recording(objects: ObjectReader): ObjectReader {
       boundedAnswers.push({ oid, answer: answer === "too_large" ? answer : "bytes" });
       return answer;
     },
+    blobSize: (oid) => objects.blobSize(oid),
   };
 }
 

@@ -92,6 +92,11 @@ export function memoryView(files: MemoryFiles): RepositoryView {
         if (blob === undefined) throw new Error("missing blob");
         return blob.byteLength > maxBytes ? "too_large" : blob;
       },
+      async blobSize(oid) {
+        const blob = blobs.get(oid);
+        if (blob === undefined) throw new Error("missing blob");
+        return blob.byteLength;
+      },
     },
   };
 }

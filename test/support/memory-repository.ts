@@ -86,6 +86,13 @@ export function memoryRepository(options: {
       }
       return blob.byteLength > maxBytes ? "too_large" : blob;
     },
+    async blobSize(oid) {
+      const blob = blobs.get(oid);
+      if (blob === undefined || options.failingOids?.includes(oid)) {
+        throw new Error(`object ${oid} missing from /secret/local/path`);
+      }
+      return blob.byteLength;
+    },
   };
   return { head, mergeBase, objects, reads: () => reads };
 }

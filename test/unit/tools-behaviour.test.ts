@@ -4,7 +4,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { createToolRegistry } from "../../src/tools/registry.ts";
 import type { ToolName } from "../../src/tools/types.ts";
-import { diffSnapshots } from "../../src/workspace/tree-diff.ts";
+import { changesOf } from "../../src/diff/changes.ts";
 import { memoryRepository } from "../support/memory-repository.ts";
 
 const service = Array.from({ length: 212 }, (_, i) =>
@@ -145,7 +145,7 @@ describe("inspect_git_diff", () => {
       truncated: false,
     });
     expect(result.files).toEqual([
-      { path: "docs/new-name.md", status: "renamed", previous_path: "docs/old-name.md" },
+      { path: "docs/new-name.md", status: "renamed", previous_path: "docs/old-name.md", similarity: 100 },
       { path: "kind", status: "type_changed" },
       { path: "src/widgets/__init__.py", status: "added" },
       { path: "src/widgets/crlf.txt", status: "added" },
@@ -174,13 +174,13 @@ describe("inspect_git_diff", () => {
   });
 });
 
-describe("diffSnapshots", () => {
-  it("pairs exact renames by blob id, preferring the same file name", () => {
+describe("changesOf", () => {
+  it("pairs exact renames by blob id, preferring the same file name", async () => {
     const view = memoryRepository({
       mergeBase: { "a/x.txt": "same\n", "b/y.txt": "same\n" },
       head: { "c/y.txt": "same\n", "d/other.txt": "same\n" },
     });
-    expect(diffSnapshots(view.mergeBase, view.head).map((c) => [c.status, c.previousPath, c.path])).toEqual([
+    expect((await changesOf(view)).map((c) => [c.status, c.previousPath, c.path])).toEqual([
       ["renamed", "b/y.txt", "c/y.txt"],
       ["renamed", "a/x.txt", "d/other.txt"],
     ]);
