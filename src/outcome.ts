@@ -16,6 +16,7 @@ export const TERMINATION_REASONS = [
   "provider_rate_limited",
   "provider_unavailable",
   "cancelled",
+  "provider_request_rejected",
 ] as const;
 
 export type TerminationReason = (typeof TERMINATION_REASONS)[number];
@@ -34,6 +35,8 @@ export const TERMINATION_SENTENCES: Readonly<Record<TerminationReason, string>> 
   provider_rate_limited: "The model provider rate-limited Loupe.",
   provider_unavailable: "The model provider could not be reached or kept failing.",
   cancelled: "The review was cancelled before it finished.",
+  provider_request_rejected:
+    "The model provider rejected the request (HTTP 400, 404 or 422): check OPENAI_BASE_URL and REVIEW_MODEL.",
 };
 
 export function isTerminationReason(value: unknown): value is TerminationReason {

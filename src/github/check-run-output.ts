@@ -9,6 +9,7 @@ import { redactSecrets } from "../redact.ts";
 import { inlineCode, tableText } from "../review/markdown-text.ts";
 import { sanitizeMarkdown } from "../review/sanitize.ts";
 import { SEVERITIES } from "../review/severity.ts";
+import { renderResultDetails } from "./check-run-details.ts";
 
 export const MAX_CHECK_RUN_FIELD = 65535;
 const ARGUMENT_PREVIEW = 300;
@@ -42,6 +43,7 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): CheckRunOutput
       `The provider asked Loupe to wait ${Math.round(result.retry_after_seconds)} s before retrying.`,
     );
   }
+  summary.push(...renderResultDetails(result));
   if (input.extraNote !== undefined && input.extraNote.trim() !== "") {
     summary.push(neutral(input.extraNote, 8000));
   }

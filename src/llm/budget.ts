@@ -30,6 +30,14 @@ export function nextRoundBudget(state: BudgetState, limits: ReviewLimits): Budge
   return null;
 }
 
+/** Whether the one repair round still fits: a round left, its tokens, and time for one round. */
+export function repairRoundBudget(state: BudgetState, limits: ReviewLimits): BudgetStop | null {
+  if (state.roundsDone >= limits.maxRounds) return "max_rounds";
+  if (state.totalTokens + state.lastRoundTokens > limits.maxTokens) return "token_budget";
+  if (state.deadline - state.now < state.longestRoundMs) return "review_timeout";
+  return null;
+}
+
 export function budgetReason(stop: BudgetStop): TerminationReason {
   return stop === "tool_content" ? "invalid_model_response" : stop;
 }

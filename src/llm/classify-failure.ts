@@ -3,12 +3,14 @@
 
 import OpenAI from "openai";
 import { isResponseTooLarge } from "./bounded-fetch.ts";
-import type { ProviderFailureReason } from "./provider.ts";
+import type { NetworkFailure, ProviderFailureReason } from "./provider.ts";
 
 export interface AttemptFailure {
   readonly reason: ProviderFailureReason;
   readonly retryable: boolean;
   readonly status?: number;
+  /** What went wrong below HTTP, from the system error code (never a message). */
+  readonly network?: NetworkFailure;
   /** Milliseconds the provider asked to wait (Retry-After / retry-after-ms), if it said. */
   readonly retryAfterMs?: number;
 }
@@ -30,8 +32,33 @@ export function classifyFailure(
   if (error instanceof OpenAI.APIError && typeof error.status === "number") {
     return classifyStatus(error.status, error.headers);
   }
-  // Connection refused or reset, or a body cut off mid-stream: transient by nature.
-  return { reason: "provider_unavailable", retryable: true };
+  // Connection refused or reset, DNS, or a body cut off mid-stream: transient by nature.
+  const network = networkFailure(error);
+  return { reason: "provider_unavailable", retryable: true, ...(network === undefined ? {} : { network }) };
+}
+
+const NETWORK_CODES: readonly [RegExp, NetworkFailure][] = [
+  [/^ECONNREFUSED$/, "connection_refused"],
+  [/^(ENOTFOUND|EAI_AGAIN|EAI_FAIL|EAI_NONAME|EAI_NODATA)$/, "dns"],
+  [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/, "connection_reset"],
+  [/^(EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN)$/, "unreachable"],
+  [/^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/, "tls"],
+];
+
+/** The SDK wraps fetch's TypeError, which wraps the system error: follow `cause` a few steps. */
+export function networkFailure(error: unknown): NetworkFailure | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    const record = current as { code?: unknown; errors?: unknown; cause?: unknown };
+    const codes = [record.code, ...(Array.isArray(record.errors) ? record.errors.map((e) => e?.code) : [])];
+    for (const code of codes) {
+      if (typeof code !== "string") continue;
+      const found = NETWORK_CODES.find(([pattern]) => pattern.test(code));
+      if (found !== undefined) return found[1];
+    }
+    current = record.cause;
+  }
+  return undefined;
 }
 
 function classifyStatus(status: number, headers: Headers | undefined): AttemptFailure {
@@ -43,6 +70,10 @@ function classifyStatus(status: number, headers: Headers | undefined): AttemptFa
   if (status === 408 || status === 409 || status >= 500) {
     return { reason: "provider_unavailable", retryable: true, status, ...hint };
   }
+  // The endpoint or the model is wrong, or the request is not one this provider accepts:
+  // repeating it will not help, and the operator has something to fix.
+  if (status === 400 || status === 404 || status === 422)
+    return { reason: "provider_request_rejected", retryable: false, status };
   // Any other 4xx: the provider refused this request; repeating it will not help.
   return { reason: "provider_unavailable", retryable: false, status };
 }

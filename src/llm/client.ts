@@ -30,6 +30,7 @@ export function createOpenAiProvider(
     fetch: createBoundedFetch(config.maxResponseBytes, options.fetch ?? fetch),
   });
   const random = options.random ?? Math.random;
+  const host = new URL(config.baseURL).host;
 
   async function attempt(body: ChatRequestBody, signal: AbortSignal, deadline: number): Promise<Attempt> {
     const remaining = deadline - Date.now();
@@ -68,7 +69,7 @@ export function createOpenAiProvider(
       for (let retry = 0; ; retry++) {
         const result = await attempt(body, signal, deadline);
         if (result.kind === "response") return result;
-        const outcome = toOutcome(result);
+        const outcome = toOutcome(result, host);
         if (!result.retryable || retry >= config.maxRetries) return outcome;
         const wait = result.retryAfterMs ?? backoffMs(retry, random);
         // Waiting past the deadline cannot succeed: report the provider's answer now instead.
@@ -79,9 +80,10 @@ export function createOpenAiProvider(
   };
 }
 
-function toOutcome(failure: AttemptFailure): ProviderOutcome {
-  const outcome: ProviderOutcome = { kind: "failure", reason: failure.reason };
+function toOutcome(failure: AttemptFailure, host: string): ProviderOutcome {
+  const outcome: ProviderOutcome = { kind: "failure", reason: failure.reason, host };
   if (failure.status !== undefined) outcome.status = failure.status;
+  if (failure.network !== undefined) outcome.network = failure.network;
   if (failure.reason === "provider_rate_limited" && failure.retryAfterMs !== undefined) {
     outcome.retryAfterSeconds = Math.ceil(failure.retryAfterMs / 1000);
   }

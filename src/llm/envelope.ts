@@ -39,3 +39,11 @@ export function readEnvelope(body: unknown): Envelope {
     usage: readUsage(record.usage),
   };
 }
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+    total_tokens: a.total_tokens + b.total_tokens,
+  };
+}

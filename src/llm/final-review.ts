@@ -1,25 +1,41 @@
 // Validates a stop turn's content as the final review: the exact schema, then every finding's
-// path and lines against the head commit. Anything short of that is invalid_model_response.
+// path and lines against the head commit. Every failed check is reported (bounded), in Loupe's
+// own words, so a repair request and the check run can say exactly what was wrong.
 
 import * as v from "valibot";
+import { readRepositoryTextFile } from "../tools/repository-file.ts";
+import type { ToolErrorCode } from "../tools/types.ts";
+import type { RepositoryView } from "../workspace/types.ts";
 import { FinalReviewSchema } from "./final-review-schema.ts";
+import { capFailures, pathProblem, schemaIssueMessage } from "./review-check-messages.ts";
 import type { FinalReview, Finding } from "./types.ts";
 
 /** Resolves a repository-relative path to a regular text file of the head commit. */
-export type FindingFileCheck = (path: string) => Promise<{ ok: true; lineCount: number } | { ok: false }>;
+export type FindingFileCheck = (
+  path: string,
+) => Promise<{ ok: true; lineCount: number } | { ok: false; code: ToolErrorCode }>;
 
 export type FinalReviewVerdict =
   | { readonly ok: true; readonly review: FinalReview }
-  | { readonly ok: false; readonly problem: string };
+  | { readonly ok: false; readonly failures: readonly string[] };
+
+/** The read tool's own rules against the head commit: a finding may only point where it can read. */
+export function headFileCheck(view: RepositoryView): FindingFileCheck {
+  return async (path) => {
+    const file = await readRepositoryTextFile(view, path);
+    return file.ok ? { ok: true, lineCount: file.lineCount } : { ok: false, code: file.error.code };
+  };
+}
 
 const FENCE = /^```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```$/;
+const MAX_SHOWN_PATH = 200;
 
 export async function validateFinalReview(
   content: unknown,
   checkFile: FindingFileCheck,
 ): Promise<FinalReviewVerdict> {
   if (typeof content !== "string" || content.trim() === "") {
-    return { ok: false, problem: "the stop turn has no text content" };
+    return fail(["(answer): has no text; the final review must be one JSON object"]);
   }
   const trimmed = content.trim();
   // One ```json fence around the whole answer is tolerated; prose around it is not.
@@ -28,32 +44,47 @@ export async function validateFinalReview(
   try {
     parsed = JSON.parse(jsonText);
   } catch {
-    return { ok: false, problem: "the final review is not JSON" };
+    // The parser's own message quotes the model's text, so it is not passed on.
+    return fail([
+      "(answer): is not valid JSON; the final review must be one JSON object and nothing else, without Markdown or prose",
+    ]);
   }
-  const result = v.safeParse(FinalReviewSchema, parsed);
-  if (!result.success) {
-    const issue = result.issues[0];
-    const at = issue === undefined ? "" : (v.getDotPath(issue) ?? "");
-    return {
-      ok: false,
-      problem: `the final review does not match the schema${at === "" ? "" : ` at ${at}`}`,
-    };
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return fail(["(root): must be a JSON object with summary, findings and notes"]);
   }
+  const result = v.safeParse(FinalReviewSchema, parsed, { abortEarly: false });
+  if (!result.success) return fail(result.issues.map((issue) => schemaIssueMessage(issue)));
   const review = result.output as FinalReview;
+  const failures: string[] = [];
   for (const [index, finding] of review.findings.entries()) {
-    const problem = await checkFinding(finding, checkFile);
-    if (problem !== null) return { ok: false, problem: `finding ${index}: ${problem}` };
+    failures.push(...(await checkFinding(index, finding, checkFile)));
   }
-  return { ok: true, review };
+  return failures.length === 0 ? { ok: true, review } : fail(failures);
 }
 
-async function checkFinding(finding: Finding, checkFile: FindingFileCheck): Promise<string | null> {
+async function checkFinding(index: number, finding: Finding, checkFile: FindingFileCheck): Promise<string[]> {
+  const at = `findings[${index}]`;
   const endLine = finding.end_line ?? null;
-  if (finding.line === null && endLine !== null) return "end_line without line";
-  if (finding.line !== null && endLine !== null && endLine < finding.line) return "end_line before line";
+  const failures: string[] = [];
+  if (finding.line === null && endLine !== null) failures.push(`${at}.end_line: is set but line is null`);
+  if (finding.line !== null && endLine !== null && endLine < finding.line) {
+    failures.push(`${at}.end_line: ${endLine} is before line ${finding.line}`);
+  }
   const file = await checkFile(finding.path);
-  if (!file.ok) return "path is not a regular text file of the head commit";
-  const last = endLine ?? finding.line;
-  if (last !== null && last > file.lineCount) return "line past the end of the file";
-  return null;
+  if (!file.ok) return [...failures, pathProblem(index, file.code)];
+  const shown =
+    finding.path.length > MAX_SHOWN_PATH ? `${finding.path.slice(0, MAX_SHOWN_PATH)}…` : finding.path;
+  for (const [field, value] of [
+    ["line", finding.line],
+    ["end_line", endLine],
+  ] as const) {
+    if (value !== null && value > file.lineCount) {
+      failures.push(`${at}.${field}: ${value} is past the end of ${shown} (${file.lineCount} lines)`);
+    }
+  }
+  return failures;
+}
+
+function fail(failures: readonly string[]): FinalReviewVerdict {
+  return { ok: false, failures: capFailures(failures) };
 }

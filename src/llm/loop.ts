@@ -1,50 +1,36 @@
 // The bounded native tool loop. Each round sends the exact history, validates the whole turn
 // before any call runs, replays the assistant message exactly as received (a deep copy, every
-// field) followed by the tool results in call order, and stops for exactly one reason.
+// field) followed by the tool results in call order, and stops for exactly one reason. A final
+// review that fails validation gets one repair round (repair.ts) before the review gives up.
 
-import type { ReviewLimits } from "../config/review-limits.ts";
-import type { TerminationReason } from "../outcome.ts";
-import { readRepositoryTextFile } from "../tools/repository-file.ts";
-import type { ToolRegistry } from "../tools/types.ts";
-import type { RepositoryView } from "../workspace/types.ts";
-import { type BudgetStop, budgetReason, isErrorReason, nextRoundBudget } from "./budget.ts";
-import { readEnvelope } from "./envelope.ts";
-import { type FindingFileCheck, validateFinalReview } from "./final-review.ts";
-import { buildInitialMessages, FINAL_ANSWER_INSTRUCTION, type ReviewPromptInput } from "./prompt.ts";
-import type { ChatMessage, ChatProvider, ChatRequestBody } from "./provider.ts";
+import {
+  type BudgetState,
+  type BudgetStop,
+  budgetReason,
+  isErrorReason,
+  nextRoundBudget,
+  repairRoundBudget,
+} from "./budget.ts";
+import { addUsage, readEnvelope } from "./envelope.ts";
+import { headFileCheck, validateFinalReview } from "./final-review.ts";
+import type { Ending, PendingRepair, ReviewLoopOptions } from "./loop-options.ts";
+import { buildInitialMessages, FINAL_ANSWER_INSTRUCTION } from "./prompt.ts";
+import type { ChatMessage, ChatRequestBody } from "./provider.ts";
+import { failureDetail } from "./provider-hint.ts";
+import { repairHistory } from "./repair.ts";
 import { runTools } from "./run-tools.ts";
 import { type ProtocolAction, traceTurn } from "./trace.ts";
-import type { FinalReview, LoopResult, RoundProgress, TraceTurn, Usage } from "./types.ts";
+import type { LoopResult, RepairRound, TraceTurn, Usage } from "./types.ts";
 import { validateTurn } from "./validate-turn.ts";
 
+export type { ReviewLoopOptions } from "./loop-options.ts";
 export type { ReviewPromptInput } from "./prompt.ts";
-
-export interface ReviewLoopOptions {
-  provider: ChatProvider;
-  tools: ToolRegistry;
-  view: RepositoryView;
-  model: string;
-  prompt: ReviewPromptInput;
-  limits: ReviewLimits;
-  includeTrace: boolean;
-  signal?: AbortSignal;
-  onRound?: (progress: RoundProgress) => void | Promise<void>;
-  now?: () => number;
-  /** Finding path check; defaults to the read tool's own rules against the head commit. */
-  checkFindingFile?: FindingFileCheck;
-}
-
-interface Ending {
-  reason: TerminationReason;
-  review?: FinalReview;
-  retryAfterSeconds?: number;
-}
 
 export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopResult> {
   const { provider, tools, limits } = options;
   const now = options.now ?? Date.now;
   const signal = options.signal ?? new AbortController().signal;
-  const checkFile = options.checkFindingFile ?? defaultFileCheck(options.view);
+  const checkFile = options.checkFindingFile ?? headFileCheck(options.view);
   const started = now();
   const deadline = started + limits.timeoutMs;
   const messages: ChatMessage[] = buildInitialMessages(options.prompt);
@@ -57,6 +43,20 @@ export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopRes
   let lastRoundTokens = 0;
   let longestRoundMs = 0;
   let budget: BudgetStop | null = null;
+  let repair: PendingRepair | null = null;
+  let repairRecord: RepairRound | undefined;
+  const budgetState = (): BudgetState => ({
+    roundsDone: rounds,
+    toolCalls,
+    totalTokens: usage.total_tokens,
+    lastRoundTokens,
+    longestRoundMs,
+    now: now(),
+    deadline,
+  });
+  const settleRepair = (outcome: RepairRound["outcome"]): void => {
+    if (repairRecord !== undefined && repair !== null) repairRecord = { ...repairRecord, outcome };
+  };
 
   const finish = (ending: Ending): LoopResult => ({
     termination_reason: ending.reason,
@@ -67,46 +67,51 @@ export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopRes
     duration_ms: Math.max(0, Math.round(now() - started)),
     trace: options.includeTrace && !isErrorReason(ending.reason) ? trace : null,
     ...(ending.retryAfterSeconds === undefined ? {} : { retry_after_seconds: ending.retryAfterSeconds }),
+    ...(repairRecord === undefined ? {} : { repair: repairRecord }),
+    ...(ending.validationFailures === undefined ? {} : { validation_failures: ending.validationFailures }),
+    ...(ending.providerFailure === undefined ? {} : { provider_failure: ending.providerFailure }),
   });
+  const interrupted = (ending: Ending): LoopResult => {
+    settleRepair("interrupted");
+    return finish(ending);
+  };
 
   for (;;) {
-    if (signal.aborted) return finish({ reason: "cancelled" });
-    if (now() >= deadline) return finish({ reason: "review_timeout" });
-    budget ??= nextRoundBudget(
-      {
-        roundsDone: rounds,
-        toolCalls,
-        totalTokens: usage.total_tokens,
-        lastRoundTokens,
-        longestRoundMs,
-        now: now(),
-        deadline,
-      },
-      limits,
-    );
+    if (signal.aborted) return interrupted({ reason: "cancelled" });
+    if (now() >= deadline) return interrupted({ reason: "review_timeout" });
+    if (repair === null) budget ??= nextRoundBudget(budgetState(), limits);
     const finalRound = budget !== null;
-    const history = finalRound
-      ? [...messages, { role: "user", content: FINAL_ANSWER_INSTRUCTION }]
-      : messages;
+    const history: ChatMessage[] =
+      repair?.history ??
+      (finalRound ? [...messages, { role: "user", content: FINAL_ANSWER_INSTRUCTION }] : messages);
     // A copy per request: whatever the provider does with its body cannot reach our history.
     const body: ChatRequestBody = {
       model: options.model,
       messages: structuredClone(history),
       tools: tools.schemas,
-      tool_choice: finalRound ? "none" : "auto",
+      tool_choice: finalRound || repair !== null ? "none" : "auto",
     };
     rounds++;
     const sentAt = now();
     const outcome = await provider.complete(body, { signal, deadline });
     longestRoundMs = Math.max(longestRoundMs, now() - sentAt);
     if (outcome.kind === "failure") {
-      return finish({ reason: outcome.reason, retryAfterSeconds: outcome.retryAfterSeconds });
+      const detail = failureDetail(outcome);
+      return interrupted({
+        reason: outcome.reason,
+        retryAfterSeconds: outcome.retryAfterSeconds,
+        ...(detail === undefined ? {} : { providerFailure: detail }),
+      });
     }
     const envelope = readEnvelope(outcome.body);
     if (envelope.usage !== null) usage = addUsage(usage, envelope.usage);
     lastRoundTokens = envelope.usage?.total_tokens ?? 0;
-    const report = async (action: ProtocolAction, calls: TraceTurn["tool_calls"] = []): Promise<void> => {
-      trace.push(traceTurn(rounds, envelope, action, calls));
+    const report = async (
+      action: ProtocolAction,
+      calls: TraceTurn["tool_calls"] = [],
+      failures?: readonly string[],
+    ): Promise<void> => {
+      trace.push(traceTurn(rounds, envelope, action, calls, failures));
       await options.onRound?.({
         round: rounds,
         maxRounds: limits.maxRounds,
@@ -115,7 +120,6 @@ export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopRes
       });
     };
     const failedBudget = (): Ending => ({ reason: budgetReason(budget ?? "max_rounds") });
-
     const verdict = validateTurn(outcome.body, {
       registry: tools,
       seenIds,
@@ -123,12 +127,38 @@ export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopRes
       maxToolCallsPerRound: limits.maxToolCallsPerRound,
       maxToolCalls: limits.maxToolCalls,
     });
+    // The repair round's answer, when it is no valid review: the review ends as the first failure
+    // would have ended it, and what was wrong is kept for the check run.
+    const repairFailed = async (
+      pending: PendingRepair,
+      failures?: readonly string[],
+    ): Promise<LoopResult> => {
+      settleRepair(failures === undefined ? "not_a_review" : "failed");
+      await report("terminate", [], failures);
+      return finish({ reason: pending.fallback, validationFailures: failures ?? pending.record.failures });
+    };
     if (verdict.kind === "stop") {
       const final = await validateFinalReview(verdict.content, checkFile);
-      await report(final.ok ? "final_review" : "terminate");
-      if (final.ok) return finish({ reason: "final_review", review: final.review });
-      return finish(finalRound ? failedBudget() : { reason: "invalid_model_response" });
+      if (final.ok) {
+        settleRepair("repaired");
+        await report("final_review");
+        return finish({ reason: "final_review", review: final.review });
+      }
+      if (repair !== null) return repairFailed(repair, final.failures);
+      const fallback = finalRound ? failedBudget().reason : "invalid_model_response";
+      const record: RepairRound = { failed_round: rounds, failures: final.failures, outcome: "failed" };
+      const noRoom = repairRoundBudget(budgetState(), limits);
+      if (noRoom !== null) {
+        repairRecord = { ...record, outcome: "not_sent", budget: noRoom };
+        await report("terminate", [], final.failures);
+        return finish({ reason: fallback, validationFailures: final.failures });
+      }
+      repairRecord = record;
+      repair = { history: repairHistory(history, verdict.message, final.failures), record, fallback };
+      await report("request_repair", [], final.failures);
+      continue;
     }
+    if (repair !== null) return repairFailed(repair);
     if (verdict.kind === "reject") {
       if (!finalRound && verdict.reason === "max_tool_calls") {
         // Over the call budget: none of these calls runs, and the turn is left out of the history.
@@ -158,19 +188,4 @@ export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopRes
     messages.push(structuredClone(verdict.message) as ChatMessage, ...executed.messages);
     await report("execute_tools", executed.trace);
   }
-}
-
-function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
-    completion_tokens: a.completion_tokens + b.completion_tokens,
-    total_tokens: a.total_tokens + b.total_tokens,
-  };
-}
-
-function defaultFileCheck(view: RepositoryView): FindingFileCheck {
-  return async (path) => {
-    const file = await readRepositoryTextFile(view, path);
-    return file.ok ? { ok: true, lineCount: file.lineCount } : { ok: false };
-  };
 }

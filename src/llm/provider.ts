@@ -17,6 +17,7 @@ export interface ChatRequestBody {
 export type ProviderFailureReason =
   | "provider_authentication_failed"
   | "provider_rate_limited"
+  | "provider_request_rejected"
   | "provider_unavailable"
   | "upstream_response_too_large"
   | "review_timeout"
@@ -24,9 +25,28 @@ export type ProviderFailureReason =
   // Additive: a 2xx answer whose body is not JSON at all (e.g. an HTML page from a proxy).
   | "invalid_model_response";
 
+/** A failure below HTTP, named from the system error code. */
+export type NetworkFailure = "connection_refused" | "dns" | "connection_reset" | "unreachable" | "tls";
+
+/** What an operator needs to fix a provider failure: the host they configured, the HTTP status or
+ * the network failure. Never the provider's body or headers. */
+export interface ProviderFailureDetail {
+  /** host[:port] of OPENAI_BASE_URL (no path, no credentials). */
+  readonly host: string;
+  readonly status?: number;
+  readonly network?: NetworkFailure;
+}
+
 export type ProviderOutcome =
   | { kind: "response"; body: unknown }
-  | { kind: "failure"; reason: ProviderFailureReason; retryAfterSeconds?: number; status?: number };
+  | {
+      kind: "failure";
+      reason: ProviderFailureReason;
+      retryAfterSeconds?: number;
+      status?: number;
+      network?: NetworkFailure;
+      host?: string;
+    };
 
 export interface ChatProvider {
   complete(

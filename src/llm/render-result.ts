@@ -2,6 +2,7 @@
 // severity with path:line, notes, and why the loop stopped with its static sentence and figures.
 
 import { TERMINATION_SENTENCES } from "../outcome.ts";
+import { resultDetails, sameList } from "./result-details.ts";
 import type { Finding, LoopResult, Severity } from "./types.ts";
 
 const ORDER: readonly Severity[] = ["critical", "high", "medium", "low", "info"];
@@ -30,6 +31,7 @@ export function renderResultMarkdown(result: LoopResult): string {
   );
   if (result.retry_after_seconds !== undefined)
     out.push(`The provider asked to retry after ${result.retry_after_seconds} s.`);
+  out.push(...renderDetails(result));
   return `${out.join("\n")}\n`;
 }
 
@@ -47,4 +49,17 @@ function renderFinding(finding: Finding): string[] {
   ];
   if (typeof finding.suggestion === "string") lines.push(`  Suggestion: ${finding.suggestion}`);
   return lines;
+}
+
+function renderDetails(result: LoopResult): string[] {
+  const details = resultDetails(result);
+  const list = (failures: readonly string[]) => failures.map((failure) => `- \`${failure}\``);
+  const out: string[] = [];
+  if (details.providerHint !== null) out.push("", `What to check: ${details.providerHint}`);
+  if (details.repair !== null)
+    out.push("", `Repair round: ${details.repair}`, "", ...list(details.repairFailures));
+  if (details.failures.length > 0 && !sameList(details.failures, details.repairFailures)) {
+    out.push("", "Checks the final review failed:", "", ...list(details.failures));
+  }
+  return out;
 }

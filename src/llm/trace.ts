@@ -12,6 +12,8 @@ export type ProtocolAction =
   | "final_review"
   /** A budget was reached: this turn was not executed and a final-answer round follows. */
   | "request_final_answer"
+  /** The final review failed validation: one repair request naming the failed checks follows. */
+  | "request_repair"
   | "terminate";
 
 const encoder = new TextEncoder();
@@ -48,6 +50,7 @@ export function traceTurn(
   envelope: Envelope,
   action: ProtocolAction,
   toolCalls: readonly TraceToolCall[] = [],
+  validationFailures?: readonly string[],
 ): TraceTurn {
   return {
     round,
@@ -57,5 +60,6 @@ export function traceTurn(
     protocol_action: action,
     usage: envelope.usage,
     tool_calls: toolCalls,
+    ...(validationFailures === undefined ? {} : { validation_failures: validationFailures }),
   };
 }

@@ -2,6 +2,7 @@
 // pure over these ports, so it is tested with a scripted provider and an in-memory repository.
 
 import type { TerminationReason } from "../outcome.ts";
+import type { ProviderFailureDetail } from "./provider.ts";
 
 export type Severity = "critical" | "high" | "medium" | "low" | "info";
 
@@ -48,6 +49,24 @@ export interface TraceTurn {
   readonly protocol_action: string;
   readonly usage: Usage | null;
   readonly tool_calls: readonly TraceToolCall[];
+  /** On a stop turn whose final review failed Loupe's checks: which ones (Loupe's own words). */
+  readonly validation_failures?: readonly string[];
+}
+
+/**
+ * The one repair request a review may send when its final review fails validation: why, and
+ * what came of it. `repaired`: the corrected review passed. `failed`: it failed the checks again.
+ * `not_a_review`: the answer was not a final review at all. `interrupted`: the provider failed,
+ * time ran out or the review was cancelled during the repair. `not_sent`: no budget was left.
+ */
+export interface RepairRound {
+  /** The round whose final review failed. */
+  readonly failed_round: number;
+  /** The checks it failed: what the repair request told the model. */
+  readonly failures: readonly string[];
+  readonly outcome: "repaired" | "failed" | "not_a_review" | "interrupted" | "not_sent";
+  /** For not_sent: the budget that had no room for the repair round. */
+  readonly budget?: string;
 }
 
 export interface LoopResult {
@@ -61,6 +80,12 @@ export interface LoopResult {
   readonly trace: readonly TraceTurn[] | null;
   /** Seconds the provider asked to wait, for provider_rate_limited. */
   readonly retry_after_seconds?: number;
+  /** Present when a final review failed validation: the repair round and its outcome. */
+  readonly repair?: RepairRound;
+  /** The checks the last final review failed when none passed (what was wrong, never dropped). */
+  readonly validation_failures?: readonly string[];
+  /** For provider_* reasons: the configured host and the HTTP status or network failure. */
+  readonly provider_failure?: ProviderFailureDetail;
 }
 
 /** Progress reported after every round, so the check run can show it while the loop runs. */

@@ -75,6 +75,58 @@ describe("termination reasons reach the check run", () => {
   );
 });
 
+describe("the check run says why a review failed", () => {
+  const missing = () => ({ body: stopTurn(review([finding({ path: "src/gone.ts", line: 1 })])) });
+  it("a final review that fails twice: the exact checks, nothing posted", async () => {
+    const h = await app.start([{ body: stopTurn("Looks good!") }, missing()]);
+    const gh = mockReviewStart(app.fx);
+    await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
+    await h.drain();
+    const done = gh.completion();
+    expect(done.conclusion).toBe("neutral");
+    const summary = (done.output as { summary: string }).summary;
+    expect(summary).toContain("`invalid_model_response`");
+    expect(summary).toContain("**Repair round:**");
+    expect(summary).toContain("- `(answer): is not valid JSON;");
+    expect(summary).toContain("- `findings[0].path: no such file in the head commit`");
+    expect(gh.reviewsPosted()).toEqual([]);
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+
+  it("a repaired review is posted, and the check run shows the repair round and why", async () => {
+    const h = await app.start([
+      missing(),
+      { body: stopTurn(review([finding({ line: 2, severity: "low" })])) },
+    ]);
+    const gh = mockReviewStart(app.fx);
+    mockPublish(gh).createReview(PR);
+    await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
+    await h.drain();
+    const done = gh.completion();
+    expect(done.conclusion).toBe("success");
+    const output = done.output as { summary: string; text: string };
+    expect(output.summary).toContain("the corrected review passed");
+    expect(output.summary).toContain("- `findings[0].path: no such file in the head commit`");
+    expect(output.text).toContain("`request_repair`");
+    expect(gh.reviewsPosted()).toHaveLength(1);
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+
+  it("a 404 from the provider names the host, OPENAI_BASE_URL and REVIEW_MODEL", async () => {
+    const h = await app.start([{ status: 404, body: { error: { message: "SECRET-BODY" } } }]);
+    const gh = mockReviewStart(app.fx);
+    await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
+    await h.drain();
+    const summary = (gh.completion().output as { summary: string }).summary;
+    expect(summary).toContain("`provider_request_rejected`");
+    expect(summary).toContain(`\`${new URL(app.provider.baseURL).host}\` answered HTTP 404`);
+    expect(summary).toContain("`OPENAI_BASE_URL`");
+    expect(summary).toContain("`REVIEW_MODEL`");
+    expect(summary).not.toContain("SECRET-BODY");
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+});
+
 describe("the fail_on gate and the repository config", () => {
   it("a finding at fail_on → failure (and the review is still posted)", async () => {
     const h = await app.start([{ body: stopTurn(review([finding({ line: 2, severity: "high" })])) }]);

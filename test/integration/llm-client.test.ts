@@ -1,3 +1,5 @@
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { createOpenAiProvider } from "../../src/llm/client.ts";
 import type { ChatRequestBody } from "../../src/llm/provider.ts";
@@ -17,6 +19,8 @@ const body: ChatRequestBody = {
 };
 
 let server: ScriptedProvider | undefined;
+/** host:port of the scripted server: the one provider detail a failure names. */
+const host = () => new URL(server?.baseURL ?? "http://unset").host;
 afterEach(async () => {
   await server?.stop();
   server = undefined;
@@ -62,7 +66,7 @@ describe("openai provider client against a scripted HTTP server", () => {
     const { outcome, text } = await run([
       { status, body: { error: { message: `bad key ${API_KEY} SECRET-BODY`, type: "auth" } } },
     ]);
-    expect(outcome).toEqual({ kind: "failure", reason, status });
+    expect(outcome).toEqual({ kind: "failure", host: host(), reason, status });
     expect(server?.requests).toHaveLength(1);
     expect(text).not.toContain("SECRET-BODY");
     expect(text).not.toContain(API_KEY);
@@ -81,6 +85,7 @@ describe("openai provider client against a scripted HTTP server", () => {
     );
     expect(outcome).toEqual({
       kind: "failure",
+      host: host(),
       reason: "provider_rate_limited",
       status: 429,
       retryAfterSeconds: 30,
@@ -100,19 +105,24 @@ describe("openai provider client against a scripted HTTP server", () => {
 
   it("retries a 500 with an empty body, then reports provider_unavailable", async () => {
     const { outcome } = await run([{ fault: "empty_500" }, { fault: "empty_500" }], { maxRetries: 1 });
-    expect(outcome).toEqual({ kind: "failure", reason: "provider_unavailable", status: 500 });
+    expect(outcome).toEqual({ kind: "failure", host: host(), reason: "provider_unavailable", status: 500 });
     expect(server?.requests).toHaveLength(2);
   });
 
   it("reports a 502 HTML page as provider_unavailable without its text", async () => {
     const { outcome, text } = await run([{ fault: "html_502" }], { maxRetries: 0 });
-    expect(outcome).toEqual({ kind: "failure", reason: "provider_unavailable", status: 502 });
+    expect(outcome).toEqual({ kind: "failure", host: host(), reason: "provider_unavailable", status: 502 });
     expect(text).not.toContain("SECRET-UPSTREAM-DETAIL");
   });
 
   it("reports a connection reset as provider_unavailable after retrying", async () => {
     const { outcome } = await run([{ fault: "reset" }, { fault: "reset" }], { maxRetries: 1 });
-    expect(outcome).toEqual({ kind: "failure", reason: "provider_unavailable" });
+    expect(outcome).toEqual({
+      kind: "failure",
+      host: host(),
+      reason: "provider_unavailable",
+      network: "connection_reset",
+    });
     expect(server?.requests).toHaveLength(2);
   });
 
@@ -123,7 +133,7 @@ describe("openai provider client against a scripted HTTP server", () => {
 
   it("ends a hanging provider with review_timeout at the deadline", async () => {
     const { outcome, elapsed, timeoutMs } = await run([{ fault: "hang" }], { timeoutMs: 1500 });
-    expect(outcome).toEqual({ kind: "failure", reason: "review_timeout" });
+    expect(outcome).toEqual({ kind: "failure", host: host(), reason: "review_timeout" });
     expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 50);
     expect(elapsed).toBeLessThan(timeoutMs * 4);
   });
@@ -132,7 +142,7 @@ describe("openai provider client against a scripted HTTP server", () => {
     const { outcome, elapsed, timeoutMs } = await run([{ fault: "delay", ms: 60_000, next: { body: {} } }], {
       timeoutMs: 1500,
     });
-    expect(outcome).toEqual({ kind: "failure", reason: "review_timeout" });
+    expect(outcome).toEqual({ kind: "failure", host: host(), reason: "review_timeout" });
     expect(elapsed).toBeLessThan(timeoutMs * 4);
   });
 
@@ -141,13 +151,13 @@ describe("openai provider client against a scripted HTTP server", () => {
     ["declared by Content-Length", true],
   ])("refuses a 3 MiB body %s with upstream_response_too_large", async (_label, declareLength) => {
     const { outcome } = await run([{ fault: "stream_bytes", bytes: 3 * 1024 * 1024, declareLength }]);
-    expect(outcome).toEqual({ kind: "failure", reason: "upstream_response_too_large" });
+    expect(outcome).toEqual({ kind: "failure", host: host(), reason: "upstream_response_too_large" });
     expect(server?.requests).toHaveLength(1);
   });
 
   it("stops reading a huge body at the limit instead of buffering it whole", async () => {
     const { outcome } = await run([{ fault: "stream_bytes", bytes: 256 * 1024 * 1024 }]);
-    expect(outcome).toEqual({ kind: "failure", reason: "upstream_response_too_large" });
+    expect(outcome).toEqual({ kind: "failure", host: host(), reason: "upstream_response_too_large" });
     // The connection was cut: the server never got to write the whole body.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server?.streams[0]?.completed).toBe(false);
@@ -158,12 +168,58 @@ describe("openai provider client against a scripted HTTP server", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
     const { outcome, elapsed, timeoutMs } = await run([{ fault: "hang" }], { signal: controller.signal });
-    expect(outcome).toEqual({ kind: "failure", reason: "cancelled" });
+    expect(outcome).toEqual({ kind: "failure", host: host(), reason: "cancelled" });
     expect(elapsed).toBeLessThan(timeoutMs);
   });
 
   it("reports a 200 whose body is not JSON as invalid_model_response", async () => {
     const { outcome } = await run([{ rawBody: "<html>hello</html>" }]);
-    expect(outcome).toEqual({ kind: "failure", reason: "invalid_model_response" });
+    expect(outcome).toEqual({ kind: "failure", host: host(), reason: "invalid_model_response" });
+  });
+});
+
+describe("provider failures name what to check", () => {
+  it.each([400, 404, 422])("classifies %i as provider_request_rejected, without retrying", async (status) => {
+    const { outcome, text } = await run([
+      { status, body: { error: { message: "SECRET-BODY no such model" } } },
+    ]);
+    expect(outcome).toEqual({ kind: "failure", host: host(), reason: "provider_request_rejected", status });
+    expect(server?.requests).toHaveLength(1);
+    expect(text).not.toContain("SECRET-BODY");
+  });
+
+  async function unreachable(baseURL: string) {
+    const provider = createOpenAiProvider({
+      baseURL,
+      apiKey: API_KEY,
+      model: "m",
+      maxResponseBytes: 1024,
+      maxRetries: 0,
+    });
+    return provider.complete(body, { signal: new AbortController().signal, deadline: Date.now() + 20_000 });
+  }
+
+  it("names a refused connection and its host", async () => {
+    // A port that was free a moment ago and has nothing listening now.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    expect(await unreachable(`http://127.0.0.1:${port}/v1`)).toEqual({
+      kind: "failure",
+      reason: "provider_unavailable",
+      host: `127.0.0.1:${port}`,
+      network: "connection_refused",
+    });
+  });
+
+  it("names a host that does not resolve", async () => {
+    // .invalid never resolves (RFC 6761): the resolver answers at once, with no network reached.
+    expect(await unreachable("http://provider.invalid/v1")).toEqual({
+      kind: "failure",
+      reason: "provider_unavailable",
+      host: "provider.invalid",
+      network: "dns",
+    });
   });
 });

@@ -165,14 +165,23 @@ describe("budgets end with a final-answer round first", () => {
   it("ends with max_tool_calls: the over-budget turn never runs, then the final round fails", async () => {
     const calls = ["a", "b", "c"].map((id) => ({ id, name: "inspect_git_diff", arguments: {} }));
     const { result, tools, requests } = await runScriptedReview(
-      [{ body: toolCallsTurn(calls) }, { body: stopTurn("I am done, no JSON") }],
+      [
+        { body: toolCallsTurn(calls) },
+        { body: stopTurn("I am done, no JSON") },
+        { body: stopTurn("still none") },
+      ],
       { limits: { maxToolCallsPerRound: 2 } },
     );
     covered.add(result.termination_reason);
     expect(result.termination_reason).toBe("max_tool_calls");
     expect(tools.executed).toHaveLength(0);
     expect(bodyAt(requests, 1).messages).toHaveLength(3); // the turn was left out
-    expect(result.trace?.[0]?.protocol_action).toBe("request_final_answer");
+    expect(result.trace?.map((t) => t.protocol_action)).toEqual([
+      "request_final_answer",
+      "request_repair",
+      "terminate",
+    ]);
+    expect(result.repair?.outcome).toBe("failed");
   });
 
   it("recovers with a final review when the total call budget is reached", async () => {
@@ -189,9 +198,10 @@ describe("budgets end with a final-answer round first", () => {
     const turn = toolCallsTurn([
       { id: "big", name: "search_repository", arguments: { query: "x".repeat(300) } },
     ]);
-    const { result, requests } = await runScriptedReview([{ body: turn }, { body: stopTurn("prose") }], {
-      limits: { maxToolContentBytes: 100 },
-    });
+    const { result, requests } = await runScriptedReview(
+      [{ body: turn }, { body: stopTurn("prose") }, { body: stopTurn("prose again") }],
+      { limits: { maxToolContentBytes: 100 } },
+    );
     expect(result.termination_reason).toBe("invalid_model_response");
     expect(bodyAt(requests, 1).tool_choice).toBe("none");
     expect(result.trace).toBeNull();
@@ -206,6 +216,8 @@ describe("provider faults end the review with their reason, inside the deadline,
       "provider_rate_limited",
       [{ status: 429, headers: { "retry-after": "30" }, body: { error: { message: "SECRET" } } }],
     ],
+    ["provider_request_rejected", [{ status: 404, body: { error: { message: "SECRET no model" } } }]],
+    ["provider_request_rejected", [{ status: 400, rawBody: "SECRET bad request" }]],
     ["provider_unavailable", [{ fault: "html_502" }]],
     ["provider_unavailable", [{ fault: "empty_500" }]],
     ["provider_unavailable", [{ fault: "reset" }]],
@@ -241,7 +253,8 @@ describe("provider faults end the review with their reason, inside the deadline,
       ["invalid_tool_call", toolCallsTurn([{ id: "x", name: "run_shell", arguments: {} }])],
       ["invalid_model_response", stopTurn("not json")],
     ] as const) {
-      const { result } = await runScriptedReview([{ body }]);
+      // A final review that fails validation gets its one repair round: it fails the same way.
+      const { result } = await runScriptedReview([{ body }, { body }]);
       covered.add(result.termination_reason);
       expect(result.termination_reason).toBe(reason);
     }

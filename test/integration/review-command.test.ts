@@ -99,10 +99,13 @@ describe("loupe review as a child process against the scripted provider", () => 
     expect(bad.stdout + bad.stderr).not.toContain(API_KEY);
     const md = await loupe(
       ["--repo", repo.dir, "--base", base, "--head", head, "--format", "markdown"],
-      [{ body: stopTurn("prose") }],
+      [{ body: stopTurn("prose") }, { body: stopTurn(review([finding({ path: "src/gone.ts" })])) }],
     );
     expect(md.code).toBe(1);
     expect(md.stdout).toContain("`invalid_model_response`");
+    // The exact checks: those the repair request named, and those the corrected answer failed.
+    expect(md.stdout).toContain("- `(answer): is not valid JSON;");
+    expect(md.stdout).toContain("- `findings[0].path: no such file in the head commit`");
   });
 
   it.each([

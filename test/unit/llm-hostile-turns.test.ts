@@ -115,40 +115,134 @@ describe("hostile tool-call turns: one bad call and none runs", () => {
   });
 });
 
-describe("hostile final reviews → invalid_model_response", () => {
+describe("hostile final reviews → one repair round, then invalid_model_response with the exact checks", () => {
   const long = "é".repeat(4700); // 9.4 KB in UTF-8, under 8192 characters
+  const NOT_JSON =
+    "(answer): is not valid JSON; the final review must be one JSON object and nothing else, without Markdown or prose";
   it.each([
-    ["empty content", ""],
-    ["null content", null],
-    ["prose instead of JSON", "The code looks good to me."],
-    ["prose around a fence", `Here it is:\n\`\`\`json\n${JSON.stringify(review())}\n\`\`\``],
-    ["an extra top-level field", { ...review(), verdict: "ok" }],
-    ["an extra finding field", review([{ ...finding(), confidence: 0.9 }])],
-    ["101 findings", review(Array.from({ length: 101 }, () => finding()))],
+    ["empty content", "", ["(answer): has no text; the final review must be one JSON object"]],
+    ["null content", null, ["(answer): has no text; the final review must be one JSON object"]],
+    ["prose instead of JSON", "The code looks good to me.", [NOT_JSON]],
+    ["prose around a fence", `Here it is:\n\`\`\`json\n${JSON.stringify(review())}\n\`\`\``, [NOT_JSON]],
+    ["a JSON array", [], ["(root): must be a JSON object with summary, findings and notes"]],
+    [
+      "an extra top-level field",
+      { ...review(), verdict: "ok" },
+      ["verdict: is not a field of the final review (no additional fields are allowed)"],
+    ],
+    [
+      "an extra finding field",
+      review([{ ...finding(), confidence: 0.9 }]),
+      ["findings[0].confidence: is not a field of the final review (no additional fields are allowed)"],
+    ],
+    [
+      "a missing field and an odd key",
+      { summary: "s", findings: [{ ...finding(), title: undefined, "@all <b>": 1 }], notes: [] },
+      [
+        "findings[0].title: is missing (a required field)",
+        'findings[0]["@all <b>"]: is not a field of the final review (no additional fields are allowed)',
+      ],
+    ],
+    [
+      "101 findings",
+      review(Array.from({ length: 101 }, () => finding())),
+      ["findings: has 101 items; at most 100 are allowed"],
+    ],
     [
       "101 notes",
       review(
         [],
         Array.from({ length: 101 }, () => "n"),
       ),
+      ["notes: has 101 items; at most 100 are allowed"],
     ],
-    ["a 9 KiB title", review([finding({ title: long })])],
-    ["an unknown severity", review([finding({ severity: "blocker" })])],
-    ["line 0", review([finding({ line: 0 })])],
-    ["a fractional line", review([finding({ line: 1.5 })])],
-    ["end_line before line", review([finding({ line: 3, end_line: 2 })])],
-    ["an absolute path", review([finding({ path: "/etc/passwd" })])],
-    ["a .. path", review([finding({ path: "../outside.ts" })])],
-    ["a .git path", review([finding({ path: ".git/config" })])],
-    ["a symlink escaping the checkout", review([finding({ path: "escape.md", line: null })])],
-    ["a missing path", review([finding({ path: "src/missing.ts" })])],
-    ["a directory", review([finding({ path: "src", line: null })])],
-    ["a line past the end of the file", review([finding({ line: 99 })])],
-    ["an end_line past the end of the file", review([finding({ line: 1, end_line: 99 })])],
-  ])("%s", async (_label, content) => {
-    const { result } = await run([stopTurn(content)]);
+    [
+      "a 9 KiB title",
+      review([finding({ title: long })]),
+      ["findings[0].title: is 9400 bytes of UTF-8; at most 8192 are allowed"],
+    ],
+    [
+      "an unknown severity",
+      review([finding({ severity: "blocker" })]),
+      ["findings[0].severity: must be one of critical, high, medium, low, info"],
+    ],
+    ["line 0", review([finding({ line: 0 })]), ["findings[0].line: must be at least 1"]],
+    [
+      "a string line",
+      review([finding({ line: "2" })]),
+      ["findings[0].line: must be a positive whole number or null"],
+    ],
+    ["a fractional line", review([finding({ line: 1.5 })]), ["findings[0].line: must be a whole number"]],
+    [
+      "end_line before line",
+      review([finding({ line: 3, end_line: 2 })]),
+      ["findings[0].end_line: 2 is before line 3"],
+    ],
+    [
+      "an end_line without line",
+      review([finding({ line: null, end_line: 2 })]),
+      ["findings[0].end_line: is set but line is null"],
+    ],
+    [
+      "an absolute path",
+      review([finding({ path: "/etc/passwd" })]),
+      ["findings[0].path: is not a repository-relative path (no leading /, backslash, NUL, .. or .git)"],
+    ],
+    [
+      "a .. path",
+      review([finding({ path: "../outside.ts" })]),
+      ["findings[0].path: is not a repository-relative path (no leading /, backslash, NUL, .. or .git)"],
+    ],
+    [
+      "a .git path",
+      review([finding({ path: ".git/config" })]),
+      ["findings[0].path: is not a repository-relative path (no leading /, backslash, NUL, .. or .git)"],
+    ],
+    [
+      "a symlink escaping the checkout",
+      review([finding({ path: "escape.md", line: null })]),
+      ["findings[0].path: resolves outside the repository"],
+    ],
+    [
+      "a missing path, after a good finding",
+      review([finding(), finding({ path: "src/missing.ts" })]),
+      ["findings[1].path: no such file in the head commit"],
+    ],
+    [
+      "a directory",
+      review([finding({ path: "src", line: null })]),
+      ["findings[0].path: is a directory, not a file"],
+    ],
+    [
+      "a line past the end of the file",
+      review([finding({ line: 99 })]),
+      ["findings[0].line: 99 is past the end of src/service.ts (4 lines)"],
+    ],
+    [
+      "an end_line past the end of the file",
+      review([finding({ line: 1, end_line: 99 })]),
+      ["findings[0].end_line: 99 is past the end of src/service.ts (4 lines)"],
+    ],
+    [
+      "30 missing paths: 20 listed, the rest counted",
+      review(Array.from({ length: 30 }, () => finding({ path: "gone.ts" }))),
+      [
+        ...Array.from({ length: 20 }, (_, i) => `findings[${i}].path: no such file in the head commit`),
+        "… and 10 more failed checks",
+      ],
+    ],
+  ] as [string, unknown, string[]][])("%s", async (_label, content, failures) => {
+    const { result, sent } = await run([stopTurn(content), stopTurn(content)]);
     expect(result.termination_reason).toBe("invalid_model_response");
     expect(result.review).toBeNull();
+    expect(result.validation_failures).toEqual(failures);
+    expect(result.repair).toEqual({ failed_round: 1, failures, outcome: "failed" });
+    // The repair request lists exactly these checks, after the failed answer as received.
+    expect(sent).toHaveLength(2);
+    const last = sent[1]?.messages.at(-1);
+    expect(last?.role).toBe("user");
+    for (const failure of failures) expect(last?.content).toContain(`- ${failure}`);
+    expect(sent[1]?.tool_choice).toBe("none");
   });
 
   it.each([

@@ -1,0 +1,52 @@
+// What to check after a provider failure, in one or two sentences for the check run and the CLI:
+// the host the operator configured, the HTTP status or the network failure, and the setting to
+// look at. Built from Loupe's classification only, never from the provider's body.
+
+import type { TerminationReason } from "../outcome.ts";
+import type { ProviderFailureDetail, ProviderOutcome } from "./provider.ts";
+
+/** The operator-facing facts of a failed provider outcome, when the client knows its host. */
+export function failureDetail(outcome: ProviderOutcome): ProviderFailureDetail | undefined {
+  if (outcome.kind !== "failure" || outcome.host === undefined) return undefined;
+  return {
+    host: outcome.host,
+    ...(outcome.status === undefined ? {} : { status: outcome.status }),
+    ...(outcome.network === undefined ? {} : { network: outcome.network }),
+  };
+}
+
+const NETWORK_TEXT = {
+  connection_refused: (host: string) =>
+    `The connection to \`${host}\` was refused: check that \`OPENAI_BASE_URL\` names the right host and port, and that the provider is running and reachable from Loupe.`,
+  dns: (host: string) =>
+    `The host name \`${host}\` could not be resolved (DNS): check the host in \`OPENAI_BASE_URL\` and Loupe's DNS.`,
+  connection_reset: (host: string) =>
+    `The connection to \`${host}\` was reset before an answer arrived: check the provider or any proxy in between, then re-run.`,
+  unreachable: (host: string) =>
+    `The network has no route to \`${host}\`: check \`OPENAI_BASE_URL\` and the network between Loupe and the provider.`,
+  tls: (host: string) =>
+    `The TLS handshake with \`${host}\` failed (certificate or protocol): check that \`OPENAI_BASE_URL\` uses the right scheme and that the certificate is trusted.`,
+} as const;
+
+export function providerFailureHint(reason: TerminationReason, detail: ProviderFailureDetail): string | null {
+  const host = detail.host;
+  if (detail.network !== undefined) return NETWORK_TEXT[detail.network](host);
+  const status = detail.status;
+  if (status === undefined) {
+    return reason === "provider_unavailable"
+      ? `The provider at \`${host}\` could not be reached: check \`OPENAI_BASE_URL\` and the provider's status.`
+      : null;
+  }
+  const answered = `The provider at \`${host}\` answered HTTP ${status}`;
+  if (status === 404) {
+    return `${answered} for the chat-completions URL: check \`OPENAI_BASE_URL\` (the API root, usually ending in \`/v1\`; Loupe adds \`/chat/completions\`) and \`REVIEW_MODEL\` (a model this provider serves).`;
+  }
+  if (status === 400 || status === 422) {
+    return `${answered}: it refused the request as sent. Check that \`REVIEW_MODEL\` exists on this provider and supports tool calling, and that \`OPENAI_BASE_URL\` is an OpenAI-compatible chat-completions API.`;
+  }
+  if (status === 401 || status === 403)
+    return `${answered}: check \`OPENAI_API_KEY\` (and that it is allowed to use \`REVIEW_MODEL\`).`;
+  if (status === 429)
+    return `${answered}: it is rate-limiting Loupe's key; wait, or raise the provider's limit.`;
+  return `${answered} after Loupe's retries (\`OPENAI_MAX_RETRIES\`): check the provider's status, then re-run.`;
+}
