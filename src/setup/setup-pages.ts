@@ -83,6 +83,17 @@ REVIEW_MODEL=gpt-4.1-mini</pre>
   );
 }
 
+export function notSavedPage(app: RegisteredApp, envFile: string, reason: string): string {
+  return page(
+    `Registered ${app.name}, but the credentials were not saved`,
+    `<p class="problem">${escapeHtml(envFile)} could not be written: ${escapeHtml(reason)}</p>
+<p>The GitHub App <a href="${escapeHtml(app.html_url)}">${escapeHtml(app.name)}</a> exists (id ${app.id}).
+To finish by hand, on its settings page generate a private key and set a new webhook secret, then
+set <code>APP_ID=${app.id}</code>, <code>PRIVATE_KEY_PATH</code> (the downloaded key) and
+<code>WEBHOOK_SECRET</code> in Loupe's environment.</p>`,
+  );
+}
+
 export function problemPage(title: string, problem: string): string {
   return page(title, `<p class="problem">${escapeHtml(problem)}</p><p><a href="/">Start again</a></p>`);
 }

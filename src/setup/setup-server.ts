@@ -4,8 +4,10 @@
 // ready: nothing can be reviewed yet). A random `state` ties the callback to this page.
 
 import crypto from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { LoupeError } from "../errors.ts";
 import { createOpsRoutes } from "../http/ops-routes.ts";
 import { redactSecrets } from "../redact.ts";
@@ -15,6 +17,7 @@ import { apiBaseUrl, convertManifestCode } from "./manifest-conversion.ts";
 import {
   alreadyRegisteredPage,
   askPublicUrlPage,
+  notSavedPage,
   problemPage,
   registeredPage,
   registerPage,
@@ -29,6 +32,19 @@ export interface SetupOptions {
   readonly appYml: AppYml;
   readonly fetch?: typeof fetch;
   readonly log?: (line: string) => void;
+}
+
+/** The credentials are written once, right after GitHub created the App: be sure that can work. */
+export function checkEnvFileWritable(envFile: string): void {
+  const target = fs.existsSync(envFile) ? envFile : path.dirname(envFile);
+  try {
+    fs.accessSync(target, fs.constants.W_OK);
+  } catch {
+    throw new LoupeError(
+      "configuration_invalid",
+      `the setup flow writes the App's credentials to ${envFile}, but ${target} is not writable: start Loupe from a writable directory`,
+    );
+  }
 }
 
 /** Refuses at startup what the page could only report later: a bad LOUPE_PUBLIC_URL or GH_ORG. */
@@ -92,11 +108,18 @@ export function createSetupHandler(options: SetupOptions): http.RequestListener 
         code: url.searchParams.get("code") ?? "",
         ...(options.fetch ? { fetch: options.fetch } : {}),
       });
-      writeEnvFile(options.envFile, {
-        APP_ID: String(app.id),
-        PRIVATE_KEY: app.pem,
-        WEBHOOK_SECRET: app.webhook_secret,
-      });
+      try {
+        writeEnvFile(options.envFile, {
+          APP_ID: String(app.id),
+          PRIVATE_KEY: app.pem,
+          WEBHOOK_SECRET: app.webhook_secret,
+        });
+      } catch (error) {
+        // The App exists on GitHub now and the code is spent: say how to finish by hand.
+        const reason = error instanceof Error ? error.message : String(error);
+        html(res, 500, notSavedPage(app, options.envFile, reason));
+        return;
+      }
       registered = true;
       options.log?.(
         `Registered the GitHub App ${app.name} (id ${app.id}); wrote its credentials to ${options.envFile}. Set the provider and restart.`,
@@ -144,6 +167,7 @@ export async function startSetupServer(
   options: SetupOptions & { readonly host: string; readonly port: number },
 ): Promise<http.Server> {
   checkSetupEnv(options.env);
+  checkEnvFileWritable(options.envFile);
   const server = http.createServer(createSetupHandler(options));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

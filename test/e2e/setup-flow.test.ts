@@ -5,11 +5,15 @@
 // with a provider, the same directory runs the App and accepts webhooks signed with that secret.
 
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { parse } from "yaml";
+import { readAppYml } from "../../src/setup/app-manifest.ts";
+import { checkEnvFileWritable, createSetupHandler } from "../../src/setup/setup-server.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import {
   type LoupeProcess,
@@ -209,5 +213,34 @@ describe("the setup flow against a fake GitHub", () => {
     });
     expect(result.code).toBe(1);
     expect(result.output).toContain("loupe: LOUPE_PUBLIC_URL must be an absolute URL");
+  });
+
+  it("says how to finish by hand when .env cannot be written after GitHub created the App", async () => {
+    const envFile = path.join(workdir(false), "gone", ".env");
+    expect(() => checkEnvFileWritable(envFile)).toThrow(
+      "is not writable: start Loupe from a writable directory",
+    );
+    // Served in-process: `npm start` refuses such a directory before the page is ever shown.
+    const server = http.createServer(
+      createSetupHandler({
+        env: { GHE_HOST: github.host, GHE_PROTOCOL: "http", LOUPE_PUBLIC_URL: "https://loupe.example.com" },
+        envFile,
+        appYml: readAppYml(),
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const { page } = await register(manifestForm(await (await fetch(`${url}/`)).text()));
+      expect(page.status).toBe(500);
+      const html = await page.text();
+      expect(html).toContain("could not be written");
+      expect(html).toContain(`APP_ID=${github.appId}`);
+      expect(html).toContain(`${github.url}/apps/loupe`);
+      expect(html).not.toContain(github.privateKey.split("\n")[1]!);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
