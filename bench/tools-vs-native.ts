@@ -8,6 +8,7 @@
 // every remaining pair is measured too.
 // usage: node bench/tools-vs-native.ts [fixture-work-tree]
 import { execFileSync } from "node:child_process";
+import { LARGE_FILE_READS_PER_DIFF } from "../src/tools/large-file.ts";
 import { DEFAULT_TOOL_LIMITS } from "../src/tools/limits.ts";
 import { createToolRegistry } from "../src/tools/registry.ts";
 import { formatChangePatch } from "../src/tools/unified-diff.ts";
@@ -81,8 +82,14 @@ async function measureFullDiff() {
     const changes = await detectRenames(diffSnapshots(workspace.mergeBase, workspace.head), {
       objects: workspace.objects,
     });
+    const largeFileReads = { remaining: LARGE_FILE_READS_PER_DIFF };
     for (const change of changes) {
-      patches.push(await formatChangePatch(change, workspace.objects, DEFAULT_TOOL_LIMITS.maxFileBytes));
+      const context = {
+        objects: workspace.objects,
+        maxFileBytes: DEFAULT_TOOL_LIMITS.maxFileBytes,
+        largeFileReads,
+      };
+      patches.push(await formatChangePatch(change, context));
     }
     ours = patches.join("");
   });

@@ -8,6 +8,7 @@ import { changesOf } from "../diff/changes.ts";
 import { checkRepositoryPath } from "../workspace/safe-path.ts";
 import type { TreeChange } from "../workspace/tree-diff.ts";
 import { defineTool, type ToolContext } from "./definition.ts";
+import { LARGE_FILE_READS_PER_DIFF } from "./large-file.ts";
 import { failure, jsonStringLength, utf8Length } from "./result.ts";
 import type { ToolResult } from "./types.ts";
 import { formatChangePatch } from "./unified-diff.ts";
@@ -85,9 +86,14 @@ async function run(args: Args, { view, limits, signal }: ToolContext): Promise<T
   let diff = "";
   let used = 0;
   let truncated = false;
+  const largeFileReads = { remaining: LARGE_FILE_READS_PER_DIFF };
   for (const change of changes) {
     if (signal?.aborted) return failure("cancelled", "The diff was cancelled.");
-    const patch = await formatChangePatch(change, view.objects, limits.maxFileBytes);
+    const patch = await formatChangePatch(change, {
+      objects: view.objects,
+      maxFileBytes: limits.maxFileBytes,
+      largeFileReads,
+    });
     const size = jsonStringLength(patch);
     if (used + size > budget) {
       diff += cutAtLine(patch, budget - used);

@@ -5,7 +5,7 @@ export interface ToolLimits {
   /** Serialized (JSON-escaped, UTF-8) size of one tool result. */
   readonly maxResultBytes: number;
   readonly maxReadLines: number;
-  /** Files above this size are refused by read/search and reported as binary by the diff. */
+  /** Files above this size are refused by read/search and described (size, lines) by the diff. */
   readonly maxFileBytes: number;
   readonly maxSearchMatches: number;
   readonly maxListLimit: number;

@@ -5,6 +5,13 @@ import type { TreeChange } from "../workspace/tree-diff.ts";
 import type { EntryMode, ObjectReader, TreeEntry } from "../workspace/types.ts";
 import { quoteGitPath } from "./git-quote.ts";
 import { formatHunks } from "./hunks.ts";
+import {
+  factsOfBytes,
+  factsOfLargeBlob,
+  LARGE_FILE_READS_PER_DIFF,
+  type LargeFileReads,
+  largeChangeLine,
+} from "./large-file.ts";
 import { looksBinary } from "./text.ts";
 
 const GIT_MODES: Readonly<Record<EntryMode, string>> = {
@@ -33,11 +40,18 @@ interface Side {
   readonly entry: TreeEntry;
 }
 
+export interface PatchContext {
+  readonly objects: ObjectReader;
+  /** Larger files are described (size, line count), not diffed. */
+  readonly maxFileBytes: number;
+  /** What may still be read to describe large files; share one across a whole diff. */
+  readonly largeFileReads?: LargeFileReads;
+}
+
 async function contentLines(
-  objects: ObjectReader,
+  { objects, maxFileBytes, largeFileReads }: Required<PatchContext>,
   oldSide: Side | undefined,
   newSide: Side | undefined,
-  maxFileBytes: number,
 ): Promise<string[]> {
   const oldBytes =
     oldSide === undefined ? new Uint8Array() : await contentOf(objects, oldSide.entry, maxFileBytes);
@@ -47,15 +61,15 @@ async function contentLines(
   if (empty(oldBytes) && empty(newBytes)) return [];
   const oldName = oldSide === undefined ? "/dev/null" : quoteGitPath("a/", oldSide.path);
   const newName = newSide === undefined ? "/dev/null" : quoteGitPath("b/", newSide.path);
-  // Files above the read limit are reported like git reports files above core.bigFileThreshold.
-  if (
-    oldBytes === "too_large" ||
-    newBytes === "too_large" ||
-    looksBinary(oldBytes) ||
-    looksBinary(newBytes)
-  ) {
-    return [`Binary files ${oldName} and ${newName} differ`];
+  if (oldBytes === "too_large" || newBytes === "too_large") {
+    const facts = (side: Side, bytes: Uint8Array | "too_large") =>
+      bytes === "too_large" ? factsOfLargeBlob(objects, side.entry.oid, largeFileReads) : factsOfBytes(bytes);
+    const oldFacts = oldSide && { name: oldName, facts: await facts(oldSide, oldBytes) };
+    const newFacts = newSide && { name: newName, facts: await facts(newSide, newBytes) };
+    return [largeChangeLine(oldFacts, newFacts, maxFileBytes)];
   }
+  if (looksBinary(oldBytes) || looksBinary(newBytes))
+    return [`Binary files ${oldName} and ${newName} differ`];
   // git ends a `---`/`+++` name containing a space with a tab, so patch(1) can tell where it ends.
   const tab = (side: Side | undefined) => (side?.path.includes(" ") ? "\t" : "");
   return [
@@ -70,10 +84,9 @@ function abbrev(entry: TreeEntry | undefined): string {
 }
 
 async function onePatch(
-  objects: ObjectReader,
+  context: Required<PatchContext>,
   oldSide: Side | undefined,
   newSide: Side | undefined,
-  maxFileBytes: number,
   similarity?: number,
 ): Promise<string[]> {
   const aPath = (oldSide ?? newSide)!.path;
@@ -91,25 +104,22 @@ async function onePatch(
   if (oldSide?.entry.oid === newSide?.entry.oid) return lines;
   const sameMode = oldSide !== undefined && newSide !== undefined && oldMode === newMode;
   lines.push(`index ${abbrev(oldSide?.entry)}..${abbrev(newSide?.entry)}${sameMode ? ` ${newMode}` : ""}`);
-  lines.push(...(await contentLines(objects, oldSide, newSide, maxFileBytes)));
+  lines.push(...(await contentLines(context, oldSide, newSide)));
   return lines;
 }
 
 /** The diff text of one change, ending with a newline. */
-export async function formatChangePatch(
-  change: TreeChange,
-  objects: ObjectReader,
-  maxFileBytes: number,
-): Promise<string> {
+export async function formatChangePatch(change: TreeChange, patchContext: PatchContext): Promise<string> {
+  const context: Required<PatchContext> = {
+    ...patchContext,
+    largeFileReads: patchContext.largeFileReads ?? { remaining: LARGE_FILE_READS_PER_DIFF },
+  };
   const oldSide = change.oldEntry && { path: change.previousPath ?? change.path, entry: change.oldEntry };
   const newSide = change.newEntry && { path: change.path, entry: change.newEntry };
   const lines =
     change.status === "type_changed"
       ? // git shows a type change as the old entry deleted, then the new one added.
-        [
-          ...(await onePatch(objects, oldSide, undefined, maxFileBytes)),
-          ...(await onePatch(objects, undefined, newSide, maxFileBytes)),
-        ]
-      : await onePatch(objects, oldSide, newSide, maxFileBytes, change.similarity);
+        [...(await onePatch(context, oldSide, undefined)), ...(await onePatch(context, undefined, newSide))]
+      : await onePatch(context, oldSide, newSide, change.similarity);
   return `${lines.join("\n")}\n`;
 }

@@ -71,9 +71,12 @@ describe("a huge, highly compressible file", () => {
     expect(JSON.stringify(result)).toContain("src/app.ts");
   });
 
-  it("inspect_git_diff shows it as a binary change", async () => {
+  it("inspect_git_diff says it is too large to show, with its size, and never calls it binary", async () => {
     const result = await call("inspect_git_diff", {});
-    expect(result.diff).toContain("Binary files /dev/null and b/data/zeros.log differ");
+    expect(result.diff).toContain(
+      `Files /dev/null and b/data/zeros.log differ: too large to show (over 1048576 bytes; b/data/zeros.log: ${HUGE} bytes, not read)`,
+    );
+    expect(result.diff).not.toContain("Binary files");
     expect(result.diff).toContain("+export const app = 2;");
   });
 

@@ -186,3 +186,34 @@ describe("changesOf", () => {
     ]);
   });
 });
+
+describe("inspect_git_diff on many large text files", () => {
+  it("counts lines of large files up to 64 MiB per call, then sizes the rest without reading them", async () => {
+    const mib = 1024 * 1024;
+    const big = (tag: string) => `${tag}\n`.repeat((15 * mib) / (tag.length + 1));
+    const many = memoryRepository({
+      mergeBase: { "keep.txt": "kept\n" },
+      head: Object.fromEntries(["a", "b", "c", "d", "e"].map((name) => [`${name}.txt`, big(name.repeat(3))])),
+    });
+    const result = JSON.parse(
+      (await createToolRegistry(many).execute("inspect_git_diff", { paths: [], max_bytes: 131072 })).content,
+    );
+    const described = String(result.diff)
+      .split("\n")
+      .filter((line) => line.includes("too large to show"));
+    expect(described).toHaveLength(5);
+    // Four files of 15 MiB fit the 64 MiB; the fifth is sized from its headers only.
+    expect(
+      described.slice(0, 4).every((line) => line.startsWith("Text files") && line.endsWith(" lines)")),
+    ).toBe(true);
+    expect(described[4]).toBe(
+      `Files /dev/null and b/e.txt differ: too large to show (over 1048576 bytes; b/e.txt: ${15 * mib} bytes, not read)`,
+    );
+    // The budget is per call: the next call counts again.
+    const again = JSON.parse(
+      (await createToolRegistry(many).execute("inspect_git_diff", { paths: ["a.txt"], max_bytes: 131072 }))
+        .content,
+    );
+    expect(again.diff).toContain(`b/a.txt: ${15 * mib} bytes, ${(15 * mib) / 4} lines)`);
+  });
+});
