@@ -1,15 +1,16 @@
 // `npm start`. Reads the environment (and `.env`; empty values are unset, the environment wins),
 // then either serves Loupe's setup flow (no App credentials yet) or runs the App with Probot, after
 // the checks Probot skips: a webhook secret and a chosen model endpoint are required, and SIGTERM
-// drains the queue so every check run is completed. /healthz, /readyz and /metrics are served in
-// both modes.
+// drains the queue so every check run is completed. /healthz and /readyz answer in both modes,
+// /metrics once the App runs.
 
 import path from "node:path";
 import { run } from "probot";
 import { readAppConfig } from "./config/app-config.ts";
 import { loadEnvironment } from "./config/load-env.ts";
 import { readMetricsToken, readPort, readServerMode } from "./config/server-config.ts";
-import { createOpsRoutes, type Readiness } from "./http/ops-routes.ts";
+import { createOpsRoutes } from "./http/ops-routes.ts";
+import { createReadinessTracker } from "./http/readiness.ts";
 import { loupeFromEnv } from "./index.ts";
 import type { ReviewQueue } from "./jobs/queue.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
@@ -35,23 +36,22 @@ async function main(): Promise<void> {
   const config = readAppConfig(env);
   const metricsToken = readMetricsToken(env);
   const metrics = createPrometheusMetrics();
+  const readiness = createReadinessTracker();
   let queue: ReviewQueue | null = null;
-  let stopping = false;
-  const readiness = (): Readiness => {
-    if (stopping) return { ready: false, reason: "shutting down" };
-    if (queue === null) return { ready: false, reason: "starting" };
-    return { ready: true };
+  const onQueue = (started: ReviewQueue) => {
+    queue = started;
+    readiness.queueStarted(() => true); // in-process: it takes work from the moment it exists
   };
-  const loupe = loupeFromEnv(env, { metrics, onQueue: (q) => (queue = q) });
+  const loupe = loupeFromEnv(env, { metrics, onQueue });
   const server = await run(
     async (app, options) => {
       await loupe(app, options);
-      options.addHandler(createOpsRoutes({ readiness, metrics, metricsToken }));
+      options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
     },
     { env },
   );
   process.once("SIGTERM", () => {
-    stopping = true;
+    readiness.shuttingDown();
     const draining = queue ? queue.shutdown(config.shutdownGraceMs) : Promise.resolve();
     void draining.finally(() => server.stop().finally(() => process.exit(0)));
   });

@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { createOpsRoutes, type Readiness } from "../../src/http/ops-routes.ts";
+import { createReadinessTracker } from "../../src/http/readiness.ts";
 import { observeToolCalls } from "../../src/metrics/observed-tools.ts";
 import { createPrometheusMetrics } from "../../src/metrics/prometheus-metrics.ts";
 import { createReviewEndedReporter } from "../../src/metrics/review-ended.ts";
@@ -125,5 +126,19 @@ describe("/metrics", () => {
     const ok = await fetch(`${url}/metrics`, { headers: { authorization: "Bearer tok-123" } });
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain("# TYPE loupe_reviews_total counter");
+  });
+});
+
+describe("the App's readiness", () => {
+  it("is starting, then the queue's answer, then shutting down for good", () => {
+    const tracker = createReadinessTracker();
+    expect(tracker.check()).toEqual({ ready: false, reason: "starting" });
+    let queueOk = false;
+    tracker.queueStarted(() => queueOk);
+    expect(tracker.check()).toEqual({ ready: false, reason: "the review queue cannot take work" });
+    queueOk = true;
+    expect(tracker.check()).toEqual({ ready: true });
+    tracker.shuttingDown();
+    expect(tracker.check()).toEqual({ ready: false, reason: "shutting down" });
   });
 });

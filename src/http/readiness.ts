@@ -1,0 +1,30 @@
+// What GET /readyz reports for the running App: ready once the queue has started and says it can
+// take work, until SIGTERM. The queue answers through the function it is registered with (the
+// in-process queue is ready as soon as it exists; a queue on a remote store would ask its store).
+
+import type { Readiness } from "./ops-routes.ts";
+
+export interface ReadinessTracker {
+  readonly check: () => Readiness;
+  queueStarted(isReady: () => boolean): void;
+  shuttingDown(): void;
+}
+
+export function createReadinessTracker(): ReadinessTracker {
+  let queueReady: (() => boolean) | null = null;
+  let stopping = false;
+  return {
+    check() {
+      if (stopping) return { ready: false, reason: "shutting down" };
+      if (queueReady === null) return { ready: false, reason: "starting" };
+      if (!queueReady()) return { ready: false, reason: "the review queue cannot take work" };
+      return { ready: true };
+    },
+    queueStarted(isReady) {
+      queueReady = isReady;
+    },
+    shuttingDown() {
+      stopping = true;
+    },
+  };
+}
