@@ -74,7 +74,13 @@ async function oneReview(review: number): Promise<{ wallMs: number; rounds: numb
     tools: registry,
     view: memoryView({ "src/a.ts": "x\n" }),
     model: "bench",
-    prompt: { repository: "o/r", pullRequest: null, baseSha: "a", headSha: "b", changedFiles: ["src/a.ts"] },
+    prompt: {
+      repository: "o/r",
+      pullRequest: null,
+      baseSha: "a",
+      headSha: "b",
+      changedFiles: [{ path: "src/a.ts", status: "modified" }],
+    },
     limits: {
       ...DEFAULT_REVIEW_LIMITS,
       maxRounds: ROUNDS,

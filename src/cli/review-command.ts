@@ -6,12 +6,13 @@ import path from "node:path";
 import type { CliIo } from "../cli.ts";
 import { readProviderConfig } from "../config/provider-config.ts";
 import { readReviewLimits } from "../config/review-limits.ts";
+import { changesOf } from "../diff/changes.ts";
+import { listTreeChange } from "../diff/listed-change.ts";
 import { isLoupeError, LoupeError } from "../errors.ts";
 import { createOpenAiProvider } from "../llm/client.ts";
 import { runReviewLoop } from "../llm/loop.ts";
 import { renderResultMarkdown } from "../llm/render-result.ts";
 import { createToolRegistry } from "../tools/registry.ts";
-import { diffSnapshots } from "../workspace/tree-diff.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { openRepository } from "./open-repository.ts";
 
@@ -34,7 +35,7 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
   let workspace: Workspace | undefined;
   try {
     workspace = await openWorkspace(args, io.env, controller.signal);
-    const changes = diffSnapshots(workspace.mergeBase, workspace.head);
+    const changes = await changesOf(workspace);
     const result = await runReviewLoop({
       provider: createOpenAiProvider(providerConfig),
       tools: createToolRegistry(workspace),
@@ -45,7 +46,7 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
         pullRequest: null,
         baseSha: workspace.mergeBase.commit,
         headSha: workspace.head.commit,
-        changedFiles: changes.map((change) => change.path),
+        changedFiles: changes.map(listTreeChange),
       },
       limits,
       includeTrace: args.trace,

@@ -4,6 +4,7 @@
 // path (a failing fetch, a slow loop).
 
 import type { RepoConfig, RepoConfigResult } from "../config/repo-config.ts";
+import type { ListedChange } from "../diff/listed-change.ts";
 import type { ChangedFile } from "../github/compare.ts";
 import type { InlineComment } from "../github/publish-review.ts";
 import type { LoopResult, RoundProgress, Severity } from "../llm/types.ts";
@@ -22,7 +23,7 @@ export interface LoopInput {
   readonly view: RepositoryView;
   readonly repository: string;
   readonly pullRequest: PullRequestInfo;
-  readonly changedFiles: readonly string[];
+  readonly changedFiles: readonly ListedChange[];
   readonly mergeBaseSha: string;
   readonly repositoryInstructions: string | null;
   readonly signal: AbortSignal;

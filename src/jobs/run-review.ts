@@ -3,6 +3,7 @@
 
 import type { AppConfig } from "../config/app-config.ts";
 import { isPathIncluded } from "../config/repo-config.ts";
+import { listGitHubFile } from "../diff/listed-change.ts";
 import { isLoupeError } from "../errors.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
@@ -171,7 +172,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
         baseSha: pr.baseSha,
         headSha,
       },
-      changedFiles: reviewable.map((f) => f.filename),
+      changedFiles: reviewable.map(listGitHubFile),
       mergeBaseSha: comparison.mergeBaseSha,
       repositoryInstructions: repoConfig.instructions.trim() === "" ? null : repoConfig.instructions,
       signal,

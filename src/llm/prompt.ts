@@ -2,6 +2,7 @@
 // final review schema; everything that comes from the repository or the pull request is data,
 // JSON-quoted and labelled untrusted, so it can never read as an instruction from Loupe.
 
+import type { ListedChange } from "../diff/listed-change.ts";
 import { finalReviewJsonSchema } from "./final-review-schema.ts";
 import type { ChatMessage } from "./provider.ts";
 
@@ -10,7 +11,7 @@ export interface ReviewPromptInput {
   pullRequest: { number: number; url: string; title: string; body: string } | null;
   baseSha: string;
   headSha: string;
-  changedFiles: readonly string[];
+  changedFiles: readonly ListedChange[];
   operatorInstructions?: string;
   repositoryInstructions?: string;
 }
@@ -58,7 +59,7 @@ function buildUserMessage(input: ReviewPromptInput): string {
   const listed = input.changedFiles.slice(0, MAX_LISTED_FILES);
   const more = input.changedFiles.length - listed.length;
   parts.push(
-    `Changed files (${input.changedFiles.length}, untrusted names, JSON-quoted): ${JSON.stringify(listed)}${
+    `Changed files (${input.changedFiles.length}, untrusted names, as JSON; a rename is one entry with its previous_path): ${JSON.stringify(listed)}${
       more > 0 ? ` and ${more} more (use inspect_git_diff)` : ""
     }`,
   );

@@ -14,6 +14,7 @@ const API_KEY = "sk-cli-test-0123456789abcdefghij";
 let repo: FixtureRepo;
 let base: string;
 let head: string;
+let renamed: string;
 
 beforeAll(() => {
   repo = createRepo();
@@ -21,6 +22,9 @@ beforeAll(() => {
   base = repo.commit("base");
   repo.write("src/service.ts", "export function save(w) {\n  db.write(w);\n  validate(w);\n}\n");
   head = repo.commit("validate after write");
+  repo.remove("src/service.ts");
+  repo.write("lib/service.ts", "export function save(w) {\n  db.write(w);\n  validate(w);\n  log(w);\n}\n");
+  renamed = repo.commit("move the service and log");
 });
 afterAll(() => repo.dispose());
 
@@ -68,9 +72,29 @@ describe("loupe review as a child process against the scripted provider", () => 
     expect(toolMessage?.role).toBe("tool");
     expect(toolMessage?.content).toContain("validate(w);");
     const user = String(bodyAt(run.requests, 0).messages[1]?.content ?? "");
-    expect(user).toContain('["src/service.ts"]');
+    expect(user).toContain('[{"path":"src/service.ts","status":"modified"}]');
     expect(run.stdout).not.toContain(repo.dir);
     expect(run.stdout).not.toContain(API_KEY);
+  });
+
+  it("lists a renamed and edited file once, as git diff -M does, and the diff shows only its edit", async () => {
+    const turn = toolCallsTurn([{ id: "d1", name: "inspect_git_diff", arguments: {} }]);
+    const moved = stopTurn(review([finding({ path: "lib/service.ts", line: 4 })], []));
+    const run = await loupe(
+      ["--repo", repo.dir, "--base", head, "--head", renamed],
+      [{ body: turn }, { body: moved }],
+    );
+    expect(run.code).toBe(0);
+    const [status] = repo.git("diff", "-M", "--name-status", head, renamed).split("\t");
+    const user = String(bodyAt(run.requests, 0).messages[1]?.content ?? "");
+    expect(user).toContain(
+      `[{"path":"lib/service.ts","status":"renamed","previous_path":"src/service.ts","similarity":${Number(status!.slice(1))}}]`,
+    );
+    const diff = JSON.parse(String(bodyAt(run.requests, 1).messages[3]?.content)).diff;
+    expect(diff).toBe(`${repo.git("diff", "-M", head, renamed)}\n`);
+    expect(diff).toContain("rename from src/service.ts\nrename to lib/service.ts\n");
+    expect(diff).toContain("+  log(w);\n");
+    expect(diff).not.toContain("+  db.write(w);");
   });
 
   it("prints markdown a person can read, and --no-trace gives trace null in JSON", async () => {

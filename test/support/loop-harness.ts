@@ -31,7 +31,7 @@ export const PROMPT: ReviewPromptInput = {
   },
   baseSha: "a".repeat(40),
   headSha: "b".repeat(40),
-  changedFiles: ["src/service.ts"],
+  changedFiles: [{ path: "src/service.ts", status: "modified" }],
 };
 
 export interface HarnessRun {
