@@ -49,6 +49,7 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
         changedFiles: changes.map(listTreeChange),
       },
       limits,
+      toolCalls: providerConfig.toolCalls,
       includeTrace: args.trace,
       signal: controller.signal,
     });

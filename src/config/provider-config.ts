@@ -12,7 +12,18 @@ export interface ProviderConfig {
   model: string;
   maxResponseBytes: number;
   maxRetries: number;
+  /** How tool calls travel: native function calls, markers in the model's text, or native first. */
+  toolCalls: ToolCallMode;
 }
+
+/**
+ * `native`: the request carries `tools`. `text`: no `tools`; the system message lists the tools
+ * and the marker form, for endpoints without a tool-call template. `auto`: native first, text as
+ * soon as the provider refuses `tools` or answers the first turn with markers.
+ */
+export const TOOL_CALL_MODES = ["native", "text", "auto"] as const;
+export type ToolCallMode = (typeof TOOL_CALL_MODES)[number];
+export const DEFAULT_TOOL_CALL_MODE: ToolCallMode = "auto";
 
 export const DEFAULT_MODEL = "deepseek-v4-flash";
 export const DEFAULT_MAX_RETRIES = 2;
@@ -46,7 +57,15 @@ export function readProviderConfig(env: Env): ProviderConfig {
       (env.OPENAI_MAX_RETRIES ?? "").trim() === "0"
         ? 0
         : readPositiveInteger(env, "OPENAI_MAX_RETRIES", DEFAULT_MAX_RETRIES, MAX_RETRIES_CAP),
+    toolCalls: readToolCallMode(env.REVIEW_TOOL_CALLS),
   };
+}
+
+export function readToolCallMode(raw: string | undefined): ToolCallMode {
+  const text = (raw ?? "").trim();
+  if (text === "") return DEFAULT_TOOL_CALL_MODE;
+  if ((TOOL_CALL_MODES as readonly string[]).includes(text)) return text as ToolCallMode;
+  throw new LoupeError("configuration_invalid", "REVIEW_TOOL_CALLS must be native, text or auto");
 }
 
 function readBaseUrl(raw: string | undefined): string {

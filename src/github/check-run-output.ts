@@ -3,6 +3,7 @@
 // model and the repository, so they are shown only inside escaped code spans, redacted, and
 // every field stays within GitHub's 65,535-character limit.
 
+import { describeToolCalls } from "../llm/transport/describe.ts";
 import type { LoopResult, RoundProgress, Severity, TraceTurn } from "../llm/types.ts";
 import { TERMINATION_SENTENCES } from "../outcome.ts";
 import { redactSecrets } from "../redact.ts";
@@ -44,6 +45,8 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): CheckRunOutput
     );
   }
   summary.push(...renderResultDetails(result));
+  const toolCalls = describeToolCalls(result);
+  if (toolCalls !== null) summary.push(toolCalls);
   if (input.extraNote !== undefined && input.extraNote.trim() !== "") {
     summary.push(neutral(input.extraNote, 8000));
   }

@@ -58,6 +58,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
           ...(input.repositoryInstructions ? { repositoryInstructions: input.repositoryInstructions } : {}),
         },
         limits: options.limits,
+        toolCalls: options.provider.toolCalls,
         includeTrace: options.includeTrace ?? true,
         signal: input.signal,
         onRound: input.onRound,

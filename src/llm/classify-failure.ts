@@ -13,7 +13,13 @@ export interface AttemptFailure {
   readonly network?: NetworkFailure;
   /** Milliseconds the provider asked to wait (Retry-After / retry-after-ms), if it said. */
   readonly retryAfterMs?: number;
+  /** 400/422 naming tools or tool_choice: only this boolean is kept, never the text. */
+  readonly toolsRejected?: boolean;
 }
+
+// What servers without a tool-call template say: llama.cpp "tools param requires --jinja flag",
+// vLLM "\"auto\" tool choice requires --enable-auto-tool-choice", Ollama "does not support tools".
+const NAMES_TOOLS = /\btools?\b|tool_choice|function[ _]?call/i;
 
 export function classifyFailure(
   error: unknown,
@@ -30,7 +36,10 @@ export function classifyFailure(
     return { reason: "review_timeout", retryable: false };
   }
   if (error instanceof OpenAI.APIError && typeof error.status === "number") {
-    return classifyStatus(error.status, error.headers);
+    const failure = classifyStatus(error.status, error.headers);
+    if (error.status !== 400 && error.status !== 422) return failure;
+    // Read, never kept: the message carries the provider's body (bounded by the response limit).
+    return { ...failure, toolsRejected: NAMES_TOOLS.test(error.message.slice(0, 4096)) };
   }
   // Connection refused or reset, DNS, or a body cut off mid-stream: transient by nature.
   const network = networkFailure(error);

@@ -84,6 +84,7 @@ function toOutcome(failure: AttemptFailure, host: string): ProviderOutcome {
   const outcome: ProviderOutcome = { kind: "failure", reason: failure.reason, host };
   if (failure.status !== undefined) outcome.status = failure.status;
   if (failure.network !== undefined) outcome.network = failure.network;
+  if (failure.toolsRejected === true) outcome.toolsRejected = true;
   if (failure.reason === "provider_rate_limited" && failure.retryAfterMs !== undefined) {
     outcome.retryAfterSeconds = Math.ceil(failure.retryAfterMs / 1000);
   }

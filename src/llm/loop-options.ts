@@ -1,6 +1,7 @@
 // The loop's inputs, and the two values it keeps while it runs: how it ends, and the repair
 // round in flight.
 
+import type { ToolCallMode } from "../config/provider-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import type { TerminationReason } from "../outcome.ts";
 import type { ToolRegistry } from "../tools/types.ts";
@@ -23,6 +24,8 @@ export interface ReviewLoopOptions {
   now?: () => number;
   /** Finding path check; defaults to the read tool's own rules against the head commit. */
   checkFindingFile?: FindingFileCheck;
+  /** native (default here; the operator's default is auto, see provider-config), text or auto. */
+  toolCalls?: ToolCallMode;
 }
 
 export interface Ending {

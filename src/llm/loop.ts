@@ -1,7 +1,8 @@
-// The bounded native tool loop. Each round sends the exact history, validates the whole turn
-// before any call runs, replays the assistant message exactly as received (a deep copy, every
-// field) followed by the tool results in call order, and stops for exactly one reason. A final
-// review that fails validation gets one repair round (repair.ts) before the review gives up.
+// The bounded tool loop. Each round sends the exact history, validates the whole turn before any
+// call runs, replays the assistant message exactly as received (a deep copy, every field)
+// followed by the tool results in call order, and stops for exactly one reason. A final review
+// that fails validation gets one repair round (repair.ts) before the review gives up. How calls
+// travel (native tool_calls or text markers) is the turn transport's business (transport/).
 
 import {
   type BudgetState,
@@ -15,13 +16,14 @@ import { addUsage, readEnvelope } from "./envelope.ts";
 import { headFileCheck, validateFinalReview } from "./final-review.ts";
 import type { Ending, PendingRepair, ReviewLoopOptions } from "./loop-options.ts";
 import { buildInitialMessages, FINAL_ANSWER_INSTRUCTION } from "./prompt.ts";
-import type { ChatMessage, ChatRequestBody } from "./provider.ts";
+import type { ChatMessage } from "./provider.ts";
 import { failureDetail } from "./provider-hint.ts";
 import { repairHistory } from "./repair.ts";
 import { runTools } from "./run-tools.ts";
-import { type ProtocolAction, traceTurn } from "./trace.ts";
+import { type ProtocolAction, traceSwitch, traceTurn } from "./trace.ts";
+import { MARKER_REMINDER } from "./transport/catalog.ts";
+import { chooseTransport } from "./transport/choose.ts";
 import type { LoopResult, RepairRound, TraceTurn, Usage } from "./types.ts";
-import { validateTurn } from "./validate-turn.ts";
 
 export type { ReviewLoopOptions } from "./loop-options.ts";
 export type { ReviewPromptInput } from "./prompt.ts";
@@ -57,6 +59,12 @@ export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopRes
   const settleRepair = (outcome: RepairRound["outcome"]): void => {
     if (repairRecord !== undefined && repair !== null) repairRecord = { ...repairRecord, outcome };
   };
+  let reminded = false;
+  const transports = chooseTransport(options.toolCalls ?? "native", {
+    model: options.model,
+    schemas: tools.schemas,
+    maxCallsPerRound: limits.maxToolCallsPerRound,
+  });
 
   const finish = (ending: Ending): LoopResult => ({
     termination_reason: ending.reason,
@@ -70,6 +78,8 @@ export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopRes
     ...(repairRecord === undefined ? {} : { repair: repairRecord }),
     ...(ending.validationFailures === undefined ? {} : { validation_failures: ending.validationFailures }),
     ...(ending.providerFailure === undefined ? {} : { provider_failure: ending.providerFailure }),
+    tool_call_transport: transports.current.kind,
+    ...(transports.switched === null ? {} : { tool_call_switch: transports.switched }),
   });
   const interrupted = (ending: Ending): LoopResult => {
     settleRepair("interrupted");
@@ -85,17 +95,19 @@ export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopRes
       repair?.history ??
       (finalRound ? [...messages, { role: "user", content: FINAL_ANSWER_INSTRUCTION }] : messages);
     // A copy per request: whatever the provider does with its body cannot reach our history.
-    const body: ChatRequestBody = {
-      model: options.model,
-      messages: structuredClone(history),
-      tools: tools.schemas,
-      tool_choice: finalRound || repair !== null ? "none" : "auto",
-    };
+    const body = transports.current.request(history, finalRound || repair !== null);
     rounds++;
     const sentAt = now();
     const outcome = await provider.complete(body, { signal, deadline });
     longestRoundMs = Math.max(longestRoundMs, now() - sentAt);
     if (outcome.kind === "failure") {
+      if (transports.switchOnRefusal(outcome, rounds)) {
+        // The endpoint takes no `tools`: the same round again, as text. A refused request is not
+        // a model turn, so it does not use up a round.
+        trace.push(traceSwitch(rounds));
+        rounds--;
+        continue;
+      }
       const detail = failureDetail(outcome);
       return interrupted({
         reason: outcome.reason,
@@ -120,7 +132,8 @@ export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopRes
       });
     };
     const failedBudget = (): Ending => ({ reason: budgetReason(budget ?? "max_rounds") });
-    const verdict = validateTurn(outcome.body, {
+    if (transports.settle(outcome.body, rounds)) trace.push(traceSwitch(rounds));
+    const verdict = transports.current.read(outcome.body, {
       registry: tools,
       seenIds,
       toolCallsSoFar: toolCalls,
@@ -142,7 +155,7 @@ export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopRes
       if (final.ok) {
         settleRepair("repaired");
         await report("final_review");
-        return finish({ reason: "final_review", review: final.review });
+        return finish({ reason: "final_review", review: transports.finalize(final.review) });
       }
       if (repair !== null) return repairFailed(repair, final.failures);
       const fallback = finalRound ? failedBudget().reason : "invalid_model_response";
@@ -159,6 +172,25 @@ export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopRes
       continue;
     }
     if (repair !== null) return repairFailed(repair);
+    if (verdict.kind === "no_call") {
+      // A promise is not a call. One reminder; after that such a turn spends the round budget.
+      if (!finalRound && !reminded) {
+        reminded = true;
+        messages.push(structuredClone(verdict.message) as ChatMessage, {
+          role: "user",
+          content: MARKER_REMINDER,
+        });
+        await report("remind_marker");
+        continue;
+      }
+      if (!finalRound) {
+        budget = "max_rounds";
+        await report("request_final_answer");
+        continue;
+      }
+      await report("terminate");
+      return finish(failedBudget());
+    }
     if (verdict.kind === "reject") {
       if (!finalRound && verdict.reason === "max_tool_calls") {
         // Over the call budget: none of these calls runs, and the turn is left out of the history.
@@ -185,7 +217,10 @@ export async function runReviewLoop(options: ReviewLoopOptions): Promise<LoopRes
     }
     toolContentBytes += executed.contentBytes;
     for (const call of verdict.calls) seenIds.add(call.id);
-    messages.push(structuredClone(verdict.message) as ChatMessage, ...executed.messages);
+    messages.push(
+      structuredClone(verdict.message) as ChatMessage,
+      ...transports.current.results(verdict.calls, executed.messages),
+    );
     await report("execute_tools", executed.trace);
   }
 }

@@ -10,8 +10,9 @@ export type ChatMessage = Readonly<Record<string, unknown>> & { readonly role: s
 export interface ChatRequestBody {
   readonly model: string;
   readonly messages: readonly ChatMessage[];
-  readonly tools: readonly ToolSchemaForModel[];
-  readonly tool_choice: "auto" | "none";
+  /** Absent in text tool-call mode: some servers refuse a request that carries them. */
+  readonly tools?: readonly ToolSchemaForModel[];
+  readonly tool_choice?: "auto" | "none";
 }
 
 export type ProviderFailureReason =
@@ -46,6 +47,8 @@ export type ProviderOutcome =
       status?: number;
       network?: NetworkFailure;
       host?: string;
+      /** A 400/422 whose error names `tools` or `tool_choice`: the endpoint takes no native calls. */
+      toolsRejected?: boolean;
     };
 
 export interface ChatProvider {

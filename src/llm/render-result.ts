@@ -3,6 +3,7 @@
 
 import { TERMINATION_SENTENCES } from "../outcome.ts";
 import { resultDetails, sameList } from "./result-details.ts";
+import { describeToolCalls } from "./transport/describe.ts";
 import type { Finding, LoopResult, Severity } from "./types.ts";
 
 const ORDER: readonly Severity[] = ["critical", "high", "medium", "low", "info"];
@@ -29,6 +30,8 @@ export function renderResultMarkdown(result: LoopResult): string {
     "",
     `Rounds: ${result.rounds} · tool calls: ${result.tool_calls} · tokens: ${result.usage.total_tokens} · ${(result.duration_ms / 1000).toFixed(1)} s`,
   );
+  const toolCalls = describeToolCalls(result);
+  if (toolCalls !== null) out.push(toolCalls);
   if (result.retry_after_seconds !== undefined)
     out.push(`The provider asked to retry after ${result.retry_after_seconds} s.`);
   out.push(...renderDetails(result));

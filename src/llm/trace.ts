@@ -14,6 +14,10 @@ export type ProtocolAction =
   | "request_final_answer"
   /** The final review failed validation: one repair request naming the failed checks follows. */
   | "request_repair"
+  /** Text tool calls: prose without a marker got the one reminder; nothing ran. */
+  | "remind_marker"
+  /** Auto mode left native calls for text markers (the trace entry carries no provider turn). */
+  | "switch_to_text_tool_calls"
   | "terminate";
 
 const encoder = new TextEncoder();
@@ -62,4 +66,10 @@ export function traceTurn(
     tool_calls: toolCalls,
     ...(validationFailures === undefined ? {} : { validation_failures: validationFailures }),
   };
+}
+
+/** Auto mode's switch to text markers: its own entry, no provider turn (the round's comes next). */
+export function traceSwitch(round: number): TraceTurn {
+  const none: Envelope = { id: null, model: null, finishReason: null, usage: null };
+  return traceTurn(round, none, "switch_to_text_tool_calls");
 }

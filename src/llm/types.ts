@@ -86,6 +86,13 @@ export interface LoopResult {
   readonly validation_failures?: readonly string[];
   /** For provider_* reasons: the configured host and the HTTP status or network failure. */
   readonly provider_failure?: ProviderFailureDetail;
+  /** How tool calls travelled at the end: native function calls or text markers. */
+  readonly tool_call_transport?: "native" | "text";
+  /** Set when auto mode switched from native calls to text markers, and why. */
+  readonly tool_call_switch?: {
+    readonly round: number;
+    readonly cause: "provider_rejected_tools" | "marker_calls";
+  };
 }
 
 /** Progress reported after every round, so the check run can show it while the loop runs. */

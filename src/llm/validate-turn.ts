@@ -65,7 +65,8 @@ export function validateTurn(body: unknown, context: TurnContext): TurnVerdict {
   return validateCalls(message, rawCalls, context);
 }
 
-function validateCalls(
+/** Calls in the native shape ({id, type, function: {name, arguments}}), from any transport. */
+export function validateCalls(
   message: Record<string, unknown>,
   rawCalls: unknown[],
   context: TurnContext,

@@ -36,6 +36,7 @@ async function run(
     apiKey: API_KEY,
     model: "deepseek-v4-flash",
     maxResponseBytes: 2 * 1024 * 1024,
+    toolCalls: "native",
     maxRetries: options.maxRetries ?? 2,
   });
   const timeoutMs = options.timeoutMs ?? 20_000;
@@ -195,6 +196,7 @@ describe("provider failures name what to check", () => {
       model: "m",
       maxResponseBytes: 1024,
       maxRetries: 0,
+      toolCalls: "native",
     });
     return provider.complete(body, { signal: new AbortController().signal, deadline: Date.now() + 20_000 });
   }

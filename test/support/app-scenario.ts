@@ -20,7 +20,12 @@ import {
   type ProbotHarnessOptions,
   releaseNetwork,
 } from "./probot-harness.ts";
-import { type ScriptedProvider, type ScriptedTurn, startScriptedProvider } from "./scripted-provider.ts";
+import {
+  type ScriptedProvider,
+  type ScriptedProviderOptions,
+  type ScriptedTurn,
+  startScriptedProvider,
+} from "./scripted-provider.ts";
 import { type ExamplePayload, webhookExample } from "./webhook-examples.ts";
 
 export const OWNER = "Codertocat";
@@ -117,7 +122,11 @@ export interface AppScenario {
   /** The scripted provider of the current test's harness. */
   readonly provider: ScriptedProvider;
   /** A scripted provider with this script and a Probot harness pointed at it and the git server. */
-  start(script: readonly ScriptedTurn[], settings?: HarnessSettings): Promise<ProbotHarness>;
+  start(
+    script: readonly ScriptedTurn[],
+    settings?: HarnessSettings,
+    providerOptions?: ScriptedProviderOptions,
+  ): Promise<ProbotHarness>;
 }
 
 /**
@@ -166,9 +175,9 @@ export function useAppScenario(options: AppScenarioOptions = {}): AppScenario {
     get provider() {
       return ready(provider, "scripted provider (call start first)");
     },
-    async start(script, settings = {}) {
+    async start(script, settings = {}, providerOptions = {}) {
       const server = ready(git, "git server");
-      provider = await startScriptedProvider(script);
+      provider = await startScriptedProvider(script, providerOptions);
       return createProbotHarness({
         ...options.harness,
         ...settings,

@@ -1,6 +1,7 @@
 // Runs the real loop against the scripted HTTP provider through the real openai client, with a
 // spy registry and an in-memory head commit, and hands back everything a test asserts on.
 
+import type { ToolCallMode } from "../../src/config/provider-config.ts";
 import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/review-limits.ts";
 import { createOpenAiProvider } from "../../src/llm/client.ts";
 import { type ReviewPromptInput, runReviewLoop } from "../../src/llm/loop.ts";
@@ -8,7 +9,12 @@ import type { LoopResult } from "../../src/llm/types.ts";
 import { createToolRegistry } from "../../src/tools/registry.ts";
 import type { ToolRegistry } from "../../src/tools/types.ts";
 import { createSpyRegistry, type MemoryFiles, memoryView, type SpyRegistry } from "./fake-tools.ts";
-import { type RecordedRequest, type ScriptedTurn, startScriptedProvider } from "./scripted-provider.ts";
+import {
+  type RecordedRequest,
+  type ScriptedProviderOptions,
+  type ScriptedTurn,
+  startScriptedProvider,
+} from "./scripted-provider.ts";
 
 export const TEST_API_KEY = "sk-loop-test-0123456789abcdefXYZ";
 
@@ -52,9 +58,13 @@ export async function runScriptedReview(
     realTools?: boolean;
     includeTrace?: boolean;
     signal?: AbortSignal;
+    /** How tool calls travel (the loop's own default is native). */
+    toolCalls?: ToolCallMode;
+    /** Options of the scripted server (e.g. refuse requests that carry `tools`). */
+    server?: ScriptedProviderOptions;
   } = {},
 ): Promise<HarnessRun & { tools: SpyRegistry }> {
-  const server = await startScriptedProvider(script);
+  const server = await startScriptedProvider(script, options.server);
   const limits = { ...DEFAULT_REVIEW_LIMITS, ...options.limits };
   const view = memoryView(options.files ?? DEFAULT_FILES);
   const tools = (
@@ -66,6 +76,7 @@ export async function runScriptedReview(
     model: "deepseek-v4-flash",
     maxResponseBytes: limits.maxResponseBytes,
     maxRetries: 0,
+    toolCalls: options.toolCalls ?? "native",
   });
   const started = Date.now();
   try {
@@ -77,6 +88,7 @@ export async function runScriptedReview(
       prompt: PROMPT,
       limits,
       includeTrace: options.includeTrace ?? true,
+      toolCalls: options.toolCalls ?? "native",
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     return { result, requests: server.requests, tools, limits, elapsed: Date.now() - started };

@@ -17,6 +17,7 @@ import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { createLoupeApp } from "../../src/app.ts";
 import type { AppConfig } from "../../src/config/app-config.ts";
+import type { ToolCallMode } from "../../src/config/provider-config.ts";
 import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/review-limits.ts";
 import { createDefaultPorts } from "../../src/jobs/default-ports.ts";
 import type { ReviewQueue } from "../../src/jobs/queue.ts";
@@ -53,6 +54,8 @@ export interface ProbotHarnessOptions {
   readonly ports?: (real: ReviewPorts) => ReviewPorts;
   /** When omitted, Loupe looks its login up with GET /app, so the test must mock it. */
   readonly botLogin?: string;
+  /** REVIEW_TOOL_CALLS; default auto, as in production. */
+  readonly toolCalls?: ToolCallMode;
 }
 
 export interface ProbotHarness {
@@ -109,6 +112,8 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
       model: "deepseek-v4-flash",
       maxResponseBytes: limits.maxResponseBytes,
       maxRetries: 0,
+      // The operator's default, so every App test also runs auto mode's native path.
+      toolCalls: options.toolCalls ?? "auto",
     },
     limits,
     gitHost: host,

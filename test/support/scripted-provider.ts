@@ -41,7 +41,22 @@ export interface ScriptedProvider {
   stop(): Promise<void>;
 }
 
-export async function startScriptedProvider(script: readonly ScriptedTurn[]): Promise<ScriptedProvider> {
+export interface ScriptedProviderOptions {
+  /**
+   * Answer any request that carries `tools` with a 400 naming them, without using a turn, as
+   * llama.cpp does without a tool-call template ("tools param requires --jinja flag").
+   */
+  readonly rejectTools?: boolean;
+}
+
+export const REJECT_TOOLS_BODY = {
+  error: { code: 400, message: "tools param requires --jinja flag", type: "invalid_request_error" },
+};
+
+export async function startScriptedProvider(
+  script: readonly ScriptedTurn[],
+  options: ScriptedProviderOptions = {},
+): Promise<ScriptedProvider> {
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -72,6 +87,10 @@ export async function startScriptedProvider(script: readonly ScriptedTurn[]): Pr
       bodyText,
       body,
     });
+    if (options.rejectTools === true && isRecord(body) && "tools" in body) {
+      respond(response, 400, {}, JSON.stringify(REJECT_TOOLS_BODY));
+      return;
+    }
     const turn = queue.shift();
     if (turn === undefined || request.url !== "/v1/chat/completions") {
       // Visible failure rather than a silent pass: the script did not expect this request.
@@ -138,6 +157,10 @@ export async function startScriptedProvider(script: readonly ScriptedTurn[]): Pr
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function respond(

@@ -63,6 +63,7 @@ describe("provider configuration", () => {
       model: "deepseek-v4-flash",
       maxResponseBytes: 2097152,
       maxRetries: 2,
+      toolCalls: "auto",
     });
   });
 
