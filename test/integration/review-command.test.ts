@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { bodyAt } from "../support/loop-harness.ts";
-import { type ScriptedTurn, startScriptedProvider } from "../support/scripted-provider.ts";
+import {
+  type ScriptedProviderOptions,
+  type ScriptedTurn,
+  startScriptedProvider,
+} from "../support/scripted-provider.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const NODE = path.join(ROOT, "node_modules/.bin/node");
@@ -28,8 +32,13 @@ beforeAll(() => {
 });
 afterAll(() => repo.dispose());
 
-async function loupe(args: string[], script: ScriptedTurn[], env: Record<string, string> = {}) {
-  const server = await startScriptedProvider(script);
+async function loupe(
+  args: string[],
+  script: ScriptedTurn[],
+  env: Record<string, string> = {},
+  provider: ScriptedProviderOptions = {},
+) {
+  const server = await startScriptedProvider(script, provider);
   try {
     const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(
@@ -138,6 +147,11 @@ describe("loupe review as a child process against the scripted provider", () => 
     ["an unknown option", ["--repo", ".", "--base", "a", "--head", "b", "--force"], {}],
     ["a missing API key", ["--repo", ".", "--base", "a", "--head", "b"], { OPENAI_API_KEY: "" }],
     ["an invalid limit", ["--repo", ".", "--base", "a", "--head", "b"], { REVIEW_MAX_ROUNDS: "0" }],
+    [
+      "an unknown tool-call mode",
+      ["--repo", ".", "--base", "a", "--head", "b"],
+      { REVIEW_TOOL_CALLS: "json" },
+    ],
     ["a revision the repository lacks", ["--base", "no-such-rev", "--head", "HEAD"], {}],
   ])("exits 2 with one line for %s", async (_label, args, env) => {
     const fullArgs = args.includes("--repo") ? args : ["--repo", repo.dir, ...args];
@@ -146,5 +160,61 @@ describe("loupe review as a child process against the scripted provider", () => 
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).not.toContain(repo.dir);
     expect(run.requests).toHaveLength(0);
+  });
+});
+
+describe("loupe review against a server that refuses tools (HTTP 400, as llama.cpp without a template)", () => {
+  const marker = '<<<LOUPE_CALL name="inspect_git_diff" id="d1">{}>>>';
+  const args = () => ["--repo", repo.dir, "--base", base, "--head", head];
+
+  it("auto (the default) switches to text markers and ends with the native path's findings", async () => {
+    const native = await loupe(args(), [
+      { body: toolCallsTurn([{ id: "d1", name: "inspect_git_diff", arguments: {} }]) },
+      { body: goodReview() },
+    ]);
+    const text = await loupe(
+      args(),
+      [{ body: stopTurn(`First the diff.\n${marker}`) }, { body: goodReview() }],
+      {},
+      { rejectTools: true },
+    );
+    expect(text.stderr).toBe("");
+    expect(text.code).toBe(0);
+    const result = JSON.parse(text.stdout);
+    expect(result.review).toEqual(JSON.parse(native.stdout).review);
+    expect(result.tool_call_transport).toBe("text");
+    expect(result.tool_call_switch).toEqual({ round: 1, cause: "provider_rejected_tools" });
+    expect(result.trace[0].protocol_action).toBe("switch_to_text_tool_calls");
+    expect(result.trace[1].tool_calls[0]).toMatchObject({ id: "d1", name: "inspect_git_diff", ok: true });
+    expect(text.requests.map((r) => "tools" in (r.body as object))).toEqual([true, false, false]);
+    expect(String(bodyAt(text.requests, 2).messages.at(-1)?.content)).toContain("validate(w);");
+    expect(text.stdout).not.toContain("LOUPE_CALL");
+    expect(text.stdout).not.toContain("First the diff");
+
+    const md = await loupe(
+      [...args(), "--format", "markdown"],
+      [{ body: stopTurn(marker) }, { body: goodReview() }],
+      {},
+      { rejectTools: true },
+    );
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain("so from round 1 Loupe asked for calls written as text markers");
+    expect(md.stdout).not.toContain("LOUPE_CALL");
+  });
+
+  it("REVIEW_TOOL_CALLS=text never sends tools; =native ends provider_request_rejected on the refusal", async () => {
+    const text = await loupe(
+      args(),
+      [{ body: stopTurn(marker) }, { body: goodReview() }],
+      { REVIEW_TOOL_CALLS: "text" },
+      { rejectTools: true },
+    );
+    expect(text.code).toBe(0);
+    expect(text.requests.map((r) => "tools" in (r.body as object))).toEqual([false, false]);
+    expect(JSON.parse(text.stdout).tool_call_switch).toBeUndefined();
+    const native = await loupe(args(), [], { REVIEW_TOOL_CALLS: "native" }, { rejectTools: true });
+    expect(native.code).toBe(1);
+    expect(JSON.parse(native.stdout).termination_reason).toBe("provider_request_rejected");
+    expect(native.requests).toHaveLength(1);
   });
 });

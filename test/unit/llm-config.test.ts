@@ -83,10 +83,17 @@ describe("provider configuration", () => {
     ["OPENAI_BASE_URL", "https://user:pw@host/v1"],
     ["REVIEW_MODEL", "has spaces in it"],
     ["OPENAI_MAX_RETRIES", "100"],
+    ["REVIEW_TOOL_CALLS", "json"],
+    ["REVIEW_TOOL_CALLS", "Native"],
   ])("refuses %s=%s", (name, value) => {
     const message = configError(() => readProviderConfig({ ...base, [name]: value }));
     expect(message).toContain(name);
     expect(message).not.toContain("pw@");
+  });
+
+  it.each(["native", "text", "auto", " text "])("accepts REVIEW_TOOL_CALLS=%p", (value) => {
+    const config = readProviderConfig({ OPENAI_API_KEY: "sk-abcdefghijklmnop", REVIEW_TOOL_CALLS: value });
+    expect(config.toolCalls).toBe(value.trim());
   });
 
   it("accepts zero retries", () => {
