@@ -92,7 +92,7 @@ describe("provider configuration", () => {
   });
 
   it.each(["native", "text", "auto", " text "])("accepts REVIEW_TOOL_CALLS=%p", (value) => {
-    const config = readProviderConfig({ OPENAI_API_KEY: "sk-abcdefghijklmnop", REVIEW_TOOL_CALLS: value });
+    const config = readProviderConfig({ ...base, REVIEW_TOOL_CALLS: value });
     expect(config.toolCalls).toBe(value.trim());
   });
 
