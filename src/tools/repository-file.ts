@@ -39,6 +39,11 @@ export async function loadTextEntry(
   if (bytes === "too_large") {
     return failure("file_too_large", `The file is larger than ${maxFileBytes} bytes.`);
   }
+  return decodeTextBlob(bytes);
+}
+
+/** A blob's bytes as text and lines, or why they are not text (binary, not UTF-8). */
+export function decodeTextBlob(bytes: Uint8Array): TextContent | ToolFailure {
   if (looksBinary(bytes)) return failure("binary_file", "The file is binary.");
   const text = decodeUtf8(bytes);
   if (text === undefined) return failure("binary_file", "The file is not valid UTF-8 text.");

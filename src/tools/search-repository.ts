@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { checkRepositoryPath, isGitSegment } from "../workspace/safe-path.ts";
 import type { TreeEntry } from "../workspace/types.ts";
 import { defineTool, type ToolContext } from "./definition.ts";
-import { loadTextEntry } from "./repository-file.ts";
+import { decodeTextBlob } from "./repository-file.ts";
 import { lowerBound, resolvePath } from "./resolve-path.ts";
 import { failure, isFailure, utf8Length } from "./result.ts";
 import { sliceSafely } from "./text.ts";
@@ -75,11 +75,20 @@ async function run(args: Args, context: ToolContext): Promise<ToolResult> {
   let budget = limits.maxResultBytes - utf8Length(JSON.stringify(envelope));
   const matches: Match[] = [];
   let truncated = false;
+  // A query with a lone surrogate matches half of a surrogate pair in the text (indexOf works on
+  // UTF-16 code units) and has no UTF-8 form: such a query is searched in every decoded file.
+  const needle = args.query.isWellFormed() ? Buffer.from(args.query, "utf8") : null;
   search: for (const entry of scopeEntries(context, resolution.kind, resolution.path)) {
     if (signal?.aborted) return failure("cancelled", "The search was cancelled.");
     if (!searchable(entry)) continue;
-    const content = await loadTextEntry(view.objects, entry, limits.maxFileBytes).catch(() => undefined);
-    if (content === undefined || isFailure(content)) continue;
+    const bytes = await view.objects.readBlobWithin(entry.oid, limits.maxFileBytes).catch(() => undefined);
+    if (bytes === undefined || bytes === "too_large") continue;
+    // Bytes that do not hold the query's UTF-8 bytes cannot decode to text holding the query: most
+    // files of a search are skipped here, without being decoded and split into lines.
+    if (needle !== null && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(needle) < 0)
+      continue;
+    const content = decodeTextBlob(bytes);
+    if (isFailure(content)) continue;
     for (let line = 0; line < content.lines.length; line += 1) {
       const text = content.lines[line]!;
       const index = text.indexOf(args.query);
