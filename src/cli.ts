@@ -1,13 +1,11 @@
-// The `loupe` command: a thin dispatcher. Each subcommand lives in src/cli/ and returns its
-// exit code; 2 always means bad usage or configuration, with a one-line message on stderr.
+// The `loupe` command: a thin dispatcher. Each subcommand lives in src/cli/ and returns its exit
+// code; 2 always means bad usage or configuration, with a one-line message on stderr. A command's
+// module is imported only when it runs, so `loupe tool` never loads the provider client.
 
+import { readFileSync } from "node:fs";
+import { asksForHelp, COMMAND_HELP, type CommandName, isCommandName, MAIN_HELP } from "./cli/help.ts";
 import { LoupeError } from "./errors.ts";
 import { redactSecrets } from "./redact.ts";
-
-const USAGE = [
-  "usage: loupe tool <name> --repo <dir-or-clone-url> --base <rev> --head <rev> [--args '<json>']",
-  "       loupe review --repo <dir-or-clone-url> --base <rev> --head <rev> [--format json|markdown] [--no-trace]",
-].join("\n");
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -17,30 +15,47 @@ export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
 }
 
-async function loadCommand(name: string | undefined): Promise<Command | undefined> {
+async function loadCommand(name: CommandName): Promise<Command> {
   switch (name) {
     case "tool":
       return (await import("./cli/tool-command.ts")).runToolCommand;
     case "review":
       return (await import("./cli/review-command.ts")).runReviewCommand;
-    default:
-      return undefined;
   }
+}
+
+export function loupeVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
 }
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === "--help" || name === "-h") {
-    io.stdout(`${USAGE}\n`);
+  if (name === "--help" || name === "-h" || (name === "help" && rest.length === 0)) {
+    io.stdout(MAIN_HELP);
     return 0;
   }
-  const command = await loadCommand(name);
-  if (command === undefined) {
-    io.stderr(`loupe: unknown command ${JSON.stringify(name ?? "")}\n${USAGE}\n`);
+  if (name === "--version" || name === "-V" || name === "version") {
+    io.stdout(`${loupeVersion()}\n`);
+    return 0;
+  }
+  if (name === "help" && isCommandName(rest[0])) {
+    io.stdout(COMMAND_HELP[rest[0]]);
+    return 0;
+  }
+  if (!isCommandName(name)) {
+    const what = name === undefined ? "no command given" : `unknown command ${JSON.stringify(name)}`;
+    io.stderr(`loupe: ${what} (try loupe --help)\n`);
     return 2;
   }
+  if (asksForHelp(rest, name)) {
+    io.stdout(COMMAND_HELP[name]);
+    return 0;
+  }
   try {
-    return await command(rest, io);
+    return await (await loadCommand(name))(rest, io);
   } catch (error) {
     const code =
       error instanceof LoupeError &&
@@ -53,9 +68,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
-const invokedDirectly =
-  process.argv[1] !== undefined && /(?:^|[/\\])(?:cli\.ts|loupe(?:\.js)?)$/.test(process.argv[1]);
-if (invokedDirectly) {
+/** Runs `loupe` as this process: arguments, standard streams and exit code. */
+export async function runCli(): Promise<void> {
   const io: CliIo = {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
@@ -63,3 +77,6 @@ if (invokedDirectly) {
   };
   process.exitCode = await main(process.argv.slice(2), io);
 }
+
+// `node src/cli.ts ...` (npm run loupe) runs it too; bin/loupe.js calls runCli itself.
+if (process.argv[1] !== undefined && /(?:^|[/\\])cli\.ts$/.test(process.argv[1])) await runCli();

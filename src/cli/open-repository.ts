@@ -1,11 +1,10 @@
 // Opens the repository a CLI command names: a local directory (any revisions) or an http(s)
 // clone URL (40-hex SHAs only, fetched at depth 1 with the merge-base found by deepening).
 // A token for private repositories comes from LOUPE_GIT_TOKEN and goes only into a header;
-// REVIEW_MAX_FETCH_BYTES bounds the fetch as it does in the App.
+// REVIEW_MAX_FETCH_BYTES bounds the fetch as it does in the App. The fetch code (isomorphic-git)
+// is imported only for a URL: a local repository, the common case of `loupe tool`, never loads it.
 
-import { readReviewLimits } from "../config/review-limits.ts";
 import { LoupeError } from "../errors.ts";
-import { fetchWorkspace } from "../workspace/fetch.ts";
 import { openLocalRepository } from "../workspace/open-local.ts";
 import type { Workspace } from "../workspace/types.ts";
 
@@ -31,6 +30,10 @@ export async function openRepository(options: OpenRepositoryOptions): Promise<Wo
     );
   }
   const token = options.env.LOUPE_GIT_TOKEN;
+  const [{ readReviewLimits }, { fetchWorkspace }] = await Promise.all([
+    import("../config/review-limits.ts"),
+    import("../workspace/fetch.ts"),
+  ]);
   return await fetchWorkspace({
     url: options.repo,
     headSha: options.head,

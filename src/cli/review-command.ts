@@ -14,6 +14,7 @@ import { runReviewLoop } from "../llm/loop.ts";
 import { renderResultMarkdown } from "../llm/render-result.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import type { Workspace } from "../workspace/types.ts";
+import { VALUE_OPTIONS } from "./help.ts";
 import { openRepository } from "./open-repository.ts";
 
 interface ReviewArgs {
@@ -104,7 +105,7 @@ function parseArgs(argv: readonly string[]): ReviewArgs {
       trace = false;
       continue;
     }
-    if (!["--repo", "--base", "--head", "--format"].includes(flag)) {
+    if (!(VALUE_OPTIONS.review as readonly string[]).includes(flag)) {
       throw new LoupeError("usage_invalid", `unknown option ${JSON.stringify(flag)} for loupe review`);
     }
     const value = argv[index + 1];

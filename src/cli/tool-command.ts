@@ -9,6 +9,7 @@ import { isLoupeError, LoupeError } from "../errors.ts";
 import { createToolRegistry, isToolName, parseToolArguments } from "../tools/registry.ts";
 import { TOOL_NAMES, type ToolName } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
+import { VALUE_OPTIONS } from "./help.ts";
 import { openRepository } from "./open-repository.ts";
 
 export type RepositoryOpener = (options: {
@@ -32,7 +33,7 @@ interface ToolArgs {
   readonly args: unknown;
 }
 
-const FLAGS = ["--repo", "--base", "--head", "--args"] as const;
+const FLAGS = VALUE_OPTIONS.tool;
 
 function usage(message: string): LoupeError {
   return new LoupeError("usage_invalid", message);

@@ -1,0 +1,96 @@
+// The help texts of the `loupe` command, as plain strings: printing help must not load the tools,
+// the workspace or the provider client. A test checks them against the tools' real schemas and
+// the options each command parses, so they cannot drift.
+
+export const COMMAND_NAMES = ["review", "tool"] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+/** The options of each command that take a value; each command parses exactly these. */
+export const VALUE_OPTIONS = {
+  review: ["--repo", "--base", "--head", "--format"],
+  tool: ["--repo", "--base", "--head", "--args"],
+} as const satisfies Record<CommandName, readonly string[]>;
+
+export const MAIN_HELP = `loupe: review a change locally the way the Loupe GitHub App reviews pull requests
+
+usage: loupe <command> [options]
+
+commands:
+  review   run the whole review (the model and the four repository tools) on a local
+           repository and print what the App would post
+  tool     run one repository tool exactly as the model would call it and print its result
+
+options:
+  -h, --help      show this help (also: loupe <command> --help, loupe help <command>)
+  -V, --version   print Loupe's version
+
+examples:
+  loupe review --repo . --base main --head HEAD --format markdown
+  loupe tool search_repository --repo . --base main --head HEAD --args '{"query":"TODO"}'
+`;
+
+const REPOSITORY_OPTIONS = `  --repo <dir-or-url>  a local repository (work tree, bare repository or linked worktree, any
+                       directory inside it), or an http(s) clone URL (then --base and --head
+                       must be full 40-hex SHAs; LOUPE_GIT_TOKEN is sent as a header)
+  --base <rev>         the branch the change goes into (a branch, tag or SHA)
+  --head <rev>         the change's last commit; the diff is merge-base(base, head) → head`;
+
+export const REVIEW_HELP = `usage: loupe review --repo <dir-or-url> --base <rev> --head <rev> [options]
+
+Runs the review loop with the provider configured in the environment on the change from
+merge-base(base, head) to head, and prints the result.
+
+options:
+${REPOSITORY_OPTIONS}
+  --format <fmt>       markdown or json (the loop result); default json
+  --no-trace           leave the round-by-round trace out of the json output
+  -h, --help           show this help
+
+environment: OPENAI_BASE_URL, OPENAI_API_KEY, REVIEW_MODEL and the REVIEW_* limits, as for the
+App (see the README).
+
+exit status: 0 the model returned a final review,
+             1 the review ended for another reason, 2 bad usage or configuration
+`;
+
+export const TOOL_HELP = `usage: loupe tool <name> --repo <dir-or-url> --base <rev> --head <rev> [--args '<json>']
+
+Runs one repository tool exactly as the model would call it and prints the tool message the model
+would receive, as one JSON line (a tool-level {"ok":false,...} included, with exit status 0).
+
+tools and their --args (a JSON object; unknown keys are refused):
+  list_repository_files  {"path"?: "dir", "limit"?: 1-200 (100), "cursor"?: "last path of a page"}
+  read_repository_file   {"path": "file", "start_line"?: >=1 (1), "end_line"?: >=1}
+  search_repository      {"query": "literal text", "path"?: "dir or file", "limit"?: 1-100 (50)}
+  inspect_git_diff       {"paths"?: ["file", ...] (at most 50), "max_bytes"?: 1-131072 (65536)}
+
+options:
+${REPOSITORY_OPTIONS}
+  --args <json>        the tool's arguments; default {}
+  -h, --help           show this help
+
+exit status: 0 the tool ran (whatever it answered), 1 a fault, 2 bad usage
+`;
+
+export const COMMAND_HELP: Readonly<Record<CommandName, string>> = {
+  review: REVIEW_HELP,
+  tool: TOOL_HELP,
+};
+
+export function isCommandName(name: string | undefined): name is CommandName {
+  return (COMMAND_NAMES as readonly (string | undefined)[]).includes(name);
+}
+
+/**
+ * True when the arguments ask for help: `-h`/`--help` where an option name may stand (never as
+ * the value of an option, so `--args --help` is still the tool's bad JSON).
+ */
+export function asksForHelp(argv: readonly string[], command: CommandName): boolean {
+  const valueOptions: readonly string[] = VALUE_OPTIONS[command];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    if (arg === "-h" || arg === "--help") return true;
+    if (valueOptions.includes(arg)) index += 1;
+  }
+  return false;
+}
