@@ -82,7 +82,7 @@ beforeAll(async () => {
   await npm(["pack", "--pack-destination", tmp, "--silent"], ROOT);
   const tarball = path.join(tmp, `loupe-review-${VERSION}.tgz`);
   await Promise.all([
-    npm(["install", "-g", "--allow-scripts=node", "--prefix", globalPrefix, tarball], tmp),
+    npm(["install", "-g", "--prefix", globalPrefix, tarball], tmp),
     npm(["install", tarball], project),
   ]);
   repo = createRepo();
