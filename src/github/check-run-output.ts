@@ -10,17 +10,12 @@ import { redactSecrets } from "../redact.ts";
 import { inlineCode, tableText } from "../review/markdown-text.ts";
 import { sanitizeMarkdown } from "../review/sanitize.ts";
 import { SEVERITIES } from "../review/severity.ts";
+import type { CheckRunOutput } from "./check-run.ts";
 import { renderResultDetails } from "./check-run-details.ts";
 
 export const MAX_CHECK_RUN_FIELD = 65535;
 const ARGUMENT_PREVIEW = 300;
 const TRUNCATED = "\n\n*… (truncated by Loupe: GitHub limits check run text to 65,535 characters)*";
-
-export interface CheckRunOutput {
-  readonly title: string;
-  readonly summary: string;
-  readonly text: string;
-}
 
 export interface CheckRunOutputInput {
   readonly result: LoopResult;
@@ -33,7 +28,8 @@ export interface CheckRunOutputInput {
   readonly extraNote?: string;
 }
 
-export function renderCheckRunOutput(input: CheckRunOutputInput): CheckRunOutput {
+/** A finished review always shows its trace (or why there is none), so `text` is always there. */
+export function renderCheckRunOutput(input: CheckRunOutputInput): Required<CheckRunOutput> {
   const { result } = input;
   const total = SEVERITIES.reduce((sum, s) => sum + input.findingsBySeverity[s], 0);
   const summary: string[] = [
@@ -138,10 +134,7 @@ function preview(value: unknown): string {
   return text.length > ARGUMENT_PREVIEW ? `${text.slice(0, ARGUMENT_PREVIEW)}…` : text;
 }
 
-export function renderProgressOutput(
-  progress: RoundProgress,
-  headSha: string,
-): { title: string; summary: string } {
+export function renderProgressOutput(progress: RoundProgress, headSha: string): CheckRunOutput {
   return {
     title: `Loupe: reviewing (round ${progress.round} of ${progress.maxRounds})`,
     summary:
@@ -150,7 +143,7 @@ export function renderProgressOutput(
   };
 }
 
-export function renderSkipOutput(reason: string, detail: string): { title: string; summary: string } {
+export function renderSkipOutput(reason: string, detail: string): CheckRunOutput {
   const title = `Loupe: skipped (${tableText(reason).slice(0, 100)})`;
   return { title, summary: cap(`**Skipped:** ${inlineCode(reason)}\n\n${neutral(detail, 60000)}`) };
 }
