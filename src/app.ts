@@ -2,6 +2,7 @@
 // are injected so tests pass the scripted provider, a local git base URL and fake sleeps.
 
 import type { ApplicationFunction, Context, Probot } from "probot";
+import { createCheckRuns } from "./check-runs/check-runs.ts";
 import type { AppConfig } from "./config/app-config.ts";
 import { type AppClient, createBotLoginLookup } from "./github/bot-login.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
@@ -59,7 +60,14 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
     options.onRecovery?.(recovery);
     const metrics = options.metrics ?? NO_METRICS;
     const reviewEnded = createReviewEndedReporter(metrics, app.log);
-    const queuedRuns = createQueuedCheckRuns({ checkRunName: options.config.checkRunName, log: app.log });
+    const sleep = options.sleep ?? defaultSleep;
+    const checkRuns = createCheckRuns({
+      name: options.config.checkRunName,
+      progressIntervalMs: options.config.progressIntervalMs,
+      log: app.log,
+      sleep,
+    });
+    const queuedRuns = createQueuedCheckRuns(checkRuns);
     const queue = createReviewQueue({
       concurrency: options.config.reviewConcurrency,
       runner: (request: ReviewRequest, signal) => {
@@ -73,7 +81,8 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
           config: options.config,
           log: app.log,
           botLogin,
-          sleep: options.sleep ?? defaultSleep,
+          sleep,
+          checkRuns,
           queuedCheckRun: queuedRuns.claim(request),
           onEnded: reviewEnded,
         });

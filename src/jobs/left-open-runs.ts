@@ -5,7 +5,7 @@
 
 import { completeCheckRun } from "../github/check-run.ts";
 import { type GitHubClient, httpStatus } from "../github/octokit.ts";
-import { cancelledOutput, describeFailure } from "./failure-text.ts";
+import { cancelledOutput, describeFailure } from "../check-runs/texts.ts";
 import type { JournalLogger, OpenRunsJournal } from "./open-runs-journal.ts";
 
 const GONE = new Set([401, 403, 404, 410, 422]);

@@ -1,20 +1,11 @@
-// Check runs for reviews that wait their turn. A request the queue cannot start at once gets a
-// `queued` check run on its head commit, so the pull request shows that Loupe has it; the job
-// takes that run over when it starts, and a request that leaves the line without running (a newer
-// push replaced it, or Loupe is shutting down) has its run completed `cancelled` with the reason.
-// Keyed by the request object itself: the queue hands the same object to every hook and the runner.
+// Check runs for reviews that wait their turn: the queue announces a request that cannot start at
+// once (check-runs.ts makes its `queued` run), the job takes that run over when it starts, and a
+// request that leaves the line without running has its run cancelled with the reason. Keyed by
+// the request object itself: the queue hands the same object to every hook and the runner.
 
-import { completeCheckRun, createCheckRun } from "../github/check-run.ts";
-import type { GitHubClient, RepoRef } from "../github/octokit.ts";
-import { cancelledOutput, describeFailure } from "./failure-text.ts";
-import { type CancelReason, queueKey, type ReviewRequest } from "./review-request.ts";
-import type { JobLogger } from "./run-review.ts";
-
-export interface QueuedCheckRunsOptions {
-  readonly checkRunName: string;
-  readonly log: JobLogger;
-  readonly now?: () => number;
-}
+import type { CheckRuns } from "../check-runs/check-runs.ts";
+import type { GitHubClient } from "../github/octokit.ts";
+import type { CancelReason, ReviewRequest } from "./review-request.ts";
 
 export interface QueuedCheckRuns {
   /** Creates the queued run in the background (a failure only means the job creates its own). */
@@ -25,30 +16,12 @@ export interface QueuedCheckRuns {
   drop(request: ReviewRequest, reason: CancelReason): Promise<void>;
 }
 
-/** Completes a run that never reviewed anything `cancelled`, saying why; failures are only logged. */
-export async function cancelCheckRun(
-  octokit: GitHubClient,
-  ref: RepoRef & { readonly checkRunId: number },
-  reason: CancelReason,
-  context: { readonly now: () => number; readonly log: JobLogger; readonly key: string },
-): Promise<void> {
-  await completeCheckRun(octokit, {
-    ...ref,
-    conclusion: "cancelled",
-    output: cancelledOutput(reason),
-    completedAt: new Date(context.now()),
-  }).catch((error: unknown) =>
-    context.log.warn({ key: context.key, error: describeFailure(error) }, "queued check run not completed"),
-  );
-}
-
 interface Announcement {
   readonly octokit: GitHubClient;
   readonly created: Promise<number | null>;
 }
 
-export function createQueuedCheckRuns(options: QueuedCheckRunsOptions): QueuedCheckRuns {
-  const now = options.now ?? Date.now;
+export function createQueuedCheckRuns(checkRuns: CheckRuns): QueuedCheckRuns {
   const announced = new WeakMap<ReviewRequest, Announcement>();
   const take = (request: ReviewRequest): Announcement | undefined => {
     const announcement = announced.get(request);
@@ -57,24 +30,7 @@ export function createQueuedCheckRuns(options: QueuedCheckRunsOptions): QueuedCh
   };
   return {
     announce(request, octokit) {
-      const created = createCheckRun(octokit, {
-        owner: request.owner,
-        repo: request.repo,
-        name: options.checkRunName,
-        headSha: request.headSha,
-        pullNumber: request.pullNumber,
-        startedAt: null,
-        output: {
-          title: "Loupe: queued",
-          summary: `Loupe will review \`${request.headSha}\` as soon as a review slot is free.`,
-        },
-      }).catch((error: unknown) => {
-        options.log.warn(
-          { key: queueKey(request), error: describeFailure(error) },
-          "queued check run not created",
-        );
-        return null;
-      });
+      const created = checkRuns.announce(octokit, request, request.headSha);
       announced.set(request, { octokit, created });
     },
     claim: (request) => take(request)?.created ?? Promise.resolve(null),
@@ -82,12 +38,7 @@ export function createQueuedCheckRuns(options: QueuedCheckRunsOptions): QueuedCh
       const announcement = take(request);
       const checkRunId = await announcement?.created;
       if (announcement === undefined || checkRunId === undefined || checkRunId === null) return;
-      await cancelCheckRun(
-        announcement.octokit,
-        { owner: request.owner, repo: request.repo, checkRunId },
-        reason,
-        { now, log: options.log, key: queueKey(request) },
-      );
+      await checkRuns.cancel(announcement.octokit, request, checkRunId, reason);
     },
   };
 }

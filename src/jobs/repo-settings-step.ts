@@ -6,7 +6,7 @@ import type { RepoConfig } from "../config/repo-config.ts";
 import type { GitHubClient, RepoRef } from "../github/octokit.ts";
 import { readRepoConfigFile } from "../github/repo-config-file.ts";
 import { type Ending, skippedEnding } from "./ending.ts";
-import { configErrorOutput } from "./failure-text.ts";
+import { configErrorOutput } from "../check-runs/texts.ts";
 import type { ResolvedPullRequest } from "./resolve-pull-request.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 

@@ -1,38 +1,32 @@
 // One review job, in numbered steps. Every exit completes the check run (the finally block), and
 // the workspace is always disposed: nothing is left in_progress, nothing is left on disk.
 
+import type { CheckRuns, OpenCheckRun } from "../check-runs/check-runs.ts";
+import { cancelledOutput, describeFailure, failureOutput, tooLargeDetail } from "../check-runs/texts.ts";
 import type { AppConfig } from "../config/app-config.ts";
 import { isPathIncluded } from "../config/repo-config.ts";
 import { listGitHubFile } from "../diff/listed-change.ts";
 import { isLoupeError } from "../errors.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
-import { completeCheckRun, updateCheckRunProgress } from "../github/check-run.ts";
-import { renderCheckRunOutput, renderProgressOutput } from "../github/check-run-output.ts";
+import { renderCheckRunOutput } from "../github/check-run-output.ts";
 import { comparePullRequest } from "../github/compare.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { listPostedFingerprints } from "../github/posted-fingerprints.ts";
 import { publishReview } from "../github/publish-review.ts";
-import { type SecondaryRetryOptions, withSecondaryRetry } from "../github/retry-secondary.ts";
+import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
 import { redactSecrets, registerSecret } from "../redact.ts";
 import { reviewMarker } from "../review/render.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { conclusionFor } from "./conclusion.ts";
 import { type Ending, skippedEnding } from "./ending.ts";
-import { cancelledOutput, describeFailure, failureOutput, tooLargeDetail } from "./failure-text.ts";
-import { createProgressReporter } from "./progress-reporter.ts";
+import type { JobLogger } from "./job-logger.ts";
 import type { JobSettlement } from "./queue.ts";
 import { repoSettingsStep } from "./repo-settings-step.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";
 import type { PlannedReview, ReviewPorts } from "./review-ports.ts";
 import { type CancelReason, isCancelReason, queueKey, type ReviewRequest } from "./review-request.ts";
-import { createCheckRunStarter } from "./start-check-run.ts";
-
-export interface JobLogger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
 
 export interface RunReviewOptions {
   readonly request: ReviewRequest;
@@ -45,7 +39,8 @@ export interface RunReviewOptions {
   readonly botLogin: () => Promise<string>;
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly now?: () => number;
-  /** The `queued` check run made while this review waited its turn (queued-check-runs.ts). */
+  readonly checkRuns: CheckRuns;
+  /** The `queued` check run made while this review waited its turn, if any. */
   readonly queuedCheckRun?: Promise<number | null>;
   /** Told once, after the check run is completed: the metrics and the review's log line. */
   readonly onEnded?: (ending: ReviewEnding) => void;
@@ -63,21 +58,10 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     now,
     deadline: now() + ports.reviewTimeoutMs + 60_000,
   };
-  let checkRunId: number | null = null;
+  let run: OpenCheckRun | null = null;
   let headSha = request.headSha;
   let workspace: Workspace | null = null;
   let ending: Ending | null = null;
-  const progress = createProgressReporter({
-    intervalMs: config.progressIntervalMs,
-    now,
-    send: (p) =>
-      updateCheckRunProgress(
-        octokit,
-        { ...repoRef, checkRunId: checkRunId! },
-        renderProgressOutput(p, headSha),
-      ),
-    onError: (error) => log.warn({ key, error: describeFailure(error) }, "progress update failed"),
-  });
   const aborted = (): Ending | null =>
     signal.aborted && isCancelReason(signal.reason)
       ? { conclusion: "cancelled", output: cancelledOutput(signal.reason), remember: false }
@@ -90,22 +74,26 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
   try {
     // 1. The pull request (pulls.get for re-runs), then the check run on its head SHA: the queued
     // one when this review waited for it on the same commit, else a new one.
-    const startRun = createCheckRunStarter({
-      octokit,
-      repoRef,
-      request,
-      checkRunName: config.checkRunName,
-      queuedRunId: (await options.queuedCheckRun) ?? null,
-      retry,
-      now,
-      log,
-    });
+    const queuedId = (await options.queuedCheckRun) ?? null;
+    let earlier = queuedId === null ? null : { checkRunId: queuedId, headSha: request.headSha };
+    const openRun = async (sha: string) => {
+      const opened = await options.checkRuns.open({
+        octokit,
+        target: { ...repoRef, pullNumber: request.pullNumber },
+        headSha: sha,
+        earlier,
+        deadline: retry.deadline,
+      });
+      earlier = null; // the queued run is used once
+      return opened;
+    };
     const pr = await resolvePullRequest(octokit, request).catch(async (error: unknown) => {
-      checkRunId = await startRun(request.headSha); // so the failure below is reported somewhere
+      run = await openRun(request.headSha); // so the failure below is reported somewhere
       throw error;
     });
     headSha = pr.headSha;
-    checkRunId = await startRun(pr.headSha);
+    run = await openRun(pr.headSha);
+    const checkRunId = run.id;
     if (!pr.open) return end(skippedEnding("closed", "The pull request is closed."));
 
     // 2. Repository configuration from the default branch, and the skips it decides.
@@ -176,7 +164,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
       mergeBaseSha: comparison.mergeBaseSha,
       repositoryInstructions: repoConfig.instructions.trim() === "" ? null : repoConfig.instructions,
       signal,
-      onRound: (p) => progress.report(p),
+      onRound: (p) => run?.progress(p),
     });
     loopResult = result;
     const cancel = result.termination_reason === "cancelled" ? aborted() : null;
@@ -254,20 +242,9 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     // 9. Always: dispose the workspace, then complete the check run (after the last progress PATCH).
     if (workspace !== null)
       await workspace.dispose().catch(() => log.warn({ key }, "workspace dispose failed"));
-    await progress.settle();
-    if (checkRunId !== null) {
+    if (run !== null) {
       const final: Ending = ending ?? { conclusion: "neutral", output: failureOutput(null), remember: false };
-      await withSecondaryRetry(
-        () =>
-          completeCheckRun(octokit, {
-            ...repoRef,
-            checkRunId: checkRunId!,
-            ...final,
-            completedAt: new Date(now()),
-          }),
-        { ...retry, deadline: now() + 5 * 60_000 },
-      ).catch((error) => log.warn({ key, error: describeFailure(error) }, "check run completion failed"));
-      log.info({ key, conclusion: final.conclusion }, "check run completed");
+      await (run as OpenCheckRun).complete(final);
     }
     options.onEnded?.({
       repository: `${request.owner}/${request.repo}`,

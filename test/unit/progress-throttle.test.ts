@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { createProgressReporter } from "../../src/jobs/progress-reporter.ts";
+import { createProgressThrottle } from "../../src/check-runs/progress-throttle.ts";
 import type { RoundProgress } from "../../src/llm/types.ts";
 
 const round = (n: number): RoundProgress => ({ round: n, maxRounds: 8, toolCalls: n, totalTokens: 100 * n });
@@ -9,7 +9,7 @@ function harness(intervalMs: number) {
   const sent: number[] = [];
   const errors: unknown[] = [];
   const pending: Array<{ resolve: () => void; reject: (e: unknown) => void }> = [];
-  const reporter = createProgressReporter({
+  const reporter = createProgressThrottle({
     intervalMs,
     now: () => clock,
     send: (p) =>
@@ -23,7 +23,7 @@ function harness(intervalMs: number) {
   return { reporter, sent, errors, pending, advance: (ms: number) => (clock += ms), flush };
 }
 
-describe("createProgressReporter", () => {
+describe("createProgressThrottle", () => {
   it("sends the first round, then at most one update per interval", async () => {
     const h = harness(1000);
     h.reporter.report(round(1));

@@ -4,17 +4,17 @@
 
 import type { RoundProgress } from "../llm/types.ts";
 
-export interface ProgressReporter {
+export interface ProgressThrottle {
   report(progress: RoundProgress): void;
   settle(): Promise<void>;
 }
 
-export function createProgressReporter(options: {
+export function createProgressThrottle(options: {
   readonly intervalMs: number;
   readonly now: () => number;
   readonly send: (progress: RoundProgress) => Promise<void>;
   readonly onError: (error: unknown) => void;
-}): ProgressReporter {
+}): ProgressThrottle {
   let lastSent = Number.NEGATIVE_INFINITY;
   let inFlight: Promise<void> | null = null;
   let closed = false;

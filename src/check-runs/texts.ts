@@ -1,5 +1,6 @@
-// Static, publishable texts for the ways a job can end without a review. Error details are
-// reduced to a code or an HTTP status: provider bodies, paths and tokens never reach a check run.
+// Static, publishable check-run texts: a run waiting its turn, a run starting, and the ways a job
+// can end without a review. Error details are reduced to a code or an HTTP status: provider
+// bodies, paths and tokens never reach a check run.
 
 import { isLoupeError } from "../errors.ts";
 import type { CheckRunOutput } from "../github/check-run.ts";
@@ -7,9 +8,20 @@ import { httpStatus } from "../github/octokit.ts";
 import { redactSecrets } from "../redact.ts";
 import { inlineCode } from "../review/markdown-text.ts";
 import { sanitizeMarkdown } from "../review/sanitize.ts";
-import type { CancelReason } from "./review-request.ts";
+import type { CancelReason } from "../jobs/review-request.ts";
 
 const RERUN_HINT = "Press **Re-run review** to try again.";
+
+export function queuedOutput(headSha: string): CheckRunOutput {
+  return {
+    title: "Loupe: queued",
+    summary: `Loupe will review \`${headSha}\` as soon as a review slot is free.`,
+  };
+}
+
+export function reviewingOutput(headSha: string): CheckRunOutput {
+  return { title: "Loupe: reviewing", summary: `Loupe is reviewing \`${headSha}\`.` };
+}
 
 export function cancelledOutput(reason: CancelReason): CheckRunOutput {
   if (reason.kind === "superseded") {

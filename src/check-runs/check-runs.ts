@@ -1,0 +1,179 @@
+// The whole life of Loupe's check run behind one small object. A request that waits its turn is
+// `announce`d (a `queued` run on its head commit, so the pull request shows Loupe has it); one that
+// leaves the line without running is `cancel`led with the reason. A starting review `open`s its
+// run: it takes over the queued run (or the run an earlier attempt of the same job started) when it
+// reviews that same commit, otherwise it closes that run as superseded and creates a new one. The
+// open run takes throttled `progress()` and ends with `complete(ending)`, which waits for the last
+// progress update first so a late PATCH can never overwrite the completed run. Every write retries
+// GitHub's secondary rate limits within a deadline; every text is clamped by github/check-run.ts.
+
+import type { CheckConclusion, CheckRunOutput } from "../github/check-run.ts";
+import {
+  completeCheckRun,
+  createCheckRun,
+  startQueuedCheckRun,
+  updateCheckRunProgress,
+} from "../github/check-run.ts";
+import { renderProgressOutput } from "../github/check-run-output.ts";
+import type { GitHubClient, RepoRef } from "../github/octokit.ts";
+import { withSecondaryRetry } from "../github/retry-secondary.ts";
+import type { JobLogger } from "../jobs/job-logger.ts";
+import type { CancelReason } from "../jobs/review-request.ts";
+import type { RoundProgress } from "../llm/types.ts";
+import { createProgressThrottle } from "./progress-throttle.ts";
+import { cancelledOutput, describeFailure, queuedOutput, reviewingOutput } from "./texts.ts";
+
+export interface RunTarget extends RepoRef {
+  readonly pullNumber: number;
+}
+
+/** How a job ends on its check run. */
+export interface RunEnding {
+  readonly conclusion: CheckConclusion;
+  readonly output: CheckRunOutput;
+}
+
+export interface OpenCheckRun {
+  readonly id: number;
+  readonly headSha: string;
+  /** At most one update per interval, never awaited by the caller, at most one in flight. */
+  progress(progress: RoundProgress): void;
+  /** Completes the run (after the last progress update); failures are logged, never thrown. */
+  complete(ending: RunEnding): Promise<void>;
+}
+
+export interface OpenInput {
+  readonly octokit: GitHubClient;
+  readonly target: RunTarget;
+  /** The commit this review is about to review. */
+  readonly headSha: string;
+  /** A run made earlier for this job (queued, or started by an earlier attempt), and its commit. */
+  readonly earlier: { readonly checkRunId: number; readonly headSha: string } | null;
+  /** Epoch ms after which rate-limit waits stop. */
+  readonly deadline: number;
+}
+
+export interface CheckRuns {
+  /** Creates the `queued` run; its id, or null when GitHub refused (the job then makes its own). */
+  announce(octokit: GitHubClient, target: RunTarget, headSha: string): Promise<number | null>;
+  /** Completes a run that never reviewed anything `cancelled`, saying why; never throws. */
+  cancel(octokit: GitHubClient, target: RunTarget, checkRunId: number, reason: CancelReason): Promise<void>;
+  /** The in_progress run the review reports on. Throws only when no run could be made at all. */
+  open(input: OpenInput): Promise<OpenCheckRun>;
+}
+
+export interface CheckRunsOptions {
+  readonly name: string;
+  readonly progressIntervalMs: number;
+  readonly log: JobLogger;
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly now?: () => number;
+}
+
+/** How long a completion may keep retrying a secondary rate limit. */
+const COMPLETE_WINDOW_MS = 5 * 60_000;
+
+export function createCheckRuns(options: CheckRunsOptions): CheckRuns {
+  const now = options.now ?? Date.now;
+  const { log } = options;
+  const label = (target: RunTarget) => `${target.owner}/${target.repo}#${target.pullNumber}`;
+  const retry = (deadline: number) => ({ sleep: options.sleep, now, deadline });
+
+  async function cancel(
+    octokit: GitHubClient,
+    target: RunTarget,
+    checkRunId: number,
+    reason: CancelReason,
+  ): Promise<void> {
+    await completeCheckRun(octokit, {
+      owner: target.owner,
+      repo: target.repo,
+      checkRunId,
+      conclusion: "cancelled",
+      output: cancelledOutput(reason),
+      completedAt: new Date(now()),
+    }).catch((error: unknown) =>
+      log.warn({ key: label(target), error: describeFailure(error) }, "queued check run not completed"),
+    );
+  }
+
+  async function announce(octokit: GitHubClient, target: RunTarget, headSha: string): Promise<number | null> {
+    return await createCheckRun(octokit, {
+      ...target,
+      name: options.name,
+      headSha,
+      startedAt: null,
+      output: queuedOutput(headSha),
+    }).catch((error: unknown) => {
+      log.warn({ key: label(target), error: describeFailure(error) }, "queued check run not created");
+      return null;
+    });
+  }
+
+  async function start(input: OpenInput): Promise<number> {
+    const { octokit, target, headSha, earlier } = input;
+    const output = reviewingOutput(headSha);
+    if (earlier !== null && earlier.headSha === headSha) {
+      const started = { ...target, checkRunId: earlier.checkRunId, startedAt: new Date(now()), output };
+      // If GitHub refuses the move to in_progress, the run still exists: the review goes on and
+      // completes it as usual, so it can never be left queued.
+      await withSecondaryRetry(() => startQueuedCheckRun(octokit, started), retry(input.deadline)).catch(
+        (error: unknown) =>
+          log.warn({ key: label(target), error: describeFailure(error) }, "queued check run not started"),
+      );
+      return earlier.checkRunId;
+    }
+    // The pull request moved on while this job waited: the earlier run is about an older commit.
+    if (earlier !== null) await cancel(octokit, target, earlier.checkRunId, { kind: "superseded", headSha });
+    return await withSecondaryRetry(
+      () =>
+        createCheckRun(octokit, {
+          ...target,
+          name: options.name,
+          headSha,
+          startedAt: new Date(now()),
+          output,
+        }),
+      retry(input.deadline),
+    );
+  }
+
+  async function open(input: OpenInput): Promise<OpenCheckRun> {
+    const { octokit, target, headSha } = input;
+    const id = await start(input);
+    const ref = { owner: target.owner, repo: target.repo, checkRunId: id };
+    const throttle = createProgressThrottle({
+      intervalMs: options.progressIntervalMs,
+      now,
+      send: (p) => updateCheckRunProgress(octokit, ref, renderProgressOutput(p, headSha)),
+      onError: (error) =>
+        log.warn({ key: label(target), error: describeFailure(error) }, "progress update failed"),
+    });
+    let completed = false;
+    return {
+      id,
+      headSha,
+      progress: (p) => throttle.report(p),
+      async complete(ending) {
+        if (completed) return;
+        completed = true;
+        await throttle.settle();
+        await withSecondaryRetry(
+          () =>
+            completeCheckRun(octokit, {
+              ...ref,
+              conclusion: ending.conclusion,
+              output: ending.output,
+              completedAt: new Date(now()),
+            }),
+          retry(now() + COMPLETE_WINDOW_MS),
+        ).catch((error: unknown) =>
+          log.warn({ key: label(target), error: describeFailure(error) }, "check run completion failed"),
+        );
+        log.info({ key: label(target), conclusion: ending.conclusion }, "check run completed");
+      },
+    };
+  }
+
+  return { announce, cancel, open };
+}
