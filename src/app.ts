@@ -10,11 +10,10 @@ import type { GitHubClient } from "./github/octokit.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
 import { createOpenRunsJournal, NO_JOURNAL } from "./jobs/open-runs-journal.ts";
 import { createReviewQueue, type ReviewQueue } from "./jobs/queue.ts";
-import { createQueuedCheckRuns } from "./jobs/queued-check-runs.ts";
+import type { ReviewJob } from "./jobs/review-job.ts";
 import type { ReviewPorts } from "./jobs/review-ports.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
-import { queueKey, type ReviewRequest } from "./jobs/review-request.ts";
 import { runReview } from "./jobs/run-review.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
 
@@ -39,9 +38,6 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
   return (app: Probot) => {
-    // owner/repo#pr → the installation client of the newest request queued for it. Keyed by pull
-    // request (not delivery), so a pending request replaced by a newer push leaves nothing behind.
-    const clients = new Map<string, GitHubClient>();
     const given = options.botLogin;
     const botLogin =
       given === undefined
@@ -49,13 +45,17 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
         : () => Promise.resolve(given);
     const journal =
       options.config.stateDir === null ? NO_JOURNAL : createOpenRunsJournal(options.config.stateDir, app.log);
+    // A job is plain data: whoever runs it authenticates as its installation (Probot caches the
+    // installation token), and the journal sees every check run that client creates or completes.
+    const installation = async (installationId: number): Promise<GitHubClient> => {
+      const octokit = (await app.auth(installationId)) as unknown as GitHubClient;
+      journal.watch(octokit, installationId);
+      return octokit;
+    };
     // Started here, whoever listens: `onRecovery?.(start())` would not even start it without one.
-    const recovery = completeLeftOpenRuns({
-      journal,
-      auth: async (installationId) => (await app.auth(installationId)) as unknown as GitHubClient,
-      log: app.log,
-    }).catch((error: unknown) =>
-      app.log.warn({ error: String(error).slice(0, 200) }, "left-open check runs not completed"),
+    const recovery = completeLeftOpenRuns({ journal, auth: installation, log: app.log }).catch(
+      (error: unknown) =>
+        app.log.warn({ error: String(error).slice(0, 200) }, "left-open check runs not completed"),
     );
     options.onRecovery?.(recovery);
     const metrics = options.metrics ?? NO_METRICS;
@@ -67,30 +67,35 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       log: app.log,
       sleep,
     });
-    const queuedRuns = createQueuedCheckRuns(checkRuns);
     const queue = createReviewQueue({
       concurrency: options.config.reviewConcurrency,
-      runner: (request: ReviewRequest, signal) => {
-        const octokit = clients.get(queueKey(request))!;
-        clients.delete(queueKey(request));
-        return runReview({
-          request,
+      runner: async (job: ReviewJob, signal) =>
+        runReview({
+          job,
           signal,
-          octokit,
+          octokit: await installation(job.request.installationId),
           ports: options.ports,
           config: options.config,
           log: app.log,
           botLogin,
           sleep,
           checkRuns,
-          queuedCheckRun: queuedRuns.claim(request),
           onEnded: reviewEnded,
-        });
-      },
+        }),
       onRunnerError: (error) => app.log.error({ error: String(error).slice(0, 200) }, "review job failed"),
-      // The handler stores the client before it enqueues, so the waiting request's client is there.
-      onWaiting: (request) => queuedRuns.announce(request, clients.get(queueKey(request))!),
-      onDropped: (request, reason) => queuedRuns.drop(request, reason),
+      onWaiting: async (request) => {
+        const octokit = await installation(request.installationId).catch(() => null);
+        return octokit === null ? null : await checkRuns.announce(octokit, request, request.headSha);
+      },
+      onDropped: async (job, reason) => {
+        if (job.checkRun === null) return;
+        await checkRuns.cancel(
+          await installation(job.request.installationId),
+          job.request,
+          job.checkRun.id,
+          reason,
+        );
+      },
     });
     options.onQueue?.(queue);
     metrics.watchQueue(() => queue.stats());
@@ -107,16 +112,7 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       }
       const outcomes: string[] = [];
       for (const request of mapped.requests) {
-        const key = queueKey(request);
-        const previous = clients.get(key);
-        journal.watch(context.octokit as GitHubClient, request.installationId);
-        clients.set(key, context.octokit as GitHubClient); // before enqueue: it may start the job at once
         const outcome = queue.enqueue(request);
-        if (outcome !== "queued") {
-          // Not taken: a request still waiting for this PR keeps its own client.
-          if (previous === undefined) clients.delete(key);
-          else clients.set(key, previous);
-        }
         outcomes.push(outcome);
         context.log.info({ pr: request.pullNumber, outcome }, "review request");
       }

@@ -27,6 +27,12 @@ export interface RunTarget extends RepoRef {
   readonly pullNumber: number;
 }
 
+/** A check run Loupe made earlier and the commit it is about. */
+export interface KnownRun {
+  readonly id: number;
+  readonly headSha: string;
+}
+
 /** How a job ends on its check run. */
 export interface RunEnding {
   readonly conclusion: CheckConclusion;
@@ -48,7 +54,7 @@ export interface OpenInput {
   /** The commit this review is about to review. */
   readonly headSha: string;
   /** A run made earlier for this job (queued, or started by an earlier attempt), and its commit. */
-  readonly earlier: { readonly checkRunId: number; readonly headSha: string } | null;
+  readonly earlier: KnownRun | null;
   /** Epoch ms after which rate-limit waits stop. */
   readonly deadline: number;
 }
@@ -114,17 +120,17 @@ export function createCheckRuns(options: CheckRunsOptions): CheckRuns {
     const { octokit, target, headSha, earlier } = input;
     const output = reviewingOutput(headSha);
     if (earlier !== null && earlier.headSha === headSha) {
-      const started = { ...target, checkRunId: earlier.checkRunId, startedAt: new Date(now()), output };
+      const started = { ...target, checkRunId: earlier.id, startedAt: new Date(now()), output };
       // If GitHub refuses the move to in_progress, the run still exists: the review goes on and
       // completes it as usual, so it can never be left queued.
       await withSecondaryRetry(() => startQueuedCheckRun(octokit, started), retry(input.deadline)).catch(
         (error: unknown) =>
           log.warn({ key: label(target), error: describeFailure(error) }, "queued check run not started"),
       );
-      return earlier.checkRunId;
+      return earlier.id;
     }
     // The pull request moved on while this job waited: the earlier run is about an older commit.
-    if (earlier !== null) await cancel(octokit, target, earlier.checkRunId, { kind: "superseded", headSha });
+    if (earlier !== null) await cancel(octokit, target, earlier.id, { kind: "superseded", headSha });
     return await withSecondaryRetry(
       () =>
         createCheckRun(octokit, {

@@ -2,10 +2,12 @@
 // pull request (key owner/repo#pr); a push with a newer head SHA aborts the running job and takes
 // its place; a SHA already reviewed is not reviewed again unless a person asked for a re-run; a
 // redelivered webhook is ignored. Memory is bounded: the sets below forget their oldest entries.
-// A request that has to wait is announced (`onWaiting`), and one that leaves the line without
-// running, replaced by a newer push or dropped at shutdown, is reported (`onDropped`), so the
-// shell can show a queued check run and close it: nothing waits invisibly or vanishes silently.
+// A request that has to wait is announced (`onWaiting`, which answers with the queued check run's
+// id), and one that leaves the line without running, replaced by a newer push or dropped at
+// shutdown, is reported (`onDropped`), so the shell can show a queued check run and close it:
+// nothing waits invisibly or vanishes silently. The runner receives the job as plain data.
 
+import { newJob, type ReviewJob } from "./review-job.ts";
 import { type CancelReason, queueKey, type ReviewRequest } from "./review-request.ts";
 
 /** What the runner reports back: `remember` marks the SHA as reviewed (skips for drafts do not). */
@@ -13,7 +15,7 @@ export interface JobSettlement {
   readonly remember: boolean;
 }
 
-export type JobRunner = (request: ReviewRequest, signal: AbortSignal) => Promise<JobSettlement>;
+export type JobRunner = (job: ReviewJob, signal: AbortSignal) => Promise<JobSettlement>;
 
 export type EnqueueOutcome =
   | "queued"
@@ -36,10 +38,16 @@ export interface ReviewQueueOptions {
   readonly memory?: number;
   /** Called when a runner rejects (it should not); the queue keeps going. */
   readonly onRunnerError?: (error: unknown, request: ReviewRequest) => void;
-  /** A request was queued and cannot start yet. */
-  readonly onWaiting?: (request: ReviewRequest) => void;
-  /** A waiting request leaves the line without running; drain and shutdown wait for the promise. */
-  readonly onDropped?: (request: ReviewRequest, reason: CancelReason) => Promise<void>;
+  /** A request was queued and cannot start yet: the id of the `queued` check run made for it. */
+  readonly onWaiting?: (request: ReviewRequest) => Promise<number | null>;
+  /** A waiting job leaves the line without running; drain and shutdown wait for the promise. */
+  readonly onDropped?: (job: ReviewJob, reason: CancelReason) => Promise<void>;
+}
+
+interface Waiting {
+  readonly request: ReviewRequest;
+  /** The queued check run announced for it, once `onWaiting` has answered. */
+  checkRunId: Promise<number | null> | null;
 }
 
 interface Running {
@@ -84,14 +92,20 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
   const deliveries = new BoundedSet(memory);
   const reviewed = new BoundedSet(memory);
   const running = new Map<string, Running>();
-  const pending = new Map<string, ReviewRequest>(); // insertion order = FIFO across pull requests
+  const pending = new Map<string, Waiting>(); // insertion order = FIFO across pull requests
   let accepting = true;
   let idleWaiters: Array<() => void> = [];
   const reporting = new Set<Promise<void>>();
 
-  function drop(request: ReviewRequest, reason: CancelReason): void {
-    if (options.onDropped === undefined) return;
-    const report = options.onDropped(request, reason).catch(() => {});
+  const jobOf = async (waiting: Waiting): Promise<ReviewJob> =>
+    newJob(waiting.request, (await waiting.checkRunId?.catch(() => null)) ?? null);
+
+  function drop(waiting: Waiting, reason: CancelReason): void {
+    const onDropped = options.onDropped;
+    if (onDropped === undefined) return;
+    const report = jobOf(waiting)
+      .then((job) => onDropped(job, reason))
+      .catch(() => {});
     reporting.add(report);
     void report.finally(() => reporting.delete(report));
   }
@@ -109,11 +123,17 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
     for (const resolve of waiters) resolve();
   }
 
-  function start(key: string, request: ReviewRequest): void {
+  function start(key: string, waiting: Waiting): void {
+    const { request } = waiting;
     const controller = new AbortController();
+    const run = (job: ReviewJob) => options.runner(job, controller.signal);
     const done = (async () => {
       try {
-        const settlement = await options.runner(request, controller.signal);
+        // A job that never waited starts now, in this very call; one that waited first learns
+        // which queued check run was made for it.
+        const settlement = await (waiting.checkRunId === null
+          ? run(newJob(request))
+          : jobOf(waiting).then(run));
         if (settlement.remember && !controller.signal.aborted) reviewed.add(shaKey(request));
       } catch (error) {
         options.onRunnerError?.(error, request);
@@ -128,11 +148,11 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
 
   function pump(): void {
     if (!accepting) return;
-    for (const [key, request] of pending) {
+    for (const [key, waiting] of pending) {
       if (running.size >= options.concurrency) return;
       if (running.has(key)) continue;
       pending.delete(key);
-      start(key, request);
+      start(key, waiting);
     }
   }
 
@@ -147,7 +167,7 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
     const waiting = pending.get(key);
     const currentSha = current && !current.controller.signal.aborted ? current.request.headSha : null;
     if (currentSha === request.headSha) return "already_running";
-    if (waiting?.headSha === request.headSha) return "already_pending";
+    if (waiting?.request.headSha === request.headSha) return "already_pending";
     if (!request.rerun && reviewed.has(shaKey(request))) return "already_reviewed";
 
     const reason: CancelReason = { kind: "superseded", headSha: request.headSha };
@@ -159,9 +179,10 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
     }
     if (waiting) drop(waiting, reason);
     pending.delete(key); // re-insert so the newest push keeps its turn at the back of the line
-    pending.set(key, request);
+    const entry: Waiting = { request, checkRunId: null };
+    pending.set(key, entry);
     pump();
-    if (pending.get(key) === request) options.onWaiting?.(request);
+    if (pending.get(key) === entry && options.onWaiting) entry.checkRunId = options.onWaiting(request);
     return "queued";
   }
 
@@ -174,7 +195,7 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
 
   async function shutdown(graceMs: number): Promise<void> {
     accepting = false;
-    for (const request of pending.values()) drop(request, { kind: "shutdown" });
+    for (const waiting of pending.values()) drop(waiting, { kind: "shutdown" });
     pending.clear();
     const jobs = [...running.values()];
     if (jobs.length === 0) {

@@ -25,11 +25,12 @@ import type { JobLogger } from "./job-logger.ts";
 import type { JobSettlement } from "./queue.ts";
 import { repoSettingsStep } from "./repo-settings-step.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";
+import type { ReviewJob } from "./review-job.ts";
 import type { PlannedReview, ReviewPorts } from "./review-ports.ts";
-import { type CancelReason, isCancelReason, queueKey, type ReviewRequest } from "./review-request.ts";
+import { type CancelReason, isCancelReason, queueKey } from "./review-request.ts";
 
 export interface RunReviewOptions {
-  readonly request: ReviewRequest;
+  readonly job: ReviewJob;
   readonly signal: AbortSignal;
   readonly octokit: GitHubClient;
   readonly ports: ReviewPorts;
@@ -40,14 +41,13 @@ export interface RunReviewOptions {
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly now?: () => number;
   readonly checkRuns: CheckRuns;
-  /** The `queued` check run made while this review waited its turn, if any. */
-  readonly queuedCheckRun?: Promise<number | null>;
   /** Told once, after the check run is completed: the metrics and the review's log line. */
   readonly onEnded?: (ending: ReviewEnding) => void;
 }
 
 export async function runReview(options: RunReviewOptions): Promise<JobSettlement> {
-  const { request, signal, octokit, ports, config, log } = options;
+  const { job, signal, octokit, ports, config, log } = options;
+  const { request } = job;
   const now = options.now ?? Date.now;
   const startedAt = now();
   let loopResult: LoopResult | null = null;
@@ -74,8 +74,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
   try {
     // 1. The pull request (pulls.get for re-runs), then the check run on its head SHA: the queued
     // one when this review waited for it on the same commit, else a new one.
-    const queuedId = (await options.queuedCheckRun) ?? null;
-    let earlier = queuedId === null ? null : { checkRunId: queuedId, headSha: request.headSha };
+    let earlier = job.checkRun;
     const openRun = async (sha: string) => {
       const opened = await options.checkRuns.open({
         octokit,
@@ -84,7 +83,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
         earlier,
         deadline: retry.deadline,
       });
-      earlier = null; // the queued run is used once
+      earlier = null; // the earlier run is used once
       return opened;
     };
     const pr = await resolvePullRequest(octokit, request).catch(async (error: unknown) => {

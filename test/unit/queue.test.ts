@@ -19,6 +19,8 @@ function request(over: Partial<ReviewRequest> = {}): ReviewRequest {
 
 interface Started {
   readonly request: ReviewRequest;
+  /** The queued check run the job was handed (the fake numbers them 101, 102, …). */
+  readonly checkRunId: number | null;
   readonly signal: AbortSignal;
   finish(settlement?: JobSettlement): void;
 }
@@ -55,16 +57,22 @@ function harness(concurrency = 2) {
     concurrency,
     timers: fakeTimers,
     memory: 3,
-    runner: (req, signal) =>
+    runner: (job, signal) =>
       new Promise<JobSettlement>((resolve) => {
         // A real job completes its check run once it sees the abort; this one settles at once.
         signal.addEventListener("abort", () => resolve({ remember: false }));
-        started.push({ request: req, signal, finish: (s = { remember: true }) => resolve(s) });
+        const checkRunId = job.checkRun?.id ?? null;
+        started.push({
+          request: job.request,
+          checkRunId,
+          signal,
+          finish: (s = { remember: true }) => resolve(s),
+        });
       }),
-    onWaiting: (req) => reported.waiting.push(label(req)),
-    onDropped: (req, reason) => {
+    onWaiting: async (req) => 100 + reported.waiting.push(label(req)),
+    onDropped: (job, reason) => {
       reported.dropped.push(
-        `${label(req)} ${reason.kind === "superseded" ? `by ${reason.headSha.slice(0, 1)}` : reason.kind}`,
+        `${label(job.request)} run ${job.checkRun?.id ?? "none"} ${reason.kind === "superseded" ? `by ${reason.headSha.slice(0, 1)}` : reason.kind}`,
       );
       return new Promise<void>((resolve) => reported.resolvers.push(resolve));
     },
@@ -173,6 +181,7 @@ describe("review queue", () => {
     expect(timers[0]!.ms).toBe(5000);
     expect(started[0]!.signal.aborted).toBe(false);
     timers[0]!.fn();
+    await flush(); // the drop is reported once its queued run's id is known
     reported.settleDrop();
     await down;
     expect(started[0]!.signal.reason).toEqual({ kind: "shutdown" });
@@ -215,7 +224,8 @@ describe("review queue", () => {
     // A newer push for a waiting pull request replaces it in the line.
     queue.enqueue(request({ pullNumber: 2, headSha: "b".repeat(40) }));
     expect(reported.waiting).toEqual(["#2@a", "#3@a", "#2@b"]);
-    expect(reported.dropped).toEqual(["#2@a by b"]);
+    await flush();
+    expect(reported.dropped).toEqual(["#2@a run 101 by b"]); // its queued run, closed
     // A re-run for a waiting pull request neither replaces it nor is announced.
     expect(queue.enqueue(request({ pullNumber: 3, headSha: "c".repeat(40), rerun: true }))).toBe(
       "already_pending",
@@ -228,6 +238,8 @@ describe("review queue", () => {
     });
     await finishAll(queue, started);
     expect(started.map((job) => label(job.request))).toEqual(["#1@a", "#3@a", "#2@b"]);
+    // Each waiting job is handed the queued check run announced for it; #1 never waited.
+    expect(started.map((job) => job.checkRunId)).toEqual([null, 102, 103]);
     await flush();
     expect(drained).toBe(false);
     reported.settleDrop();
@@ -244,7 +256,8 @@ describe("review queue", () => {
     const stopping = queue.shutdown(5000).then(() => {
       down = true;
     });
-    expect(reported.dropped).toEqual(["#2@a shutdown", "#3@a shutdown"]);
+    await flush();
+    expect(reported.dropped).toEqual(["#2@a run 101 shutdown", "#3@a run 102 shutdown"]);
     started[0]!.finish();
     await flush();
     expect(down).toBe(false);

@@ -1,0 +1,22 @@
+// A review job as plain data, the same whether it waits in this process or in Redis: the request,
+// the check run made for it before it ran, and which attempt this is. Nothing in it is tied to a
+// process (no client, no callback): whoever runs it authenticates as the installation itself.
+
+import type { KnownRun } from "../check-runs/check-runs.ts";
+import type { ReviewRequest } from "./review-request.ts";
+
+export interface ReviewJob {
+  readonly request: ReviewRequest;
+  /** The `queued` run made while the job waited, or the run an earlier attempt started. */
+  readonly checkRun: KnownRun | null;
+  /** 1 for the first run; higher when the job runs again (taken over after a crash, handed back). */
+  readonly attempt: number;
+}
+
+export function newJob(request: ReviewRequest, checkRunId: number | null = null): ReviewJob {
+  return {
+    request,
+    checkRun: checkRunId === null ? null : { id: checkRunId, headSha: request.headSha },
+    attempt: 1,
+  };
+}
