@@ -9,11 +9,12 @@ import { RERUN_ACTION } from "./github/check-run.ts";
 import type { GitHubClient } from "./github/octokit.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
 import { createOpenRunsJournal, NO_JOURNAL } from "./jobs/open-runs-journal.ts";
-import { createReviewQueue, type ReviewQueue } from "./jobs/queue.ts";
+import { createReviewQueue } from "./jobs/queue.ts";
 import type { ReviewJob } from "./jobs/review-job.ts";
 import type { ReviewPorts } from "./jobs/review-ports.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
+import type { ReviewQueue } from "./jobs/review-queue.ts";
 import { runReview } from "./jobs/run-review.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
 
@@ -53,9 +54,12 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       return octokit;
     };
     // Started here, whoever listens: `onRecovery?.(start())` would not even start it without one.
-    const recovery = completeLeftOpenRuns({ journal, auth: installation, log: app.log }).catch(
-      (error: unknown) =>
-        app.log.warn({ error: String(error).slice(0, 200) }, "left-open check runs not completed"),
+    const recovery = completeLeftOpenRuns({
+      journal,
+      auth: async (installationId) => (await app.auth(installationId)) as unknown as GitHubClient,
+      log: app.log,
+    }).catch((error: unknown) =>
+      app.log.warn({ error: String(error).slice(0, 200) }, "left-open check runs not completed"),
     );
     options.onRecovery?.(recovery);
     const metrics = options.metrics ?? NO_METRICS;
@@ -112,7 +116,9 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       }
       const outcomes: string[] = [];
       for (const request of mapped.requests) {
-        const outcome = queue.enqueue(request);
+        // Awaited: the webhook is answered only once the queue has taken the request (a queue
+        // that cannot take it throws, and the delivery fails so GitHub can redeliver it).
+        const outcome = await queue.enqueue(request);
         outcomes.push(outcome);
         context.log.info({ pr: request.pullNumber, outcome }, "review request");
       }
@@ -122,7 +128,7 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
         outcomes.includes("queued") ? "queued" : (outcomes[0] ?? "skipped"),
       );
     };
-    // Answer at once: the handler only maps and enqueues; the check run carries every later failure.
+    // The handler only maps and enqueues; the check run carries every later failure.
     app.on([...HANDLED_EVENTS], handle);
     // Every other event the App receives (installation, ping...) is counted, not handled.
     app.onAny((event) => {

@@ -6,7 +6,7 @@ import { readAppConfig } from "./config/app-config.ts";
 import { readProviderConfig } from "./config/provider-config.ts";
 import { readReviewLimits } from "./config/review-limits.ts";
 import { createDefaultPorts } from "./jobs/default-ports.ts";
-import type { ReviewQueue } from "./jobs/queue.ts";
+import type { ReviewQueue } from "./jobs/review-queue.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 
 export interface LoupeFromEnvOptions {

@@ -12,7 +12,7 @@ import { readMetricsToken, readPort, readServerMode } from "./config/server-conf
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
 import { loupeFromEnv } from "./index.ts";
-import type { ReviewQueue } from "./jobs/queue.ts";
+import type { ReviewQueue } from "./jobs/review-queue.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
 import { redactSecrets } from "./redact.ts";
 import { readAppYml } from "./setup/app-manifest.ts";

@@ -1,4 +1,4 @@
-// The in-process review queue: pure scheduling over an injected runner and timers. One job per
+// The in-process review queue (the one process, no Redis): pure scheduling over an injected runner and timers. One job per
 // pull request (key owner/repo#pr); a push with a newer head SHA aborts the running job and takes
 // its place; a SHA already reviewed is not reviewed again unless a person asked for a re-run; a
 // redelivered webhook is ignored. Memory is bounded: the sets below forget their oldest entries.
@@ -8,22 +8,8 @@
 // nothing waits invisibly or vanishes silently. The runner receives the job as plain data.
 
 import { newJob, type ReviewJob } from "./review-job.ts";
+import type { EnqueueOutcome, JobRunner, ReviewQueue } from "./review-queue.ts";
 import { type CancelReason, queueKey, type ReviewRequest } from "./review-request.ts";
-
-/** What the runner reports back: `remember` marks the SHA as reviewed (skips for drafts do not). */
-export interface JobSettlement {
-  readonly remember: boolean;
-}
-
-export type JobRunner = (job: ReviewJob, signal: AbortSignal) => Promise<JobSettlement>;
-
-export type EnqueueOutcome =
-  | "queued"
-  | "duplicate_delivery"
-  | "already_running"
-  | "already_pending"
-  | "already_reviewed"
-  | "shutting_down";
 
 export interface QueueTimers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -54,15 +40,6 @@ interface Running {
   readonly request: ReviewRequest;
   readonly controller: AbortController;
   readonly done: Promise<void>;
-}
-
-export interface ReviewQueue {
-  enqueue(request: ReviewRequest): EnqueueOutcome;
-  /** Resolves when nothing runs, nothing waits, and every dropped request has been reported. */
-  drain(): Promise<void>;
-  /** Stops taking work, drops waiting jobs, lets running ones finish for graceMs, then aborts them. */
-  shutdown(graceMs: number): Promise<void>;
-  stats(): { readonly running: number; readonly pending: number };
 }
 
 class BoundedSet {
@@ -156,7 +133,7 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
     }
   }
 
-  function enqueue(request: ReviewRequest): EnqueueOutcome {
+  function enqueueNow(request: ReviewRequest): EnqueueOutcome {
     if (!accepting) return "shutting_down";
     const key = queueKey(request);
     const deliveryKey = `${request.deliveryId}:${key}`;
@@ -220,7 +197,8 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
   }
 
   return {
-    enqueue,
+    // Decided synchronously (a job that can start has started when this returns its promise).
+    enqueue: async (request) => enqueueNow(request),
     drain,
     shutdown,
     stats: () => ({ running: running.size, pending: pending.size }),

@@ -22,7 +22,7 @@ import type { Workspace } from "../workspace/types.ts";
 import { conclusionFor } from "./conclusion.ts";
 import { type Ending, skippedEnding } from "./ending.ts";
 import type { JobLogger } from "./job-logger.ts";
-import type { JobSettlement } from "./queue.ts";
+import type { JobSettlement } from "./review-queue.ts";
 import { repoSettingsStep } from "./repo-settings-step.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";
 import type { ReviewJob } from "./review-job.ts";

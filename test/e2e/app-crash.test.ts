@@ -98,6 +98,8 @@ describe("a killed Loupe process", () => {
     );
     expect(final.conclusion).toBe("cancelled");
     expect(final.output?.title).toBe("Loupe restarted; press Re-run");
-    expect(JSON.parse(fs.readFileSync(path.join(stateDir, "open-check-runs.json"), "utf8"))).toEqual([]);
+    // The journal forgets the run once GitHub has answered the completion: wait for that write.
+    const journal = path.join(stateDir, "open-check-runs.json");
+    await until(() => (fs.readFileSync(journal, "utf8").trim() === "[]" ? true : undefined));
   });
 });

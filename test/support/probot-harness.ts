@@ -20,7 +20,7 @@ import type { AppConfig } from "../../src/config/app-config.ts";
 import type { ToolCallMode } from "../../src/config/provider-config.ts";
 import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/review-limits.ts";
 import { createDefaultPorts } from "../../src/jobs/default-ports.ts";
-import type { ReviewQueue } from "../../src/jobs/queue.ts";
+import type { ReviewQueue } from "../../src/jobs/review-queue.ts";
 import type { ReviewPorts } from "../../src/jobs/review-ports.ts";
 
 export const APP_ID = 123;

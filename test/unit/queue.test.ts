@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { createReviewQueue, type JobSettlement, type QueueTimers } from "../../src/jobs/queue.ts";
+import { createReviewQueue, type QueueTimers } from "../../src/jobs/queue.ts";
+import type { JobSettlement } from "../../src/jobs/review-queue.ts";
 import type { ReviewRequest } from "../../src/jobs/review-request.ts";
 
 function request(over: Partial<ReviewRequest> = {}): ReviewRequest {
@@ -92,9 +93,9 @@ async function finishAll(queue: { stats(): { running: number; pending: number } 
 describe("review queue", () => {
   it("runs one job per pull request and supersedes it with a newer head SHA", async () => {
     const { queue, started } = harness();
-    expect(queue.enqueue(request({ headSha: "a".repeat(40) }))).toBe("queued");
+    expect(await queue.enqueue(request({ headSha: "a".repeat(40) }))).toBe("queued");
     expect(started).toHaveLength(1);
-    expect(queue.enqueue(request({ headSha: "b".repeat(40) }))).toBe("queued");
+    expect(await queue.enqueue(request({ headSha: "b".repeat(40) }))).toBe("queued");
     expect(started[0]!.signal.aborted).toBe(true);
     expect(started[0]!.signal.reason).toEqual({ kind: "superseded", headSha: "b".repeat(40) });
     // the newer job waits for the older one to finish cancelling (one job per PR at a time)
@@ -109,11 +110,11 @@ describe("review queue", () => {
   it("does not review the same SHA twice unless a re-run was asked", async () => {
     const { queue, started } = harness();
     queue.enqueue(request());
-    expect(queue.enqueue(request())).toBe("already_running");
+    expect(await queue.enqueue(request())).toBe("already_running");
     started[0]!.finish({ remember: true });
     await queue.drain();
-    expect(queue.enqueue(request({ trigger: "pull_request.reopened" }))).toBe("already_reviewed");
-    expect(queue.enqueue(request({ rerun: true, trigger: "check_run.rerequested" }))).toBe("queued");
+    expect(await queue.enqueue(request({ trigger: "pull_request.reopened" }))).toBe("already_reviewed");
+    expect(await queue.enqueue(request({ rerun: true, trigger: "check_run.rerequested" }))).toBe("queued");
     expect(started).toHaveLength(2);
     started[1]!.finish();
     await queue.drain();
@@ -124,21 +125,21 @@ describe("review queue", () => {
     queue.enqueue(request());
     started[0]!.finish({ remember: false });
     await queue.drain();
-    expect(queue.enqueue(request({ trigger: "pull_request.ready_for_review" }))).toBe("queued");
+    expect(await queue.enqueue(request({ trigger: "pull_request.ready_for_review" }))).toBe("queued");
     started[1]!.finish();
     await queue.drain();
   });
 
   it("ignores a redelivered webhook (same delivery id), with bounded memory", async () => {
     const { queue, started } = harness();
-    expect(queue.enqueue(request({ deliveryId: "x", pullNumber: 1 }))).toBe("queued");
-    expect(queue.enqueue(request({ deliveryId: "x", pullNumber: 1, rerun: true }))).toBe(
+    expect(await queue.enqueue(request({ deliveryId: "x", pullNumber: 1 }))).toBe("queued");
+    expect(await queue.enqueue(request({ deliveryId: "x", pullNumber: 1, rerun: true }))).toBe(
       "duplicate_delivery",
     );
     for (const n of [2, 3, 4]) queue.enqueue(request({ deliveryId: `y${n}`, pullNumber: 10 + n }));
     await finishAll(queue, started);
     // memory is 3: the first delivery id has been forgotten by now
-    expect(queue.enqueue(request({ deliveryId: "x", pullNumber: 1, rerun: true }))).toBe("queued");
+    expect(await queue.enqueue(request({ deliveryId: "x", pullNumber: 1, rerun: true }))).toBe("queued");
     await finishAll(queue, started);
   });
 
@@ -161,9 +162,9 @@ describe("review queue", () => {
   it("lets a re-run wait behind a running push without aborting it", async () => {
     const { queue, started } = harness();
     queue.enqueue(request({ headSha: "b".repeat(40) }));
-    expect(queue.enqueue(request({ headSha: "a".repeat(40), rerun: true }))).toBe("queued");
+    expect(await queue.enqueue(request({ headSha: "a".repeat(40), rerun: true }))).toBe("queued");
     expect(started[0]!.signal.aborted).toBe(false);
-    expect(queue.enqueue(request({ headSha: "c".repeat(40), rerun: true }))).toBe("already_pending");
+    expect(await queue.enqueue(request({ headSha: "c".repeat(40), rerun: true }))).toBe("already_pending");
     started[0]!.finish();
     await flush();
     expect(started[1]!.request.headSha).toBe("a".repeat(40));
@@ -176,7 +177,7 @@ describe("review queue", () => {
     queue.enqueue(request({ pullNumber: 1 }));
     queue.enqueue(request({ pullNumber: 2 }));
     const down = queue.shutdown(5000);
-    expect(queue.enqueue(request({ pullNumber: 3 }))).toBe("shutting_down");
+    expect(await queue.enqueue(request({ pullNumber: 3 }))).toBe("shutting_down");
     expect(timers).toHaveLength(1);
     expect(timers[0]!.ms).toBe(5000);
     expect(started[0]!.signal.aborted).toBe(false);
@@ -227,7 +228,7 @@ describe("review queue", () => {
     await flush();
     expect(reported.dropped).toEqual(["#2@a run 101 by b"]); // its queued run, closed
     // A re-run for a waiting pull request neither replaces it nor is announced.
-    expect(queue.enqueue(request({ pullNumber: 3, headSha: "c".repeat(40), rerun: true }))).toBe(
+    expect(await queue.enqueue(request({ pullNumber: 3, headSha: "c".repeat(40), rerun: true }))).toBe(
       "already_pending",
     );
     expect(reported.waiting).toHaveLength(3);
