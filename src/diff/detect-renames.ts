@@ -8,6 +8,7 @@
 import type { TreeChange } from "../workspace/tree-diff.ts";
 import type { ObjectReader, TreeEntry } from "../workspace/types.ts";
 import { createCandidateLoader, type Candidate, isRegular } from "./rename-candidates.ts";
+import { compareScores, newRow, offer, type Score } from "./score-matrix.ts";
 import { DEFAULT_RENAME_SCORE, MAX_SCORE, similarityPercent, sizesTooFar } from "./similarity.ts";
 
 export interface RenameOptions {
@@ -28,37 +29,6 @@ export const DEFAULT_SIMILARITY_BLOB_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_SIMILARITY_READ_BUDGET = 256 * 1024 * 1024;
 /** git's lookup of identical blobs gives up choosing by name after this many candidates. */
 const EXACT_CANDIDATES = 100;
-/** git keeps this many best sources per destination in its score matrix. */
-const CANDIDATES_PER_DESTINATION = 4;
-
-function basename(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
-
-interface Score {
-  readonly source: number;
-  /** Index among the destinations, or -1 for an empty slot. */
-  readonly destination: number;
-  readonly score: number;
-  readonly nameScore: number;
-}
-
-const EMPTY: Score = { source: -1, destination: -1, score: 0, nameScore: 0 };
-
-/** git's score_compare: best first (higher score, then same base name), empty slots last. */
-function compareScores(a: Score, b: Score): number {
-  if (a.destination < 0) return b.destination >= 0 ? 1 : 0;
-  if (b.destination < 0) return -1;
-  if (a.score === b.score) return b.nameScore - a.nameScore;
-  return b.score - a.score;
-}
-
-/** git's record_if_better: replace the first worst slot when the new score beats it. */
-function recordIfBetter(slots: Score[], candidate: Score): void {
-  let worst = 0;
-  for (let i = 1; i < slots.length; i += 1) if (compareScores(slots[i]!, slots[worst]!) > 0) worst = i;
-  if (compareScores(slots[worst]!, candidate) > 0) slots[worst] = candidate;
-}
 
 export async function detectRenames(
   changes: readonly TreeChange[],
@@ -115,7 +85,7 @@ function pairExact(sources: Candidate[], destinations: Candidate[], pair: Pair):
       const regular = isRegular(source.entry) && isRegular(destination.entry);
       if (!regular && source.entry.mode !== destination.entry.mode) continue;
       if (source.used) continue;
-      const score = 1 + (basename(source.entry.path) === basename(destination.entry.path) ? 1 : 0);
+      const score = 1 + (source.name === destination.name ? 1 : 0);
       if (score > bestScore) {
         best = source;
         bestScore = score;
@@ -140,17 +110,15 @@ async function pairByBasename(
   const unique = (items: Candidate[]) => {
     const map = new Map<string, Candidate | null>();
     for (const item of items) {
-      const name = basename(item.entry.path);
-      map.set(name, map.has(name) ? null : item);
+      map.set(item.name, map.has(item.name) ? null : item);
     }
     return map;
   };
   const sourceByName = unique(sources);
   const destinationByName = unique(destinations.filter((d) => !pairs.has(d)));
   for (const source of sources) {
-    const name = basename(source.entry.path);
-    const destination = destinationByName.get(name);
-    if (destination === undefined || destination === null || sourceByName.get(name) === null) continue;
+    const destination = destinationByName.get(source.name);
+    if (destination === undefined || destination === null || sourceByName.get(source.name) === null) continue;
     if (pairs.has(destination)) continue;
     const score = await loader.score(source, destination, minScore);
     if (score >= minScore) pair(destination, source, score);
@@ -167,21 +135,24 @@ async function pairByMatrix(
   paired: (destination: Candidate) => boolean,
 ): Promise<void> {
   await loader.loadSizes([...sources, ...destinations]);
+  // Millions of pairs pass through here: sizes and kinds in flat arrays, read once.
+  const sizes = Float64Array.from(sources, (s) => (isRegular(s.entry) ? s.size! : -1));
   const matrix: Score[] = [];
-  for (const [d, destination] of destinations.entries()) {
-    const slots = Array.from({ length: CANDIDATES_PER_DESTINATION }, () => EMPTY);
-    for (const [s, source] of sources.entries()) {
-      const ruledOut =
-        !isRegular(source.entry) ||
-        !isRegular(destination.entry) ||
-        sizesTooFar(source.size!, destination.size!, minScore);
-      const score = ruledOut
-        ? 0
-        : (loader.loadedScore(source, destination) ?? (await loader.score(source, destination, minScore)));
-      const nameScore = basename(source.entry.path) === basename(destination.entry.path) ? 1 : 0;
-      recordIfBetter(slots, { source: s, destination: d, score, nameScore });
+  for (let d = 0; d < destinations.length; d += 1) {
+    const destination = destinations[d]!;
+    const row = newRow();
+    const size = isRegular(destination.entry) ? destination.size! : -1;
+    for (let s = 0; s < sources.length; s += 1) {
+      const source = sources[s]!;
+      const other = sizes[s]!;
+      let score = 0;
+      if (size >= 0 && other >= 0 && !sizesTooFar(other, size, minScore)) {
+        score =
+          loader.loadedScore(source, destination) ?? (await loader.score(source, destination, minScore));
+      }
+      offer(row, s, d, score, source.name === destination.name ? 1 : 0);
     }
-    matrix.push(...slots);
+    matrix.push(...row.slots);
     await loader.breathe();
   }
   // Array.prototype.sort is stable, like the merge sort glibc's qsort uses for git here.

@@ -4,15 +4,18 @@
 // detection read without end; a file past either bound is paired only exactly.
 
 import type { ObjectReader, TreeEntry } from "../workspace/types.ts";
-import { similarityScore, sizesTooFar } from "./similarity.ts";
+import { type Spanned, similarityScore, sizesTooFar } from "./similarity.ts";
 import { hashSpans, type SpanCounts } from "./span-hash.ts";
 
 export interface Candidate {
   readonly entry: TreeEntry;
+  /** The file name (after the last `/`): git's basename_same compares these. */
+  readonly name: string;
   used: boolean;
-  size?: number;
+  /** Known once asked for (every field is set at creation, so all candidates share one shape). */
+  size: number | undefined;
   /** null: not compared by content (over a read bound). */
-  spans?: SpanCounts | null;
+  spans: SpanCounts | null | undefined;
 }
 
 export function isRegular(entry: TreeEntry): boolean {
@@ -48,7 +51,13 @@ export function createCandidateLoader(
   };
 
   return {
-    candidate: (entry: TreeEntry): Candidate => ({ entry, used: false }),
+    candidate: (entry: TreeEntry): Candidate => ({
+      entry,
+      name: entry.path.slice(entry.path.lastIndexOf("/") + 1),
+      used: false,
+      size: undefined,
+      spans: undefined,
+    }),
 
     async loadSizes(candidates: readonly Candidate[]): Promise<void> {
       for (const candidate of candidates) if (isRegular(candidate.entry)) await sizeOf(candidate);
@@ -58,10 +67,7 @@ export function createCandidateLoader(
     loadedScore(source: Candidate, destination: Candidate): number | undefined {
       if (source.spans === undefined || destination.spans === undefined) return undefined;
       if (source.spans === null || destination.spans === null) return 0;
-      return similarityScore(
-        { size: source.size!, spans: source.spans },
-        { size: destination.size!, spans: destination.spans },
-      );
+      return similarityScore(source as Spanned, destination as Spanned);
     },
 
     /** git's estimate_similarity; 0 when the pair cannot reach `minScore` or was not read. */
@@ -72,10 +78,7 @@ export function createCandidateLoader(
       const destinationSpans =
         destination.spans === undefined ? await spansOf(destination) : destination.spans;
       if (sourceSpans === null || destinationSpans === null) return 0;
-      return similarityScore(
-        { size: source.size!, spans: sourceSpans },
-        { size: destination.size!, spans: destinationSpans },
-      );
+      return similarityScore(source as Spanned, destination as Spanned);
     },
 
     /** Yields to the event loop when the current slice of work has run long enough. */

@@ -4,6 +4,12 @@
 
 import { copiedBytes, type SpanCounts } from "./span-hash.ts";
 
+/** A blob's size and span hashes. */
+export interface Spanned {
+  readonly size: number;
+  readonly spans: SpanCounts;
+}
+
 /** git's MAX_SCORE: 100 % similarity. */
 export const MAX_SCORE = 60_000;
 /** git's DEFAULT_RENAME_SCORE, the `-M` default: 50 %. */
@@ -17,10 +23,7 @@ export function sizesTooFar(sourceSize: number, destinationSize: number, minScor
 }
 
 /** The score of a pair whose sizes passed `sizesTooFar`: copied bytes over the larger size. */
-export function similarityScore(
-  source: { readonly size: number; readonly spans: SpanCounts },
-  destination: { readonly size: number; readonly spans: SpanCounts },
-): number {
+export function similarityScore(source: Spanned, destination: Spanned): number {
   // git scores an empty destination 0 ("should not happen": only two empty files get here).
   if (destination.size === 0) return 0;
   const max = Math.max(source.size, destination.size);

@@ -90,6 +90,9 @@ async function collectTree(
   }
 }
 
+/** blobSize reads objects up to this size whole rather than probing their headers. */
+const SIZE_READS_WHOLE_BYTES = 64 * 1024;
+
 export function createObjectReader(store: ObjectStoreLocation): ObjectReader {
   return {
     readBlob: (oid) => readTyped(store, oid, "blob"),
@@ -105,8 +108,9 @@ export function createObjectReader(store: ObjectStoreLocation): ObjectReader {
       return object.bytes;
     },
     async blobSize(oid) {
-      // A bound of 0 answers every non-empty object with its size, read from its headers.
-      const object = await fromStore(() => store.database.readObjectWithin(oid, 0));
+      // A small object is read whole (one read; it is usually wanted next, and then cached); a
+      // larger one is sized from its headers, without being inflated.
+      const object = await fromStore(() => store.database.readObjectWithin(oid, SIZE_READS_WHOLE_BYTES));
       if (object === undefined) {
         throw new LoupeError("git_repository_invalid", `the blob ${oid} is missing from the object store`);
       }
