@@ -1,7 +1,9 @@
 // The tool loop's own cost per round — validation, dispatch, message building, copying — for
 // turns of 8 tool calls, with an in-process provider and a no-op registry so that no network or
 // tool time is measured (what they do take is timed and subtracted anyway).
-// Run: node_modules/.bin/node bench/loop-overhead.ts
+// With `text`, the same calls arrive as marker lines in the answer's text (REVIEW_TOOL_CALLS=text)
+// beside 4 KiB of prose and a fenced block, so the scanner and the results message are measured.
+// Run: node_modules/.bin/node bench/loop-overhead.ts [native|text]
 
 import os from "node:os";
 import { DEFAULT_REVIEW_LIMITS, HARD_CAPS } from "../src/config/review-limits.ts";
@@ -11,7 +13,9 @@ import { TOOL_SCHEMAS } from "../src/tools/registry.ts";
 import type { ToolRegistry } from "../src/tools/types.ts";
 import { memoryView } from "../test/support/fake-tools.ts";
 
+const MODE = process.argv[2] === "text" ? "text" : "native";
 const CALLS_PER_ROUND = 8;
+const PROSE = `${"The change moves validation after the write; checking the callers next. ".repeat(56)}\n\n\`\`\`ts\n${"db.write(widget);\n".repeat(20)}\`\`\`\n`;
 const ROUNDS = 32;
 const REVIEWS = 40;
 const RESULT = JSON.stringify({
@@ -31,7 +35,28 @@ const timed = async <T>(work: () => Promise<T> | T): Promise<T> => {
   }
 };
 
+function textTurn(review: number, round: number): unknown {
+  const markers = Array.from(
+    { length: CALLS_PER_ROUND },
+    (_, index) =>
+      `<<<LOUPE_CALL name="read_repository_file" id="call_${review}_${round}_${index}">${JSON.stringify({ path: "src/a.ts", start_line: 1 })}>>>`,
+  );
+  return {
+    id: `r${round}`,
+    model: "bench",
+    choices: [
+      {
+        index: 0,
+        finish_reason: "stop",
+        message: { role: "assistant", content: `${PROSE}\n${markers.join("\n")}` },
+      },
+    ],
+    usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 },
+  };
+}
+
 function turn(review: number, round: number): unknown {
+  if (MODE === "text") return textTurn(review, round);
   const calls = Array.from({ length: CALLS_PER_ROUND }, (_, index) => ({
     id: `call_${review}_${round}_${index}`,
     type: "function",
@@ -89,6 +114,7 @@ async function oneReview(review: number): Promise<{ wallMs: number; rounds: numb
       maxToolContentBytes: HARD_CAPS.maxToolContentBytes,
     },
     includeTrace: true,
+    toolCalls: MODE,
   });
   return { wallMs: performance.now() - started - outside, rounds: result.rounds };
 }
@@ -103,6 +129,6 @@ const at = (q: number): string =>
   (perRound[Math.min(perRound.length - 1, Math.floor(q * perRound.length))] ?? 0).toFixed(3);
 console.log(`machine: ${os.cpus()[0]?.model ?? "unknown"} ×${os.cpus().length}, node ${process.version}`);
 console.log(
-  `turns of ${CALLS_PER_ROUND} calls, ${ROUNDS} rounds per review, ${perRound.length} measured reviews`,
+  `${MODE} calls: turns of ${CALLS_PER_ROUND} calls, ${ROUNDS} rounds per review, ${perRound.length} measured reviews`,
 );
 console.log(`loop overhead per round (ms): median ${at(0.5)}, p95 ${at(0.95)}, max ${at(1)} (target ≤ 10)`);
