@@ -140,10 +140,20 @@ describe("hostile marker turns: each ends as the protocol says", () => {
     const ok = await run([text(nine), final()]);
     expect(ok.result.termination_reason).toBe("final_review");
     expect(ok.tools.executed).toEqual([]);
-    expect(lastMessage(ok.sent[1]).content).toBe(FINAL_ANSWER_INSTRUCTION);
+    expect(lastMessage(ok.sent[1]).content.endsWith(`\n\n${FINAL_ANSWER_INSTRUCTION}`)).toBe(true);
     const failed = await run([text(nine), text(read("again"))]);
     expect(failed.result.termination_reason).toBe("max_tool_calls");
     expect(failed.tools.executed).toEqual([]);
+  });
+
+  it("results then the final-answer instruction travel as one user message (roles alternate)", async () => {
+    const { result, sent } = await run([text(read("c1")), text("still thinking")], "text", { maxRounds: 2 });
+    expect(result.termination_reason).toBe("max_rounds");
+    const roles = sent[1]!.messages.map((m) => m.role);
+    expect(roles).toEqual(["system", "user", "assistant", "user"]);
+    const last = lastMessage(sent[1]).content;
+    expect(last.startsWith(RESULTS_HEADER)).toBe(true);
+    expect(last.endsWith(`\n\n${FINAL_ANSWER_INSTRUCTION}`)).toBe(true);
   });
 
   it("more markers than the review has left → max_tool_calls after the final-answer round", async () => {
@@ -193,7 +203,7 @@ describe("hostile marker turns: each ends as the protocol says", () => {
     expect(result.termination_reason).toBe("max_rounds");
     expect(tools.executed).toEqual([]);
     expect(sent).toHaveLength(3);
-    expect(lastMessage(sent[2]).content).toBe(FINAL_ANSWER_INSTRUCTION);
+    expect(lastMessage(sent[2]).content.endsWith(`\n\n${FINAL_ANSWER_INSTRUCTION}`)).toBe(true);
     expect(result.trace?.map((t) => t.protocol_action)).toEqual([
       "remind_marker",
       "request_final_answer",

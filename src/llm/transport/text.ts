@@ -16,7 +16,10 @@ export function createTextTransport(options: {
 }): TurnTransport {
   return {
     kind: "text",
-    request: (history) => ({ model: options.model, messages: withSystemSection(history, options.catalog) }),
+    request: (history) => ({
+      model: options.model,
+      messages: joinUserRuns(withSystemSection(history, options.catalog)),
+    }),
     read(body, context): TransportVerdict {
       const verdict = validateTurn(body, context);
       if (verdict.kind === "reject") return verdict;
@@ -64,4 +67,22 @@ function looksLikeJson(content: unknown): boolean {
   if (typeof content !== "string") return true; // null/empty: the final-review check says why
   const text = content.trim();
   return text === "" || text.startsWith("{") || /^```(?:json)?[ \t]*\r?\n\s*\{/.test(text);
+}
+
+/**
+ * Results, then the final-answer instruction, would be two user messages in a row; chat templates
+ * of servers without tool support often insist that roles alternate, so a run becomes one message.
+ * Only user messages are joined: an assistant message is always replayed as received.
+ */
+function joinUserRuns(messages: ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const message of messages) {
+    const last = out.at(-1);
+    if (last?.role === "user" && message.role === "user" && typeof last.content === "string") {
+      out[out.length - 1] = { ...last, content: `${last.content}\n\n${String(message.content)}` };
+    } else {
+      out.push(message);
+    }
+  }
+  return out;
 }
