@@ -7,7 +7,7 @@ export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** The options of each command that take a value; each command parses exactly these. */
 export const VALUE_OPTIONS = {
-  review: ["--repo", "--base", "--head", "--format"],
+  review: ["--repo", "--base", "--head", "--format", "--config"],
   tool: ["--repo", "--base", "--head", "--args"],
 } as const satisfies Record<CommandName, readonly string[]>;
 
@@ -38,18 +38,24 @@ const REPOSITORY_OPTIONS = `  --repo <dir-or-url>  a local repository (work tree
 export const REVIEW_HELP = `usage: loupe review --repo <dir-or-url> --base <rev> --head <rev> [options]
 
 Runs the review loop with the provider configured in the environment on the change from
-merge-base(base, head) to head, and prints the result.
+merge-base(base, head) to head, then plans the result the way the App does: .github/loupe.yml is
+read from the base revision (as the App reads it from the default branch; from the merge-base for
+a clone URL), its paths, instructions, min_severity and max_findings apply, and the markdown shows
+the review body and each inline comment the App would post.
 
 options:
 ${REPOSITORY_OPTIONS}
-  --format <fmt>       markdown or json (the loop result); default json
+  --config <file>      use this file instead of .github/loupe.yml at the base revision (to try a
+                       configuration before committing it)
+  --format <fmt>       markdown (what the App would post) or json (the loop result and the plan);
+                       default json
   --no-trace           leave the round-by-round trace out of the json output
   -h, --help           show this help
 
 environment: OPENAI_BASE_URL, OPENAI_API_KEY, REVIEW_MODEL and the REVIEW_* limits, as for the
 App (see the README).
 
-exit status: 0 the model returned a final review,
+exit status: 0 the model returned a final review, or the App would skip the change,
              1 the review ended for another reason, 2 bad usage or configuration
 `;
 

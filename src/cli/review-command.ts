@@ -1,6 +1,8 @@
-// `loupe review`: runs the whole review loop against a local repository (or a clone URL once the
-// repository opener supports it) with the provider configured in the environment, and prints the
-// result. Exit 0 on final_review, 1 on any other termination reason, 2 on bad usage/configuration.
+// `loupe review`: runs the whole review loop against a local repository (or a clone URL) with the
+// provider configured in the environment, with the repository configuration the App would use
+// (review-settings.ts), and prints the result with what the App would post for it. Exit 0 on
+// final_review (or when the App would skip the change), 1 on any other termination reason, 2 on
+// bad usage/configuration.
 
 import path from "node:path";
 import type { CliIo } from "../cli.ts";
@@ -11,11 +13,13 @@ import { listTreeChange } from "../diff/listed-change.ts";
 import { isLoupeError, LoupeError } from "../errors.ts";
 import { createOpenAiProvider } from "../llm/client.ts";
 import { runReviewLoop } from "../llm/loop.ts";
-import { renderResultMarkdown } from "../llm/render-result.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { VALUE_OPTIONS } from "./help.ts";
 import { openRepository } from "./open-repository.ts";
+import { renderLocalReviewMarkdown, renderSkipMarkdown } from "./render-review.ts";
+import { readReviewSettings } from "./review-settings.ts";
+import { planLocalReview, scopeReview } from "./review-scope.ts";
 
 interface ReviewArgs {
   repo: string;
@@ -23,6 +27,7 @@ interface ReviewArgs {
   head: string;
   format: "json" | "markdown";
   trace: boolean;
+  config: string | undefined;
 }
 
 export async function runReviewCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -36,25 +41,60 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
   let workspace: Workspace | undefined;
   try {
     workspace = await openWorkspace(args, io.env, controller.signal);
+    const settings = await readReviewSettings({
+      repo: args.repo,
+      base: args.base,
+      isUrl: looksLikeUrl(args.repo),
+      configFile: args.config,
+      mergeBase: { snapshot: workspace.mergeBase, objects: workspace.objects },
+    });
     const changes = await changesOf(workspace);
+    const scope = scopeReview(settings.config, changes);
+    if (scope.kind === "skip") {
+      io.stdout(
+        args.format === "json"
+          ? `${JSON.stringify({ skipped: { reason: scope.reason, detail: scope.detail }, configuration: settings.source }, null, 2)}\n`
+          : renderSkipMarkdown(settings.source, scope.detail),
+      );
+      return 0;
+    }
+    const instructions = settings.config.instructions;
+    const repository = repositoryName(args.repo);
     const result = await runReviewLoop({
       provider: createOpenAiProvider(providerConfig),
       tools: createToolRegistry(workspace),
       view: workspace,
       model: providerConfig.model,
       prompt: {
-        repository: repositoryName(args.repo),
+        repository: `${repository.owner}/${repository.repo}`,
         pullRequest: null,
         baseSha: workspace.mergeBase.commit,
         headSha: workspace.head.commit,
-        changedFiles: changes.map(listTreeChange),
+        changedFiles: scope.reviewable.map(listTreeChange),
+        ...(instructions.trim() === "" ? {} : { repositoryInstructions: instructions }),
       },
       limits,
       toolCalls: providerConfig.toolCalls,
       includeTrace: args.trace,
       signal: controller.signal,
     });
-    io.stdout(args.format === "json" ? `${JSON.stringify(result, null, 2)}\n` : renderResultMarkdown(result));
+    const plan = await planLocalReview({
+      result,
+      view: workspace,
+      changes,
+      config: settings.config,
+      repository,
+    });
+    const facts = {
+      configuration: settings.source,
+      filesReviewed: scope.reviewable.length,
+      filesLeftOut: scope.leftOut,
+    };
+    io.stdout(
+      args.format === "json"
+        ? `${JSON.stringify({ ...result, ...facts, plan }, null, 2)}\n`
+        : renderLocalReviewMarkdown({ result, plan, ...facts }),
+    );
     return result.termination_reason === "final_review" ? 0 : 1;
   } finally {
     process.off("SIGINT", onSignal);
@@ -84,16 +124,21 @@ function looksLikeUrl(repo: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(repo);
 }
 
-/** owner/repo for the prompt: from a URL's path, or "local/<dir name>" (never a full local path). */
-function repositoryName(repo: string): string {
+/**
+ * owner/repo for the prompt and the sanitiser: from a URL's host and path, or local/<dir name> on
+ * github.com (never a full local path).
+ */
+function repositoryName(repo: string): { owner: string; repo: string; host: string } {
   if (looksLikeUrl(repo)) {
-    const parts = new URL(repo).pathname
+    const url = new URL(repo);
+    const parts = url.pathname
       .replace(/\.git$/, "")
       .split("/")
       .filter(Boolean);
-    return parts.slice(-2).join("/") || "unknown/repository";
+    const [owner = "unknown", name = "repository"] = parts.length >= 2 ? parts.slice(-2) : [];
+    return { owner, repo: name, host: url.host };
   }
-  return `local/${path.basename(path.resolve(repo))}`;
+  return { owner: "local", repo: path.basename(path.resolve(repo)), host: "github.com" };
 }
 
 function parseArgs(argv: readonly string[]): ReviewArgs {
@@ -122,5 +167,5 @@ function parseArgs(argv: readonly string[]): ReviewArgs {
   if (format !== "json" && format !== "markdown") {
     throw new LoupeError("usage_invalid", "--format must be json or markdown");
   }
-  return { repo: values.repo!, base: values.base!, head: values.head!, format, trace };
+  return { repo: values.repo!, base: values.base!, head: values.head!, format, trace, config: values.config };
 }

@@ -52,7 +52,7 @@ export async function openLocalRepository(options: OpenLocalOptions): Promise<Wo
   };
 }
 
-interface GitdirLocation {
+export interface GitdirLocation {
   readonly gitdir: string;
   readonly headOverride?: string;
 }
@@ -60,7 +60,7 @@ interface GitdirLocation {
 const NOT_A_REPOSITORY =
   "the repository directory is not a git repository (no .git, and not a bare repository)";
 
-async function locateGitdir(start: string): Promise<GitdirLocation> {
+export async function locateGitdir(start: string): Promise<GitdirLocation> {
   const stat = await fs.stat(start).catch(() => undefined);
   if (stat === undefined || !stat.isDirectory()) {
     throw new LoupeError(

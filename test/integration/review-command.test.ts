@@ -112,8 +112,10 @@ describe("loupe review as a child process against the scripted provider", () => 
       [{ body: goodReview() }],
     );
     expect(md.code).toBe(0);
-    expect(md.stdout).toContain("### high");
-    expect(md.stdout).toContain("`src/service.ts:3`");
+    // What the App would post: line 3 was added, so the finding is an inline comment there.
+    expect(md.stdout).toContain("## Inline comments the App would post (1)\n\n### `src/service.ts:3`\n");
+    expect(md.stdout).toContain("Validation occurs after the write");
+    expect(md.stdout).toContain("Findings: 1 inline, 0 in the review body");
     expect(md.stdout).toContain("`final_review`: The model returned a final review that passed validation.");
     const json = await loupe(
       ["--repo", repo.dir, "--base", base, "--head", head, "--no-trace"],

@@ -1,0 +1,44 @@
+// The changed files of a local change in the shape of GitHub's compare `files[]`, so that the
+// App's publishing plan decides which findings would be inline comments: the `patch` is the
+// hunks of Loupe's own diff (the one inspect_git_diff shows, git's algorithm), without the
+// `diff --git`/`---`/`+++` header lines, as GitHub gives it; none for binary or too-large files.
+
+import type { ChangedFile } from "../github/compare.ts";
+import { DEFAULT_TOOL_LIMITS } from "../tools/limits.ts";
+import { formatChangePatch } from "../tools/unified-diff.ts";
+import type { ChangeStatus, TreeChange } from "../workspace/tree-diff.ts";
+import type { ObjectReader } from "../workspace/types.ts";
+
+/** GitHub's words for git's statuses ("removed" for a deletion, "changed" for a mode change). */
+const GITHUB_STATUS: Readonly<Record<ChangeStatus, string>> = {
+  added: "added",
+  modified: "modified",
+  deleted: "removed",
+  renamed: "renamed",
+  mode_changed: "changed",
+  type_changed: "changed",
+};
+
+export async function localChangedFiles(
+  changes: readonly TreeChange[],
+  objects: ObjectReader,
+): Promise<ChangedFile[]> {
+  const files: ChangedFile[] = [];
+  for (const change of changes) {
+    const text = await formatChangePatch(change, { objects, maxFileBytes: DEFAULT_TOOL_LIMITS.maxFileBytes });
+    // A type change is two patches (the old entry deleted, the new one added): the head's is last.
+    const lastPatch = text.slice(Math.max(0, text.lastIndexOf("\ndiff --git ") + 1));
+    const lines = lastPatch.replace(/\n$/, "").split("\n");
+    const first = lines.findIndex((line) => line.startsWith("@@ "));
+    const hunks = first < 0 ? [] : lines.slice(first);
+    files.push({
+      filename: change.path,
+      status: GITHUB_STATUS[change.status],
+      previousFilename: change.previousPath ?? null,
+      patch: hunks.length === 0 ? null : hunks.join("\n"),
+      additions: hunks.filter((line) => line.startsWith("+")).length,
+      deletions: hunks.filter((line) => line.startsWith("-")).length,
+    });
+  }
+  return files;
+}

@@ -1,0 +1,42 @@
+// `loupe review --format markdown`: why the loop stopped (the loop result's own rendering), then
+// what the App would post for it: the review body exactly as the App renders it (summary,
+// "Outside the diff", notes) and each inline comment with the line it would be anchored to.
+
+import type { PlannedReview } from "../jobs/review-ports.ts";
+import { renderResultMarkdown } from "../llm/render-result.ts";
+import type { LoopResult } from "../llm/types.ts";
+import { inlineCode } from "../review/markdown-text.ts";
+
+export interface RenderLocalReviewInput {
+  readonly result: LoopResult;
+  readonly plan: PlannedReview | null;
+  readonly configuration: string;
+  readonly filesReviewed: number;
+  readonly filesLeftOut: number;
+}
+
+export function renderLocalReviewMarkdown(input: RenderLocalReviewInput): string {
+  const out = [renderResultMarkdown({ ...input.result, review: null }).trimEnd(), ""];
+  const leftOut = input.filesLeftOut > 0 ? ` (${input.filesLeftOut} left out: deleted, or by \`paths\`)` : "";
+  out.push(`Configuration: ${input.configuration}. Files reviewed: ${input.filesReviewed}${leftOut}.`);
+  const plan = input.plan;
+  if (plan !== null) {
+    out.push("", `Findings: ${plan.placement}`, "");
+    if (!plan.postable) {
+      out.push("The App would post no review (nothing to say); its check run would carry the outcome.", "");
+    } else {
+      out.push("## The review the App would post", "", plan.body, "");
+      out.push(`## Inline comments the App would post (${plan.comments.length})`, "");
+      for (const comment of plan.comments) {
+        const lines =
+          comment.start_line === undefined ? `${comment.line}` : `${comment.start_line}-${comment.line}`;
+        out.push(`### ${inlineCode(`${comment.path}:${lines}`)}`, "", comment.body, "");
+      }
+    }
+  }
+  return `${out.join("\n").trimEnd()}\n`;
+}
+
+export function renderSkipMarkdown(configuration: string, detail: string): string {
+  return `# Loupe review\n\nThe App would not review this change: ${detail}\n\nConfiguration: ${configuration}.\n`;
+}
