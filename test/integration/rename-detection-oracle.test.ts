@@ -207,6 +207,47 @@ describe("rename detection against git diff -M", () => {
     expect(unpaired.length).toBeGreaterThanOrEqual(5);
   });
 
+  it("pairs real code as git does: a package's CommonJS build moved and replaced by its ES module build", async () => {
+    // Real source, not generated: the yaml package ships the same modules twice (dist/ and
+    // browser/dist/), similar but not identical, many sharing a file name such as index.js.
+    const real = createRepo();
+    try {
+      const root = path.resolve("node_modules/yaml");
+      const files = (dir: string) =>
+        (fs.readdirSync(path.join(root, dir), { recursive: true }) as string[])
+          .filter((file) => file.endsWith(".js"))
+          .sort();
+      for (const file of files("dist"))
+        real.write(`src/${file}`, fs.readFileSync(path.join(root, "dist", file)));
+      real.write("README.md", fs.readFileSync(path.join(root, "README.md")));
+      const base = real.commit("CommonJS build");
+      real.remove("src");
+      for (const file of files("browser/dist")) {
+        real.write(`lib/${file}`, fs.readFileSync(path.join(root, "browser/dist", file)));
+      }
+      real.remove("README.md");
+      real.write("docs/README.md", fs.readFileSync(path.join(root, "README.md")));
+      const head = real.commit("ES module build");
+      const workspace = await openLocalRepository({ dir: real.dir, base, head });
+      try {
+        const oracle = real.git("diff", "-M", "--name-status", base, head).split("\n");
+        expect(nameStatus(await changesOf(workspace))).toEqual(oracle);
+        expect(oracle.filter((row) => /^R0[5-9]\d/.test(row)).length).toBeGreaterThanOrEqual(20);
+        const registry = createToolRegistry(workspace);
+        const execution = await registry.execute("inspect_git_diff", {
+          paths: ["lib/compose"],
+          max_bytes: 131072,
+        });
+        const diff = JSON.parse(execution.content).diff;
+        expect(diff).toBe(`${real.git("diff", "-M", base, head, "--", "src/compose", "lib/compose")}\n`);
+      } finally {
+        await workspace.dispose();
+      }
+    } finally {
+      real.dispose();
+    }
+  });
+
   it("skips inexact detection past the rename limit, as git -l does, and keeps exact and same-name pairs", async () => {
     const limited = createRepo();
     try {
