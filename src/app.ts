@@ -10,11 +10,12 @@ import type { GitHubClient } from "./github/octokit.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
 import { createOpenRunsJournal, NO_JOURNAL } from "./jobs/open-runs-journal.ts";
 import { createReviewQueue } from "./jobs/queue.ts";
-import type { ReviewJob } from "./jobs/review-job.ts";
+import type { CancelReason, ReviewRequest } from "./jobs/review-request.ts";
 import type { ReviewPorts } from "./jobs/review-ports.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
-import type { ReviewQueue } from "./jobs/review-queue.ts";
+import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
+import { createRedisQueue, type FleetTiming } from "./fleet/redis-queue.ts";
 import { runReview } from "./jobs/run-review.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
 
@@ -31,6 +32,9 @@ export interface LoupeAppOptions {
   readonly onRecovery?: (done: Promise<void>) => void;
   /** The process's metrics port (deliveries, queue, review endings); none by default. */
   readonly metrics?: Metrics;
+  /** REDIS_URL: the fleet's shared queue in Redis instead of this process's own queue. */
+  readonly redisUrl?: string | null;
+  readonly fleetTiming?: Partial<FleetTiming>;
 }
 
 const HANDLED_EVENTS = ["pull_request", "check_run", "check_suite"] as const;
@@ -44,8 +48,14 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       given === undefined
         ? createBotLoginLookup(async () => (await app.auth()) as unknown as AppClient)
         : () => Promise.resolve(given);
+    const fleet = options.redisUrl !== undefined && options.redisUrl !== null;
+    // In a fleet a dead replica's runs are taken over, not cancelled: a journal would cancel them.
+    if (fleet && options.config.stateDir !== null)
+      app.log.warn({}, "LOUPE_STATE_DIR is ignored with REDIS_URL");
     const journal =
-      options.config.stateDir === null ? NO_JOURNAL : createOpenRunsJournal(options.config.stateDir, app.log);
+      options.config.stateDir === null || fleet
+        ? NO_JOURNAL
+        : createOpenRunsJournal(options.config.stateDir, app.log);
     // A job is plain data: whoever runs it authenticates as its installation (Probot caches the
     // installation token), and the journal sees every check run that client creates or completes.
     const installation = async (installationId: number): Promise<GitHubClient> => {
@@ -71,36 +81,47 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       log: app.log,
       sleep,
     });
-    const queue = createReviewQueue({
-      concurrency: options.config.reviewConcurrency,
-      runner: async (job: ReviewJob, signal) =>
-        runReview({
-          job,
-          signal,
-          octokit: await installation(job.request.installationId),
-          ports: options.ports,
-          config: options.config,
-          log: app.log,
-          botLogin,
-          sleep,
-          checkRuns,
-          onEnded: reviewEnded,
-        }),
-      onRunnerError: (error) => app.log.error({ error: String(error).slice(0, 200) }, "review job failed"),
-      onWaiting: async (request) => {
-        const octokit = await installation(request.installationId).catch(() => null);
-        return octokit === null ? null : await checkRuns.announce(octokit, request, request.headSha);
-      },
-      onDropped: async (job, reason) => {
-        if (job.checkRun === null) return;
-        await checkRuns.cancel(
-          await installation(job.request.installationId),
-          job.request,
-          job.checkRun.id,
-          reason,
-        );
-      },
-    });
+    const runner: JobRunner = async (job, signal, onCheckRun) =>
+      runReview({
+        job,
+        signal,
+        octokit: await installation(job.request.installationId),
+        ports: options.ports,
+        config: options.config,
+        log: app.log,
+        botLogin,
+        sleep,
+        checkRuns,
+        onEnded: reviewEnded,
+        ...(onCheckRun ? { onCheckRun } : {}),
+      });
+    const announce = async (request: ReviewRequest) => {
+      const octokit = await installation(request.installationId).catch(() => null);
+      return octokit === null ? null : await checkRuns.announce(octokit, request, request.headSha);
+    };
+    const cancel = async (request: ReviewRequest, checkRunId: number, reason: CancelReason) =>
+      checkRuns.cancel(await installation(request.installationId), request, checkRunId, reason);
+    const queue: ReviewQueue =
+      !fleet || !options.redisUrl
+        ? createReviewQueue({
+            concurrency: options.config.reviewConcurrency,
+            runner,
+            onRunnerError: (error) =>
+              app.log.error({ error: String(error).slice(0, 200) }, "review job failed"),
+            onWaiting: announce,
+            onDropped: async (job, reason) => {
+              if (job.checkRun !== null) await cancel(job.request, job.checkRun.id, reason);
+            },
+          })
+        : createRedisQueue({
+            redisUrl: options.redisUrl,
+            concurrency: options.config.reviewConcurrency,
+            runner,
+            log: app.log,
+            announce,
+            cancel,
+            ...(options.fleetTiming ? { timing: options.fleetTiming } : {}),
+          });
     options.onQueue?.(queue);
     metrics.watchQueue(() => queue.stats());
 

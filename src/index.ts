@@ -3,6 +3,7 @@
 import type { ApplicationFunction } from "probot";
 import { createLoupeApp } from "./app.ts";
 import { readAppConfig } from "./config/app-config.ts";
+import { readFleetConfig } from "./config/fleet-config.ts";
 import { readProviderConfig } from "./config/provider-config.ts";
 import { readReviewLimits } from "./config/review-limits.ts";
 import { createDefaultPorts } from "./jobs/default-ports.ts";
@@ -19,6 +20,7 @@ export function loupeFromEnv(
   options: LoupeFromEnvOptions = {},
 ): ApplicationFunction {
   const config = readAppConfig(env);
+  const fleet = readFleetConfig(env);
   const limits = readReviewLimits(env);
   const provider = readProviderConfig(env);
   const metrics = options.metrics;
@@ -38,6 +40,8 @@ export function loupeFromEnv(
       appId,
       ...(options.onQueue ? { onQueue: options.onQueue } : {}),
       ...(metrics ? { metrics } : {}),
+      redisUrl: fleet.redisUrl,
+      fleetTiming: { lockMs: fleet.lockMs, stalledIntervalMs: fleet.lockMs / 2, leaseMs: 2 * fleet.lockMs },
     })(app, appOptions);
   };
 }

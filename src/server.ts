@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   let queue: ReviewQueue | null = null;
   const onQueue = (started: ReviewQueue) => {
     queue = started;
-    readiness.queueStarted(() => true); // in-process: it takes work from the moment it exists
+    readiness.queueStarted(() => started.isReady()); // a shared queue: while Redis takes work
   };
   const loupe = loupeFromEnv(env, { metrics, onQueue });
   const server = await run(

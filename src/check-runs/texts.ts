@@ -30,6 +30,12 @@ export function cancelledOutput(reason: CancelReason): CheckRunOutput {
       summary: `A newer push (\`${reason.headSha}\`) superseded this review; Loupe reviews that commit instead.`,
     };
   }
+  if (reason.kind === "handback") {
+    return {
+      title: "Loupe: handed to another replica",
+      summary: "This Loupe replica stopped; another replica continues this review on the same check run.",
+    };
+  }
   return {
     title: "Loupe restarted; press Re-run",
     summary: "Loupe restarted before this review finished. Press **Re-run review** to review this commit.",

@@ -202,5 +202,6 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
     drain,
     shutdown,
     stats: () => ({ running: running.size, pending: pending.size }),
+    isReady: () => accepting,
   };
 }

@@ -4,6 +4,7 @@
 // it rejects when the queue cannot take it at all (Redis unreachable), so the webhook is not
 // acknowledged and GitHub keeps a failed delivery that can be redelivered.
 
+import type { KnownRun } from "../check-runs/check-runs.ts";
 import type { ReviewJob } from "./review-job.ts";
 import type { ReviewRequest } from "./review-request.ts";
 
@@ -12,7 +13,12 @@ export interface JobSettlement {
   readonly remember: boolean;
 }
 
-export type JobRunner = (job: ReviewJob, signal: AbortSignal) => Promise<JobSettlement>;
+/** `onCheckRun` hears of the job's check run once it is open (a shared queue stores it in the job). */
+export type JobRunner = (
+  job: ReviewJob,
+  signal: AbortSignal,
+  onCheckRun?: (run: KnownRun) => Promise<void>,
+) => Promise<JobSettlement>;
 
 export type EnqueueOutcome =
   | "queued"
@@ -30,4 +36,6 @@ export interface ReviewQueue {
   shutdown(graceMs: number): Promise<void>;
   /** This process's share: the jobs it runs, and those waiting for it. */
   stats(): { readonly running: number; readonly pending: number };
+  /** Whether the queue can take work now (a shared queue: its Redis connection is up). */
+  isReady(): boolean;
 }

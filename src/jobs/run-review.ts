@@ -1,7 +1,7 @@
 // One review job, in numbered steps. Every exit completes the check run (the finally block), and
 // the workspace is always disposed: nothing is left in_progress, nothing is left on disk.
 
-import type { CheckRuns, OpenCheckRun } from "../check-runs/check-runs.ts";
+import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
 import { cancelledOutput, describeFailure, failureOutput, tooLargeDetail } from "../check-runs/texts.ts";
 import type { AppConfig } from "../config/app-config.ts";
 import { isPathIncluded } from "../config/repo-config.ts";
@@ -41,6 +41,8 @@ export interface RunReviewOptions {
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly now?: () => number;
   readonly checkRuns: CheckRuns;
+  /** Told the check run as soon as it is open, so a later attempt of this job reuses it. */
+  readonly onCheckRun?: (run: KnownRun) => Promise<void>;
   /** Told once, after the check run is completed: the metrics and the review's log line. */
   readonly onEnded?: (ending: ReviewEnding) => void;
 }
@@ -84,6 +86,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
         deadline: retry.deadline,
       });
       earlier = null; // the earlier run is used once
+      await options.onCheckRun?.({ id: opened.id, headSha: opened.headSha });
       return opened;
     };
     const pr = await resolvePullRequest(octokit, request).catch(async (error: unknown) => {
@@ -241,17 +244,27 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     // 9. Always: dispose the workspace, then complete the check run (after the last progress PATCH).
     if (workspace !== null)
       await workspace.dispose().catch(() => log.warn({ key }, "workspace dispose failed"));
-    if (run !== null) {
-      const final: Ending = ending ?? { conclusion: "neutral", output: failureOutput(null), remember: false };
-      await (run as OpenCheckRun).complete(final);
+    // Handed back to the shared queue: the run stays open for the replica that takes the job over
+    // (the settlement is then `remember: false`, as for every aborted job).
+    const handedBack = signal.aborted && isCancelReason(signal.reason) && signal.reason.kind === "handback";
+    if (handedBack) log.info({ key }, "review handed back to the queue");
+    else {
+      if (run !== null) {
+        const final: Ending = ending ?? {
+          conclusion: "neutral",
+          output: failureOutput(null),
+          remember: false,
+        };
+        await (run as OpenCheckRun).complete(final);
+      }
+      options.onEnded?.({
+        repository: `${request.owner}/${request.repo}`,
+        pullNumber: request.pullNumber,
+        headSha,
+        conclusion: (ending as Ending | null)?.conclusion ?? "neutral",
+        result: loopResult,
+        durationMs: now() - startedAt,
+      });
     }
-    options.onEnded?.({
-      repository: `${request.owner}/${request.repo}`,
-      pullNumber: request.pullNumber,
-      headSha,
-      conclusion: (ending as Ending | null)?.conclusion ?? "neutral",
-      result: loopResult,
-      durationMs: now() - startedAt,
-    });
   }
 }

@@ -34,6 +34,8 @@ export interface LoupeProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Peak resident set (VmHWM) of the server process in KiB, read from /proc while it runs. */
   peakRssKiB(): number | undefined;
+  /** false once the process has exited. */
+  alive(): boolean;
   /** SIGTERM to the process group, SIGKILL after graceMs; resolves when it has exited. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -171,6 +173,7 @@ export async function startLoupeProcess(options: LoupeProcessOptions): Promise<L
     webhookUrl: `${url}/api/github/webhooks`,
     output,
     exited,
+    alive: () => !done,
     peakRssKiB: () => serverPeakRss(pid),
     stop,
   };

@@ -1,0 +1,254 @@
+// Loupe as a fleet: real server processes sharing one real redis-server (REDIS_URL), against the
+// fake GitHub and a scripted model that answers slowly, so reviews are running while the tests
+// push, redeliver, kill, stop and restart things. The rules of one process must hold across them.
+
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
+import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { type PullRequestFacts, pullRequestEvent } from "../support/fake-github-payloads.ts";
+import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
+import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
+import {
+  type ScriptedProvider,
+  type ScriptedTurn,
+  startScriptedProvider,
+} from "../support/scripted-provider.ts";
+import { deliverWebhook } from "../support/webhook-delivery.ts";
+
+const SECRET = `whsec-fleet-${process.pid}`;
+const TURN_MS = 1500;
+let redis: RedisServer;
+let github: FakeGitHub;
+let provider: ScriptedProvider;
+let fixture: FixtureRepo;
+const replicas: LoupeProcess[] = [];
+const target = (installationId = 1) => ({
+  htmlBase: github.url,
+  owner: "octo",
+  repo: "fleet",
+  defaultBranch: "main",
+  installationId,
+});
+
+/** A tool call then a final review, again and again: any review may take any turn. */
+function script(turns: number): ScriptedTurn[] {
+  const final = { summary: "Fine.", findings: [], notes: ["Checked by the fleet."] };
+  return Array.from({ length: turns }, (_, i): ScriptedTurn => {
+    const body =
+      i % 2 === 0
+        ? toolCallsTurn([{ id: `call_${i}`, name: "read_repository_file", arguments: { path: "src/a.ts" } }])
+        : stopTurn(final);
+    return { fault: "delay", ms: TURN_MS, next: { body } };
+  });
+}
+
+async function startReplica(extra: Record<string, string> = {}): Promise<LoupeProcess> {
+  const loupe = await startLoupeProcess({
+    command: "node",
+    env: fakeWorldEnv({
+      github,
+      providerBaseURL: provider.baseURL,
+      webhookSecret: SECRET,
+      apiKey: `test-key-fleet-${process.pid}`,
+      extra: {
+        REDIS_URL: redis.url,
+        FLEET_LOCK_SECONDS: "5",
+        REVIEW_CONCURRENCY: "2",
+        SHUTDOWN_GRACE_SECONDS: "1",
+        ...extra,
+      },
+    }),
+  });
+  replicas.push(loupe);
+  return loupe;
+}
+
+/** Polls the fake's state; bounded only by the test's own timeout (no duration is asserted). */
+async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const PULLS = 8;
+let nextPull = 1;
+/** The next pull request, on its own branch (`change-N`, one changed line). */
+function newPull(): PullRequestFacts {
+  const number = nextPull++;
+  if (number > PULLS) throw new Error("add branches in beforeAll");
+  return github.addPullRequest({ owner: "octo", repo: "fleet", number, headRef: `change-${number}` });
+}
+
+/** A push to the pull request: its head moves to `change-N-pushed` (a new SHA). */
+function push(pr: PullRequestFacts): PullRequestFacts {
+  return github.addPullRequest({
+    owner: "octo",
+    repo: "fleet",
+    number: pr.number,
+    headRef: `${pr.headRef}-pushed`,
+  });
+}
+
+const deliver = (loupe: LoupeProcess, action: string, pr: PullRequestFacts, deliveryId?: string) =>
+  deliverWebhook({
+    url: loupe.webhookUrl,
+    event: "pull_request",
+    payload: pullRequestEvent(action, target(), pr),
+    secret: SECRET,
+    ...(deliveryId === undefined ? {} : { deliveryId }),
+  });
+
+const runsOn = (sha: string) => github.checkRuns.filter((r) => r.headSha === sha);
+const last = (run: {
+  history: { status: string; conclusion: string | null; output: { title?: string } | null }[];
+}) => run.history.at(-1)!;
+const reviewsOn = (sha: string) => github.reviews.filter((r) => r.commitId === sha);
+const key = (pr: PullRequestFacts) => `"key":"octo/fleet#${pr.number}"`;
+/** The replica whose worker started the job for this pull request (latest start wins). */
+async function runnerOf(pr: PullRequestFacts): Promise<LoupeProcess> {
+  return until(() =>
+    replicas.find(
+      (loupe) =>
+        loupe.alive() &&
+        loupe
+          .output()
+          .split("\n")
+          .some((line) => line.includes("fleet job started") && line.includes(key(pr))),
+    ),
+  );
+}
+const inProgress = (sha: string) => runsOn(sha).find((r) => last(r).status === "in_progress");
+const completed = (sha: string) => runsOn(sha).find((r) => last(r).status === "completed");
+const other = (loupe: LoupeProcess) => replicas.find((r) => r !== loupe && r.alive())!;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  fixture = createRepo();
+  fixture.write("src/a.ts", "export const a = 1;\n");
+  fixture.commit("a");
+  for (let n = 1; n <= PULLS; n++) {
+    fixture.branch(`change-${n}`, "main");
+    fixture.write("src/a.ts", `export const a = ${n + 1};\n`);
+    fixture.commit(`change ${n}`);
+    fixture.branch(`change-${n}-pushed`, `change-${n}`);
+    fixture.write("src/a.ts", `export const a = ${n + 100};\n`);
+    fixture.commit(`change ${n}, pushed again`);
+  }
+  fixture.checkout("main");
+  github = await startFakeGitHub();
+  github.addRepository({ owner: "octo", repo: "fleet", source: fixture });
+  provider = await startScriptedProvider(script(400));
+  await Promise.all([startReplica(), startReplica()]);
+}, 120_000);
+
+afterAll(async () => {
+  for (const loupe of replicas) await loupe.stop(5000);
+  await provider?.stop();
+  await github?.stop();
+  await redis?.stop();
+  fixture?.dispose();
+});
+
+describe("a fleet of Loupe replicas on one Redis", () => {
+  it("reviews a pull request once, and a redelivery to another replica changes nothing", async () => {
+    const [a, b] = replicas as [LoupeProcess, LoupeProcess];
+    const pr = newPull();
+    const deliveryId = crypto.randomUUID();
+    expect((await deliver(a, "opened", pr, deliveryId)).status).toBe(200);
+    expect((await deliver(b, "opened", pr, deliveryId)).status).toBe(200);
+    const run = await until(() => runsOn(pr.headSha).find((r) => last(r).status === "completed"));
+    expect(last(run).conclusion).toBe("success");
+    // The same head again (a reopen, another delivery): already reviewed, on either replica.
+    expect((await deliver(b, "reopened", pr)).status).toBe(200);
+    await until(() => b.output().includes("already_reviewed") || undefined);
+    expect(runsOn(pr.headSha)).toHaveLength(1);
+    expect(reviewsOn(pr.headSha)).toHaveLength(1);
+    expect(`${a.output()}${b.output()}`).toContain("duplicate_delivery");
+  });
+
+  it("supersedes a review running on one replica with a push delivered to another", async () => {
+    const pr = newPull();
+    expect((await deliver(replicas[0]!, "opened", pr)).status).toBe(200);
+    await until(() => inProgress(pr.headSha));
+    const running = await runnerOf(pr);
+    const pushed = push(pr);
+    expect((await deliver(other(running), "synchronize", pushed)).status).toBe(200);
+    const old = await until(() => completed(pr.headSha));
+    expect(last(old).conclusion).toBe("cancelled");
+    expect(last(old).output?.title).toBe(`Superseded by ${pushed.headSha.slice(0, 7)}`);
+    const fresh = await until(() => completed(pushed.headSha));
+    expect(last(fresh).conclusion).toBe("success");
+    expect(reviewsOn(pr.headSha)).toHaveLength(0);
+    expect(reviewsOn(pushed.headSha)).toHaveLength(1);
+  });
+
+  it("takes over the reviews of a SIGKILLed replica on the same check run, posted once", async () => {
+    const pr = newPull();
+    expect((await deliver(replicas[0]!, "opened", pr)).status).toBe(200);
+    const run = await until(() => inProgress(pr.headSha));
+    const victim = await runnerOf(pr);
+    process.kill(-victim.pid, "SIGKILL"); // no shutdown, no hand-back: the job's lock just expires
+    await victim.exited;
+    await startReplica(); // the fleet keeps its size; the survivor or the newcomer takes the job over
+    await until(() => last(run).status === "completed");
+    expect(last(run).conclusion).toBe("success");
+    expect(runsOn(pr.headSha)).toHaveLength(1); // the same run, not a second one
+    expect(run.history.filter((state) => state.status === "in_progress").length).toBeGreaterThan(1);
+    expect(reviewsOn(pr.headSha)).toHaveLength(1);
+  });
+
+  it("hands running reviews back on SIGTERM; another replica finishes them on the same run", async () => {
+    const pr = newPull();
+    expect((await deliver(replicas[0]!, "opened", pr)).status).toBe(200);
+    const run = await until(() => inProgress(pr.headSha));
+    const leaving = await runnerOf(pr);
+    await leaving.stop(20_000); // SIGTERM: the grace (1 s) passes, the review goes back to the queue
+    expect(leaving.output()).toContain("review handed back to the queue");
+    await until(() => last(run).status === "completed");
+    expect(last(run).conclusion).toBe("success");
+    expect(runsOn(pr.headSha)).toHaveLength(1);
+    expect(reviewsOn(pr.headSha)).toHaveLength(1);
+    await startReplica();
+  });
+
+  it("answers 503 while Redis cannot take a job, and a redelivery later is reviewed", async () => {
+    const pr = newPull();
+    const [a] = replicas.filter((r) => r.alive()) as [LoupeProcess];
+    const deliveryId = crypto.randomUUID();
+    await redis.halt();
+    try {
+      expect((await deliver(a, "opened", pr, deliveryId)).status).toBe(503);
+      expect((await fetch(`${a.url}/readyz`)).status).toBe(503);
+    } finally {
+      await redis.start();
+    }
+    await until(async () => (await fetch(`${a.url}/readyz`)).status === 200);
+    expect(runsOn(pr.headSha)).toHaveLength(0); // nothing was acknowledged, nothing was started
+    expect((await deliver(a, "opened", pr, deliveryId)).status).toBe(200); // GitHub's redelivery
+    const run = await until(() => completed(pr.headSha));
+    expect(last(run).conclusion).toBe("success");
+    expect(reviewsOn(pr.headSha)).toHaveLength(1);
+  });
+
+  it("finishes a review while Redis restarts in the middle of it", async () => {
+    const pr = newPull();
+    expect((await deliver(replicas.find((r) => r.alive())!, "opened", pr)).status).toBe(200);
+    const run = await until(() => inProgress(pr.headSha));
+    await redis.restart(); // the append-only file brings the queue back as it was
+    await until(() => last(run).status === "completed");
+    expect(last(run).conclusion).toBe("success");
+    expect(runsOn(pr.headSha)).toHaveLength(1);
+    expect(reviewsOn(pr.headSha)).toHaveLength(1);
+  });
+
+  it("leaves no check run open", async () => {
+    await until(() => github.checkRuns.every((r) => last(r).status === "completed"));
+    expect(github.checkRuns.filter((r) => last(r).status !== "completed")).toEqual([]);
+    // Probot's throttling (Bottleneck) keeps its state in the same Redis: shared by the replicas.
+    expect(redis.cli("--scan", "--pattern", "b_*")).toMatch(/^b_/m);
+  });
+});

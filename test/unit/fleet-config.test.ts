@@ -1,0 +1,34 @@
+import { describe, expect, it } from "@jest/globals";
+import { readFleetConfig } from "../../src/config/fleet-config.ts";
+
+describe("readFleetConfig", () => {
+  it("is the single process without REDIS_URL, and a 30 s lock by default", () => {
+    expect(readFleetConfig({})).toEqual({ redisUrl: null, lockMs: 30_000 });
+    expect(readFleetConfig({ REDIS_URL: "  " })).toEqual({ redisUrl: null, lockMs: 30_000 });
+  });
+
+  it("takes redis:// and rediss:// URLs and a lock in seconds", () => {
+    expect(readFleetConfig({ REDIS_URL: "redis://redis:6379/0", FLEET_LOCK_SECONDS: "5" })).toEqual({
+      redisUrl: "redis://redis:6379/0",
+      lockMs: 5000,
+    });
+    expect(readFleetConfig({ REDIS_URL: "rediss://:pw@cache.internal:6380" }).redisUrl).toBe(
+      "rediss://:pw@cache.internal:6380",
+    );
+  });
+
+  it.each([["localhost:6379"], ["http://redis:6379"], ["redis//x"]])(
+    "refuses REDIS_URL=%j, naming the variable",
+    (value) => {
+      expect(() => readFleetConfig({ REDIS_URL: value })).toThrow(
+        "REDIS_URL must be a redis:// or rediss:// URL",
+      );
+    },
+  );
+
+  it.each([["4"], ["301"], ["ten"], ["-5"], ["5.5"]])("refuses FLEET_LOCK_SECONDS=%j", (value) => {
+    expect(() => readFleetConfig({ FLEET_LOCK_SECONDS: value })).toThrow(
+      "FLEET_LOCK_SECONDS must be an integer from 5 to 300",
+    );
+  });
+});
