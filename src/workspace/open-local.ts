@@ -37,10 +37,9 @@ export async function openLocalRepository(options: OpenLocalOptions): Promise<Wo
       `no merge-base: ${JSON.stringify(options.base)} and ${JSON.stringify(options.head)} share no history`,
     );
   }
-  const [headSnapshot, mergeBaseSnapshot] = [
-    await readCommitSnapshot(store, head),
-    await readCommitSnapshot(store, mergeBase),
-  ];
+  const headSnapshot = await readCommitSnapshot(store, head);
+  // Snapshots are immutable: when head is the merge-base (a tool run on one commit), share it.
+  const mergeBaseSnapshot = mergeBase === head ? headSnapshot : await readCommitSnapshot(store, mergeBase);
   return {
     head: headSnapshot,
     mergeBase: mergeBaseSnapshot,

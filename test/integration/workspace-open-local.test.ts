@@ -86,6 +86,15 @@ describe("openLocalRepository", () => {
     expect([byHead.mergeBase.commit, byHead.head.commit]).toEqual([sha.c1, sha.c4]);
   });
 
+  it("reads one snapshot when head is the merge-base (a tool run on one commit)", async () => {
+    const one = await openLocalRepository({ dir: repo.dir, base: "feature", head: "feature" });
+    expect(one.mergeBase).toBe(one.head);
+    expect(one.head.entries).toEqual(
+      lsTree(repo, sha.c5!).map(({ path }) => expect.objectContaining({ path })),
+    );
+    await one.dispose();
+  });
+
   it("opens a bare repository and a subdirectory of a work tree", async () => {
     const fromBare = await openLocalRepository({ dir: bare.dir, base: "main", head: "refs/tags/v-head" });
     expect([fromBare.mergeBase.commit, fromBare.head.commit]).toEqual([sha.c2, sha.c5]);
