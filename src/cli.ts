@@ -3,6 +3,7 @@
 // module is imported only when it runs, so `loupe tool` never loads the provider client.
 
 import { readFileSync } from "node:fs";
+import module from "node:module";
 import { asksForHelp, COMMAND_HELP, type CommandName, isCommandName, MAIN_HELP } from "./cli/help.ts";
 import { LoupeError } from "./errors.ts";
 import { redactSecrets } from "./redact.ts";
@@ -78,5 +79,9 @@ export async function runCli(): Promise<void> {
   process.exitCode = await main(process.argv.slice(2), io);
 }
 
-// `node src/cli.ts ...` (npm run loupe) runs it too; bin/loupe.js calls runCli itself.
-if (process.argv[1] !== undefined && /(?:^|[/\\])cli\.ts$/.test(process.argv[1])) await runCli();
+// `node src/cli.ts ...` runs it too (bin/loupe.js calls runCli itself, after the same cache call):
+// every module the command imports from here on is compiled once and then read from the cache.
+if (process.argv[1] !== undefined && /(?:^|[/\\])cli\.ts$/.test(process.argv[1])) {
+  module.enableCompileCache?.();
+  await runCli();
+}
