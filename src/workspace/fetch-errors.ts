@@ -20,7 +20,11 @@ interface ErrorShape {
 }
 
 export function classifyFetchError(error: unknown, context: FetchFailureContext): LoupeError {
-  if (error instanceof LoupeError) return error;
+  // A transfer cut by the signal can end like an empty pack, so a commit found missing after the
+  // signal fired is the abort's doing, not the server's: report the abort or the timeout.
+  const missingAfterAbort =
+    error instanceof LoupeError && error.code === "git_commit_unreachable" && context.signal.aborted;
+  if (error instanceof LoupeError && !missingAfterAbort) return error;
   if (context.callerSignal?.aborted === true) {
     return new LoupeError("git_aborted", `fetching ${context.what} was aborted`, { cause: error });
   }
