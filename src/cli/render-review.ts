@@ -13,12 +13,15 @@ export interface RenderLocalReviewInput {
   readonly configuration: string;
   readonly filesReviewed: number;
   readonly filesLeftOut: number;
+  /** Which repository guidance files the model was given (describe-guidance.ts). */
+  readonly guidance?: string;
 }
 
 export function renderLocalReviewMarkdown(input: RenderLocalReviewInput): string {
   const out = [renderResultMarkdown({ ...input.result, review: null }).trimEnd(), ""];
   const leftOut = input.filesLeftOut > 0 ? ` (${input.filesLeftOut} left out: deleted, or by \`paths\`)` : "";
   out.push(`Configuration: ${input.configuration}. Files reviewed: ${input.filesReviewed}${leftOut}.`);
+  if (input.guidance !== undefined) out.push("", input.guidance);
   const plan = input.plan;
   if (plan !== null) {
     out.push("", `Findings: ${plan.placement}`, "");

@@ -11,6 +11,9 @@ import { readReviewLimits } from "../config/review-limits.ts";
 import { changesOf } from "../diff/changes.ts";
 import { listTreeChange } from "../diff/listed-change.ts";
 import { isLoupeError, LoupeError } from "../errors.ts";
+import { describeGuidance } from "../guidance/describe-guidance.ts";
+import { loadGuidance } from "../guidance/load-guidance.ts";
+import { snapshotGuidanceSource } from "../guidance/snapshot-source.ts";
 import { createOpenAiProvider } from "../llm/client.ts";
 import { runReviewLoop } from "../llm/loop.ts";
 import { createToolRegistry } from "../tools/registry.ts";
@@ -18,8 +21,8 @@ import type { Workspace } from "../workspace/types.ts";
 import { VALUE_OPTIONS } from "./help.ts";
 import { openRepository } from "./open-repository.ts";
 import { renderLocalReviewMarkdown, renderSkipMarkdown } from "./render-review.ts";
-import { readReviewSettings } from "./review-settings.ts";
 import { planLocalReview, scopeReview } from "./review-scope.ts";
+import { readReviewSettings } from "./review-settings.ts";
 
 interface ReviewArgs {
   repo: string;
@@ -58,6 +61,13 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
       );
       return 0;
     }
+    // Guidance from the base side, as the App reads it from the default branch: the changes under
+    // review never decide what the model is told about the repository.
+    const guidance = await loadGuidance({
+      source: snapshotGuidanceSource(workspace.mergeBase, workspace.objects),
+      config: settings.config,
+      changedFiles: scope.reviewable.map((c) => c.path),
+    });
     const instructions = settings.config.instructions;
     const repository = repositoryName(args.repo);
     const result = await runReviewLoop({
@@ -72,6 +82,7 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
         headSha: workspace.head.commit,
         changedFiles: scope.reviewable.map(listTreeChange),
         ...(instructions.trim() === "" ? {} : { repositoryInstructions: instructions }),
+        guidance: guidance.files,
       },
       limits,
       toolCalls: providerConfig.toolCalls,
@@ -89,6 +100,7 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
       configuration: settings.source,
       filesReviewed: scope.reviewable.length,
       filesLeftOut: scope.leftOut,
+      guidance: describeGuidance(guidance, "the base revision"),
     };
     io.stdout(
       args.format === "json"

@@ -17,6 +17,10 @@ export interface RepoConfig {
   fail_on: Severity | "none";
   max_findings: number;
   max_files: number;
+  /** Give the model the repository's AI guidance files (AGENTS.md, CLAUDE.md, Copilot's). */
+  guidance: boolean;
+  /** More guidance files to give the model, by repository-relative path. */
+  guidance_files: string[];
 }
 
 export type RepoConfigResult =
@@ -31,6 +35,7 @@ export const LIMITS = {
   globLength: 256,
   maxFindings: 100,
   maxFiles: 3000,
+  guidanceFiles: 10,
 } as const;
 
 /** Lockfiles and vendored or minified code: large, generated, and not worth a model's budget. */
@@ -60,6 +65,8 @@ export const DEFAULT_REPO_CONFIG: RepoConfig = Object.freeze({
   fail_on: "none",
   max_findings: 50,
   max_files: 300,
+  guidance: true,
+  guidance_files: Object.freeze([]) as unknown as string[],
 }) as RepoConfig;
 
 const SEVERITY = v.picklist(
@@ -73,6 +80,14 @@ const Glob = v.pipe(
   v.maxLength(LIMITS.globLength, `must be at most ${LIMITS.globLength} characters`),
   v.check((g) => !g.startsWith("/"), "patterns are repository-relative: remove the leading /"),
   v.check((g) => !g.includes("\\") && !g.includes("\u0000"), "must not contain a backslash or NUL"),
+);
+const FilePath = v.pipe(
+  Glob,
+  v.check((p) => !/[*?[\]{}]/.test(p), "is a path, not a pattern"),
+  v.check(
+    (p) => !p.split("/").some((part) => part === ".." || part === "." || part === ""),
+    "must not contain empty, . or .. segments",
+  ),
 );
 const Globs = v.pipe(v.array(Glob), v.maxLength(LIMITS.globs, `must list at most ${LIMITS.globs} patterns`));
 const count = (cap: number) =>
@@ -100,6 +115,13 @@ const RepoConfigSchema = v.strictObject({
   ),
   max_findings: v.optional(count(LIMITS.maxFindings)),
   max_files: v.optional(count(LIMITS.maxFiles)),
+  guidance: v.optional(v.boolean()),
+  guidance_files: v.optional(
+    v.pipe(
+      v.array(FilePath),
+      v.maxLength(LIMITS.guidanceFiles, `must list at most ${LIMITS.guidanceFiles} files`),
+    ),
+  ),
 });
 
 type Errors = { path: string; message: string }[];
@@ -163,6 +185,8 @@ export function parseRepoConfig(yamlText: string | null): RepoConfigResult {
     fail_on: o.fail_on ?? d.fail_on,
     max_findings: o.max_findings ?? d.max_findings,
     max_files: o.max_files ?? d.max_files,
+    guidance: o.guidance ?? d.guidance,
+    guidance_files: o.guidance_files ?? [...d.guidance_files],
   };
   return { ok: true, config };
 }
@@ -177,13 +201,23 @@ function toError(issue: v.BaseIssue<unknown>): { path: string; message: string }
 
 const matchers = new WeakMap<RepoConfig["paths"], (path: string) => boolean>();
 
+/**
+ * Whether a path matches any of these repository globs, with the same matching as `paths`
+ * (picomatch, dot: true). Patterns that break the `paths` rules (length, leading /, backslash,
+ * NUL) are ignored, so a glob from any repository file is bounded like one from loupe.yml.
+ */
+export function globMatcher(patterns: readonly string[]): (path: string) => boolean {
+  const valid = patterns.filter((p) => v.is(Glob, p)).slice(0, LIMITS.globs);
+  return valid.length > 0 ? picomatch(valid, { dot: true }) : () => false;
+}
+
 /** Included when some include pattern matches and no exclude pattern does (picomatch, dot: true). */
 export function isPathIncluded(config: RepoConfig, path: string): boolean {
   let match = matchers.get(config.paths);
   if (match === undefined) {
     const { include, exclude } = config.paths;
-    const inc = include.length > 0 ? picomatch(include, { dot: true }) : () => false;
-    const exc = exclude.length > 0 ? picomatch(exclude, { dot: true }) : () => false;
+    const inc = globMatcher(include);
+    const exc = globMatcher(exclude);
     match = (p: string) => inc(p) && !exc(p);
     matchers.set(config.paths, match);
   }
@@ -192,7 +226,11 @@ export function isPathIncluded(config: RepoConfig, path: string): boolean {
 
 function cloneDefaults(): RepoConfig {
   const d = DEFAULT_REPO_CONFIG;
-  return { ...d, paths: { include: [...d.paths.include], exclude: [...d.paths.exclude] } };
+  return {
+    ...d,
+    paths: { include: [...d.paths.include], exclude: [...d.paths.exclude] },
+    guidance_files: [...d.guidance_files],
+  };
 }
 
 function fail(path: string, message: string): RepoConfigResult {

@@ -56,6 +56,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
           headSha: input.pullRequest.headSha,
           changedFiles: input.changedFiles,
           ...(input.repositoryInstructions ? { repositoryInstructions: input.repositoryInstructions } : {}),
+          ...(input.guidance ? { guidance: input.guidance } : {}),
         },
         limits: options.limits,
         toolCalls: options.provider.toolCalls,

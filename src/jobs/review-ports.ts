@@ -7,6 +7,7 @@ import type { RepoConfig, RepoConfigResult } from "../config/repo-config.ts";
 import type { ListedChange } from "../diff/listed-change.ts";
 import type { ChangedFile } from "../github/compare.ts";
 import type { InlineComment } from "../github/publish-review.ts";
+import type { GuidanceFile } from "../guidance/types.ts";
 import type { LoopResult, RoundProgress, Severity } from "../llm/types.ts";
 import type { RepositoryView, Workspace } from "../workspace/types.ts";
 
@@ -26,6 +27,8 @@ export interface LoopInput {
   readonly changedFiles: readonly ListedChange[];
   readonly mergeBaseSha: string;
   readonly repositoryInstructions: string | null;
+  /** The repository's guidance files from its default branch, bounded (src/guidance). */
+  readonly guidance?: readonly GuidanceFile[];
   readonly signal: AbortSignal;
   readonly onRound: (progress: RoundProgress) => void;
 }

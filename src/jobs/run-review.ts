@@ -11,10 +11,13 @@ import type { LoopResult } from "../llm/types.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
 import { renderCheckRunOutput } from "../github/check-run-output.ts";
 import { comparePullRequest } from "../github/compare.ts";
+import { githubGuidanceSource } from "../github/guidance-source.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { listPostedFingerprints } from "../github/posted-fingerprints.ts";
 import { publishReview } from "../github/publish-review.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
+import { describeGuidance } from "../guidance/describe-guidance.ts";
+import { loadGuidance } from "../guidance/load-guidance.ts";
 import { redactSecrets, registerSecret } from "../redact.ts";
 import { reviewMarker } from "../review/render.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
@@ -130,6 +133,12 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     if (reviewable.length === 0) {
       return end(skippedEnding("no_files", "No reviewable files after the `paths` include/exclude rules."));
     }
+    // 3b. The repository's guidance files, from the default branch like its configuration.
+    const guidance = await loadGuidance({
+      source: githubGuidanceSource(octokit, repoRef),
+      config: repoConfig,
+      changedFiles: reviewable.map((f) => f.filename),
+    });
     const early = aborted();
     if (early) return end(early);
 
@@ -165,6 +174,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
       changedFiles: reviewable.map(listGitHubFile),
       mergeBaseSha: comparison.mergeBaseSha,
       repositoryInstructions: repoConfig.instructions.trim() === "" ? null : repoConfig.instructions,
+      guidance: guidance.files,
       signal,
       onRound: (p) => run?.progress(p),
     });
@@ -173,7 +183,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     if (cancel) return end(cancel);
 
     let plan: PlannedReview | null = null;
-    const notes: string[] = [];
+    const notes: string[] = [describeGuidance(guidance, "the default branch")];
     const finalEnding = (conclusion: Ending["conclusion"], remember = true): Ending => ({
       conclusion,
       output: renderCheckRunOutput({

@@ -3,7 +3,9 @@
 // JSON-quoted and labelled untrusted, so it can never read as an instruction from Loupe.
 
 import type { ListedChange } from "../diff/listed-change.ts";
+import type { GuidanceFile } from "../guidance/types.ts";
 import { finalReviewJsonSchema } from "./final-review-schema.ts";
+import { guidanceLines } from "./guidance-prompt.ts";
 import type { ChatMessage } from "./provider.ts";
 
 export interface ReviewPromptInput {
@@ -14,6 +16,8 @@ export interface ReviewPromptInput {
   changedFiles: readonly ListedChange[];
   operatorInstructions?: string;
   repositoryInstructions?: string;
+  /** The repository's guidance files, already bounded (src/guidance). */
+  guidance?: readonly GuidanceFile[];
 }
 
 const MAX_LISTED_FILES = 300;
@@ -69,6 +73,7 @@ function buildUserMessage(input: ReviewPromptInput): string {
       JSON.stringify(clip(input.repositoryInstructions, MAX_INSTRUCTION_CHARS)),
     );
   }
+  parts.push(...guidanceLines(input.guidance));
   parts.push("Review the changes and return the final review JSON.");
   return parts.join("\n");
 }

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, expect } from "@jest/globals";
 import nock from "nock";
 import { createPullRequestFixture, type PullRequestFixture } from "./app-pull-request.ts";
 import { type GitHttpServer, startGitHttpServer } from "./git-http-server.ts";
+import { mockGuidance } from "./github-guidance-mock.ts";
 import { BOT_LOGIN, type GitHubMock, INSTALLATION_TOKEN, mockGitHub } from "./github-mock.ts";
 import {
   APP_ID,
@@ -69,6 +70,8 @@ export interface ReviewMocks {
   readonly app?: boolean;
   /** The compare answer, when not the fixture's own (for example, a 300-file page). */
   readonly compareData?: Record<string, unknown>;
+  /** Guidance files on the default branch (path → text); without it, none (optional mocks). */
+  readonly guidance?: Readonly<Record<string, string>>;
 }
 
 /** Token, check run, config, compare: what every review asks before the loop runs. */
@@ -81,6 +84,9 @@ export function mockReviewStart(fx: PullRequestFixture, options: ReviewMocks = {
   if (options.config === undefined || options.config === null) gh.configMissing();
   else gh.configFile(options.config);
   gh.compare(`${fx.baseSha}...${head}`, options.compareData ?? fx.compareData(head));
+  mockGuidance(gh, `/repos/${owner}/${repo}`, options.guidance ?? {}, {
+    optional: options.guidance === undefined,
+  });
   if (options.app === true) gh.app();
   return gh;
 }

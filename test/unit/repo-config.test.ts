@@ -37,6 +37,8 @@ describe("parseRepoConfig", () => {
       fail_on: "none",
       max_findings: 50,
       max_files: 300,
+      guidance: true,
+      guidance_files: [],
     });
     expect(DEFAULT_REPO_CONFIG.paths.include).toEqual(["**"]);
     expect(DEFAULT_REPO_CONFIG.paths.exclude).toContain("**/package-lock.json");
@@ -44,7 +46,7 @@ describe("parseRepoConfig", () => {
 
   it("reads every key and keeps defaults for the rest", () => {
     const config = ok(
-      "enabled: false\nreview_drafts: true\nignore_bots: false\npaths:\n  exclude: ['docs/**']\ninstructions: |\n  Focus on security.\nmin_severity: medium\nfail_on: high\nmax_findings: 100\nmax_files: 3000\n",
+      "enabled: false\nreview_drafts: true\nignore_bots: false\npaths:\n  exclude: ['docs/**']\ninstructions: |\n  Focus on security.\nmin_severity: medium\nfail_on: high\nmax_findings: 100\nmax_files: 3000\nguidance: false\nguidance_files: [docs/review.md]\n",
     );
     expect(config).toEqual({
       enabled: false,
@@ -56,6 +58,8 @@ describe("parseRepoConfig", () => {
       fail_on: "high",
       max_findings: 100,
       max_files: 3000,
+      guidance: false,
+      guidance_files: ["docs/review.md"],
     });
   });
 
@@ -106,6 +110,27 @@ describe("parseRepoConfig", () => {
       "paths.include.0: patterns are repository-relative: remove the leading /",
     ],
     ["an empty glob", "paths:\n  include: ['']\n", "paths.include.0: must not be empty"],
+    ["guidance that is not a boolean", "guidance: 'no'\n", 'guidance: Expected boolean but received "no"'],
+    [
+      "a guidance file pattern",
+      "guidance_files: ['docs/*.md']\n",
+      "guidance_files.0: is a path, not a pattern",
+    ],
+    [
+      "a guidance file outside the repository",
+      "guidance_files: ['docs/../../x.md']\n",
+      "guidance_files.0: must not contain empty, . or .. segments",
+    ],
+    [
+      "an absolute guidance file",
+      "guidance_files: ['/etc/passwd']\n",
+      "guidance_files.0: patterns are repository-relative: remove the leading /",
+    ],
+    [
+      "too many guidance files",
+      `guidance_files: [${Array.from({ length: 11 }, (_v, i) => `"g${i}.md"`).join(", ")}]\n`,
+      "guidance_files: must list at most 10 files",
+    ],
     ["a list at the top level", "- a\n- b\n", "(root): must be a mapping of keys to values"],
     ["a scalar at the top level", "hello\n", "(root): must be a mapping of keys to values"],
   ])("reports %s with its dotted path", (_name, text, expected) => {

@@ -1,0 +1,36 @@
+// One paragraph for the check run (and the CLI) saying which guidance files the model was given,
+// from where, and which were left out and why. File names come from the repository, so each is
+// an escaped code span.
+
+import { inlineCode } from "../review/markdown-text.ts";
+import type { Guidance, GuidanceFile } from "./types.ts";
+
+export function describeGuidance(guidance: Guidance, from: string): string {
+  if (!guidance.enabled) return "Repository guidance: off (`guidance: false` in `.github/loupe.yml`).";
+  const parts: string[] = [];
+  parts.push(
+    guidance.files.length === 0
+      ? `Repository guidance: none given to the model (none found on ${from}).`
+      : `Repository guidance given to the model, from ${from}: ${guidance.files.map(describeFile).join(", ")}.`,
+  );
+  if (guidance.skipped.length > 0) {
+    parts.push(
+      `Not given: ${guidance.skipped.map((skip) => `${inlineCode(skip.path)} (${skip.reason})`).join(", ")}.`,
+    );
+  }
+  return parts.join(" ");
+}
+
+function describeFile(file: GuidanceFile): string {
+  const notes: string[] = [];
+  if (file.matchedFiles !== null) {
+    notes.push(`for ${file.matchedFiles} changed file${file.matchedFiles === 1 ? "" : "s"}`);
+  }
+  if (file.truncated)
+    notes.push(`cut to ${kib(new TextEncoder().encode(file.text).byteLength)} of ${kib(file.bytes)}`);
+  return `${inlineCode(file.path)}${notes.length === 0 ? "" : ` (${notes.join(", ")})`}`;
+}
+
+function kib(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
