@@ -1,0 +1,38 @@
+// The dashboard of a fleet's queue in Redis (REDIS_URL): its own BullMQ handle on its own
+// connection, so the page never waits behind the webhook path's connection (which fails fast) or
+// the worker's (which blocks on the queue). A Redis that is away makes the dashboard's API calls
+// fail after one retry, which bull-board shows as an error, instead of holding the page open.
+
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import type { DashboardCredentials } from "../config/dashboard-config.ts";
+import { createQueueDashboard, type DashboardHandler } from "./queue-dashboard.ts";
+
+/** The BullMQ queue the fleet's replicas share (one per Loupe deployment on a Redis). */
+export const REVIEW_QUEUE_NAME = "loupe-reviews";
+
+export interface RedisDashboardOptions {
+  readonly redisUrl: string;
+  readonly credentials: DashboardCredentials;
+  readonly queueName?: string;
+  /** Where a lost connection is reported (ioredis reconnects by itself). */
+  readonly onConnectionError?: (error: Error) => void;
+}
+
+export interface RedisDashboard {
+  readonly handler: DashboardHandler;
+  close(): Promise<void>;
+}
+
+export function openRedisDashboard(options: RedisDashboardOptions): RedisDashboard {
+  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
+  connection.on("error", (error: Error) => options.onConnectionError?.(error));
+  const queue = new Queue(options.queueName ?? REVIEW_QUEUE_NAME, { connection });
+  return {
+    handler: createQueueDashboard({ queues: [queue], credentials: options.credentials }),
+    async close() {
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}
