@@ -7,8 +7,11 @@
 import path from "node:path";
 import { run } from "probot";
 import { readAppConfig } from "./config/app-config.ts";
+import { readDashboardCredentials } from "./config/dashboard-config.ts";
 import { loadEnvironment } from "./config/load-env.ts";
 import { readMetricsToken, readPort, readServerMode } from "./config/server-config.ts";
+import { openDashboard } from "./dashboard/open-dashboard.ts";
+import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
 import { loupeFromEnv } from "./index.ts";
@@ -35,6 +38,7 @@ async function main(): Promise<void> {
   }
   const config = readAppConfig(env);
   const metricsToken = readMetricsToken(env);
+  const dashboardCredentials = readDashboardCredentials(env);
   const metrics = createPrometheusMetrics();
   const readiness = createReadinessTracker();
   let queue: ReviewQueue | null = null;
@@ -43,17 +47,24 @@ async function main(): Promise<void> {
     readiness.queueStarted(() => started.isReady()); // a shared queue: while Redis takes work
   };
   const loupe = loupeFromEnv(env, { metrics, onQueue });
+  let dashboard: RedisDashboard | null = null;
   const server = await run(
     async (app, options) => {
       await loupe(app, options);
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
+      const redisUrl = env.REDIS_URL?.trim() || null;
+      dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log });
+      if (dashboard !== null) options.addHandler(dashboard.handler);
     },
     { env },
   );
   process.once("SIGTERM", () => {
     readiness.shuttingDown();
     const draining = queue ? queue.shutdown(config.shutdownGraceMs) : Promise.resolve();
-    void draining.finally(() => server.stop().finally(() => process.exit(0)));
+    void draining
+      .finally(() => server.stop())
+      .finally(() => dashboard?.close())
+      .finally(() => process.exit(0));
   });
 }
 

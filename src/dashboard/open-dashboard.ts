@@ -1,0 +1,37 @@
+// Whether `npm start` serves the queue dashboard: only for a fleet (REDIS_URL: the single
+// process's queue lives in its memory, with nothing for bull-board to read) and only with
+// DASHBOARD_PASSWORD (never open). A password without REDIS_URL is said once in the log, so an
+// operator who expected a dashboard learns why there is none.
+
+import type { DashboardCredentials } from "../config/dashboard-config.ts";
+import { DASHBOARD_PATH } from "./queue-dashboard.ts";
+import { openRedisDashboard, type RedisDashboard } from "./redis-dashboard.ts";
+
+export interface DashboardLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+export interface DashboardSettings {
+  /** DASHBOARD_USER / DASHBOARD_PASSWORD, read (and refused when bad) before the server starts. */
+  readonly credentials: DashboardCredentials | null;
+  /** REDIS_URL, or null for the single process. */
+  readonly redisUrl: string | null;
+  readonly log: DashboardLog;
+}
+
+/** The dashboard to mount on the App's server, or null. */
+export function openDashboard({ credentials, redisUrl, log }: DashboardSettings): RedisDashboard | null {
+  if (credentials === null) return null;
+  if (redisUrl === null) {
+    log.warn({}, "DASHBOARD_PASSWORD is set but REDIS_URL is not: no queue dashboard for the single process");
+    return null;
+  }
+  log.info({ path: DASHBOARD_PATH, user: credentials.user }, "queue dashboard");
+  return openRedisDashboard({
+    redisUrl,
+    credentials,
+    onConnectionError: (error) =>
+      log.warn({ error: error.message.slice(0, 200) }, "queue dashboard: redis connection"),
+  });
+}
