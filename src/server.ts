@@ -8,6 +8,7 @@ import path from "node:path";
 import { run } from "probot";
 import { readAppConfig } from "./config/app-config.ts";
 import { readDashboardCredentials } from "./config/dashboard-config.ts";
+import { readFleetConfig } from "./config/fleet-config.ts";
 import { loadEnvironment } from "./config/load-env.ts";
 import { readMetricsToken, readPort, readServerMode } from "./config/server-config.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
     async (app, options) => {
       await loupe(app, options);
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
-      const redisUrl = env.REDIS_URL?.trim() || null;
+      const { redisUrl } = readFleetConfig(env);
       dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log });
       if (dashboard !== null) options.addHandler(dashboard.handler);
     },

@@ -6,10 +6,8 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import type { DashboardCredentials } from "../config/dashboard-config.ts";
+import { REVIEW_QUEUE_NAME } from "../fleet/redis-queue.ts";
 import { createQueueDashboard, type DashboardHandler } from "./queue-dashboard.ts";
-
-/** The BullMQ queue the fleet's replicas share (one per Loupe deployment on a Redis). */
-export const REVIEW_QUEUE_NAME = "loupe-reviews";
 
 export interface RedisDashboardOptions {
   readonly redisUrl: string;

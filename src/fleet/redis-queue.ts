@@ -74,9 +74,12 @@ interface Running {
   readonly done: Promise<unknown>;
 }
 
+/** The BullMQ queue's default name (the queue dashboard shows it too). */
+export const REVIEW_QUEUE_NAME = "loupe-reviews";
+
 export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
   const timing = { ...DEFAULT_TIMING, ...options.timing };
-  const name = options.queueName ?? "loupe-reviews";
+  const name = options.queueName ?? REVIEW_QUEUE_NAME;
   const prefix = `loupe:${name}:`;
   const { log } = options;
   // Webhooks must fail fast when Redis is away (no offline queue), so GitHub gets a 503 in time.
