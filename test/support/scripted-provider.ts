@@ -5,6 +5,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { isRecord } from "../../src/llm/envelope.ts";
 
 export type ScriptedTurn =
   | { readonly status?: number; readonly headers?: Readonly<Record<string, string>>; readonly body: unknown }
@@ -157,10 +158,6 @@ export async function startScriptedProvider(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function respond(
