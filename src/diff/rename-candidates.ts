@@ -74,10 +74,7 @@ export function createCandidateLoader(
     async score(source: Candidate, destination: Candidate, minScore: number): Promise<number> {
       if (!isRegular(source.entry) || !isRegular(destination.entry)) return 0;
       if (sizesTooFar(await sizeOf(source), await sizeOf(destination), minScore)) return 0;
-      const sourceSpans = source.spans === undefined ? await spansOf(source) : source.spans;
-      const destinationSpans =
-        destination.spans === undefined ? await spansOf(destination) : destination.spans;
-      if (sourceSpans === null || destinationSpans === null) return 0;
+      if ((await spansOf(source)) === null || (await spansOf(destination)) === null) return 0;
       return similarityScore(source as Spanned, destination as Spanned);
     },
 

@@ -1,5 +1,5 @@
 // One change of the tree diff as git's unified diff text (`git diff`, renames found like `-M`):
-// extended headers, `index` line, `---`/`+++`, `Binary files … differ` and the hunks.
+// extended headers, `index` line, `---`/`+++`, `Binary files … differ`, the too-large line and the hunks.
 
 import type { TreeChange } from "../workspace/tree-diff.ts";
 import type { EntryMode, ObjectReader, TreeEntry } from "../workspace/types.ts";
