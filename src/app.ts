@@ -17,6 +17,7 @@ import { createReviewEndedReporter } from "./metrics/review-ended.ts";
 import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
 import { createRedisQueue, type FleetTiming } from "./fleet/redis-queue.ts";
 import { runReview } from "./jobs/run-review.ts";
+import { createCommentHandler } from "./webhooks/comment-handler.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
 
 export interface LoupeAppOptions {
@@ -38,6 +39,8 @@ export interface LoupeAppOptions {
 }
 
 const HANDLED_EVENTS = ["pull_request", "check_run", "check_suite"] as const;
+/** Comments in a pull request's conversation: commands, and replies in Loupe's threads. */
+const CONVERSATION_EVENTS = ["issue_comment", "pull_request_review_comment"] as const;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -151,10 +154,18 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
     };
     // The handler only maps and enqueues; the check run carries every later failure.
     app.on([...HANDLED_EVENTS], handle);
+    app.on(
+      [...CONVERSATION_EVENTS],
+      createCommentHandler({
+        botLogin,
+        enqueueReview: (request) => queue.enqueue(request),
+        onOutcome: (event, outcome) => metrics.webhookDelivery(event, outcome),
+      }),
+    );
     // Every other event the App receives (installation, ping...) is counted, not handled.
+    const known: readonly string[] = [...HANDLED_EVENTS, ...CONVERSATION_EVENTS];
     app.onAny((event) => {
-      if (!(HANDLED_EVENTS as readonly string[]).includes(event.name))
-        metrics.webhookDelivery(event.name, "ignored");
+      if (!known.includes(event.name)) metrics.webhookDelivery(event.name, "ignored");
     });
   };
 }

@@ -21,6 +21,10 @@ export interface RepoConfig {
   guidance: boolean;
   /** More guidance files to give the model, by repository-relative path. */
   guidance_files: string[];
+  /** Review only the commits since Loupe's last review when the history allows it. */
+  incremental: boolean;
+  /** Review on every push; with false, only a command or the re-run button starts a review. */
+  auto_review: boolean;
 }
 
 export type RepoConfigResult =
@@ -67,6 +71,8 @@ export const DEFAULT_REPO_CONFIG: RepoConfig = Object.freeze({
   max_files: 300,
   guidance: true,
   guidance_files: Object.freeze([]) as unknown as string[],
+  incremental: true,
+  auto_review: true,
 }) as RepoConfig;
 
 const SEVERITY = v.picklist(
@@ -122,6 +128,8 @@ const RepoConfigSchema = v.strictObject({
       v.maxLength(LIMITS.guidanceFiles, `must list at most ${LIMITS.guidanceFiles} files`),
     ),
   ),
+  incremental: v.optional(v.boolean()),
+  auto_review: v.optional(v.boolean()),
 });
 
 type Errors = { path: string; message: string }[];
@@ -187,6 +195,8 @@ export function parseRepoConfig(yamlText: string | null): RepoConfigResult {
     max_files: o.max_files ?? d.max_files,
     guidance: o.guidance ?? d.guidance,
     guidance_files: o.guidance_files ?? [...d.guidance_files],
+    incremental: o.incremental ?? d.incremental,
+    auto_review: o.auto_review ?? d.auto_review,
   };
   return { ok: true, config };
 }

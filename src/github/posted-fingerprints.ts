@@ -1,32 +1,49 @@
-// What Loupe already said on this pull request: the fingerprints hidden in its earlier review
-// comments and review bodies. Only texts by Loupe's own bot login (`<app slug>[bot]`) count: another
-// bot (or a person) writing a fingerprint marker must not be able to silence a finding.
+// What Loupe already said on this pull request, read once per review: the fingerprints hidden in
+// its earlier review comments and review bodies, the state its newest review recorded (for an
+// incremental review), and whether it has any review comment (threads to consider resolving).
+// Only texts by Loupe's own bot login (`<app slug>[bot]`) count: another bot (or a person)
+// writing a marker must not be able to silence a finding or steer the next review.
 
+import { lastReviewedState, type ReviewedState } from "../conversation/review-state.ts";
 import { extractFingerprints } from "../review/fingerprint.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
 interface Authored {
+  readonly id: number;
   readonly body?: string | null;
   readonly user?: { readonly login?: string; readonly type?: string } | null;
+  readonly submitted_at?: string | null;
 }
 
-export function isLoupeAuthored(item: Authored, botLogin: string): boolean {
+export function isLoupeAuthored(item: Omit<Authored, "id">, botLogin: string): boolean {
   return item.user?.type === "Bot" && item.user.login === botLogin;
 }
 
-export async function listPostedFingerprints(
+export interface LoupeHistory {
+  readonly fingerprints: Set<string>;
+  readonly lastReviewed: ReviewedState | null;
+  readonly hasReviewComments: boolean;
+}
+
+export async function readLoupeHistory(
   octokit: GitHubClient,
   input: RepoRef & { readonly pullNumber: number; readonly botLogin: string },
-): Promise<Set<string>> {
+): Promise<LoupeHistory> {
   const params = { owner: input.owner, repo: input.repo, pull_number: input.pullNumber, per_page: 100 };
   const [comments, reviews] = await Promise.all([
     octokit.paginate(octokit.rest.pulls.listReviewComments, params),
     octokit.paginate(octokit.rest.pulls.listReviews, params),
   ]);
-  const found = new Set<string>();
-  for (const item of [...comments, ...reviews] as Authored[]) {
+  const fingerprints = new Set<string>();
+  let hasReviewComments = false;
+  for (const item of comments as Authored[]) {
     if (!isLoupeAuthored(item, input.botLogin) || typeof item.body !== "string") continue;
-    for (const fp of extractFingerprints(item.body)) found.add(fp);
+    hasReviewComments = true;
+    for (const fp of extractFingerprints(item.body)) fingerprints.add(fp);
   }
-  return found;
+  const own = (reviews as Authored[]).filter((r) => isLoupeAuthored(r, input.botLogin));
+  for (const item of own) {
+    if (typeof item.body === "string") for (const fp of extractFingerprints(item.body)) fingerprints.add(fp);
+  }
+  return { fingerprints, lastReviewed: lastReviewedState(own, input.botLogin), hasReviewComments };
 }

@@ -57,6 +57,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
           changedFiles: input.changedFiles,
           ...(input.repositoryInstructions ? { repositoryInstructions: input.repositoryInstructions } : {}),
           ...(input.guidance ? { guidance: input.guidance } : {}),
+          ...(input.focus ? { focus: input.focus } : {}),
         },
         limits: options.limits,
         toolCalls: options.provider.toolCalls,

@@ -18,7 +18,9 @@ export type SkipCode =
   | "bot_author"
   | "too_many_files"
   | "no_files"
-  | "repository_too_large";
+  | "repository_too_large"
+  | "auto_review_off"
+  | "paused";
 
 export function skippedEnding(code: SkipCode, detail: string, remember = true): Ending {
   return { conclusion: "skipped", output: renderSkipOutput(code, detail), remember };

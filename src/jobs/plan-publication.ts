@@ -74,5 +74,6 @@ export async function planPublication(input: PlanInput & { readonly host: string
       `${plan.duplicates.length} already posted earlier, ${plan.belowThreshold.length} below min_severity` +
       (notes.length > 0 ? `; ${notes.length} note${notes.length === 1 ? "" : "s"}.` : "."),
     gateFailed: failOn !== "none" && counted.some((f) => isAtLeast(f.severity, failOn)),
+    raised: plan.raised,
   };
 }

@@ -3,6 +3,7 @@
 // every error's dotted path and message, so the fix is obvious from the check run.
 
 import type { RepoConfig } from "../config/repo-config.ts";
+import { isPaused, PAUSE_LABEL } from "../conversation/pause-state.ts";
 import type { GitHubClient, RepoRef } from "../github/octokit.ts";
 import { readRepoConfigFile } from "../github/repo-config-file.ts";
 import { type Ending, skippedEnding } from "./ending.ts";
@@ -35,6 +36,19 @@ export async function repoSettingsStep(
       "draft",
       "Draft pull request (`review_drafts` is off). Loupe reviews it when it is marked ready.",
       false,
+    );
+  }
+  // Pushes only: a command or the Re-run button is a person asking, paused or not.
+  if (!rerun && !config.auto_review) {
+    return skippedEnding(
+      "auto_review_off",
+      `\`auto_review\` is off in \`.github/loupe.yml\`: Loupe reviews when asked (a \`review\` command mentioning Loupe, or the Re-run button).`,
+    );
+  }
+  if (!rerun && isPaused(pr.labels)) {
+    return skippedEnding(
+      "paused",
+      `Automatic reviews are paused on this pull request (label \`${PAUSE_LABEL}\`): a \`resume\` command mentioning Loupe turns them back on, a \`review\` command reviews now.`,
     );
   }
   if (!rerun && pr.authorIsBot && config.ignore_bots) {

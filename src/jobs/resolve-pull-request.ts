@@ -2,6 +2,7 @@
 // check_suite) only name a SHA and a number, so they read the current state with pulls.get and
 // review the current head — a re-run of an outdated check reviews what the PR is now.
 
+import { labelNames } from "../conversation/pause-state.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import type { ReviewRequest } from "./review-request.ts";
 
@@ -14,6 +15,7 @@ export interface ResolvedPullRequest {
   readonly draft: boolean;
   readonly authorIsBot: boolean;
   readonly open: boolean;
+  readonly labels: readonly string[];
 }
 
 export async function resolvePullRequest(
@@ -37,5 +39,6 @@ export async function resolvePullRequest(
     draft: data.draft === true,
     authorIsBot: data.user?.type === "Bot",
     open: data.state === "open",
+    labels: labelNames(data.labels),
   };
 }

@@ -8,6 +8,7 @@ import type { ListedChange } from "../diff/listed-change.ts";
 import type { ChangedFile } from "../github/compare.ts";
 import type { InlineComment } from "../github/publish-review.ts";
 import type { GuidanceFile } from "../guidance/types.ts";
+import type { ReviewFocus } from "../llm/focus-prompt.ts";
 import type { LoopResult, RoundProgress, Severity } from "../llm/types.ts";
 import type { RepositoryView, Workspace } from "../workspace/types.ts";
 
@@ -31,6 +32,8 @@ export interface LoopInput {
   readonly guidance?: readonly GuidanceFile[];
   readonly signal: AbortSignal;
   readonly onRound: (progress: RoundProgress) => void;
+  /** What this review covers (incremental or full, and why). */
+  readonly focus?: ReviewFocus;
 }
 
 export interface PlanInput {
@@ -59,6 +62,8 @@ export interface PlannedReview {
   readonly placement: string;
   /** true when a finding reached the repository's fail_on severity. */
   readonly gateFailed: boolean;
+  /** Fingerprints of the findings this review raised (posted now or earlier): their threads stay open. */
+  readonly raised: ReadonlySet<string>;
 }
 
 export interface ReviewPorts {

@@ -8,7 +8,14 @@ export type ReviewTrigger =
   | "pull_request.ready_for_review"
   | "check_run.rerequested"
   | "check_run.requested_action"
-  | "check_suite.rerequested";
+  | "check_suite.rerequested"
+  | "command.review"
+  | "command.full_review";
+
+/** Pushes and openings: the triggers `auto_review: false` and `@<slug> pause` hold back. */
+export function isAutomatic(trigger: ReviewTrigger): boolean {
+  return trigger.startsWith("pull_request.");
+}
 
 /** PR metadata carried by pull_request events; re-runs read it with pulls.get instead. */
 export interface PullRequestSnapshot {
@@ -20,6 +27,8 @@ export interface PullRequestSnapshot {
   readonly draft: boolean;
   readonly authorIsBot: boolean;
   readonly open: boolean;
+  /** Label names (the pause label holds automatic reviews back). */
+  readonly labels: readonly string[];
 }
 
 export interface ReviewRequest {

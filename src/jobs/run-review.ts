@@ -4,6 +4,10 @@
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
 import { cancelledOutput, describeFailure, failureOutput, tooLargeDetail } from "../check-runs/texts.ts";
 import type { AppConfig } from "../config/app-config.ts";
+import { describeResolved, resolveFixedThreads } from "../conversation/resolve-step.ts";
+import { describeScope } from "../conversation/review-scope.ts";
+import { reviewedMarker } from "../conversation/review-state.ts";
+import { scopeStep } from "../conversation/scope-step.ts";
 import { isPathIncluded } from "../config/repo-config.ts";
 import { listGitHubFile } from "../diff/listed-change.ts";
 import { isLoupeError } from "../errors.ts";
@@ -13,7 +17,6 @@ import { renderCheckRunOutput } from "../github/check-run-output.ts";
 import { comparePullRequest } from "../github/compare.ts";
 import { githubGuidanceSource } from "../github/guidance-source.ts";
 import type { GitHubClient } from "../github/octokit.ts";
-import { listPostedFingerprints } from "../github/posted-fingerprints.ts";
 import { publishReview } from "../github/publish-review.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
 import { describeGuidance } from "../guidance/describe-guidance.ts";
@@ -142,7 +145,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     const early = aborted();
     if (early) return end(early);
 
-    // 4. Workspace (installation token as a header, only to the configured host), then the loop.
+    // 4. Workspace (installation token as a header, only to the configured host).
     const auth = (await octokit.auth({ type: "installation" })) as { token: string };
     registerSecret(auth.token);
     try {
@@ -160,6 +163,21 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
       if (!isLoupeError(error, "git_repository_too_large")) throw error;
       return end(skippedEnding("repository_too_large", tooLargeDetail(error.message)));
     }
+    // 5. What Loupe said before on this PR, and the scope: the commits since its last review, or all.
+    const botLogin = await options.botLogin();
+    const { scope, history, newFiles, configDigest } = await scopeStep({
+      octokit,
+      repoRef,
+      pullNumber: request.pullNumber,
+      botLogin,
+      askedFull: request.trigger === "command.full_review",
+      config: repoConfig,
+      headSha,
+      mergeBaseSha: comparison.mergeBaseSha,
+    });
+    const scopeLine = describeScope(scope);
+
+    // 6. The loop, told what this review covers.
     const result = await ports.runLoop({
       view: workspace,
       repository: `${request.owner}/${request.repo}`,
@@ -177,13 +195,18 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
       guidance: guidance.files,
       signal,
       onRound: (p) => run?.progress(p),
+      focus: {
+        kind: scope.kind,
+        description: scopeLine,
+        files: (newFiles ?? []).map((f) => ({ path: f.filename, status: f.status, patch: f.patch ?? null })),
+      },
     });
     loopResult = result;
     const cancel = result.termination_reason === "cancelled" ? aborted() : null;
     if (cancel) return end(cancel);
 
     let plan: PlannedReview | null = null;
-    const notes: string[] = [describeGuidance(guidance, "the default branch")];
+    const notes: string[] = [scopeLine, describeGuidance(guidance, "the default branch")];
     const finalEnding = (conclusion: Ending["conclusion"], remember = true): Ending => ({
       conclusion,
       output: renderCheckRunOutput({
@@ -198,14 +221,9 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
       remember,
     });
 
-    // 5–6. Plan: anchor, filter, dedupe against what Loupe itself already posted on this PR.
+    // 7. Plan: anchor, filter, dedupe against what Loupe itself already posted on this PR.
     if (result.review !== null) {
-      const botLogin = await options.botLogin();
-      const posted = await listPostedFingerprints(octokit, {
-        ...repoRef,
-        pullNumber: request.pullNumber,
-        botLogin,
-      });
+      const posted = history.fingerprints;
       plan = await ports.planReview({
         view: workspace,
         result,
@@ -217,8 +235,11 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
         headSha,
       });
       notes.push(`Findings: ${plan.placement}`);
-      // 7. One review, posted once (marker check, no blind retry, 422 → everything in the body).
+      // 8. One review, posted once (marker check, no blind retry, 422 → everything in the body).
+      // The reviewed marker records head, merge-base and configuration for the next incremental review.
+      const reviewed = reviewedMarker({ headSha, mergeBaseSha: comparison.mergeBaseSha, configDigest });
       if (plan.postable) {
+        const fallback = plan.allInBody;
         try {
           const outcome = await publishReview(octokit, {
             ...repoRef,
@@ -226,9 +247,9 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
             headSha,
             marker: reviewMarker(headSha, checkRunId),
             botLogin,
-            body: plan.body,
+            body: `${plan.body}\n${reviewed}`,
             comments: plan.comments,
-            allInBody: plan.allInBody,
+            allInBody: () => `${fallback()}\n${reviewed}`,
             retry,
           });
           if (outcome.kind === "posted" && outcome.allInBody && plan.comments.length > 0) {
@@ -240,8 +261,29 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
           return end(finalEnding("neutral", false));
         }
       }
+      // 9. Resolve Loupe's own threads whose finding no longer applies; only after a complete review
+      // (a budget-cut review may simply not have looked at a finding again).
+      if (result.termination_reason === "final_review") {
+        try {
+          const resolved = await resolveFixedThreads({
+            octokit,
+            repoRef,
+            pullNumber: request.pullNumber,
+            botLogin,
+            raised: plan.raised,
+            newFiles,
+            hasReviewComments: history.hasReviewComments,
+          });
+          const line = describeResolved(resolved);
+          if (line !== null) notes.push(line);
+        } catch (error) {
+          notes.push(
+            `Loupe's earlier threads could not be checked for resolution: ${describeFailure(error)}`,
+          );
+        }
+      }
     }
-    // 8. Conclusion: success / failure (only the fail_on gate) / neutral (anything incomplete).
+    // 10. Conclusion: success / failure (only the fail_on gate) / neutral (anything incomplete).
     const gate = plan?.gateFailed ?? false;
     if (gate && result.termination_reason === "final_review")
       notes.push("A finding reached this repository's `fail_on` severity.");
@@ -251,7 +293,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     log.warn({ key, error: redactSecrets(describeFailure(error)) }, "review ended early");
     return { remember: false };
   } finally {
-    // 9. Always: dispose the workspace, then complete the check run (after the last progress PATCH).
+    // 11. Always: dispose the workspace, then complete the check run (after the last progress PATCH).
     if (workspace !== null)
       await workspace.dispose().catch(() => log.warn({ key }, "workspace dispose failed"));
     // Handed back to the shared queue: the run stays open for the replica that takes the job over

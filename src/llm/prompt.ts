@@ -6,6 +6,7 @@ import type { ListedChange } from "../diff/listed-change.ts";
 import type { GuidanceFile } from "../guidance/types.ts";
 import { finalReviewJsonSchema } from "./final-review-schema.ts";
 import { guidanceLines } from "./guidance-prompt.ts";
+import { type ReviewFocus, renderFocus } from "./focus-prompt.ts";
 import type { ChatMessage } from "./provider.ts";
 
 export interface ReviewPromptInput {
@@ -18,6 +19,8 @@ export interface ReviewPromptInput {
   repositoryInstructions?: string;
   /** The repository's guidance files, already bounded (src/guidance). */
   guidance?: readonly GuidanceFile[];
+  /** Whole pull request or only the commits since the last review (absent: nothing said). */
+  focus?: ReviewFocus;
 }
 
 const MAX_LISTED_FILES = 300;
@@ -74,6 +77,7 @@ function buildUserMessage(input: ReviewPromptInput): string {
     );
   }
   parts.push(...guidanceLines(input.guidance));
+  if (input.focus !== undefined) parts.push(renderFocus(input.focus));
   parts.push("Review the changes and return the final review JSON.");
   return parts.join("\n");
 }

@@ -23,7 +23,13 @@ export interface PlanReviewInput {
 }
 
 export function planReview(input: PlanReviewInput): PublishPlan {
-  const plan: PublishPlan = { inline: [], outside: [], belowThreshold: [], duplicates: [] };
+  const plan: PublishPlan = {
+    inline: [],
+    outside: [],
+    belowThreshold: [],
+    duplicates: [],
+    raised: new Set(),
+  };
   const files = new Map(input.files.map((file) => [file.filename, file]));
   const seen = new Set<string>();
   // Stable sort: the model's order is kept within one severity.
@@ -44,6 +50,7 @@ export function planReview(input: PlanReviewInput): PublishPlan {
         ? anchor.anchoredCode
         : findingCode(finding, headText, parsePatch(file?.patch ?? ""));
     const fingerprint = fingerprintFinding(finding.path, code, finding.title);
+    plan.raised.add(fingerprint);
     if (input.alreadyPosted.has(fingerprint) || seen.has(fingerprint)) {
       plan.duplicates.push(finding);
       continue;

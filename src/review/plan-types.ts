@@ -57,4 +57,6 @@ export interface PublishPlan {
   readonly outside: PlannedOutside[];
   readonly belowThreshold: Finding[];
   readonly duplicates: Finding[];
+  /** The fingerprint of every finding at or above min_severity, new or already posted. */
+  readonly raised: Set<string>;
 }

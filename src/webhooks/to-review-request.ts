@@ -3,6 +3,7 @@
 // a clear skip rather than a crash. Drafts and bot authors are flagged here but decided later,
 // because `review_drafts`/`ignore_bots` live in the repository's `.github/loupe.yml`.
 
+import { labelNames } from "../conversation/pause-state.ts";
 import { parseExternalId } from "../github/external-id.ts";
 import type {
   MappedEvent,
@@ -96,6 +97,7 @@ function fromPullRequest(d: Delivery): MappedEvent {
     draft: pr.draft === true,
     authorIsBot: obj(pr.user)?.type === "Bot",
     open: true,
+    labels: labelNames(pr.labels),
   };
   const request: ReviewRequest = {
     ...d.base,

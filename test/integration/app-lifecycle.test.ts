@@ -40,7 +40,7 @@ const outcomes = (h: ProbotHarness) =>
 describe("supersede", () => {
   it("a synchronize while a review runs → the older run is cancelled naming the new SHA; the new head is reviewed", async () => {
     const h = await app.start([{ fault: "hang" }, { body: stopTurn(review([])) }]);
-    const gh = mockReviewStart(app.fx, { checkRunId: 1 });
+    const gh = mockReviewStart(app.fx, { checkRunId: 1 }).listReviewComments(PR).listReviews(PR);
     const gh2 = mockGitHub(OWNER, REPO, 1).createCheckRun(2).updateCheckRun(2).configMissing();
     gh2
       .compare(`${app.fx.baseSha}...${secondHead}`, app.fx.compareData(secondHead))
@@ -86,7 +86,7 @@ describe("redelivery", () => {
 describe("shutdown", () => {
   it("mid-review → the check run is completed cancelled, nothing is left in_progress", async () => {
     const h = await app.start([{ fault: "hang" }]);
-    const gh = mockReviewStart(app.fx);
+    const gh = mockReviewStart(app.fx).listReviewComments(PR).listReviews(PR);
     await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
     await until(() => app.provider.requests.length === 1);
     await h.queue.shutdown(0);

@@ -5,6 +5,7 @@ import { describe, expect, it } from "@jest/globals";
 import type { ReviewLimits } from "../../src/config/review-limits.ts";
 import {
   expectCleanEnd,
+  mockHistory,
   mockPublish,
   mockReviewStart,
   OWNER,
@@ -60,7 +61,7 @@ describe("termination reasons reach the check run", () => {
     "%s → neutral, nothing posted, the reason in the summary",
     async (reason, script, limits) => {
       const h = await app.start(script, { limits });
-      const gh = mockReviewStart(app.fx);
+      const gh = mockHistory(mockReviewStart(app.fx));
       await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
       await h.drain();
       const done = gh.completion();
@@ -79,7 +80,7 @@ describe("the check run says why a review failed", () => {
   const missing = () => ({ body: stopTurn(review([finding({ path: "src/gone.ts", line: 1 })])) });
   it("a final review that fails twice: the exact checks, nothing posted", async () => {
     const h = await app.start([{ body: stopTurn("Looks good!") }, missing()]);
-    const gh = mockReviewStart(app.fx);
+    const gh = mockHistory(mockReviewStart(app.fx));
     await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
     await h.drain();
     const done = gh.completion();
@@ -114,7 +115,7 @@ describe("the check run says why a review failed", () => {
 
   it("a 404 from the provider names the host, OPENAI_BASE_URL and REVIEW_MODEL", async () => {
     const h = await app.start([{ status: 404, body: { error: { message: "SECRET-BODY" } } }]);
-    const gh = mockReviewStart(app.fx);
+    const gh = mockHistory(mockReviewStart(app.fx));
     await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
     await h.drain();
     const summary = (gh.completion().output as { summary: string }).summary;

@@ -81,6 +81,7 @@ describe("a review that has to wait", () => {
   it("shows a queued check run at once, and a shutdown completes it cancelled", async () => {
     const h = await app.start([{ fault: "hang" }]);
     const gh = mockReviewStart(app.fx, { checkRunId: 1 }).createCheckRun(2).updateCheckRun(2);
+    gh.listReviewComments(PR).listReviews(PR);
     await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
     await until(() => app.provider.requests.length === 1);
     await h.receive("pull_request", otherPullRequest("opened"));

@@ -91,7 +91,12 @@ export function mockReviewStart(fx: PullRequestFixture, options: ReviewMocks = {
   return gh;
 }
 
-/** The lists Loupe reads before posting (fingerprints, then the marker check). */
+/** What Loupe reads before the loop of every review (its earlier comments and reviews on the PR). */
+export function mockHistory(gh: GitHubMock, pullNumber = PR): GitHubMock {
+  return gh.listReviewComments(pullNumber).listReviews(pullNumber);
+}
+
+/** The lists Loupe reads: its history before the loop, then the marker check before posting. */
 export function mockPublish(gh: GitHubMock, pullNumber = PR, reviews: unknown[] = []): GitHubMock {
   return gh.listReviewComments(pullNumber).listReviews(pullNumber, reviews).listReviews(pullNumber, reviews);
 }

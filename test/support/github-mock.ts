@@ -35,6 +35,18 @@ export interface GitHubMock {
   listReviewComments(number: number, comments?: unknown[]): GitHubMock;
   listReviews(number: number, reviews?: unknown[]): GitHubMock;
   createReview(number: number, reply?: Reply | ((body: Record<string, unknown>) => Reply)): GitHubMock;
+  /** The conversation: 👀 reactions, comments, replies, labels, permissions, GraphQL threads. */
+  reaction(source: "issue_comment" | "review_comment", commentId: number): GitHubMock;
+  issueComment(number: number): GitHubMock;
+  permission(login: string, permission: string): GitHubMock;
+  addLabel(number: number): GitHubMock;
+  removeLabel(number: number, label: string, status?: number): GitHubMock;
+  reviewComment(id: number, data: Record<string, unknown>): GitHubMock;
+  replyInThread(number: number, rootId: number): GitHubMock;
+  /** POST /graphql, answered by the handler from the query text and variables. */
+  graphql(answer: (query: string, variables: Record<string, unknown>) => unknown, times?: number): GitHubMock;
+  /** Bodies of the POSTs whose path ends with `suffix`. */
+  posted(suffix: string): Record<string, unknown>[];
   /** Anything else, by hand. */
   readonly scope: nock.Scope;
   /** Interceptors not yet used (the test must end with none). */
@@ -164,6 +176,70 @@ export function mockGitHub(owner: string, repo: string, installationId: number):
         );
       return mock;
     },
+    reaction(source, commentId) {
+      const kind = source === "issue_comment" ? "issues/comments" : "pulls/comments";
+      scope
+        .post(`${repoPath}/${kind}/${commentId}/reactions`)
+        .reply(recording("POST", () => [201, { id: 1, content: "eyes" }]));
+      return mock;
+    },
+    issueComment(number) {
+      scope
+        .post(`${repoPath}/issues/${number}/comments`)
+        .reply(recording("POST", (body) => [201, { id: 5001, ...(body as object) }]));
+      return mock;
+    },
+    permission(login, permission) {
+      scope
+        .get(`${repoPath}/collaborators/${login}/permission`)
+        .reply(recording("GET", () => [200, { permission, role_name: permission, user: { login } }]));
+      return mock;
+    },
+    addLabel(number) {
+      scope
+        .post(`${repoPath}/issues/${number}/labels`)
+        .reply(
+          recording("POST", (body) => [
+            200,
+            ((body as { labels: string[] }).labels ?? []).map((name) => ({ name })),
+          ]),
+        );
+      return mock;
+    },
+    removeLabel(number, label, status = 200) {
+      scope
+        .delete(`${repoPath}/issues/${number}/labels/${encodeURIComponent(label)}`)
+        .reply(
+          recording("DELETE", () => [status, status === 200 ? [] : { message: "Label does not exist" }]),
+        );
+      return mock;
+    },
+    reviewComment(id, data) {
+      scope.get(`${repoPath}/pulls/comments/${id}`).reply(recording("GET", () => [200, { id, ...data }]));
+      return mock;
+    },
+    replyInThread(number, rootId) {
+      scope
+        .post(`${repoPath}/pulls/${number}/comments/${rootId}/replies`)
+        .reply(recording("POST", (body) => [201, { id: 7001, ...(body as object) }]));
+      return mock;
+    },
+    graphql(answer, times = 1) {
+      scope
+        .post("/graphql")
+        .times(times)
+        .reply(
+          recording("POST", (body) => {
+            const { query, variables } = body as { query: string; variables: Record<string, unknown> };
+            return [200, { data: answer(query, variables ?? {}) }];
+          }),
+        );
+      return mock;
+    },
+    posted: (suffix) =>
+      calls
+        .filter((c) => c.method === "POST" && c.path.endsWith(suffix))
+        .map((c) => c.body as Record<string, unknown>),
     pending: () => [...scope.pendingMocks(), ...persisted.pendingMocks()],
   };
   return mock;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { currentPauseState, pauseMarker } from "../../src/conversation/pause-state.ts";
+import { isPaused, labelNames, PAUSE_LABEL } from "../../src/conversation/pause-state.ts";
 import {
   decideReviewScope,
   describeScope,
@@ -15,46 +15,12 @@ const B = "b".repeat(40);
 const M = "c".repeat(40);
 
 describe("pause state", () => {
-  it("is active with no marker and follows the newest of Loupe's markers", () => {
-    expect(currentPauseState([], BOT)).toBe("active");
-    const comments = [
-      { id: 1, user: loupe, body: `Paused. ${pauseMarker("paused")}`, created_at: "2026-01-01T00:00:00Z" },
-      { id: 2, user: loupe, body: `Resumed. ${pauseMarker("active")}`, created_at: "2026-01-02T00:00:00Z" },
-      { id: 3, user: loupe, body: `Paused. ${pauseMarker("paused")}`, created_at: "2026-01-03T00:00:00Z" },
-    ];
-    expect(currentPauseState(comments, BOT)).toBe("paused");
-    // Order of the list does not matter, only creation time (then id).
-    expect(currentPauseState([...comments].reverse(), BOT)).toBe("paused");
-    expect(currentPauseState(comments.slice(0, 2), BOT)).toBe("active");
-  });
-
-  it("ignores markers written by anyone but Loupe", () => {
-    const forged = [
-      {
-        id: 1,
-        user: { login: "mallory", type: "User" },
-        body: pauseMarker("paused"),
-        created_at: "2026-01-01",
-      },
-      {
-        id: 2,
-        user: { login: "other[bot]", type: "Bot" },
-        body: pauseMarker("paused"),
-        created_at: "2026-01-02",
-      },
-      { id: 3, user: { login: BOT, type: "User" }, body: pauseMarker("paused"), created_at: "2026-01-03" },
-    ];
-    expect(currentPauseState(forged, BOT)).toBe("active");
-  });
-
-  it("model text cannot carry the marker into a published body", () => {
-    const published = sanitizeMarkdown(`text ${pauseMarker("paused")}`, {
-      owner: "o",
-      repo: "r",
-      host: "github.com",
-      maxLength: 1000,
-    });
-    expect(currentPauseState([{ id: 1, user: loupe, body: published }], BOT)).toBe("active");
+  it("is the pause label, whatever its case, read from webhook or REST label lists", () => {
+    expect(isPaused(labelNames([{ name: "bug" }, { name: PAUSE_LABEL }]))).toBe(true);
+    expect(isPaused(labelNames([{ name: "Loupe-Paused" }]))).toBe(true);
+    expect(isPaused(labelNames([{ name: "bug" }, "loupe-paused-not"]))).toBe(false);
+    expect(isPaused(labelNames(undefined))).toBe(false);
+    expect(labelNames([null, { name: 3 }, "x"])).toEqual(["x"]);
   });
 });
 
@@ -77,6 +43,17 @@ describe("reviewed state", () => {
     ];
     expect(lastReviewedState(reviews, BOT)).toEqual({ headSha: B, mergeBaseSha: M, configDigest: digest });
     expect(lastReviewedState([], BOT)).toBeNull();
+  });
+
+  it("model text cannot carry the marker into a published body", () => {
+    const marker = reviewedMarker({ headSha: A, mergeBaseSha: M, configDigest: digest });
+    const published = sanitizeMarkdown(`text ${marker}`, {
+      owner: "o",
+      repo: "r",
+      host: "github.com",
+      maxLength: 1000,
+    });
+    expect(lastReviewedState([{ id: 1, user: loupe, body: published }], BOT)).toBeNull();
   });
 
   it("refuses to write a malformed marker", () => {

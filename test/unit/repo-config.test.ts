@@ -39,6 +39,8 @@ describe("parseRepoConfig", () => {
       max_files: 300,
       guidance: true,
       guidance_files: [],
+      incremental: true,
+      auto_review: true,
     });
     expect(DEFAULT_REPO_CONFIG.paths.include).toEqual(["**"]);
     expect(DEFAULT_REPO_CONFIG.paths.exclude).toContain("**/package-lock.json");
@@ -46,7 +48,7 @@ describe("parseRepoConfig", () => {
 
   it("reads every key and keeps defaults for the rest", () => {
     const config = ok(
-      "enabled: false\nreview_drafts: true\nignore_bots: false\npaths:\n  exclude: ['docs/**']\ninstructions: |\n  Focus on security.\nmin_severity: medium\nfail_on: high\nmax_findings: 100\nmax_files: 3000\nguidance: false\nguidance_files: [docs/review.md]\n",
+      "enabled: false\nreview_drafts: true\nignore_bots: false\npaths:\n  exclude: ['docs/**']\ninstructions: |\n  Focus on security.\nmin_severity: medium\nfail_on: high\nmax_findings: 100\nmax_files: 3000\nguidance: false\nguidance_files: [docs/review.md]\nincremental: false\nauto_review: false\n",
     );
     expect(config).toEqual({
       enabled: false,
@@ -60,6 +62,8 @@ describe("parseRepoConfig", () => {
       max_files: 3000,
       guidance: false,
       guidance_files: ["docs/review.md"],
+      incremental: false,
+      auto_review: false,
     });
   });
 
@@ -89,6 +93,8 @@ describe("parseRepoConfig", () => {
     ["max_files over its cap", "max_files: 3001\n", "max_files: must be at most 3000"],
     ["a fractional count", "max_findings: 2.5\n", "max_findings: must be a whole number"],
     ["a zero count", "max_files: 0\n", "max_files: must be at least 1"],
+    ["a string for incremental", 'incremental: "no"\n', 'incremental: Expected boolean but received "no"'],
+    ["a number for auto_review", "auto_review: 0\n", "auto_review: Expected boolean but received 0"],
     [
       "instructions that are too long",
       `instructions: "${"x".repeat(4001)}"\n`,

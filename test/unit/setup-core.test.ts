@@ -74,8 +74,20 @@ describe("the manifest", () => {
     expect(manifest).toMatchObject({
       name: "Loupe",
       public: false,
-      default_events: ["pull_request", "check_run", "check_suite"],
-      default_permissions: { checks: "write", pull_requests: "write", contents: "read", metadata: "read" },
+      default_events: [
+        "pull_request",
+        "check_run",
+        "check_suite",
+        "issue_comment",
+        "pull_request_review_comment",
+      ],
+      default_permissions: {
+        checks: "write",
+        pull_requests: "write",
+        issues: "read",
+        contents: "read",
+        metadata: "read",
+      },
       hook_attributes: { url: "https://l.example/api/github/webhooks", active: true },
       redirect_url: "http://localhost:3000/setup/callback",
     });

@@ -37,6 +37,7 @@ describe("toReviewRequest: pull_request", () => {
               draft: false,
               authorIsBot: false,
               open: true,
+              labels: payload.pull_request.labels.map((l: { name: string }) => l.name),
             },
           },
         ],

@@ -1,0 +1,132 @@
+// What Loupe does with one pull request comment: nothing (not addressed to it, a bot, or someone
+// who cannot write to the repository: no reply, no reaction), a command (acknowledged with 👀 at
+// once), or a reply in one of Loupe's own review threads (queued for the reply loop). Pure over
+// the GitHub adapter and the two queues, so every branch is tested with nock and real payloads.
+
+import type { ConversationApi } from "../github/conversation-api.ts";
+import type { ReviewRequest } from "../jobs/review-request.ts";
+import type { CommentEvent } from "../webhooks/to-comment-event.ts";
+import { type CommandName, mentionsBot, parseCommand } from "./command.ts";
+import { CLOSED_TEXT, helpText, pausedText, resumedText } from "./help-text.ts";
+import { decideAuthor } from "./permission.ts";
+
+export interface ThreadReplyRequest {
+  readonly deliveryId: string;
+  readonly installationId: number;
+  readonly owner: string;
+  readonly repo: string;
+  readonly pullNumber: number;
+  /** The thread's first comment (Loupe's finding). */
+  readonly rootCommentId: number;
+  readonly replyCommentId: number;
+}
+
+export type IgnoreReason =
+  | "no_mention"
+  | "bot"
+  | "self"
+  | "no_login"
+  | "not_a_writer"
+  | "not_loupe_thread"
+  | "replies_off";
+
+export type CommentOutcome =
+  | { readonly kind: "ignored"; readonly reason: IgnoreReason }
+  | { readonly kind: "answered"; readonly command: CommandName }
+  | { readonly kind: "review_queued"; readonly command: CommandName; readonly queue: string }
+  | { readonly kind: "closed" }
+  | { readonly kind: "reply_queued"; readonly queue: string };
+
+export interface HandleCommentOptions {
+  readonly event: CommentEvent;
+  readonly botLogin: string;
+  readonly api: ConversationApi;
+  readonly enqueueReview: (request: ReviewRequest) => Promise<string>;
+  /** Absent: replies in Loupe's threads are not answered (and not acknowledged). */
+  readonly enqueueReply?: (request: ThreadReplyRequest) => Promise<string>;
+  /** The 👀 is a courtesy: its failure is reported here and the command still runs. */
+  readonly onAcknowledgeError?: (error: unknown) => void;
+}
+
+type Intent =
+  | { readonly kind: "command"; readonly command: CommandName; readonly unknown: boolean }
+  | { readonly kind: "thread_reply"; readonly rootCommentId: number };
+
+async function intentOf(options: HandleCommentOptions): Promise<Intent | IgnoreReason> {
+  const { event, botLogin, api } = options;
+  const parsed = parseCommand(event.body, botLogin);
+  const exact = parsed.kind === "command" && !parsed.unknown && parsed.command !== "help";
+  if (
+    event.source === "review_comment" &&
+    event.inReplyTo !== null &&
+    !exact &&
+    mentionsBot(event.body, botLogin)
+  ) {
+    const root = await api.reviewComment(event.inReplyTo);
+    const loupeThread = root !== null && root.type === "Bot" && root.login === botLogin;
+    return loupeThread ? { kind: "thread_reply", rootCommentId: root.id } : "not_loupe_thread";
+  }
+  if (parsed.kind === "none") return "no_mention";
+  // In a review thread that is not Loupe's, only a command is read; a question there is for people.
+  if (event.source === "review_comment" && parsed.unknown) return "not_loupe_thread";
+  return { kind: "command", command: parsed.command, unknown: parsed.unknown };
+}
+
+export async function handleComment(options: HandleCommentOptions): Promise<CommentOutcome> {
+  const { event, botLogin, api } = options;
+  const author = decideAuthor(event.author, botLogin);
+  if (author.kind === "ignored") return { kind: "ignored", reason: author.reason };
+  const intent = await intentOf(options);
+  if (typeof intent === "string") return { kind: "ignored", reason: intent };
+  const enqueueReply = options.enqueueReply;
+  if (intent.kind === "thread_reply" && enqueueReply === undefined)
+    return { kind: "ignored", reason: "replies_off" };
+  if (author.kind === "check_permission" && !(await api.canWrite(author.login))) {
+    return { kind: "ignored", reason: "not_a_writer" };
+  }
+  await api
+    .acknowledge(event.source, event.commentId)
+    .catch((error: unknown) => options.onAcknowledgeError?.(error));
+
+  if (intent.kind === "thread_reply") {
+    const queue = await enqueueReply!({
+      deliveryId: event.deliveryId,
+      installationId: event.installationId,
+      owner: event.owner,
+      repo: event.repo,
+      pullNumber: event.pullNumber,
+      rootCommentId: intent.rootCommentId,
+      replyCommentId: event.commentId,
+    });
+    return { kind: "reply_queued", queue };
+  }
+  const { command } = intent;
+  if (command === "help" || command === "pause" || command === "resume") {
+    const text =
+      command === "help"
+        ? helpText(botLogin, intent.unknown)
+        : command === "pause"
+          ? pausedText(botLogin)
+          : resumedText(botLogin);
+    if (command !== "help") await api.setPaused(event.pullNumber, command === "pause");
+    await api.postComment(event.pullNumber, text);
+    return { kind: "answered", command };
+  }
+  const pull = await api.pullHead(event.pullNumber);
+  if (!pull.open) {
+    await api.postComment(event.pullNumber, CLOSED_TEXT);
+    return { kind: "closed" };
+  }
+  const queue = await options.enqueueReview({
+    deliveryId: event.deliveryId,
+    trigger: command === "full_review" ? "command.full_review" : "command.review",
+    installationId: event.installationId,
+    owner: event.owner,
+    repo: event.repo,
+    pullNumber: event.pullNumber,
+    headSha: pull.headSha,
+    rerun: true,
+    pullRequest: null,
+  });
+  return { kind: "review_queued", command, queue };
+}

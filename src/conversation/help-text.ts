@@ -1,0 +1,33 @@
+// The static texts Loupe posts in the conversation. Nothing from the comment it answers is echoed
+// back (an unknown command gets the help, not a quote of itself), so these need no sanitising.
+
+import { slugOf } from "./command.ts";
+import { PAUSE_LABEL } from "./pause-state.ts";
+
+export function helpText(botLogin: string, unknown: boolean): string {
+  const at = `@${slugOf(botLogin)}`;
+  return [
+    unknown ? "Loupe did not recognise that command. These are the ones it knows:" : "Loupe's commands:",
+    "",
+    `- \`${at} review\`: review the commits since Loupe's last review (the whole pull request when the history does not allow it; the check run says why).`,
+    `- \`${at} full review\`: review the whole pull request again.`,
+    `- \`${at} pause\`: stop the automatic reviews on push for this pull request.`,
+    `- \`${at} resume\`: review on push again.`,
+    `- \`${at} help\`: this message.`,
+    "",
+    `In one of Loupe's review threads, reply with \`${at}\` and your question or objection: Loupe answers in the thread, and resolves it when the finding is fixed or withdrawn.`,
+    "Loupe answers people who can write to this repository.",
+  ].join("\n");
+}
+
+export function pausedText(botLogin: string): string {
+  const at = `@${slugOf(botLogin)}`;
+  return `Automatic reviews on push are paused for this pull request (label \`${PAUSE_LABEL}\`). \`${at} resume\` turns them back on; \`${at} review\` still reviews when asked.`;
+}
+
+export function resumedText(botLogin: string): string {
+  const at = `@${slugOf(botLogin)}`;
+  return `Automatic reviews on push are back on for this pull request (\`${at} pause\` stops them).`;
+}
+
+export const CLOSED_TEXT = "This pull request is closed: Loupe reviews open pull requests only.";

@@ -1,0 +1,41 @@
+// After a review: resolve Loupe's own threads whose finding no longer applies (see
+// select-resolvable.ts for the rule). Skipped without a call when Loupe never left a review comment
+// on the pull request; a failure here is reported in the check run, never fails the review.
+
+import type { GitHubClient, RepoRef } from "../github/octokit.ts";
+import { listReviewThreads, resolveThreads } from "../github/review-threads.ts";
+import { type ComparedFile, fileChanges } from "./file-changes.ts";
+import { selectResolvable } from "./select-resolvable.ts";
+
+export interface ResolveOutcome {
+  readonly resolved: number;
+  readonly failed: number;
+}
+
+export async function resolveFixedThreads(input: {
+  readonly octokit: GitHubClient;
+  readonly repoRef: RepoRef;
+  readonly pullNumber: number;
+  readonly botLogin: string;
+  readonly raised: ReadonlySet<string>;
+  /** The incremental diff's files; null after a full review. */
+  readonly newFiles: readonly ComparedFile[] | null;
+  readonly hasReviewComments: boolean;
+}): Promise<ResolveOutcome> {
+  if (!input.hasReviewComments) return { resolved: 0, failed: 0 };
+  const threads = await listReviewThreads(input.octokit, { ...input.repoRef, pullNumber: input.pullNumber });
+  const chosen = selectResolvable({
+    threads,
+    botLogin: input.botLogin,
+    raisedAgain: input.raised,
+    changes: input.newFiles === null ? null : fileChanges(input.newFiles),
+  });
+  return resolveThreads(input.octokit, chosen);
+}
+
+export function describeResolved(outcome: ResolveOutcome): string | null {
+  if (outcome.resolved === 0 && outcome.failed === 0) return null;
+  const noun = outcome.resolved === 1 ? "thread" : "threads";
+  const failed = outcome.failed > 0 ? ` (${outcome.failed} could not be resolved)` : "";
+  return `Resolved ${outcome.resolved} of Loupe's earlier ${noun} whose finding no longer applies${failed}.`;
+}

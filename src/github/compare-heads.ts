@@ -1,0 +1,41 @@
+// GitHub's comparison of the last reviewed head with the new one (compare last...new). When the
+// last head is an ancestor, the status is `ahead` and `files[]` is exactly what the new commits
+// changed. A 404 (the old head is gone after a force-push) is an answer, not a failure.
+
+import type { ComparedFile } from "../conversation/file-changes.ts";
+import type { HeadComparison } from "../conversation/review-scope.ts";
+import { type GitHubClient, httpStatus, type RepoRef } from "./octokit.ts";
+
+export interface HeadsCompared extends HeadComparison {
+  readonly files: readonly ComparedFile[];
+}
+
+const STATUSES = new Set(["ahead", "behind", "diverged", "identical"]);
+
+export async function compareHeads(
+  octokit: GitHubClient,
+  input: RepoRef & { readonly fromSha: string; readonly toSha: string },
+): Promise<HeadsCompared | null> {
+  try {
+    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+      owner: input.owner,
+      repo: input.repo,
+      basehead: `${input.fromSha}...${input.toSha}`,
+      per_page: 100,
+    });
+    if (!STATUSES.has(data.status)) return null;
+    return {
+      status: data.status as HeadComparison["status"],
+      aheadBy: data.ahead_by,
+      files: (data.files ?? []).map((f) => ({
+        filename: f.filename,
+        status: f.status,
+        patch: f.patch,
+        ...(f.previous_filename === undefined ? {} : { previous_filename: f.previous_filename }),
+      })),
+    };
+  } catch (error) {
+    if (httpStatus(error) === 404) return null;
+    throw error;
+  }
+}

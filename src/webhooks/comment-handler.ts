@@ -1,0 +1,55 @@
+// The Probot handler of the conversation webhooks: maps the payload, resolves Loupe's login, and
+// hands the comment to the conversation core with the installation's GitHub adapter. Every
+// outcome is one log line; nothing a comment asks for can throw past this handler unlogged.
+
+import type { Context } from "probot";
+import { handleComment, type ThreadReplyRequest } from "../conversation/handle-comment.ts";
+import { createConversationApi } from "../github/conversation-api.ts";
+import type { GitHubClient } from "../github/octokit.ts";
+import type { ReviewRequest } from "../jobs/review-request.ts";
+import { redactSecrets } from "../redact.ts";
+import { toCommentEvent } from "./to-comment-event.ts";
+
+export interface CommentHandlerOptions {
+  readonly botLogin: () => Promise<string>;
+  /** Resolves once the queue has taken the request (the webhook is answered after that). */
+  readonly enqueueReview: (request: ReviewRequest) => Promise<string>;
+  readonly enqueueReply?: (request: ThreadReplyRequest) => Promise<string>;
+  /** One count per delivery (metrics): skipped, ignored, answered, review_queued, reply_queued, failed. */
+  readonly onOutcome?: (event: string, outcome: string) => void;
+}
+
+export function createCommentHandler(options: CommentHandlerOptions) {
+  return async (context: Context): Promise<void> => {
+    const event = toCommentEvent({ name: context.name, id: context.id, payload: context.payload });
+    if (event.kind === "skip") {
+      context.log.debug({}, event.message);
+      options.onOutcome?.(context.name, "skipped");
+      return;
+    }
+    const octokit = context.octokit as GitHubClient;
+    const enqueueReply = options.enqueueReply;
+    try {
+      const outcome = await handleComment({
+        event,
+        botLogin: await options.botLogin(),
+        api: createConversationApi(octokit, { owner: event.owner, repo: event.repo }),
+        enqueueReview: options.enqueueReview,
+        ...(enqueueReply ? { enqueueReply } : {}),
+        onAcknowledgeError: (error) =>
+          context.log.warn(
+            { error: redactSecrets(String(error)).slice(0, 200) },
+            "could not add the 👀 reaction",
+          ),
+      });
+      context.log.info({ pr: event.pullNumber, comment: event.commentId, ...outcome }, "comment handled");
+      options.onOutcome?.(context.name, outcome.kind);
+    } catch (error) {
+      context.log.warn(
+        { pr: event.pullNumber, error: redactSecrets(String(error)).slice(0, 200) },
+        "comment not handled",
+      );
+      options.onOutcome?.(context.name, "failed");
+    }
+  };
+}

@@ -1,0 +1,86 @@
+// Pure mapping of the conversation webhooks to a comment Loupe may act on: `issue_comment.created`
+// on a pull request, and `pull_request_review_comment.created`. Edited and deleted comments are
+// not read (re-running a command because someone fixed a typo would surprise), nor comments on
+// plain issues. Everything else about the comment (who wrote it, what it asks) is decided later.
+
+import type { CommentSource } from "../github/conversation-api.ts";
+
+export interface CommentEvent {
+  readonly kind: "comment";
+  readonly deliveryId: string;
+  readonly source: CommentSource;
+  readonly installationId: number;
+  readonly owner: string;
+  readonly repo: string;
+  readonly pullNumber: number;
+  readonly commentId: number;
+  readonly body: string;
+  readonly author: {
+    readonly login: string | null;
+    readonly type: string | null;
+    readonly authorAssociation: string | null;
+  };
+  /** Review comments: the thread's first comment, when this one is a reply. */
+  readonly inReplyTo: number | null;
+}
+
+export type CommentSkip = { readonly kind: "skip"; readonly message: string };
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | null => (typeof v === "object" && v !== null ? (v as Json) : null);
+const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+const num = (v: unknown): number | null =>
+  typeof v === "number" && Number.isSafeInteger(v) && v > 0 ? v : null;
+const skip = (message: string): CommentSkip => ({ kind: "skip", message });
+
+export function toCommentEvent(input: {
+  name: string;
+  id: string;
+  payload: unknown;
+}): CommentEvent | CommentSkip {
+  const payload = obj(input.payload);
+  if (payload === null) return skip("The event has no payload.");
+  if (input.name !== "issue_comment" && input.name !== "pull_request_review_comment") {
+    return skip(`${input.name} events are not conversation.`);
+  }
+  if (payload.action !== "created") return skip(`${input.name}.${String(payload.action)} is not read.`);
+  const installationId = num(obj(payload.installation)?.id);
+  if (installationId === null) return skip("The event carries no installation id.");
+  const repository = obj(payload.repository);
+  const owner = str(obj(repository?.owner)?.login);
+  const repo = str(repository?.name);
+  if (owner === null || repo === null) return skip("The event names no repository.");
+  const comment = obj(payload.comment);
+  const commentId = num(comment?.id);
+  const body = str(comment?.body);
+  if (comment === null || commentId === null || body === null)
+    return skip("The event carries no usable comment.");
+  let pullNumber: number | null;
+  if (input.name === "issue_comment") {
+    const issue = obj(payload.issue);
+    // Every pull request is an issue; only those carry `issue.pull_request`.
+    if (obj(issue?.pull_request) === null) return skip("The comment is on an issue, not a pull request.");
+    pullNumber = num(issue?.number);
+  } else {
+    pullNumber = num(obj(payload.pull_request)?.number);
+  }
+  if (pullNumber === null) return skip("The event names no pull request.");
+  const user = obj(comment.user);
+  return {
+    kind: "comment",
+    deliveryId: input.id,
+    source: input.name === "issue_comment" ? "issue_comment" : "review_comment",
+    installationId,
+    owner,
+    repo,
+    pullNumber,
+    commentId,
+    body,
+    author: {
+      login: str(user?.login),
+      type: str(user?.type),
+      authorAssociation: str(comment.author_association),
+    },
+    inReplyTo: input.name === "pull_request_review_comment" ? num(comment.in_reply_to_id) : null,
+  };
+}
