@@ -48,7 +48,7 @@ function fixtureWithBranches(branches: number): FixtureRepo {
 }
 
 /** Tool-call and final turns alternating; any review may take any turn, each is valid alone. */
-export function reviewScript(turns: number, delayMs: number): ScriptedTurn[] {
+export function reviewScript(turns: number, delayMs: number | ((turn: number) => number)): ScriptedTurn[] {
   const final = {
     summary: "v10 changed.",
     findings: [
@@ -71,27 +71,29 @@ export function reviewScript(turns: number, delayMs: number): ScriptedTurn[] {
             { id: `call_${i}`, name: "read_repository_file", arguments: { path: "src/values.ts" } },
           ])
         : stopTurn(final);
-    return { fault: "delay", ms: delayMs, next: { body } };
+    return { fault: "delay", ms: typeof delayMs === "number" ? delayMs : delayMs(i), next: { body } };
   });
 }
 
 export async function buildWorld(options: {
   readonly repos: number;
-  readonly prsPerRepo: number;
+  /** The same for every repository, or one count per repository. */
+  readonly prsPerRepo: number | readonly number[];
   readonly turns: number;
-  readonly delayMs: number;
+  readonly delayMs: number | ((turn: number) => number);
 }): Promise<BenchWorld> {
   const github = await startFakeGitHub();
   const fixtures: FixtureRepo[] = [];
   const pulls: BenchPullRequest[] = [];
   for (let r = 1; r <= options.repos; r++) {
-    const fixture = fixtureWithBranches(options.prsPerRepo);
+    const count = typeof options.prsPerRepo === "number" ? options.prsPerRepo : options.prsPerRepo[r - 1]!;
+    const fixture = fixtureWithBranches(count);
     fixtures.push(fixture);
     const owner = `org${r}`;
     const repo = "service";
     github.addRepository({ owner, repo, source: fixture, installationId: r });
     const target = { htmlBase: github.url, owner, repo, defaultBranch: "main", installationId: r };
-    for (let p = 1; p <= options.prsPerRepo; p++) {
+    for (let p = 1; p <= count; p++) {
       const facts = github.addPullRequest({
         owner,
         repo,

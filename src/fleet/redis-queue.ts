@@ -55,7 +55,7 @@ const DEFAULT_TIMING: FleetTiming = {
   stalledIntervalMs: 15_000,
   leaseMs: 60_000,
   pollMs: 3_000,
-  enqueueTimeoutMs: 5_000,
+  enqueueTimeoutMs: 8_000,
 };
 
 /** A job added but not yet decided waits this long before a worker may take it (see above). */

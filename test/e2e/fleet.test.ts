@@ -56,7 +56,8 @@ async function startReplica(extra: Record<string, string> = {}): Promise<LoupePr
         REDIS_URL: redis.url,
         FLEET_LOCK_SECONDS: "5",
         REVIEW_CONCURRENCY: "2",
-        SHUTDOWN_GRACE_SECONDS: "1",
+        // No grace: a SIGTERMed replica hands its running reviews back at once (the test waits for that).
+        SHUTDOWN_GRACE_SECONDS: "0",
         ...extra,
       },
     }),
@@ -123,6 +124,8 @@ async function runnerOf(pr: PullRequestFacts): Promise<LoupeProcess> {
 }
 const inProgress = (sha: string) => runsOn(sha).find((r) => last(r).status === "in_progress");
 const completed = (sha: string) => runsOn(sha).find((r) => last(r).status === "completed");
+/** A replica still running (earlier tests kill and stop some). */
+const live = () => replicas.find((r) => r.alive())!;
 const other = (loupe: LoupeProcess) => replicas.find((r) => r !== loupe && r.alive())!;
 
 beforeAll(async () => {
@@ -172,7 +175,7 @@ describe("a fleet of Loupe replicas on one Redis", () => {
 
   it("supersedes a review running on one replica with a push delivered to another", async () => {
     const pr = newPull();
-    expect((await deliver(replicas[0]!, "opened", pr)).status).toBe(200);
+    expect((await deliver(live(), "opened", pr)).status).toBe(200);
     await until(() => inProgress(pr.headSha));
     const running = await runnerOf(pr);
     const pushed = push(pr);
@@ -188,7 +191,7 @@ describe("a fleet of Loupe replicas on one Redis", () => {
 
   it("takes over the reviews of a SIGKILLed replica on the same check run, posted once", async () => {
     const pr = newPull();
-    expect((await deliver(replicas[0]!, "opened", pr)).status).toBe(200);
+    expect((await deliver(live(), "opened", pr)).status).toBe(200);
     const run = await until(() => inProgress(pr.headSha));
     const victim = await runnerOf(pr);
     process.kill(-victim.pid, "SIGKILL"); // no shutdown, no hand-back: the job's lock just expires
@@ -203,10 +206,10 @@ describe("a fleet of Loupe replicas on one Redis", () => {
 
   it("hands running reviews back on SIGTERM; another replica finishes them on the same run", async () => {
     const pr = newPull();
-    expect((await deliver(replicas[0]!, "opened", pr)).status).toBe(200);
+    expect((await deliver(live(), "opened", pr)).status).toBe(200);
     const run = await until(() => inProgress(pr.headSha));
     const leaving = await runnerOf(pr);
-    await leaving.stop(20_000); // SIGTERM: the grace (1 s) passes, the review goes back to the queue
+    await leaving.stop(20_000); // SIGTERM: no grace, the review goes back to the queue
     expect(leaving.output()).toContain("review handed back to the queue");
     await until(() => last(run).status === "completed");
     expect(last(run).conclusion).toBe("success");
@@ -217,7 +220,7 @@ describe("a fleet of Loupe replicas on one Redis", () => {
 
   it("answers 503 while Redis cannot take a job, and a redelivery later is reviewed", async () => {
     const pr = newPull();
-    const [a] = replicas.filter((r) => r.alive()) as [LoupeProcess];
+    const a = live();
     const deliveryId = crypto.randomUUID();
     await redis.halt();
     try {
@@ -236,7 +239,7 @@ describe("a fleet of Loupe replicas on one Redis", () => {
 
   it("finishes a review while Redis restarts in the middle of it", async () => {
     const pr = newPull();
-    expect((await deliver(replicas.find((r) => r.alive())!, "opened", pr)).status).toBe(200);
+    expect((await deliver(live(), "opened", pr)).status).toBe(200);
     const run = await until(() => inProgress(pr.headSha));
     await redis.restart(); // the append-only file brings the queue back as it was
     await until(() => last(run).status === "completed");
