@@ -21,7 +21,6 @@ export async function compareHeads(
       owner: input.owner,
       repo: input.repo,
       basehead: `${input.fromSha}...${input.toSha}`,
-      per_page: 100,
     });
     if (!STATUSES.has(data.status)) return null;
     return {
