@@ -148,7 +148,7 @@ describe("a push after Loupe's review", () => {
     const since = app.fx.headSha.slice(0, 7);
     expect(firstMessage()).toContain(`Review scope: INCREMENTAL (incremental: 1 commit since ${since})`);
     expect(firstMessage()).toContain('"path":"src/service.ts"');
-    expect(firstMessage()).toMatch(/@@ -\d+,\d+ \+\d+,\d+ @@.*\\n[-+]  (db.write|validate)\(record\);/);
+    expect(firstMessage()).toMatch(/@@ -\d+,\d+ \+\d+,\d+ @@.*\\n[-+] {2}(db.write|validate)\(record\);/);
     expect(summaryOf(gh)).toContain(`incremental: 1 commit since ${since}`);
     expect(resolved).toEqual(["T_fixed"]);
     expect(summaryOf(gh)).toContain("Resolved 1 of Loupe's earlier thread whose finding no longer applies.");

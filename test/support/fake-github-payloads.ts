@@ -103,3 +103,27 @@ export function pullRequestEvent(
   };
   return payload;
 }
+
+/** issue_comment.created (GitHub's example, moved onto the fixture pull request) by a maintainer. */
+export function issueCommentEvent(
+  target: PayloadTarget,
+  pr: PullRequestFacts,
+  commentId: number,
+  body: string,
+): ExamplePayload {
+  const payload = relocate(webhookExample("issue_comment", "created"), target);
+  payload.issue.number = pr.number;
+  payload.issue.pull_request = {
+    url: `${target.htmlBase}/api/v3/repos/${target.owner}/${target.repo}/pulls/${pr.number}`,
+    html_url: `${target.htmlBase}/${target.owner}/${target.repo}/pull/${pr.number}`,
+  };
+  payload.comment.id = commentId;
+  payload.comment.body = body;
+  payload.comment.author_association = "OWNER";
+  payload.repository = repositoryObject(target);
+  payload.installation = {
+    id: target.installationId,
+    node_id: `MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u${target.installationId}`,
+  };
+  return payload;
+}

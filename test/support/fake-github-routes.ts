@@ -35,6 +35,13 @@ export interface FakeState {
   readonly tokens: Map<string, { installationId: number; expiresAt: number }>;
   readonly checkRuns: CheckRun[];
   readonly reviews: StoredReview[];
+  /** Reactions Loupe added to comments (the 👀 of a command). */
+  readonly reactions: {
+    readonly owner: string;
+    readonly repo: string;
+    readonly commentId: number;
+    readonly content: string;
+  }[];
   nextId: number;
 }
 
@@ -193,6 +200,22 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
       return paginate(items, url, state);
     }
     if (request.method === "POST" && match[2] === "reviews") return createReview(state, repository, pr, body);
+  }
+  match = on("POST", /^\/(issues|pulls)\/comments\/(\d+)\/reactions$/);
+  if (match) {
+    const content = String(body.content);
+    if (!["+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"].includes(content)) {
+      return error(422, "Validation Failed", {
+        errors: [{ resource: "Reaction", code: "invalid", field: "content" }],
+      });
+    }
+    state.reactions.push({
+      owner: repository.owner,
+      repo: repository.repo,
+      commentId: Number(match[2]),
+      content,
+    });
+    return { status: 201, body: { id: state.nextId++, content } };
   }
   if (request.method === "POST" && rest === "/check-runs") {
     const result = applyCheckRunWrite(body, undefined);

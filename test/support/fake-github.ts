@@ -70,6 +70,7 @@ export interface FakeGitHub {
   readonly issuedTokens: string[];
   readonly checkRuns: CheckRun[];
   readonly reviews: FakeState["reviews"];
+  readonly reactions: FakeState["reactions"];
   /** Apps registered through the manifest flow (the "new App" page, then the code conversion). */
   readonly registrations: ManifestFlow["registrations"];
   addRepository(options: FakeRepositoryOptions): void;
@@ -100,6 +101,7 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     tokens: new Map(),
     checkRuns: [],
     reviews: [],
+    reactions: [],
     nextId: 1000,
   };
   const git = createGitHttpHandler({ root, requests: gitRequests });
@@ -204,6 +206,7 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     },
     checkRuns: state.checkRuns,
     reviews: state.reviews,
+    reactions: state.reactions,
     registrations: manifests.registrations,
     addRepository(repository) {
       const gitdir = publishRepository(root, `${repository.owner}/${repository.repo}`, repository.source);

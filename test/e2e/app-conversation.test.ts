@@ -1,0 +1,108 @@
+// A command in the pull request conversation, through Loupe as a real server process (`npm start`)
+// against the fake GitHub and the scripted model: a signed issue_comment `@loupe review` from a
+// maintainer is acknowledged with 👀, reviewed as a full review (no earlier review: the check run
+// says so), and the review records the reviewed marker for the next incremental review.
+
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { stopTurn } from "../support/chat-turns.ts";
+import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { issueCommentEvent } from "../support/fake-github-payloads.ts";
+import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
+import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+import { deliverWebhook } from "../support/webhook-delivery.ts";
+
+const SECRET = `whsec-e2e-conv-${process.pid}-${Date.now()}`;
+const API_KEY = `test-key-e2e-conv-${process.pid}-${Date.now()}`;
+
+let github: FakeGitHub;
+let provider: ScriptedProvider;
+let loupe: LoupeProcess;
+let fixture: FixtureRepo;
+let exited = false;
+
+const finalReview = {
+  summary: "The constant changed.",
+  findings: [
+    {
+      severity: "low",
+      title: "a is no longer 1",
+      explanation: "The value of a changed from 1 to 2.",
+      path: "src/a.ts",
+      line: 1,
+      evidence: "export const a = 2;",
+      recommendation: "Say why in the description.",
+    },
+  ],
+  notes: [],
+};
+
+async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (exited) throw new Error(`Loupe exited while waiting for ${what}:\n${loupe.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  fixture = createRepo();
+  fixture.write("src/a.ts", "export const a = 1;\n");
+  fixture.commit("a");
+  fixture.branch("change");
+  fixture.write("src/a.ts", "export const a = 2;\n");
+  fixture.commit("a is 2");
+  fixture.checkout("main");
+  github = await startFakeGitHub();
+  github.addRepository({ owner: "octo", repo: "talk", source: fixture });
+  provider = await startScriptedProvider([{ body: stopTurn(finalReview) }]);
+  loupe = await startLoupeProcess({
+    command: "npm",
+    env: fakeWorldEnv({ github, providerBaseURL: provider.baseURL, webhookSecret: SECRET, apiKey: API_KEY }),
+  });
+  void loupe.exited.then(() => {
+    exited = true;
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await loupe?.stop();
+  await provider?.stop();
+  await github?.stop();
+  fixture?.dispose();
+});
+
+describe("a command through a real server process", () => {
+  it("`@loupe review` from a maintainer: 👀, a check run that says the scope, one review with the marker", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "talk", number: 4, headRef: "change" });
+    const target = {
+      htmlBase: github.url,
+      owner: "octo",
+      repo: "talk",
+      defaultBranch: "main",
+      installationId: 1,
+    };
+    const response = await deliverWebhook({
+      url: loupe.webhookUrl,
+      event: "issue_comment",
+      payload: issueCommentEvent(target, pr, 31337, "Ready again. @loupe review"),
+      secret: SECRET,
+    });
+    expect(response.status).toBeLessThan(300);
+
+    const done = await until(() => {
+      const run = github.checkRuns.find((r) => r.headSha === pr.headSha);
+      const last = run?.history.at(-1);
+      return last?.status === "completed" ? last : undefined;
+    }, "the completed check run");
+    expect(github.reactions).toEqual([{ owner: "octo", repo: "talk", commentId: 31337, content: "eyes" }]);
+    expect(done.conclusion).toBe("success");
+    expect(done.output?.summary).toContain("full review: Loupe has not reviewed this pull request before");
+    const reviews = github.reviews.filter((r) => r.repo === "talk");
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]!.body).toContain(`<!-- loupe:reviewed head=${pr.headSha} `);
+    expect(reviews[0]!.comments).toHaveLength(1);
+    expect(loupe.output()).not.toContain(API_KEY);
+  });
+});
