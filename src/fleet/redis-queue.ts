@@ -124,6 +124,9 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
     const jobId = randomUUID();
     try {
       return await withinMs(timing.enqueueTimeoutMs, async () => {
+        // Without an offline queue a command fails at once while connecting: a webhook that
+        // arrives as the replica starts (or as Redis comes back) waits for the connection instead.
+        if (producer.status !== "ready") await new Promise((resolve) => producer.once("ready", resolve));
         const rank = await producer.zcard(`${prefix}installation:${request.installationId}`);
         // Fairness: the n-th live job of an installation gets priority n, so every installation's
         // first job comes before any installation's second (BullMQ runs lower numbers first).
