@@ -1,10 +1,13 @@
 // `npm start` and the queue dashboard: served at /queues only with REDIS_URL and DASHBOARD_PASSWORD
 // (behind Basic authentication), absent otherwise, and a bad password refused at startup. Real
-// Loupe processes against a fake GitHub and a real redis-server; the browser test of the page
-// itself is queue-dashboard.test.ts.
+// Loupe processes against a fake GitHub, a real redis-server and a model that never answers, so a
+// review delivered by webhook is still running when the dashboard is asked for it. The browser
+// test of the page itself is queue-dashboard.test.ts.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { pullRequestEvent } from "../support/fake-github-payloads.ts";
+import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import {
   fakeWorldEnv,
   type LoupeProcess,
@@ -12,18 +15,23 @@ import {
   startLoupeProcess,
 } from "../support/loupe-process.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
+import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+import { deliverWebhook } from "../support/webhook-delivery.ts";
 
 const PASSWORD = `dash-pw-${process.pid}-0123456789`;
 const authorization = `Basic ${Buffer.from(`ops:${PASSWORD}`).toString("base64")}`;
 let github: FakeGitHub;
 let redis: RedisServer;
+let provider: ScriptedProvider;
+let fixture: FixtureRepo;
+const SECRET = `whsec-dashboard-${process.pid}`;
 const started: LoupeProcess[] = [];
 
 const env = (extra: Record<string, string>) =>
   fakeWorldEnv({
     github,
-    providerBaseURL: "http://127.0.0.1:9/v1", // never called: no review runs here
-    webhookSecret: `whsec-dashboard-${process.pid}`,
+    providerBaseURL: provider.baseURL,
+    webhookSecret: SECRET,
     apiKey: `test-key-dashboard-${process.pid}`,
     extra,
   });
@@ -35,18 +43,29 @@ const start = async (extra: Record<string, string>) => {
 };
 
 beforeAll(async () => {
+  fixture = createRepo();
+  fixture.write("src/a.ts", "export const a = 1;\n");
+  fixture.commit("a");
+  fixture.branch("change");
+  fixture.write("src/a.ts", "export const a = 2;\n");
+  fixture.commit("a is 2");
+  fixture.checkout("main");
   github = await startFakeGitHub();
+  github.addRepository({ owner: "octo", repo: "dash", source: fixture });
+  provider = await startScriptedProvider([{ fault: "hang" }]);
   redis = await startRedisServer();
-});
+}, 60_000);
 
 afterAll(async () => {
   for (const loupe of started) await loupe.stop(5000);
   await redis?.stop();
+  await provider?.stop();
   await github?.stop();
+  fixture?.dispose();
 });
 
 describe("the queue dashboard of npm start", () => {
-  it("is served at /queues with REDIS_URL and DASHBOARD_PASSWORD, only to the right credentials", async () => {
+  it("is served at /queues with REDIS_URL and DASHBOARD_PASSWORD, only to the right credentials, and lists a running review", async () => {
     const loupe = await start({ REDIS_URL: redis.url, DASHBOARD_USER: "ops", DASHBOARD_PASSWORD: PASSWORD });
     const anonymous = await fetch(`${loupe.url}/queues`);
     expect(anonymous.status).toBe(401);
@@ -58,6 +77,35 @@ describe("the queue dashboard of npm start", () => {
     expect(api.status).toBe(200);
     const { queues } = (await api.json()) as { queues: Array<{ name: string }> };
     expect(queues.map((queue) => queue.name)).toEqual(["loupe-reviews"]);
+    // A review the fleet queued from a webhook is there, running (the model never answers).
+    const pr = github.addPullRequest({ owner: "octo", repo: "dash", number: 5, headRef: "change" });
+    const target = {
+      htmlBase: github.url,
+      owner: "octo",
+      repo: "dash",
+      defaultBranch: "main",
+      installationId: 1,
+    };
+    const delivered = await deliverWebhook({
+      url: loupe.webhookUrl,
+      event: "pull_request",
+      payload: pullRequestEvent("opened", target, pr),
+      secret: SECRET,
+    });
+    expect(delivered.status).toBe(200);
+    type Listed = {
+      queues: Array<{ jobs: Array<{ data: { request?: { pullNumber?: number; headSha?: string } } }> }>;
+    };
+    let running: Listed["queues"][number]["jobs"] = [];
+    while (running.length === 0) {
+      const listed = await fetch(`${loupe.url}/queues/api/queues?activeQueue=loupe-reviews&status=active`, {
+        headers: { authorization },
+      });
+      running = ((await listed.json()) as Listed).queues[0]!.jobs;
+      if (running.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(running.map((job) => job.data.request?.pullNumber)).toEqual([5]);
+    expect(running[0]!.data.request?.headSha).toBe(pr.headSha);
     // The App's own routes are untouched.
     expect((await fetch(`${loupe.url}/healthz`)).status).toBe(200);
     expect(loupe.output()).toContain("queue dashboard");
