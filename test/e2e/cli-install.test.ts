@@ -1,7 +1,8 @@
 // The `loupe` command as a person installs it: `npm pack` of this repository, then
 // `npm install -g --prefix <tmp> <tarball>` (and, as npx and projects do, a local install where
-// npm hoists the `node` dependency next to Loupe), run from another directory with the machine's
-// own `node` (Node 20 on these machines) first on PATH and no npm script environment at all.
+// npm hoists the `node` dependency next to Loupe, and `npm install -g .` from the checkout, which
+// npm links), run from another directory with the machine's own `node` (Node 20 on these
+// machines) first on PATH and no npm script environment at all.
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -69,6 +70,7 @@ async function npm(args: readonly string[], cwd: string): Promise<void> {
 let tmp: string;
 let elsewhere: string;
 let globalPrefix: string;
+let linkedPrefix: string;
 let project: string;
 let repo: FixtureRepo;
 
@@ -76,6 +78,7 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-install-"));
   elsewhere = fs.mkdtempSync(path.join(tmp, "elsewhere-"));
   globalPrefix = path.join(tmp, "prefix");
+  linkedPrefix = path.join(tmp, "linked");
   project = path.join(tmp, "project");
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, "package.json"), '{"name":"a-project","private":true}\n');
@@ -85,6 +88,7 @@ beforeAll(async () => {
     npm(["install", "-g", "--prefix", globalPrefix, tarball], tmp),
     npm(["install", tarball], project),
   ]);
+  await npm(["install", "-g", "--prefix", linkedPrefix, ROOT], tmp);
   repo = createRepo();
   repo.write("src/a.ts", "export const a = 1;\n");
   repo.commit("base");
@@ -108,6 +112,7 @@ describe.each([
     "a project's node_modules/.bin (node hoisted next to Loupe)",
     () => path.join(project, "node_modules", ".bin"),
   ],
+  ["npm install -g . from the checkout (a link: its sources run)", () => path.join(linkedPrefix, "bin")],
 ])("loupe installed by %s", (_how, binDir) => {
   it("answers --version and --help for every command from another directory", async () => {
     expect(await loupe(binDir(), "--version")).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
