@@ -15,7 +15,7 @@ export function helpText(botLogin: string, unknown: boolean): string {
     `- \`${at} resume\`: review on push again.`,
     `- \`${at} help\`: this message.`,
     "",
-    `In one of Loupe's review threads, reply with \`${at}\` and your question or objection: Loupe answers in the thread, and resolves it when the finding is fixed or withdrawn.`,
+    "Loupe resolves its own review threads when a later push fixes the finding.",
     "Loupe answers people who can write to this repository.",
   ].join("\n");
 }
