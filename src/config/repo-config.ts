@@ -2,10 +2,10 @@
 // reviewed). Strict: unknown keys, wrong types and out-of-range values are errors with their
 // dotted path, shown on the check run; nothing is guessed or silently clamped.
 
-import picomatch from "picomatch";
 import * as v from "valibot";
 import { isAlias, isNode, parseDocument, visit } from "yaml";
 import type { Severity } from "../llm/types.ts";
+import { checkGlob, compileGlobs, GLOB_LIMITS } from "./glob.ts";
 
 export interface RepoConfig {
   enabled: boolean;
@@ -36,7 +36,7 @@ export const MAX_CONFIG_BYTES = 64 * 1024;
 export const LIMITS = {
   instructions: 4000,
   globs: 100,
-  globLength: 256,
+  globLength: GLOB_LIMITS.length,
   maxFindings: 100,
   maxFiles: 3000,
   guidanceFiles: 10,
@@ -86,6 +86,11 @@ const Glob = v.pipe(
   v.maxLength(LIMITS.globLength, `must be at most ${LIMITS.globLength} characters`),
   v.check((g) => !g.startsWith("/"), "patterns are repository-relative: remove the leading /"),
   v.check((g) => !g.includes("\\") && !g.includes("\u0000"), "must not contain a backslash or NUL"),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const check = checkGlob(dataset.value);
+    if (!check.ok) addIssue({ message: check.message });
+  }),
 );
 const FilePath = v.pipe(
   Glob,
@@ -213,15 +218,16 @@ const matchers = new WeakMap<RepoConfig["paths"], (path: string) => boolean>();
 
 /**
  * Whether a path matches any of these repository globs, with the same matching as `paths`
- * (picomatch, dot: true). Patterns that break the `paths` rules (length, leading /, backslash,
- * NUL) are ignored, so a glob from any repository file is bounded like one from loupe.yml.
+ * (glob.ts: time linear in the path). Patterns that break the `paths` rules (length, leading /,
+ * backslash, NUL, the glob limits) are ignored, so a glob from any repository file is bounded
+ * like one from loupe.yml.
  */
 export function globMatcher(patterns: readonly string[]): (path: string) => boolean {
   const valid = patterns.filter((p) => v.is(Glob, p)).slice(0, LIMITS.globs);
-  return valid.length > 0 ? picomatch(valid, { dot: true }) : () => false;
+  return valid.length > 0 ? compileGlobs(valid) : () => false;
 }
 
-/** Included when some include pattern matches and no exclude pattern does (picomatch, dot: true). */
+/** Included when some include pattern matches and no exclude pattern does. */
 export function isPathIncluded(config: RepoConfig, path: string): boolean {
   let match = matchers.get(config.paths);
   if (match === undefined) {
