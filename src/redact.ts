@@ -11,16 +11,37 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
 ];
 
-const extraSecrets = new Set<string>();
+// Each registered value with the number of holders still using it: an installation token is
+// shared by every review of that installation while it is valid, so one review ending must not
+// stop its redaction for another still running, and none may keep it once all have ended.
+const extraSecrets = new Map<string, number>();
 
-/** Registers a secret value (an API key, a token) so that it is redacted wherever it appears. */
-export function registerSecret(value: string | undefined): void {
-  if (value !== undefined && value.length >= 6) extraSecrets.add(value);
+/**
+ * Registers a secret value (an API key, a token) so that it is redacted wherever it appears, until
+ * the returned release is called (once; later calls do nothing). Process-wide secrets, like the
+ * provider's API key, are simply never released.
+ */
+export function registerSecret(value: string | undefined): () => void {
+  if (value === undefined || value.length < 6) return () => {};
+  extraSecrets.set(value, (extraSecrets.get(value) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const holders = (extraSecrets.get(value) ?? 1) - 1;
+    if (holders > 0) extraSecrets.set(value, holders);
+    else extraSecrets.delete(value);
+  };
+}
+
+/** How many distinct values are registered (for tests that check nothing is kept). */
+export function registeredSecretCount(): number {
+  return extraSecrets.size;
 }
 
 export function redactSecrets(text: string): string {
   let out = text;
-  for (const secret of extraSecrets) out = out.split(secret).join("[REDACTED]");
+  for (const secret of extraSecrets.keys()) out = out.split(secret).join("[REDACTED]");
   for (const pattern of SECRET_PATTERNS) {
     out = out.replace(pattern, (match, first: string | undefined) => {
       if (first === "//") return "//[REDACTED]@";

@@ -5,6 +5,7 @@
 // is imported only for a URL: a local repository, the common case of `loupe tool`, never loads it.
 
 import { LoupeError } from "../errors.ts";
+import { registerSecret } from "../redact.ts";
 import { openLocalRepository } from "../workspace/open-local.ts";
 import type { Workspace } from "../workspace/types.ts";
 
@@ -30,6 +31,7 @@ export async function openRepository(options: OpenRepositoryOptions): Promise<Wo
     );
   }
   const token = options.env.LOUPE_GIT_TOKEN;
+  registerSecret(token); // for the life of the command, like the provider's key
   const [{ readReviewLimits }, { fetchWorkspace }] = await Promise.all([
     import("../config/review-limits.ts"),
     import("../workspace/fetch.ts"),

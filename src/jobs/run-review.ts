@@ -70,6 +70,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
   let headSha = request.headSha;
   let workspace: Workspace | null = null;
   let ending: Ending | null = null;
+  let releaseToken = (): void => {};
   const aborted = (): Ending | null =>
     signal.aborted && isCancelReason(signal.reason)
       ? { conclusion: "cancelled", output: cancelledOutput(signal.reason), remember: false }
@@ -147,7 +148,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
 
     // 4. Workspace (installation token as a header, only to the configured host).
     const auth = (await octokit.auth({ type: "installation" })) as { token: string };
-    registerSecret(auth.token);
+    releaseToken = registerSecret(auth.token);
     try {
       workspace = await ports.fetchWorkspace({
         url: `${config.gitBaseUrl}/${request.owner}/${request.repo}.git`,
@@ -318,5 +319,6 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
         durationMs: now() - startedAt,
       });
     }
+    releaseToken(); // after the last text that could have quoted it was published
   }
 }

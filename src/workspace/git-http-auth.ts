@@ -3,11 +3,12 @@
 // because isomorphic-git writes the remote URL into the repository's config file.
 
 import { LoupeError } from "../errors.ts";
-import { registerSecret } from "../redact.ts";
 
-/** GitHub's documented form for an installation token over git smart HTTP. */
+/**
+ * GitHub's documented form for an installation token over git smart HTTP. Whoever obtained the
+ * token registers it for redaction for as long as they hold it (redact.ts).
+ */
 export function authorizationHeader(token: string): string {
-  registerSecret(token);
   return `Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`;
 }
 

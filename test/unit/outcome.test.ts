@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { isTerminationReason, TERMINATION_REASONS, TERMINATION_SENTENCES } from "../../src/outcome.ts";
-import { redactSecrets, registerSecret } from "../../src/redact.ts";
+import { redactSecrets, registeredSecretCount, registerSecret } from "../../src/redact.ts";
 
 describe("termination reasons", () => {
   it("has one static sentence for every reason", () => {
@@ -30,5 +30,23 @@ describe("redactSecrets", () => {
   it("removes registered secrets wherever they appear", () => {
     registerSecret("plain-secret-value");
     expect(redactSecrets("a plain-secret-value b")).toBe("a [REDACTED] b");
+  });
+});
+
+describe("registerSecret", () => {
+  it("redacts a value until every holder has released it, then keeps nothing", () => {
+    const before = registeredSecretCount();
+    const first = registerSecret("ghs_sharedinstallationtoken1");
+    const second = registerSecret("ghs_sharedinstallationtoken1");
+    first();
+    first(); // a second call does nothing
+    expect(redactSecrets("t=ghs_sharedinstallationtoken1")).toBe("t=[REDACTED]");
+    second();
+    expect(registeredSecretCount()).toBe(before);
+    expect(redactSecrets("x plain-released-value")).toBe("x plain-released-value");
+    const third = registerSecret("plain-released-value");
+    expect(redactSecrets("x plain-released-value")).toBe("x [REDACTED]");
+    third();
+    expect(redactSecrets("x plain-released-value")).toBe("x plain-released-value");
   });
 });
