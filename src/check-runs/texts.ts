@@ -6,9 +6,9 @@ import { isLoupeError } from "../errors.ts";
 import type { CheckRunOutput } from "../github/check-run.ts";
 import { httpStatus } from "../github/octokit.ts";
 import { redactSecrets } from "../redact.ts";
-import { inlineCode } from "../review/markdown-text.ts";
-import { sanitizeMarkdown } from "../review/sanitize.ts";
 import type { CancelReason } from "../jobs/review-request.ts";
+import { codeSpan, escapeText } from "../review/markdown-escape.ts";
+import { cutCodePoints } from "../review/markdown-text.ts";
 
 const RERUN_HINT = "Press **Re-run review** to try again.";
 
@@ -63,14 +63,8 @@ export function tooLargeDetail(reason: string): string {
 
 /** The repository's own file is quoted here (keys, YAML errors), so it is neutralised like model text. */
 export function configErrorOutput(errors: readonly { path: string; message: string }[]): CheckRunOutput {
-  const clean = (text: string) =>
-    sanitizeMarkdown(redactSecrets(text.replace(/\s+/g, " ")), {
-      owner: "",
-      repo: "",
-      host: "",
-      maxLength: 500,
-    });
-  const lines = errors.map((e) => `- ${inlineCode(e.path || "(root)")}: ${clean(e.message)}`);
+  const clean = (text: string) => escapeText(cutCodePoints(redactSecrets(text), 500), { oneLine: true });
+  const lines = errors.map((e) => `- ${codeSpan(e.path || "(root)")}: ${clean(e.message)}`);
   return {
     title: ".github/loupe.yml is invalid",
     summary: `Fix \`.github/loupe.yml\` on the default branch, then press **Re-run review**.\n\n${lines.join("\n")}`,

@@ -5,7 +5,7 @@
 import type { PlannedReview } from "../jobs/review-ports.ts";
 import { renderResultMarkdown } from "../llm/render-result.ts";
 import type { LoopResult } from "../llm/types.ts";
-import { inlineCode } from "../review/markdown-text.ts";
+import { codeSpan } from "../review/markdown-escape.ts";
 
 export interface RenderLocalReviewInput {
   readonly result: LoopResult;
@@ -33,7 +33,7 @@ export function renderLocalReviewMarkdown(input: RenderLocalReviewInput): string
       for (const comment of plan.comments) {
         const lines =
           comment.start_line === undefined ? `${comment.line}` : `${comment.start_line}-${comment.line}`;
-        out.push(`### ${inlineCode(`${comment.path}:${lines}`)}`, "", comment.body, "");
+        out.push(`### ${codeSpan(`${comment.path}:${lines}`)}`, "", comment.body, "");
       }
     }
   }

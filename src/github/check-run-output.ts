@@ -1,21 +1,28 @@
 // What the check run shows: why the loop stopped (the termination_reason and its static
 // sentence), the figures, and the trace as a table. Tool arguments and previews come from the
 // model and the repository, so they are shown only inside escaped code spans, redacted, and
-// every field stays within GitHub's 65,535-character limit.
+// every field stays within GitHub's 65,535-character limit. Everything is built as a Markdown
+// tree and serialized by the same inert writer as review comments.
 
 import { describeToolCalls } from "../llm/transport/describe.ts";
 import type { LoopResult, RoundProgress, Severity, TraceTurn } from "../llm/types.ts";
 import { TERMINATION_SENTENCES } from "../outcome.ts";
 import { redactSecrets } from "../redact.ts";
-import { inlineCode, tableText } from "../review/markdown-text.ts";
-import { sanitizeMarkdown } from "../review/sanitize.ts";
+import { fitBlocks } from "../review/fit-blocks.ts";
+import { escapeText } from "../review/markdown-escape.ts";
+import { serializeBlocks, tableRow } from "../review/markdown-serialize.ts";
+import { cutCodePoints } from "../review/markdown-text.ts";
+import { type Block, code, emphasis, type Inline, paragraph, strong, text } from "../review/markdown-tree.ts";
+import { sanitizeBlocks } from "../review/sanitize.ts";
 import { SEVERITIES } from "../review/severity.ts";
 import type { CheckRunOutput } from "./check-run.ts";
 import { renderResultDetails } from "./check-run-details.ts";
 
 export const MAX_CHECK_RUN_FIELD = 65535;
 const ARGUMENT_PREVIEW = 300;
-const TRUNCATED = "\n\n*… (truncated by Loupe: GitHub limits check run text to 65,535 characters)*";
+const TRUNCATED = paragraph(
+  emphasis(text("… (truncated by Loupe: GitHub limits check run text to 65,535 characters)")),
+);
 
 export interface CheckRunOutputInput {
   readonly result: LoopResult;
@@ -32,33 +39,54 @@ export interface CheckRunOutputInput {
 export function renderCheckRunOutput(input: CheckRunOutputInput): Required<CheckRunOutput> {
   const { result } = input;
   const total = SEVERITIES.reduce((sum, s) => sum + input.findingsBySeverity[s], 0);
-  const summary: string[] = [
-    `**Stopped:** \`${result.termination_reason}\` — ${TERMINATION_SENTENCES[result.termination_reason]}`,
+  const reason = result.termination_reason;
+  const summary: Block[] = [
+    paragraph(strong(text("Stopped:")), text(" "), code(reason), text(` — ${TERMINATION_SENTENCES[reason]}`)),
   ];
   if (result.retry_after_seconds !== undefined) {
-    summary.push(
-      `The provider asked Loupe to wait ${Math.round(result.retry_after_seconds)} s before retrying.`,
-    );
+    const seconds = Math.round(result.retry_after_seconds);
+    summary.push(paragraph(text(`The provider asked Loupe to wait ${seconds} s before retrying.`)));
   }
   summary.push(...renderResultDetails(result));
   const toolCalls = describeToolCalls(result);
-  if (toolCalls !== null) summary.push(toolCalls);
+  if (toolCalls !== null) summary.push(paragraph(text(toolCalls)));
   if (input.extraNote !== undefined && input.extraNote.trim() !== "") {
-    summary.push(neutral(input.extraNote, 8000));
+    summary.push(...neutral(input.extraNote, 8000));
   }
+  const u = result.usage;
   summary.push(
-    "| Severity | Findings |\n|---|---:|\n" +
-      SEVERITIES.map((s) => `| ${s} | ${input.findingsBySeverity[s]} |`).join("\n") +
-      `\n| **total** | **${total}** |`,
-    "| Rounds | Tool calls | Prompt tokens | Completion tokens | Total tokens | Duration | Files reviewed | Files skipped |\n" +
-      "|---:|---:|---:|---:|---:|---:|---:|---:|\n" +
-      `| ${result.rounds} | ${result.tool_calls} | ${result.usage.prompt_tokens} | ${result.usage.completion_tokens} | ` +
-      `${result.usage.total_tokens} | ${formatDuration(result.duration_ms)} | ${input.filesReviewed} | ${input.filesSkipped} |`,
-    `Conclusion: \`${tableText(input.conclusion)}\` · head ${inlineCode(input.headSha)}`,
+    {
+      type: "table",
+      align: ["left", "right"],
+      header: ["Severity", "Findings"],
+      rows: [
+        ...SEVERITIES.map((s) => [[text(s)], [text(String(input.findingsBySeverity[s]))]]),
+        [[strong(text("total"))], [strong(text(String(total)))]],
+      ],
+    },
+    {
+      type: "table",
+      align: Array(8).fill("right"),
+      header: [
+        "Rounds",
+        "Tool calls",
+        "Prompt tokens",
+        "Completion tokens",
+        "Total tokens",
+        "Duration",
+      ].concat(["Files reviewed", "Files skipped"]),
+      rows: [
+        [result.rounds, result.tool_calls, u.prompt_tokens, u.completion_tokens, u.total_tokens]
+          .map((n) => [text(String(n))])
+          .concat([[text(formatDuration(result.duration_ms))]])
+          .concat([[text(String(input.filesReviewed))], [text(String(input.filesSkipped))]]),
+      ],
+    },
+    paragraph(text("Conclusion: "), code(input.conclusion), text(" · head "), code(input.headSha)),
   );
   return {
     title: renderTitle(result, input.findingsBySeverity, total),
-    summary: cap(summary.join("\n\n")),
+    summary: serializeBlocks(fitBlocks(summary, MAX_CHECK_RUN_FIELD)),
     text: renderTrace(result.trace),
   };
 }
@@ -71,54 +99,58 @@ function renderTitle(result: LoopResult, counts: Record<Severity, number>, total
   return `Loupe: ${total} finding${total === 1 ? "" : "s"} (${counts[top]} ${top})`;
 }
 
+type Row = (readonly Inline[])[];
+
 /** The trace table, then each call's arguments; rows are cut from the end to respect the limit. */
 export function renderTrace(trace: readonly TraceTurn[] | null): string {
   if (trace === null)
     return "No trace: it is disabled, or the review ended with an error (no partial trace is published).";
-  const rows = trace.map(
-    (turn) =>
-      `| ${turn.round} | ${inlineCode(turn.protocol_action, { inTable: true })} | ${turn.finish_reason === null ? "—" : inlineCode(turn.finish_reason, { inTable: true })} | ` +
-      `${turn.tool_calls.map((c) => `${inlineCode(c.name, { inTable: true })} ${c.ok ? "ok" : "error"} ${c.result_bytes} B ${c.duration_ms} ms`).join("<br>") || "—"} | ` +
-      `${turn.usage === null ? "—" : turn.usage.total_tokens} |`,
+  const rows: Row[] = trace.map((turn) => [
+    [text(String(turn.round))],
+    [code(turn.protocol_action)],
+    turn.finish_reason === null ? [] : [code(turn.finish_reason)],
+    turn.tool_calls.flatMap((c, i) => [
+      ...(i > 0 ? [text("; ")] : []),
+      code(c.name),
+      text(` ${c.ok ? "ok" : "error"} ${c.result_bytes} B ${c.duration_ms} ms`),
+    ]),
+    [text(turn.usage === null ? "—" : String(turn.usage.total_tokens))],
+  ]);
+  const calls: Row[] = trace.flatMap((turn) =>
+    turn.tool_calls.map((c) => [
+      [text(String(turn.round))],
+      [code(c.name)],
+      [code(preview(c.arguments))],
+      [text(c.truncated ? "yes" : "no")],
+    ]),
   );
-  const calls = trace.flatMap((turn) =>
-    turn.tool_calls.map(
-      (c) =>
-        `| ${turn.round} | ${inlineCode(c.name, { inTable: true })} | ${inlineCode(preview(c.arguments), { inTable: true })} | ${c.truncated ? "yes" : "no"} |`,
-    ),
-  );
-  const sections: string[] = [];
-  sections.push(
-    "### Trace\n",
-    "| Round | Action | finish_reason | Tools (result, bytes, time) | Tokens |",
-    "|---:|---|---|---|---:|",
-  );
-  const tables: [string[], string[]][] = [
-    [sections, rows],
-    [
-      [
-        "",
-        "### Tool call arguments\n",
-        "| Round | Tool | Arguments | Result truncated |",
-        "|---:|---|---|---|",
-      ],
-      calls,
-    ],
+  const tables: [string, string[], Row[]][] = [
+    ["Trace", ["Round", "Action", "finish_reason", "Tools (result, bytes, time)", "Tokens"], rows],
+    ["Tool call arguments", ["Round", "Tool", "Arguments", "Result truncated"], calls],
   ];
+  const aligns: Record<string, string> = { Round: "---:", Tokens: "---:" };
+  const reserve = serializeBlocks([TRUNCATED]).length + 100;
   let out = "";
-  for (const [header, body] of tables) {
+  for (const [title, header, body] of tables) {
     if (body.length === 0) continue;
-    const lines = [...header];
-    let length = out.length + lines.join("\n").length;
+    const head = [
+      `${out === "" ? "" : "\n\n"}### ${title}\n`,
+      `| ${header.map((h) => escapeText(h, { oneLine: true, inTable: true })).join(" | ")} |`,
+      `|${header.map((h) => aligns[h] ?? "---").join("|")}|`,
+    ].join("\n");
+    out += head;
     let kept = 0;
     for (const row of body) {
-      if (length + row.length + 1 + TRUNCATED.length + 100 > MAX_CHECK_RUN_FIELD) break;
-      lines.push(row);
-      length += row.length + 1;
+      // Each row is one line of escaped cells, so a cut between rows leaves a whole table.
+      const line = `\n${tableRow(row)}`;
+      if (out.length + line.length + reserve > MAX_CHECK_RUN_FIELD) break;
+      out += line;
       kept++;
     }
-    out += (out === "" ? "" : "\n") + lines.join("\n");
-    if (kept < body.length) return `${out}\n\n*… ${body.length - kept} more rows not shown.*${TRUNCATED}`;
+    if (kept < body.length) {
+      const more = paragraph(emphasis(text(`… ${body.length - kept} more rows not shown.`)));
+      return `${out}\n\n${serializeBlocks([more, TRUNCATED])}`;
+    }
   }
   return out;
 }
@@ -131,34 +163,36 @@ function preview(value: unknown): string {
     json = "(unserialisable)";
   }
   const text = redactSecrets(json);
-  return text.length > ARGUMENT_PREVIEW ? `${text.slice(0, ARGUMENT_PREVIEW)}…` : text;
+  return text.length > ARGUMENT_PREVIEW ? `${cutCodePoints(text, ARGUMENT_PREVIEW)}…` : text;
 }
 
 export function renderProgressOutput(progress: RoundProgress, headSha: string): CheckRunOutput {
   return {
     title: `Loupe: reviewing (round ${progress.round} of ${progress.maxRounds})`,
-    summary:
-      `Round ${progress.round} of at most ${progress.maxRounds} finished: ${progress.toolCalls} tool calls, ` +
-      `${progress.totalTokens} tokens so far.\n\nHead ${inlineCode(headSha)}`,
+    summary: serializeBlocks([
+      paragraph(
+        text(
+          `Round ${progress.round} of at most ${progress.maxRounds} finished: ${progress.toolCalls} tool calls, ` +
+            `${progress.totalTokens} tokens so far.`,
+        ),
+      ),
+      paragraph(text("Head "), code(headSha)),
+    ]),
   };
 }
 
 export function renderSkipOutput(reason: string, detail: string): CheckRunOutput {
-  const title = `Loupe: skipped (${tableText(reason).slice(0, 100)})`;
-  return { title, summary: cap(`**Skipped:** ${inlineCode(reason)}\n\n${neutral(detail, 60000)}`) };
+  const oneLine = reason.replace(/\s+/g, " ");
+  const title = `Loupe: skipped (${cutCodePoints(oneLine, 100)})`;
+  const summary = [paragraph(strong(text("Skipped:")), text(" "), code(reason)), ...neutral(detail, 60000)];
+  return { title, summary: serializeBlocks(fitBlocks(summary, MAX_CHECK_RUN_FIELD)) };
 }
 
 /** Loupe's own text may quote a repository (config keys, paths): treat it as untrusted too. */
-function neutral(text: string, maxLength: number): string {
-  return sanitizeMarkdown(redactSecrets(text), { owner: "", repo: "", host: "", maxLength });
+function neutral(text: string, maxLength: number): Block[] {
+  return sanitizeBlocks(redactSecrets(text), null, maxLength);
 }
 
 function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function cap(text: string): string {
-  return text.length <= MAX_CHECK_RUN_FIELD
-    ? text
-    : text.slice(0, MAX_CHECK_RUN_FIELD - TRUNCATED.length) + TRUNCATED;
 }

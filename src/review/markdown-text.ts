@@ -1,21 +1,29 @@
-// Small Markdown building blocks shared by the sanitiser and the renderers: invisible-character
-// removal, marker-forgery breaking, and code spans/fences that cannot be closed by their content.
+// Character-level helpers shared by the Markdown serializer and the renderers: invisible-character
+// removal, marker-forgery breaking, backtick runs, and cutting text at code-point boundaries.
 
-// Zero-width (U+200B–U+200D, U+2060, U+FEFF), invisible operators (U+2061–U+2064), soft hyphen,
-// bidi controls and marks (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) and Unicode tag
-// characters (U+E0000–U+E007F): all of them can hide or reorder text a reviewer reads.
+// Zero-width (U+200B–U+200D, U+2060, U+FEFF), directional marks and controls (U+200E/F, U+061C,
+// U+202A–U+202E, U+2066–U+2069), invisible operators (U+2061–U+2064), deprecated format
+// characters (U+206A–U+206F), soft hyphen, combining grapheme joiner (U+034F), Mongolian vowel
+// separator (U+180E), Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), interlinear annotation
+// marks (U+FFF9–U+FFFB), line/paragraph separators (U+2028/9), variation selectors (U+FE00–U+FE0F,
+// U+E0100–U+E01EF) and tag characters (U+E0000–U+E007F): each can hide or reorder text a
+// reviewer reads, or make two different strings look the same.
 const INVISIBLE =
-  /[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD\u061C\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/gu;
+  /\u034F|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]|[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\u{E0000}-\u{E007F}]/gu;
 // C0/C1 controls other than tab and newline (CR is normalised to LF first).
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 
+/** Line endings to LF, lone surrogates to U+FFFD, invisible and control characters removed. */
 export function stripInvisible(text: string): string {
-  return text.replace(/\r\n?/g, "\n").replace(INVISIBLE, "").replace(CONTROL, "");
+  // Most text is printable ASCII: skip the Unicode-aware passes for it.
+  if (!/[^\x20-\x7E\n]/.test(text)) return text;
+  return text.toWellFormed().replace(/\r\n?/g, "\n").replace(INVISIBLE, "").replace(CONTROL, "");
 }
 
 /**
  * Loupe's hidden markers all start with "<!-- loupe". Inside code (where an HTML comment is
- * shown, not hidden) one is still present in the raw body, so break it there too.
+ * shown, not hidden) one is still present in the raw body that Loupe searches later, so it is
+ * broken there too.
  */
 export function breakMarkers(text: string): string {
   return text.replace(/<!--(?=\s*loupe)/gi, "<!- -");
@@ -24,41 +32,18 @@ export function breakMarkers(text: string): string {
 export function longestRun(text: string, char: string): number {
   let longest = 0;
   let current = 0;
-  for (const c of text) {
-    current = c === char ? current + 1 : 0;
+  for (let i = 0; i < text.length; i++) {
+    current = text[i] === char ? current + 1 : 0;
     if (current > longest) longest = current;
   }
   return longest;
 }
 
-/** A fence longer than any backtick run in the content, so the content cannot close it. */
-export function fenceFor(content: string): string {
-  return "`".repeat(Math.max(3, longestRun(content, "`") + 1));
-}
-
-/** A fenced code block around trusted-shape content (the content itself is not rendered). */
-export function codeBlock(content: string, info = ""): string {
-  const body = breakMarkers(stripInvisible(content)).replace(/\n$/, "");
-  const fence = fenceFor(body);
-  return `${fence}${info}\n${body}\n${fence}`;
-}
-
-/**
- * An inline code span on one line. `|` is escaped because GFM splits table cells before it
- * parses code spans; `\|` inside a code span renders as `|`.
- */
-export function inlineCode(text: string, options: { inTable?: boolean } = {}): string {
-  let content = breakMarkers(stripInvisible(text)).replace(/\n/g, " ");
-  if (options.inTable === true) content = content.replace(/\|/g, "\\|");
-  if (content.trim() === "") return "` `";
-  const delimiter = "`".repeat(longestRun(content, "`") + 1);
-  const pad = content.startsWith("`") || content.endsWith("`") || content.startsWith(" ") ? " " : "";
-  return `${delimiter}${pad}${content}${pad}${delimiter}`;
-}
-
-/** Plain text for a table cell: pipes escaped, line breaks flattened. */
-export function tableText(text: string): string {
-  return stripInvisible(text)
-    .replace(/\|/g, "\\|")
-    .replace(/\s*\n\s*/g, " ");
+/** The longest prefix of `text` of at most `maxUnits` UTF-16 units that ends on a code point. */
+export function cutCodePoints(text: string, maxUnits: number): string {
+  if (text.length <= maxUnits) return text;
+  if (maxUnits <= 0) return "";
+  const last = text.charCodeAt(maxUnits - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? maxUnits - 1 : maxUnits;
+  return text.slice(0, end);
 }

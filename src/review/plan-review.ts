@@ -8,7 +8,7 @@ import { fingerprintFinding } from "./fingerprint.ts";
 import { parsePatch } from "./patch-hunks.ts";
 import type { ChangedFile, PlannedComment, PlannedOutside, PublishPlan } from "./plan-types.ts";
 import { renderInlineComment } from "./render-inline.ts";
-import type { RepositoryRef } from "./sanitize-prose.ts";
+import type { RepositoryRef } from "./repository-link.ts";
 import { isAtLeast, severityRank } from "./severity.ts";
 
 export interface PlanReviewInput {

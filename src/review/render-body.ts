@@ -5,12 +5,13 @@
 
 import type { FinalReview, Finding, Severity } from "../llm/types.ts";
 import { fingerprintMarker } from "./fingerprint.ts";
-import { inlineCode } from "./markdown-text.ts";
+import { serializeBlocks } from "./markdown-serialize.ts";
+import { type Block, code, emphasis, heading, hiddenMarker, paragraph, text } from "./markdown-tree.ts";
 import type { PlanOutsideReason, PublishPlan } from "./plan-types.ts";
-import { BODY_BUDGETS, renderFindingFields, renderHeading } from "./render-finding.ts";
+import { BODY_BUDGETS, headingInlines, locationText, renderFindingFields } from "./render-finding.ts";
+import type { RepositoryRef } from "./repository-link.ts";
 import { reviewMarker } from "./review-marker.ts";
-import { sanitizeMarkdown } from "./sanitize.ts";
-import type { RepositoryRef } from "./sanitize-prose.ts";
+import { sanitizeBlocks } from "./sanitize.ts";
 import { SEVERITIES } from "./severity.ts";
 
 export const MAX_REVIEW_BODY = 65536;
@@ -36,49 +37,57 @@ const REASONS: Readonly<Record<PlanOutsideReason, string>> = {
 
 export function renderReviewBody(input: RenderReviewBodyInput): string {
   const { review, plan, repository } = input;
-  const marker = reviewMarker(input.headSha, input.checkRunId);
-  const head: string[] = ["### Loupe review"];
-  if (review.summary.trim() !== "")
-    head.push(sanitizeMarkdown(review.summary.trim(), { ...repository, maxLength: 8000 }));
+  const allInBody = input.allInBody === true;
+  const head: Block[] = [heading(3, text("Loupe review"))];
+  if (review.summary.trim() !== "") head.push(...sanitizeBlocks(review.summary.trim(), repository, 8000));
+  head.push(paragraph(text(countsLine(plan, allInBody))));
 
   const listed = [
-    ...(input.allInBody === true
+    ...(allInBody
       ? plan.inline.map((c) => ({ finding: c.finding, fingerprint: c.fingerprint, reason: null }))
       : []),
     ...plan.outside,
   ];
-  head.push(countsLine(plan, input.allInBody === true));
-  const tail: string[] = [];
+  const tail: Block[] = [];
   if (plan.belowThreshold.length > 0) tail.push(belowLine(plan.belowThreshold));
   if (plan.duplicates.length > 0) {
+    const n = plan.duplicates.length;
     tail.push(
-      `${plural(plan.duplicates.length, "finding")} already posted on an earlier commit ${plan.duplicates.length === 1 ? "was" : "were"} skipped.`,
+      paragraph(
+        text(
+          `${plural(n, "finding")} already posted on an earlier commit ${n === 1 ? "was" : "were"} skipped.`,
+        ),
+      ),
     );
   }
-  const notes = renderNotes(review.notes, repository);
-  if (notes !== null) tail.push(notes);
-  tail.push(marker);
+  tail.push(...renderNotes(review.notes, repository));
+  tail.push(hiddenMarker(reviewMarker(input.headSha, input.checkRunId)));
 
   const blocks = listed.map((entry) =>
-    renderListed(entry.finding, entry.reason, entry.fingerprint, repository),
+    serializeBlocks(renderListed(entry.finding, entry.reason, entry.fingerprint, repository)),
   );
-  const section = input.allInBody === true ? "#### Findings" : "#### Outside the diff";
-  const fixed = [...head, ...tail].join("\n\n").length + section.length + 200;
+  const section = heading(4, text(allInBody ? "Findings" : "Outside the diff"));
+  const leftOut = (n: number) =>
+    paragraph(
+      emphasis(
+        text(
+          `… ${plural(n, "more finding")} not shown: the review body is limited to ${MAX_REVIEW_BODY} characters.`,
+        ),
+      ),
+    );
+  // Room for everything but the findings, with the longest possible "not shown" line.
+  let used = serializeBlocks([...head, section, leftOut(blocks.length), ...tail]).length;
   const kept: string[] = [];
-  let used = fixed;
   for (const block of blocks) {
     if (used + block.length + 2 > MAX_REVIEW_BODY) break;
     kept.push(block);
     used += block.length + 2;
   }
-  const parts = [...head];
-  if (blocks.length > 0) parts.push(section, ...kept);
-  if (kept.length < blocks.length) {
-    parts.push(
-      `*… ${plural(blocks.length - kept.length, "more finding")} not shown: the review body is limited to ${MAX_REVIEW_BODY} characters.*`,
-    );
-  }
-  return [...parts, ...tail].join("\n\n");
+  const parts = [serializeBlocks(head)];
+  if (blocks.length > 0) parts.push(serializeBlocks([section]), ...kept);
+  if (kept.length < blocks.length) parts.push(serializeBlocks([leftOut(blocks.length - kept.length)]));
+  // Each part is whole blocks, closed where it ends, so joining them cannot change how they read.
+  return [...parts, serializeBlocks(tail)].join("\n\n");
 }
 
 function renderListed(
@@ -86,34 +95,39 @@ function renderListed(
   reason: PlanOutsideReason | null,
   fingerprint: string,
   repository: RepositoryRef,
-): string {
-  const where =
-    finding.line === null
-      ? finding.path
-      : `${finding.path}:${finding.line}${typeof finding.end_line === "number" && finding.end_line > finding.line ? `-${finding.end_line}` : ""}`;
-  const why = reason === null ? "" : ` (${REASONS[reason]})`;
+): Block[] {
   return [
-    `##### ${renderHeading(finding, repository)}`,
-    `${inlineCode(where)}${why}`,
+    heading(5, ...headingInlines(finding, BODY_BUDGETS)),
+    paragraph(code(locationText(finding)), ...(reason === null ? [] : [text(` (${REASONS[reason]})`)])),
     ...renderFindingFields(finding, repository, BODY_BUDGETS),
-    fingerprintMarker(fingerprint),
-  ].join("\n\n");
+    hiddenMarker(fingerprintMarker(fingerprint)),
+  ];
 }
 
 /** Notes share a 16,000-character budget so that findings keep most of the body. */
-function renderNotes(notes: readonly string[], repository: RepositoryRef): string | null {
-  const rendered: string[] = [];
+function renderNotes(notes: readonly string[], repository: RepositoryRef): Block[] {
+  const rendered: Block[] = [];
   let used = 0;
   const texts = notes.map((n) => n.trim()).filter((n) => n !== "");
+  let shown = 0;
   for (const note of texts) {
-    const text = sanitizeMarkdown(note, { ...repository, maxLength: 2000 });
-    if (used + text.length > 16000) break;
-    rendered.push(`- ${text.replace(/\n/g, "\n  ")}`);
-    used += text.length;
+    const blocks = bulleted(sanitizeBlocks(note, repository, 2000));
+    const size = serializeBlocks(blocks).length;
+    if (used + size > 16000) break;
+    rendered.push(...blocks);
+    used += size;
+    shown++;
   }
-  if (rendered.length < texts.length)
-    rendered.push(`- *… ${plural(texts.length - rendered.length, "more note")} not shown.*`);
-  return rendered.length === 0 ? null : `#### Notes\n\n${rendered.join("\n")}`;
+  if (shown < texts.length)
+    rendered.push(paragraph(emphasis(text(`… ${plural(texts.length - shown, "more note")} not shown.`))));
+  return rendered.length === 0 ? [] : [heading(4, text("Notes")), ...rendered];
+}
+
+/** A bullet before the note's first paragraph (a bullet is text: no list syntax to escape from). */
+function bulleted(blocks: Block[]): Block[] {
+  const first = blocks[0];
+  if (first?.type === "paragraph") return [paragraph(text("• "), ...first.children), ...blocks.slice(1)];
+  return [paragraph(text("•")), ...blocks];
 }
 
 function countsLine(plan: PublishPlan, allInBody: boolean): string {
@@ -123,13 +137,18 @@ function countsLine(plan: PublishPlan, allInBody: boolean): string {
   return `${plural(plan.inline.length, "inline comment")}, ${plural(plan.outside.length, "finding")} outside the diff.`;
 }
 
-function belowLine(findings: readonly Finding[]): string {
+function belowLine(findings: readonly Finding[]): Block {
   const counts = SEVERITIES.map(
     (s: Severity) => [s, findings.filter((f) => f.severity === s).length] as const,
   )
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `${n} ${s}`);
-  return `${plural(findings.length, "finding")} below this repository's \`min_severity\` ${findings.length === 1 ? "is" : "are"} not shown (${counts.join(", ")}).`;
+  const verb = findings.length === 1 ? "is" : "are";
+  return paragraph(
+    text(`${plural(findings.length, "finding")} below this repository's `),
+    code("min_severity"),
+    text(` ${verb} not shown (${counts.join(", ")}).`),
+  );
 }
 
 function plural(n: number, noun: string): string {

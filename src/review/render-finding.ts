@@ -1,9 +1,13 @@
-// The parts of one finding as Markdown, shared by inline comments and the review body. Every
-// model-written field goes through the sanitiser with its own length budget.
+// The parts of one finding as Markdown blocks, shared by inline comments and the review body. The
+// title is one line of escaped text; every other model-written field is rendered from its own
+// tree (sanitize.ts) within its own length budget.
 
 import type { Finding } from "../llm/types.ts";
-import { sanitizeMarkdown } from "./sanitize.ts";
-import type { RepositoryRef } from "./sanitize-prose.ts";
+import { escapeText } from "./markdown-escape.ts";
+import { cutCodePoints } from "./markdown-text.ts";
+import { type Block, type Inline, paragraph, strong, text } from "./markdown-tree.ts";
+import type { RepositoryRef } from "./repository-link.ts";
+import { sanitizeBlocks } from "./sanitize.ts";
 import { severityBadge } from "./severity.ts";
 
 export interface FieldBudgets {
@@ -26,29 +30,54 @@ export const BODY_BUDGETS: FieldBudgets = {
   recommendation: 2000,
 };
 
-export function renderTitle(finding: Finding, repository: RepositoryRef): string {
-  const oneLine = finding.title.replace(/\s*\n\s*/g, " ").trim();
-  return sanitizeMarkdown(oneLine === "" ? "(untitled)" : oneLine, { ...repository, maxLength: 300 });
+/** The title as one line of text whose escaped form is at most `budget` characters. */
+export function titleText(title: string, budget: number): string {
+  // Escaping never shortens a title, so more than `budget` units of it can never be shown.
+  const trimmed = title.trimStart();
+  const head = cutCodePoints(trimmed, budget + 1);
+  const oneLine = head.replace(/\s+/g, " ").trim() || "(untitled)";
+  if (head.length === trimmed.length && escapeText(oneLine, { oneLine: true }).length <= budget)
+    return oneLine;
+  let low = 0;
+  let high = oneLine.length;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    const fits = escapeText(`${cutCodePoints(oneLine, mid)}…`, { oneLine: true }).length <= budget;
+    if (fits) low = mid;
+    else high = mid - 1;
+  }
+  return `${cutCodePoints(oneLine, low).trimEnd()}…`;
+}
+
+/** path:line or path:line-end, the path cut to 300 characters (it is the model's text too). */
+export function locationText(finding: Finding): string {
+  const path = finding.path.length > 300 ? `${cutCodePoints(finding.path, 300)}…` : finding.path;
+  if (finding.line === null) return path;
+  const end =
+    typeof finding.end_line === "number" && finding.end_line > finding.line ? `-${finding.end_line}` : "";
+  return `${path}:${finding.line}${end}`;
 }
 
 /** Explanation, evidence and recommendation, each omitted when empty. */
 export function renderFindingFields(
   finding: Finding,
-  repository: RepositoryRef,
+  repository: RepositoryRef | null,
   budgets: FieldBudgets,
-): string[] {
-  const parts: string[] = [];
-  const field = (text: string, maxLength: number) =>
-    sanitizeMarkdown(text.trim(), { ...repository, maxLength });
-  if (finding.explanation.trim() !== "") parts.push(field(finding.explanation, budgets.explanation));
-  if (finding.evidence.trim() !== "")
-    parts.push(`**Evidence**\n\n${field(finding.evidence, budgets.evidence)}`);
-  if (finding.recommendation.trim() !== "") {
-    parts.push(`**Recommendation**\n\n${field(finding.recommendation, budgets.recommendation)}`);
-  }
-  return parts;
+): Block[] {
+  const blocks: Block[] = [];
+  const field = (label: string | null, value: string, budget: number) => {
+    if (value.trim() === "") return;
+    if (label !== null) blocks.push(paragraph(strong(text(label))));
+    blocks.push(...sanitizeBlocks(value.trim(), repository, budget));
+  };
+  field(null, finding.explanation, budgets.explanation);
+  field("Evidence", finding.evidence, budgets.evidence);
+  field("Recommendation", finding.recommendation, budgets.recommendation);
+  return blocks;
 }
 
-export function renderHeading(finding: Finding, repository: RepositoryRef): string {
-  return `${severityBadge(finding.severity)} · ${renderTitle(finding, repository)}`;
+/** Severity badge · title, as the inline content of a heading or a paragraph. */
+export function headingInlines(finding: Finding, budgets: FieldBudgets): Inline[] {
+  const [emoji, label] = severityBadge(finding.severity);
+  return [text(`${emoji} `), strong(text(label)), text(` · ${titleText(finding.title, budgets.title)}`)];
 }

@@ -1,14 +1,19 @@
 // One inline review comment: severity badge, title, explanation, evidence, recommendation, an
-// optional suggestion, and the hidden fingerprint marker that lets a later run skip it.
+// optional suggestion, and the hidden fingerprint marker that lets a later run skip it. Whatever
+// the model wrote, the comment stays within GitHub's 65,536-character limit.
 
 import type { Finding } from "../llm/types.ts";
 import { fingerprintMarker } from "./fingerprint.ts";
-import { breakMarkers, codeBlock, fenceFor, stripInvisible } from "./markdown-text.ts";
+import { serializeBlocks } from "./markdown-serialize.ts";
+import { stripInvisible } from "./markdown-text.ts";
+import { type Block, codeBlock, emphasis, hiddenMarker, paragraph, strong, text } from "./markdown-tree.ts";
 import type { InlineAnchor } from "./plan-types.ts";
-import { INLINE_BUDGETS, renderFindingFields, renderHeading } from "./render-finding.ts";
-import type { RepositoryRef } from "./sanitize-prose.ts";
+import { headingInlines, INLINE_BUDGETS, renderFindingFields } from "./render-finding.ts";
+import type { RepositoryRef } from "./repository-link.ts";
 
-/** Suggestions longer than this are not offered (GitHub's comment body limit is 65,536). */
+/** GitHub's limit on a review comment body. */
+export const MAX_COMMENT_BODY = 65536;
+/** Suggestions longer than this are not offered (they would crowd out the explanation). */
 export const MAX_SUGGESTION_CHARS = 16000;
 
 export function renderInlineComment(
@@ -18,31 +23,44 @@ export function renderInlineComment(
   suggestionAllowed: boolean,
   repository: RepositoryRef,
 ): string {
-  const parts = [
-    renderHeading(finding, repository),
+  const head: Block[] = [
+    paragraph(...headingInlines(finding, INLINE_BUDGETS)),
     ...renderFindingFields(finding, repository, INLINE_BUDGETS),
   ];
-  const suggestion = renderSuggestion(finding.suggestion, suggestionAllowed && anchor.fullRange);
-  if (suggestion !== null) parts.push(suggestion);
-  parts.push(fingerprintMarker(fingerprint));
-  return parts.join("\n\n");
+  const tail = [hiddenMarker(fingerprintMarker(fingerprint))];
+  const room = MAX_COMMENT_BODY - serializeBlocks([...head, ...tail]).length - 2;
+  const suggestion = renderSuggestion(finding.suggestion, suggestionAllowed && anchor.fullRange, room);
+  return serializeBlocks([...head, ...suggestion, ...tail]);
 }
 
 /**
  * A ```suggestion block replaces exactly the commented range, so it is offered only when that
- * range is the finding's whole range (inside one hunk, RIGHT side). Otherwise the code is shown
- * as a plain block that cannot be applied with one click.
+ * range is the finding's whole range (inside one hunk, RIGHT side). Otherwise, or when its fence
+ * would not fit in `room`, the code is shown as a plain block that cannot be applied with one
+ * click; when even that does not fit, a line says it was left out.
  */
-export function renderSuggestion(suggestion: string | null | undefined, allowed: boolean): string | null {
-  if (typeof suggestion !== "string") return null;
-  const content = breakMarkers(stripInvisible(suggestion)).replace(/\n$/, "");
-  if (content.length > MAX_SUGGESTION_CHARS) {
-    return "*A suggested change was left out: it is longer than Loupe publishes.*";
-  }
+export function renderSuggestion(
+  suggestion: string | null | undefined,
+  allowed: boolean,
+  room = MAX_COMMENT_BODY,
+): Block[] {
+  if (typeof suggestion !== "string") return [];
+  const content = stripInvisible(suggestion).replace(/\n$/, "");
+  const leftOut = [
+    paragraph(emphasis(text("A suggested change was left out: it is longer than Loupe publishes."))),
+  ];
+  if (content.length > MAX_SUGGESTION_CHARS) return leftOut;
   if (allowed) {
-    const fence = fenceFor(content);
-    return `${fence}suggestion\n${content}\n${fence}`;
+    const block = [codeBlock(content, "suggestion")];
+    if (serializeBlocks(block).length <= room) return block;
   }
-  if (content.trim() === "") return null; // a deletion cannot be shown usefully as plain code
-  return `**Suggested code** (not offered as a one-click suggestion: the finding's lines are not all inside one diff hunk)\n\n${codeBlock(content)}`;
+  if (content.trim() === "") return []; // a deletion cannot be shown usefully as plain code
+  const why = allowed
+    ? "its fence would not fit in a comment"
+    : "the finding's lines are not all inside one diff hunk";
+  const plain = [
+    paragraph(strong(text("Suggested code")), text(` (not offered as a one-click suggestion: ${why})`)),
+    codeBlock(content),
+  ];
+  return serializeBlocks(plain).length + 2 <= room ? plain : leftOut;
 }

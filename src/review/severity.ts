@@ -14,15 +14,16 @@ export function isAtLeast(severity: Severity, minimum: Severity): boolean {
   return RANK[severity] >= RANK[minimum];
 }
 
-const BADGES: Readonly<Record<Severity, string>> = {
-  critical: "🔴 **Critical**",
-  high: "🟠 **High**",
-  medium: "🟡 **Medium**",
-  low: "🔵 **Low**",
-  info: "⚪ **Info**",
+const BADGES: Readonly<Record<Severity, readonly [emoji: string, label: string]>> = {
+  critical: ["🔴", "Critical"],
+  high: ["🟠", "High"],
+  medium: ["🟡", "Medium"],
+  low: ["🔵", "Low"],
+  info: ["⚪", "Info"],
 };
 
-export function severityBadge(severity: Severity): string {
+/** The badge's emoji and its label (shown in bold). */
+export function severityBadge(severity: Severity): readonly [emoji: string, label: string] {
   return BADGES[severity];
 }
 

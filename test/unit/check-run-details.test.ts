@@ -36,9 +36,9 @@ describe("the check run says why a review failed", () => {
     });
     expect(summary).toContain("**Repair round:** The final review of round 1 failed Loupe's checks below");
     expect(summary).toContain("the corrected review failed again");
-    expect(summary).toContain(`- \`${MISSING}\``);
+    expect(summary).toContain(`• \`${MISSING}\``);
     expect(summary).toContain(
-      `**Checks the final review failed** (so none of its findings was published):\n\n- \`${PAST_END}\``,
+      `**Checks the final review failed** (so none of its findings was published):\n\n• \`${PAST_END}\``,
     );
   });
 
@@ -47,7 +47,7 @@ describe("the check run says why a review failed", () => {
     expect(summary).toContain(
       "round 3 failed Loupe's checks below, so Loupe sent one repair request; the corrected review passed.",
     );
-    expect(summary).toContain(`- \`${MISSING}\``);
+    expect(summary).toContain(`• \`${MISSING}\``);
     expect(summary).not.toContain("Checks the final review failed");
   });
 
@@ -70,7 +70,7 @@ describe("the check run says why a review failed", () => {
     });
     const line = summary.split("\n").find((l) => l.includes("@everyone"));
     // A code span opened by a run of backticks longer than any inside it.
-    expect(line).toMatch(/^- (`{2,})[^`].*[^`]\1$/);
+    expect(line).toMatch(/^• (`{2,})[^`].*[^`]\1$/);
   });
 
   it.each([
@@ -112,7 +112,7 @@ describe("the check run says why a review failed", () => {
       trace: null,
     });
     expect(cli).toContain(`Repair round: The final review of round 1`);
-    expect(cli).toContain(`- \`${MISSING}\``);
-    expect(cli).toContain(`Checks the final review failed:\n\n- \`${PAST_END}\``);
+    expect(cli).toContain(`• \`${MISSING}\``);
+    expect(cli).toContain(`Checks the final review failed:\n\n• \`${PAST_END}\``);
   });
 });

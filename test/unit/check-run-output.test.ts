@@ -118,7 +118,7 @@ describe("renderCheckRunOutput", () => {
   it("sanitises Loupe's extra note", () => {
     expect(
       renderCheckRunOutput({ ...input, extraNote: "posted <b>@x</b>", result: result() }).summary,
-    ).toContain("posted ＠x");
+    ).toContain("posted &lt;b\\>＠x&lt;/b\\>");
   });
 });
 

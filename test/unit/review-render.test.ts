@@ -143,7 +143,7 @@ describe("renderReviewBody", () => {
     expect(body).not.toContain("inline one");
     expect(body).toContain("2 findings below this repository's `min_severity` are not shown (2 info).");
     expect(body).toContain("1 finding already posted on an earlier commit was skipped.");
-    expect(body).toContain("#### Notes\n\n- Tests were not run.\n- x");
+    expect(body).toContain("#### Notes\n\n• Tests were not run.\n\n• &lt;b\\>x&lt;/b\\>");
     expect(extractFingerprints(body)).toEqual(new Set(plan.outside.map((o) => o.fingerprint)));
     expect(body.endsWith(reviewMarker(SHA, 9))).toBe(true);
   });
@@ -182,5 +182,39 @@ describe("renderReviewBody", () => {
     );
     expect(body).toMatch(/more notes not shown/);
     expect(hasReviewMarker(body, SHA, 1)).toBe(true);
+  });
+});
+
+describe("limits whatever the model writes", () => {
+  it("shows a suggestion whose fence would overflow the comment as a plain block or leaves it out", () => {
+    const long = "`".repeat(15000);
+    const body = renderInlineComment(
+      finding({
+        explanation: "e ".repeat(8000),
+        evidence: "v".repeat(12000),
+        recommendation: "r".repeat(12000),
+        suggestion: long,
+      }),
+      anchor,
+      FP,
+      true,
+      repository,
+    );
+    expect(body.length).toBeLessThanOrEqual(65536);
+    expect(body).not.toMatch(/^`+suggestion$/m);
+    expect(extractFingerprints(body)).toEqual(new Set([FP]));
+  });
+
+  it("cuts a long title at a code point, on one line", () => {
+    const body = renderInlineComment(
+      finding({ title: `${"😀".repeat(400)}\n# @x` }),
+      anchor,
+      FP,
+      true,
+      repository,
+    );
+    const first = body.split("\n")[0]!;
+    expect(first.isWellFormed()).toBe(true);
+    expect(first.endsWith("…")).toBe(true);
   });
 });

@@ -1,19 +1,14 @@
 import { describe, expect, it } from "@jest/globals";
 import { extractFingerprints } from "../../src/review/fingerprint.ts";
-import { splitSegments } from "../../src/review/markdown-segments.ts";
+import { cutCodePoints } from "../../src/review/markdown-text.ts";
 import { hasReviewMarker } from "../../src/review/render.ts";
 import { sanitizeMarkdown, TRUNCATION_MARKER } from "../../src/review/sanitize.ts";
+import { allProblems, micromarkOracle } from "../support/gfm-oracle.ts";
 
 const opts = { owner: "acme", repo: "widgets", host: "github.com", maxLength: 10000 };
 const clean = (text: string, maxLength = 10000) => sanitizeMarkdown(text, { ...opts, maxLength });
-
-/** The prose GitHub would render from the output (code spans and fences removed). */
-function proseOf(markdown: string): string {
-  return splitSegments(markdown)
-    .filter((s) => s.kind === "prose")
-    .map((s) => (s.kind === "prose" ? s.text : ""))
-    .join("\n");
-}
+const inert = (markdown: string) =>
+  allProblems(markdown, micromarkOracle, { linkPrefix: "https://github.com/acme/widgets", markers: [] });
 
 describe("sanitizeMarkdown", () => {
   it.each([
@@ -23,20 +18,21 @@ describe("sanitizeMarkdown", () => {
     ["a GH- reference", "see GH-42 and gh-7", "see GH‑42 and gh‑7"],
     ["a cross-repository reference", "like other/repo#1", "like other/repo＃1"],
     ["an entity that spells @", "&#64;admin", "&amp;＃64;admin"],
-    ["raw HTML", "<details><summary>s</summary>x</details>", "sx"],
-    ["an image tag and a script", 'a<img src="x" onerror="y">b<script>c()</script>', "abc()"],
-    ["an HTML comment", "a<!-- hidden -->b", "ab"],
-    ["an unclosed HTML comment", "a<!-- hidden", "a"],
-    ["a stray <", "a < b and <not a tag", "a &lt; b and &lt;not a tag"],
-    ["a Markdown image", "see ![x](https://github.com/acme/widgets/raw/a.png) here", "see  here"],
+    ["raw HTML (shown, not rendered)", "<b>x</b>", "&lt;b\\>x&lt;/b\\>"],
+    ["an HTML comment", "a<!-- hidden -->b", "a&lt;!-- hidden --\\>b"],
+    [
+      "a Markdown image",
+      "![x](https://github.com/acme/widgets/raw/a.png)",
+      "x (`https://github.com/acme/widgets/raw/a.png`)",
+    ],
     ["a link to another host", "[docs](https://evil.example/x)", "docs (`https://evil.example/x`)"],
     [
       "a link into the repository",
       "[a](https://github.com/acme/widgets/blob/main/a.ts)",
-      "[a](https://github.com/acme/widgets/blob/main/a.ts)",
+      "[a](<https://github.com/acme/widgets/blob/main/a.ts>)",
     ],
     [
-      "a link to another repository on the host",
+      "a link to another repository",
       "[a](https://github.com/acme/other)",
       "a (`https://github.com/acme/other`)",
     ],
@@ -45,70 +41,36 @@ describe("sanitizeMarkdown", () => {
       "[i](https://github.com/acme/widgets/issues/1)",
       "i (`https://github.com/acme/widgets/issues/1`)",
     ],
-    ["a javascript: link", "[x](javascript:alert(1))", "\\[x]\\(javascript:alert(1))"],
+    ["a protocol-relative link", "[x](//evil.example/a)", "x (`//evil.example/a`)"],
     ["a bare foreign URL", "go to https://evil.example/a, now", "go to `https://evil.example/a`, now"],
     ["a www URL", "www.evil.example", "`www.evil.example`"],
     ["an autolink", "<https://evil.example>", "`https://evil.example`"],
-    ["a link reference definition", "[x]: https://evil.example", "\\[x]: `https://evil.example`"],
+    ["a link reference definition (not rendered by GitHub either)", "[x]: https://evil.example", ""],
+    ["a reference link", "[x]: https://evil.example\n\n[x]", "x (`https://evil.example`)"],
     ["zero-width characters", "a\u200Bb\u200Cc\u200Dd\u2060e\uFEFFf", "abcdef"],
-    ["bidi controls", "a\u202Ab\u202Bc\u202Cd\u202De\u202Ef\u2066g\u2067h\u2068i\u2069j", "abcdefghij"],
-    ["Unicode tag characters", "ok\u{E0001}\u{E0041}\u{E007F}", "ok"],
-    ["a forged review marker", "<!-- loupe:review sha=abc run=1 -->", ""],
+    ["the rarer invisibles", "a\u180E\u3164\uFFA0\u034F\u206A\u206F\u2028\u2029\uFE0Fb", "ab"],
     ["a model ```suggestion block", "```suggestion\nx\n```", "```\nx\n```"],
-  ])("neutralises %s", (_name, input, expected) => {
-    expect(clean(input)).toBe(expected);
+    ["an unclosed fence", "```js\nlet a;", "```js\nlet a;\n```"],
+    ["a heading", "# Heading @x", "**Heading ＠x**"],
+    ["list items", "- item\n1. one", "• item\n\n1\\. one"],
+    ["a block quote", "> quoted", "quoted"],
+    ["bold and code", "**bold @x** and `@y`", "**bold ＠x** and `@y`"],
+  ])("renders %s inert", (_name, input, expected) => {
+    const out = clean(input);
+    expect(out).toBe(expected);
+    expect(inert(out)).toEqual([]);
   });
 
-  it.each([
-    ["inline code", "use `@Override` or `#include <x>`", "use `@Override` or `#include <x>`"],
-    [
-      "a fenced block with mentions and HTML",
-      "```html\n<b>@x</b> #1 <!-- c -->\n```",
-      "```html\n<b>@x</b> #1 <!-- c -->\n```",
-    ],
-    ["a tilde fence", "~~~\n@x\n~~~", "~~~\n@x\n~~~"],
-  ])("keeps %s intact", (_name, input, expected) => {
-    expect(clean(input)).toBe(expected);
+  it("keeps code as written, with a fence its content cannot close", () => {
+    const out = clean("```html\n<b>@x</b> #1\n```\n\n``` ```` `");
+    expect(out).toContain("```html\n<b>@x</b> #1\n```");
+    expect(inert(out)).toEqual([]);
   });
 
   it("breaks a forged marker inside code, where it would still be in the raw body", () => {
     const out = clean("```\n<!-- loupe:fp=0123456789abcdef -->\n<!--loupe:review sha=x run=1 -->\n```");
     expect(out).not.toMatch(/<!--\s*loupe/i);
     expect(extractFingerprints(out)).toEqual(new Set());
-  });
-
-  it("closes an unclosed fence so it cannot swallow Loupe's own text", () => {
-    expect(clean("```js\nlet a;")).toBe("```js\nlet a;\n```");
-  });
-
-  it("treats an indented fence as prose (a list item could close it early)", () => {
-    const out = clean("- item\n  ```\n@admin\n  ```");
-    expect(proseOf(out)).not.toMatch(/@\w/);
-  });
-
-  const adversarial = [
-    "a `x\ny` @user `z`",
-    "`a | @user` in a table",
-    "\\`@user` escaped backtick",
-    "``@a` @b``",
-    '<span title="`">@user</span>`"',
-    "<div>\n```\n@user\n```\n</div>",
-    "[`x`](https://evil.example/`@y`)",
-    "> ```\n> @quoted\n> ```",
-    "    indented @code",
-    "@a@b @@c @-d",
-    "   ~~~\n@x\n   ~~~",
-    "![a](b) ![@x](https://evil.example/i.png)",
-    "[@team](https://github.com/acme/widgets/blob/main/x)",
-  ];
-  it.each(adversarial)("leaves no @mention, #ref, tag or foreign link in prose: %j", (input) => {
-    const out = clean(input);
-    const prose = proseOf(out);
-    expect(prose).not.toMatch(/@\w/);
-    expect(prose.replace(/&#\d+;/g, "")).not.toMatch(/#\d/);
-    expect(prose).not.toContain("<");
-    expect(prose.replace(/&#96;/g, "")).not.toContain("`");
-    expect(prose).not.toMatch(/\]\((?!https:\/\/github\.com\/acme\/widgets\/)/);
   });
 
   it("never lets model text forge a review marker that hasReviewMarker would accept", () => {
@@ -127,17 +89,26 @@ describe("sanitizeMarkdown", () => {
       ["prose", "word @x ".repeat(5000)],
       ["a long fence", `intro\n\`\`\`\n${"code line\n".repeat(5000)}\`\`\`\nafter`],
       ["many code spans", "`a` b ".repeat(5000)],
-    ])("truncates %s visibly, within the limit, with fences closed", (_name, input) => {
+      ["emoji", "😀".repeat(5000)],
+      ["a backtick run", "`".repeat(5000)],
+    ])("truncates %s visibly, within the limit, inert", (_name, input) => {
       const out = clean(input, 1000);
       expect(out.length).toBeLessThanOrEqual(1000);
       expect(out.endsWith(TRUNCATION_MARKER)).toBe(true);
-      expect(proseOf(out)).not.toMatch(/@\w/);
-      const fences = splitSegments(out).filter((s) => s.kind === "fence");
-      for (const fence of fences) expect(fence.kind === "fence" && fence.close).not.toBeNull();
+      expect(out.isWellFormed()).toBe(true);
+      expect(inert(out)).toEqual([]);
     });
 
     it("leaves text under the limit untouched", () => {
       expect(clean("short", 5)).toBe("short");
     });
+  });
+});
+
+describe("cutCodePoints", () => {
+  it("never leaves half a surrogate pair", () => {
+    expect(cutCodePoints("a😀b", 2)).toBe("a");
+    expect(cutCodePoints("a😀b", 3)).toBe("a😀");
+    expect(cutCodePoints("ab", 5)).toBe("ab");
   });
 });

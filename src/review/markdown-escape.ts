@@ -1,0 +1,92 @@
+// Total escaping for text and code spans. Escaping alone does not make text inert on GitHub: it
+// turns `@name`, `#12`, `GH-12` into mentions and references *after* Markdown (in the rendered
+// text), and its autolinker finds URLs even behind a backslash (`x\*www.host`). So text is also
+// rewritten: every `@` becomes U+FF20, a `#` or `GH-` before a digit gets a look-alike, and any
+// word holding a URL is shown as a code span, where nothing is linked.
+
+import { breakMarkers, longestRun, stripInvisible } from "./markdown-text.ts";
+
+export interface TextContext {
+  /** Headings, table cells and titles: line breaks become spaces. */
+  readonly oneLine?: boolean;
+  /** Inside a GFM table cell, `|` splits cells even in code spans, so it is escaped there too. */
+  readonly inTable?: boolean;
+}
+
+const URL_WORD = /:\/\/|www\./i;
+// Backslash-escaped wherever they appear: each can open or close some construct (`<` and `&`
+// become entities, so no tag, autolink or entity can ever be spelled).
+const ALWAYS: Readonly<Record<string, string>> = {
+  "\\": "\\\\",
+  "`": "\\`",
+  "*": "\\*",
+  _: "\\_",
+  "[": "\\[",
+  "]": "\\]",
+  "<": "&lt;",
+  ">": "\\>",
+  "&": "&amp;",
+  "|": "\\|",
+  "~": "\\~",
+  $: "\\$", // GitHub renders $…$ as math
+  "#": "\\#",
+  "@": "\uFF20", // ＠ never mentions anyone, and no e-mail address is autolinked
+};
+
+const ALNUM = /[A-Za-z0-9]/;
+const SPECIAL = /[\\`*_[\]<>&|~$#@]/g;
+
+export function escapeText(value: string, context: TextContext = {}): string {
+  const lines = stripInvisible(value).replace(/\t/g, " ").split("\n");
+  // Whitespace around a line break goes (a regex like /\s*\n\s*/ would backtrack quadratically).
+  const trimmed = lines
+    .map((line, i) => {
+      const start = i > 0 ? line.trimStart() : line;
+      return i < lines.length - 1 ? start.trimEnd() : start;
+    })
+    .filter((line, i) => line !== "" || i === 0 || i === lines.length - 1);
+  return trimmed
+    .join(context.oneLine === true ? " " : "\n")
+    .split(/(\s+)/)
+    .map((word) => (URL_WORD.test(word) ? codeSpan(word, context) : escapeWord(word)))
+    .join("");
+}
+
+function escapeWord(word: string): string {
+  // "#1" and "GH-1" are references; "＃1" and "GH‑1" (non-breaking hyphen) are not.
+  const neutral = word.replace(/#(?=\d)/g, "\uFF03").replace(/(gh)-(?=\d)/gi, "$1\u2011");
+  // An underscore between two letters or digits can neither open nor close emphasis (GFM's
+  // intraword rule), so snake_case stays readable in the raw text.
+  return neutral.replace(SPECIAL, (char, at: number) =>
+    char === "_" && ALNUM.test(neutral[at - 1] ?? "") && ALNUM.test(neutral[at + 1] ?? "")
+      ? "_"
+      : ALWAYS[char]!,
+  );
+}
+
+/**
+ * Removes what could start a block at the start of a line of escaped text: indentation (code),
+ * `-`, `+`, `=` (lists, setext underlines, thematic breaks) and `1.`/`1)` (ordered lists). The
+ * other block starters (`#`, `>`, `*`, `` ` ``, `~`, `<`, `|`, `[`) are escaped everywhere.
+ */
+export function guardLineStarts(markdown: string): string {
+  return markdown
+    .replace(/(^|\n)[ ]+/g, "$1")
+    .replace(/(^|\n)[ ]*(?:([-+=])|(\d{1,9})([.)]))/g, (_m, start: string, sign, digits, dot) =>
+      sign !== undefined ? `${start}\\${sign}` : `${start}${digits}\\${dot}`,
+    );
+}
+
+/** An inline code span on one line that its content cannot close. */
+export function codeSpan(value: string, context: TextContext = {}): string {
+  let content = breakMarkers(stripInvisible(value)).replace(/[\t\n]/g, " ");
+  if (context.inTable === true) content = content.replace(/\|/g, "\\|");
+  if (content === "") return "";
+  const delimiter = "`".repeat(longestRun(content, "`") + 1);
+  const pad =
+    content.startsWith("`") ||
+    content.endsWith("`") ||
+    (content.startsWith(" ") && content.endsWith(" ") && content.trim() !== "");
+  const space = pad ? " " : "";
+  return `${delimiter}${space}${content}${space}${delimiter}`;
+}

@@ -1,0 +1,185 @@
+// Every renderer that publishes model text, driven with the same model-written fields, each with
+// the exact hidden markers it must carry and its GitHub length limit.
+
+import {
+  MAX_CHECK_RUN_FIELD,
+  renderCheckRunOutput,
+  renderSkipOutput,
+} from "../../src/github/check-run-output.ts";
+import type { Finding, LoopResult } from "../../src/llm/types.ts";
+import { fingerprintMarker } from "../../src/review/fingerprint.ts";
+import type { InlineAnchor, PublishPlan } from "../../src/review/plan-types.ts";
+import {
+  MAX_REVIEW_BODY,
+  renderInlineComment,
+  renderReviewBody,
+  reviewMarker,
+} from "../../src/review/render.ts";
+import { renderCliMarkdown } from "../../src/review/render-cli.ts";
+import type { Expectation } from "./gfm-oracle.ts";
+
+export const REPOSITORY = { owner: "acme", repo: "widgets", host: "github.com" };
+export const LINK_PREFIX = "https://github.com/acme/widgets";
+const SHA = "0123456789abcdef0123456789abcdef01234567";
+const FPS = ["00112233aabbccdd", "ffeeddccbbaa9988", "0123456789abcdef"] as const;
+
+/** What a model (or a repository it read) controls. */
+export interface ModelFields {
+  readonly title: string;
+  readonly explanation: string;
+  readonly evidence: string;
+  readonly recommendation: string;
+  readonly suggestion: string;
+  readonly path: string;
+  readonly summary: string;
+  readonly note: string;
+  readonly tool: string;
+}
+
+export const allFields = (value: string): ModelFields => ({
+  title: value,
+  explanation: value,
+  evidence: value,
+  recommendation: value,
+  suggestion: value,
+  path: value,
+  summary: value,
+  note: value,
+  tool: value,
+});
+
+export interface Rendered {
+  readonly markdown: string;
+  readonly expectation: Expectation;
+  readonly limit: number;
+}
+
+export interface PublishRenderer {
+  readonly name: string;
+  render(fields: ModelFields): Rendered;
+}
+
+function finding(f: ModelFields, line: number | null = 3): Finding {
+  return {
+    severity: "high",
+    title: f.title,
+    explanation: f.explanation,
+    path: f.path,
+    line,
+    evidence: f.evidence,
+    recommendation: f.recommendation,
+    suggestion: f.suggestion,
+  };
+}
+
+const anchor: InlineAnchor = {
+  kind: "inline",
+  path: "a.ts",
+  line: 3,
+  side: "RIGHT",
+  anchoredCode: ["x"],
+  fullRange: true,
+};
+
+function loopResult(f: ModelFields): LoopResult {
+  const usage = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 };
+  return {
+    termination_reason: "final_review",
+    review: { summary: f.summary, findings: [finding(f), finding(f, null)], notes: [f.note, f.note] },
+    usage,
+    rounds: 1,
+    tool_calls: 1,
+    duration_ms: 10,
+    trace: [
+      {
+        round: 1,
+        provider_request_id: null,
+        provider_model: f.tool,
+        finish_reason: f.tool,
+        protocol_action: f.tool,
+        usage,
+        tool_calls: [
+          {
+            id: "c1",
+            name: f.tool,
+            arguments: { path: f.path, query: f.note },
+            ok: true,
+            result_preview: f.evidence,
+            result_bytes: 1,
+            truncated: false,
+            duration_ms: 1,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+const none = { linkPrefix: null, markers: [] };
+
+export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
+  {
+    name: "inline comment",
+    render: (f) => ({
+      markdown: renderInlineComment(finding(f), anchor, FPS[0], true, REPOSITORY),
+      expectation: { linkPrefix: LINK_PREFIX, markers: [fingerprintMarker(FPS[0])] },
+      limit: 65536,
+    }),
+  },
+  {
+    name: "review body",
+    render: (f) => {
+      const plan: PublishPlan = {
+        inline: [],
+        outside: [
+          { finding: finding(f), reason: "line_not_in_diff", fingerprint: FPS[1] },
+          { finding: finding(f, null), reason: "no_line", fingerprint: FPS[2] },
+        ],
+        belowThreshold: [{ ...finding(f), severity: "info" }],
+        duplicates: [finding(f)],
+      };
+      const review = { summary: f.summary, findings: [], notes: [f.note, f.note] };
+      return {
+        markdown: renderReviewBody({ review, plan, headSha: SHA, checkRunId: 7, repository: REPOSITORY }),
+        expectation: {
+          linkPrefix: LINK_PREFIX,
+          markers: [fingerprintMarker(FPS[1]), fingerprintMarker(FPS[2]), reviewMarker(SHA, 7)],
+        },
+        limit: MAX_REVIEW_BODY,
+      };
+    },
+  },
+  ...(["summary", "text"] as const).map(
+    (part): PublishRenderer => ({
+      name: `check run ${part}`,
+      render: (f) => {
+        const output = renderCheckRunOutput({
+          result: loopResult(f),
+          conclusion: f.tool,
+          findingsBySeverity: { critical: 0, high: 1, medium: 0, low: 0, info: 0 },
+          filesReviewed: 1,
+          filesSkipped: 0,
+          headSha: SHA,
+          extraNote: f.note,
+        });
+        return { markdown: output[part], expectation: none, limit: MAX_CHECK_RUN_FIELD };
+      },
+    }),
+  ),
+  {
+    name: "check run skip summary",
+    render: (f) => ({
+      markdown: renderSkipOutput(f.tool, f.note).summary,
+      expectation: none,
+      limit: MAX_CHECK_RUN_FIELD,
+    }),
+  },
+  {
+    name: "CLI markdown",
+    render: (f) => ({
+      markdown: renderCliMarkdown(loopResult(f)),
+      expectation: none,
+      limit: Number.POSITIVE_INFINITY,
+    }),
+  },
+];

@@ -1,0 +1,139 @@
+// Named hostile inputs, each put into every model-written field of every renderer, judged on the
+// HTML that real GFM parsers make of the output: micromark in-process, and cmark-gfm (GitHub's
+// own parser) when it is installed (.ci/run installs it; CI requires it).
+
+import { describe, expect, it } from "@jest/globals";
+import {
+  allProblems,
+  cmarkAvailable,
+  cmarkOracle,
+  micromarkOracle,
+  type Oracle,
+} from "../support/gfm-oracle.ts";
+import { allFields, PUBLISH_RENDERERS } from "../support/publish-renderers.ts";
+
+const SHA = "a".repeat(40);
+const FP = "<!-- loupe:fp=0011223344556677 -->";
+
+const HOSTILE: readonly [string, string][] = [
+  // Mentions and references
+  ["a user mention", "ping @octocat now"],
+  ["a team mention", "cc @acme/security"],
+  ["a mention in parentheses", "(@octocat)"],
+  ["a mention after a slash", "see x.com/@octocat"],
+  ["an issue reference", "fixes #123"],
+  ["a cross-repository reference", "like other/repo#1"],
+  ["a GH- reference", "see GH-42"],
+  ["a lowercase gh- reference", "see gh-7"],
+  ["a decimal entity mention", "&#64;octocat"],
+  ["a named entity mention", "&commat;octocat"],
+  ["a hex entity reference", "&#x23;12"],
+  ["a backslash-escaped mention", "\\@octocat"],
+  ["a mention in a repository link label", "[@octocat](https://github.com/acme/widgets/blob/main/a.ts)"],
+  ["a mention in emphasis", "*@octocat* and **#4**"],
+  ["a mention in a heading", "# @octocat\n\n## #5"],
+  ["an e-mail address", "mail admin@example.com"],
+  ["a URL glued to a letter carrying a mention", "xhttps://github.com/acme/widgets/blob/a/@octocat/#9"],
+  ["a mention split by a zero-width joiner", "@\u200Docto\u200Bcat"],
+  // HTML and entities
+  ["a details element", "<details><summary>s</summary>@x</details>"],
+  ["an img tag", "<img src=https://evil.example/p.png>"],
+  ["a script tag", "<script>alert(1)</script>"],
+  ["an HTML comment", "a<!-- hidden -->b"],
+  ["an unclosed HTML comment", "a<!-- hidden"],
+  ["an HTML block around Markdown", "<div>\n\n@x #1\n\n</div>"],
+  ["entity-encoded tags", "&lt;img src=x&gt; &amp;lt;b&amp;gt;"],
+  ["an anchor tag", '<a href="https://evil.example">x</a>'],
+  ["an autolink", "<https://evil.example>"],
+  ["an e-mail autolink", "<admin@example.com>"],
+  [
+    "an angle-bracket URL completing an image",
+    "![a](<https://github.com/acme/widgets/a.png>)](https://evil.example/i.png)",
+  ],
+  [
+    "an angle-bracket repository URL with a link tail",
+    "<https://github.com/acme/widgets/x>](https://evil.example)",
+  ],
+  // Links and images
+  ["a link to another host", "[docs](https://evil.example/x)"],
+  ["a protocol-relative link", "[x](//evil.example/x)"],
+  ["a protocol-relative image", "![x](//evil.example/p.png)"],
+  ["an image in the repository", "![x](https://github.com/acme/widgets/raw/main/a.png)"],
+  ["a javascript: link", "[x](javascript:alert(1))"],
+  ["a link to an issue of the repository", "[i](https://github.com/acme/widgets/issues/1)"],
+  ["a link to another repository", "[r](https://github.com/acme/other)"],
+  ["a link with credentials", "[x](https://user:pw@github.com/acme/widgets)"],
+  [
+    "a link escaping the repository by dot segments",
+    "[x](https://github.com/acme/widgets/../other/issues/1)",
+  ],
+  ["a reference definition", "[x]: https://evil.example\n\n[x] and [y][x]"],
+  ["a reference definition in a block quote", "> [x]: //evil.example/p.png\n\n![x] [x]"],
+  ["a reference definition in a list item", "- [x]: //evil.example/p.png\n\n![x][x]"],
+  ["a bare URL", "go to https://evil.example/a, now"],
+  ["a www URL", "www.evil.example"],
+  ["a URL glued to a letter with emphasis", "xhttps://evil.example/*@y*"],
+  ["a www URL after an escaped star", "x\\*www.evil.example"],
+  ["a footnote", "text[^1]\n\n[^1]: https://evil.example @x"],
+  ["a link title with a mention", '[x](https://github.com/acme/widgets/blob/a "@octocat")'],
+  ["a nested link", "[[a](https://evil.example)](https://github.com/acme/widgets/blob/a)"],
+  // Fences and block structure
+  ["a bare fence", "```"],
+  ["a fence with an info string", "```js @x"],
+  ["an unclosed fence", "```\n@x <b>"],
+  ["a longer fence around a shorter one", "````\n```\n@x\n````\n@y"],
+  ["a tilde fence holding a marker", `~~~\n${FP}\n~~~`],
+  ["an indented fence in a list item", "- a\n  ```\n@x\n  ```"],
+  ["a model suggestion block", "```suggestion\nrm -rf /\n```"],
+  ["a code span with backticks", "`` ` @x `` and ` `` `"],
+  ["a code span with a pipe", "`a|b` | c\n---|---\n@x | <img>"],
+  ["math", "$x$ and $$\n\\href{https://evil.example}{x}\n$$"],
+  ["a mermaid block", '```mermaid\nclick A href "https://evil.example"\n```'],
+  ["a setext heading", "a\n===\nb\n---"],
+  ["list and quote starts", "- @x\n1. #2\n+ y\n> @z\n* w"],
+  ["indented code", "    @x <b>\n\n\t#1"],
+  ["a hard break and a thematic break", "a\\\n***\n- - -"],
+  // Marker forgeries
+  ["a forged review marker", `<!-- loupe:review sha=${SHA} run=7 -->`],
+  ["a forged fingerprint marker", FP],
+  ["a marker in a code span", `\`${FP}\``],
+  ["a marker in a fence", `\`\`\`\n${FP}\n\`\`\``],
+  ["a marker without spaces", "<!--loupe:fp=0011223344556677-->"],
+  ["an entity-encoded marker", "&lt;!-- loupe:fp=0011223344556677 --&gt;"],
+  // Invisible characters
+  ["bidi controls", "a\u202Eb\u2066c\u2069"],
+  ["the other invisibles", "a\u180E\u3164\uFFA0\u034F\u206A\u206F\u2028\u2029\uFE0F\u{E0100}b"],
+  ["Unicode tags", "ok\u{E0001}\u{E0041}\u{E007F}"],
+  ["a lone surrogate", "x\uD83Dy\uDC00"],
+  // Oversize
+  ["a long backtick run", "`".repeat(70000)],
+  ["a long text of mentions", "@x #1 ".repeat(20000)],
+  ["a long fence", `\`\`\`\n${"@x line\n".repeat(20000)}\`\`\``],
+  ["emoji across every cut", "😀".repeat(40000)],
+  ["deep block quotes", `${">".repeat(5000)} @x`],
+  ["deep emphasis", `${"*".repeat(5000)}@x${"*".repeat(5000)}`],
+  ["many foreign links", "[a](https://evil.example) ".repeat(3000)],
+];
+
+const INVISIBLE =
+  /\u034F|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]|[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/u;
+
+const oracles: [string, Oracle][] = [["micromark", micromarkOracle]];
+if (cmarkAvailable()) oracles.push(["cmark-gfm", cmarkOracle]);
+else if (process.env.CI === "true") throw new Error("cmark-gfm is required in CI: .ci/run installs it");
+else console.warn("cmark-gfm is not installed (apt-get install cmark-gfm): only micromark judges");
+
+describe.each(PUBLISH_RENDERERS.map((r) => [r.name, r] as const))("%s", (_name, renderer) => {
+  it.each(HOSTILE)("is inert with %s", (_case, input) => {
+    const { markdown, expectation, limit } = renderer.render(allFields(input));
+    expect(markdown.length).toBeLessThanOrEqual(limit);
+    expect(markdown.isWellFormed()).toBe(true);
+    expect(markdown).not.toMatch(INVISIBLE);
+    for (const [, oracle] of oracles) expect(allProblems(markdown, oracle, expectation)).toEqual([]);
+  });
+});
+
+it("has at least 60 named cases", () => {
+  expect(HOSTILE.length).toBeGreaterThanOrEqual(60);
+  expect(new Set(HOSTILE.map(([name]) => name)).size).toBe(HOSTILE.length);
+});
