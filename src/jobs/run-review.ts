@@ -308,7 +308,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
           output: failureOutput(null),
           remember: false,
         };
-        await (run as OpenCheckRun).complete(final);
+        await (run as OpenCheckRun).complete(final).finally(releaseToken);
       }
       options.onEnded?.({
         repository: `${request.owner}/${request.repo}`,
@@ -319,6 +319,6 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
         durationMs: now() - startedAt,
       });
     }
-    releaseToken(); // after the last text that could have quoted it was published
+    releaseToken(); // after the last text that could have quoted it was published (idempotent)
   }
 }
