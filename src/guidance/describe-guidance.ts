@@ -2,7 +2,7 @@
 // from where, and which were left out and why. File names come from the repository, so each is
 // an escaped code span.
 
-import { inlineCode } from "../review/markdown-text.ts";
+import { codeSpan } from "../review/markdown-escape.ts";
 import type { Guidance, GuidanceFile } from "./types.ts";
 
 export function describeGuidance(guidance: Guidance, from: string): string {
@@ -15,7 +15,7 @@ export function describeGuidance(guidance: Guidance, from: string): string {
   );
   if (guidance.skipped.length > 0) {
     parts.push(
-      `Not given: ${guidance.skipped.map((skip) => `${inlineCode(skip.path)} (${skip.reason})`).join(", ")}.`,
+      `Not given: ${guidance.skipped.map((skip) => `${codeSpan(skip.path)} (${skip.reason})`).join(", ")}.`,
     );
   }
   return parts.join(" ");
@@ -28,7 +28,7 @@ function describeFile(file: GuidanceFile): string {
   }
   if (file.truncated)
     notes.push(`cut to ${kib(new TextEncoder().encode(file.text).byteLength)} of ${kib(file.bytes)}`);
-  return `${inlineCode(file.path)}${notes.length === 0 ? "" : ` (${notes.join(", ")})`}`;
+  return `${codeSpan(file.path)}${notes.length === 0 ? "" : ` (${notes.join(", ")})`}`;
 }
 
 function kib(bytes: number): string {
