@@ -15,7 +15,14 @@ type Token =
   | { readonly kind: "star" } // *
   | { readonly kind: "class"; readonly negated: boolean; readonly test: (char: string) => boolean };
 
-type Segment = { readonly kind: "globstar" } | { readonly kind: "tokens"; readonly tokens: readonly Token[] };
+/** A segment's two state vectors are allocated once, with it: matching is synchronous, never re-entered. */
+type Segment =
+  | { readonly kind: "globstar" }
+  | {
+      readonly kind: "tokens";
+      readonly tokens: readonly Token[];
+      readonly buffers: [Uint8Array, Uint8Array];
+    };
 
 export type GlobCheck =
   | { readonly ok: true; readonly patterns: readonly string[] }
@@ -80,9 +87,15 @@ export function compileGlobs(patterns: readonly string[]): (path: string, stats?
 }
 
 function compileSegments(pattern: string): Segment[] {
-  return pattern
-    .split("/")
-    .map((part) => (part === "**" ? { kind: "globstar" } : { kind: "tokens", tokens: tokenize(part) }));
+  return pattern.split("/").map((part): Segment => {
+    if (part === "**") return { kind: "globstar" };
+    const tokens = tokenize(part);
+    return {
+      kind: "tokens",
+      tokens,
+      buffers: [new Uint8Array(tokens.length + 1), new Uint8Array(tokens.length + 1)],
+    };
+  });
 }
 
 function tokenize(part: string): Token[] {
@@ -131,7 +144,7 @@ function matchSegments(segments: readonly Segment[], parts: readonly string[], s
       if (segment === undefined) continue;
       stats.steps++;
       if (segment.kind === "globstar") next.add(j);
-      else if (matchTokens(segment.tokens, part, stats)) next.add(j + 1);
+      else if (matchTokens(segment.tokens, segment.buffers, part, stats)) next.add(j + 1);
     }
     if (next.size === 0) return false;
     states = closure(next, segments);
@@ -144,29 +157,43 @@ function closure(states: Set<number>, segments: readonly Segment[]): Set<number>
   return states;
 }
 
-/** One segment: a set of reachable token positions, one step per character (no backtracking). */
-function matchTokens(tokens: readonly Token[], text: string, stats: GlobStats): boolean {
-  let states = starClosure(new Set([0]), tokens);
+/** One segment: the reachable token positions as a bit vector, one step per character (no backtracking). */
+function matchTokens(
+  tokens: readonly Token[],
+  buffers: [Uint8Array, Uint8Array],
+  text: string,
+  stats: GlobStats,
+): boolean {
+  const n = tokens.length;
+  let [current, next] = buffers;
+  current.fill(0);
+  current[0] = 1;
+  closeStars(current, tokens);
   for (const char of text) {
-    const next = new Set<number>();
-    for (const k of states) {
-      const token = tokens[k];
-      if (token === undefined) continue;
+    next.fill(0);
+    let alive = false;
+    for (let k = 0; k < n; k++) {
+      if (current[k] === 0) continue;
       stats.steps++;
-      if (token.kind === "star") next.add(k);
+      const token = tokens[k]!;
+      if (token.kind === "star") next[k] = 1;
       else if (
         token.kind === "any" ||
         (token.kind === "char" ? token.char === char : token.test(char) !== token.negated)
       )
-        next.add(k + 1);
+        next[k + 1] = 1;
+      else continue;
+      alive = true;
     }
-    if (next.size === 0) return false;
-    states = starClosure(next, tokens);
+    if (!alive) return false;
+    closeStars(next, tokens);
+    [current, next] = [next, current];
   }
-  return states.has(tokens.length);
+  return current[n] === 1;
 }
 
-function starClosure(states: Set<number>, tokens: readonly Token[]): Set<number> {
-  for (const k of states) if (tokens[k]?.kind === "star") states.add(k + 1);
-  return states;
+/** A star may match nothing: whatever reaches it also reaches the token after it (one forward pass). */
+function closeStars(states: Uint8Array, tokens: readonly Token[]): void {
+  for (let k = 0; k < tokens.length; k++)
+    if (states[k] === 1 && tokens[k]!.kind === "star") states[k + 1] = 1;
 }
