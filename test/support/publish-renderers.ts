@@ -137,6 +137,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
         ],
         belowThreshold: [{ ...finding(f), severity: "info" }],
         duplicates: [finding(f)],
+        raised: new Set(),
       };
       const review = { summary: f.summary, findings: [], notes: [f.note, f.note] };
       return {
