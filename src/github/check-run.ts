@@ -3,6 +3,7 @@
 // limits here, the one place that talks to the Checks API, so no caller can produce a request
 // GitHub would reject for its size.
 
+import { cutCodePoints } from "../review/markdown-text.ts";
 import { formatExternalId } from "./external-id.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
@@ -27,13 +28,14 @@ const TRUNCATED = "\n\n… (truncated to fit GitHub's limit)";
 
 export function clampText(text: string, limit: number): string {
   if (text.length <= limit) return text;
-  return text.slice(0, limit - TRUNCATED.length) + TRUNCATED;
+  // Cut on a code point: half a surrogate pair would show as a broken character.
+  return cutCodePoints(text, limit - TRUNCATED.length) + TRUNCATED;
 }
 
 export function clampOutput(output: CheckRunOutput): CheckRunOutput {
   const title = output.title.replace(/\s+/g, " ").trim() || "Loupe";
   return {
-    title: title.length <= TITLE_LIMIT ? title : `${title.slice(0, TITLE_LIMIT - 1)}…`,
+    title: title.length <= TITLE_LIMIT ? title : `${cutCodePoints(title, TITLE_LIMIT - 1)}…`,
     summary: clampText(output.summary, TEXT_LIMIT),
     ...(output.text === undefined ? {} : { text: clampText(output.text, TEXT_LIMIT) }),
   };
