@@ -12,5 +12,11 @@ export default {
     ],
   },
   testTimeout: 60000,
+  // Every test file in a fresh worker process: a file that starts Probot's own Server (the e2e
+  // dashboard test) left process-wide state behind that made a later file's Probot harness get
+  // its provider answers from somewhere other than its scripted provider (seen in one worker,
+  // in-band). A limit this low recycles the worker after each file, and any limit makes jest use
+  // workers even with one core to spare.
+  workerIdleMemoryLimit: "1MB",
   reporters: ["default", "<rootDir>/test/support/summary-reporter.js"],
 };
