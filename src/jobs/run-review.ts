@@ -4,15 +4,13 @@
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
 import { cancelledOutput, describeFailure, failureOutput, tooLargeDetail } from "../check-runs/texts.ts";
 import type { AppConfig } from "../config/app-config.ts";
+import { isPathIncluded } from "../config/repo-config.ts";
 import { describeResolved, resolveFixedThreads } from "../conversation/resolve-step.ts";
 import { describeScope } from "../conversation/review-scope.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
 import { scopeStep } from "../conversation/scope-step.ts";
-import { isPathIncluded } from "../config/repo-config.ts";
 import { listGitHubFile } from "../diff/listed-change.ts";
 import { isLoupeError } from "../errors.ts";
-import type { LoopResult } from "../llm/types.ts";
-import type { ReviewEnding } from "../metrics/review-ended.ts";
 import { renderCheckRunOutput } from "../github/check-run-output.ts";
 import { comparePullRequest } from "../github/compare.ts";
 import { githubGuidanceSource } from "../github/guidance-source.ts";
@@ -21,18 +19,21 @@ import { publishReview } from "../github/publish-review.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
 import { describeGuidance } from "../guidance/describe-guidance.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
+import type { LoopResult } from "../llm/types.ts";
+import type { ReviewEnding } from "../metrics/review-ended.ts";
 import { redactSecrets, registerSecret } from "../redact.ts";
 import { reviewMarker } from "../review/render.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { conclusionFor } from "./conclusion.ts";
 import { type Ending, skippedEnding } from "./ending.ts";
+import { filterInSlices } from "./filter-in-slices.ts";
 import type { JobLogger } from "./job-logger.ts";
-import type { JobSettlement } from "./review-queue.ts";
 import { repoSettingsStep } from "./repo-settings-step.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";
 import type { ReviewJob } from "./review-job.ts";
 import type { PlannedReview, ReviewPorts } from "./review-ports.ts";
+import type { JobSettlement } from "./review-queue.ts";
 import { type CancelReason, isCancelReason, queueKey } from "./review-request.ts";
 
 export interface RunReviewOptions {
@@ -130,7 +131,8 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
         ),
       );
     }
-    const reviewable = comparison.files.filter(
+    const reviewable = await filterInSlices(
+      comparison.files,
       (f) => f.status !== "removed" && isPathIncluded(repoConfig, f.filename),
     );
     const skippedFiles = comparison.files.length - reviewable.length;
