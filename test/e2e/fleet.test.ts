@@ -230,10 +230,14 @@ describe("a fleet of Loupe replicas on one Redis", () => {
       await redis.start();
     }
     await until(async () => (await fetch(`${a.url}/readyz`)).status === 200);
-    expect(runsOn(pr.headSha)).toHaveLength(0); // nothing was acknowledged, nothing was started
+    // The 503 promised nothing. The Redis client may still send the commands it held once Redis
+    // is back, so the job can land late; the redelivery with the same delivery id then adds
+    // nothing, and there is still one run and one review.
+    expect(runsOn(pr.headSha).length).toBeLessThanOrEqual(1);
     expect((await deliver(a, "opened", pr, deliveryId)).status).toBe(200); // GitHub's redelivery
     const run = await until(() => completed(pr.headSha));
     expect(last(run).conclusion).toBe("success");
+    expect(runsOn(pr.headSha)).toHaveLength(1);
     expect(reviewsOn(pr.headSha)).toHaveLength(1);
   });
 
