@@ -1,36 +1,34 @@
-// The loop's inputs, and the two values it keeps while it runs: how it ends, and the repair
+// The tool loop's inputs, and the two values it keeps while it runs: how it ends, and the repair
 // round in flight.
 
 import type { ToolCallMode } from "../config/provider-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import type { TerminationReason } from "../outcome.ts";
 import type { ToolRegistry } from "../tools/types.ts";
-import type { RepositoryView } from "../workspace/types.ts";
-import type { FindingFileCheck } from "./final-review.ts";
-import type { ReviewPromptInput } from "./prompt.ts";
+import type { FinalAnswer } from "./final-answer.ts";
 import type { ChatMessage, ChatProvider, ProviderFailureDetail } from "./provider.ts";
-import type { FinalReview, RepairRound, RoundProgress } from "./types.ts";
+import type { RepairRound, RoundProgress } from "./types.ts";
 
-export interface ReviewLoopOptions {
+export interface ToolLoopOptions<T> {
   provider: ChatProvider;
   tools: ToolRegistry;
-  view: RepositoryView;
   model: string;
-  prompt: ReviewPromptInput;
+  /** The first messages: the system rules with the answer's schema, then the data (untrusted). */
+  messages: readonly ChatMessage[];
+  /** What the loop must end with, and how it is checked. */
+  answer: FinalAnswer<T>;
   limits: ReviewLimits;
   includeTrace: boolean;
   signal?: AbortSignal;
   onRound?: (progress: RoundProgress) => void | Promise<void>;
   now?: () => number;
-  /** Finding path check; defaults to the read tool's own rules against the head commit. */
-  checkFindingFile?: FindingFileCheck;
   /** native (default here; the operator's default is auto, see provider-config), text or auto. */
   toolCalls?: ToolCallMode;
 }
 
-export interface Ending {
+export interface Ending<T> {
   reason: TerminationReason;
-  review?: FinalReview;
+  answer?: T;
   retryAfterSeconds?: number;
   validationFailures?: readonly string[];
   providerFailure?: ProviderFailureDetail;

@@ -1,7 +1,8 @@
-// The repair request: when a final review fails validation, the model gets its own answer back
+// The repair request: when a final answer fails validation, the model gets its own answer back
 // (replayed exactly as received) and one user message listing the checks that failed, in
-// Loupe's words, asking for the corrected review with no tool call. One per review, and only
-// when a round, its tokens and the time for it are still left.
+// Loupe's words, asking for the corrected answer with no tool call. One per loop, and only
+// when a round, its tokens and the time for it are still left. The review's words are here; a
+// reply's are in reply-answer.ts.
 
 import type { ChatMessage } from "./provider.ts";
 
@@ -17,11 +18,7 @@ export function repairInstruction(failures: readonly string[]): string {
 export function repairHistory(
   history: readonly ChatMessage[],
   failedAnswer: Record<string, unknown>,
-  failures: readonly string[],
+  instruction: string,
 ): ChatMessage[] {
-  return [
-    ...history,
-    structuredClone(failedAnswer) as ChatMessage,
-    { role: "user", content: repairInstruction(failures) },
-  ];
+  return [...history, structuredClone(failedAnswer) as ChatMessage, { role: "user", content: instruction }];
 }

@@ -69,9 +69,9 @@ export interface RepairRound {
   readonly budget?: string;
 }
 
-export interface LoopResult {
+/** How a tool loop ran and ended, whatever its final answer. */
+export interface LoopRecord {
   readonly termination_reason: TerminationReason;
-  readonly review: FinalReview | null;
   readonly usage: Usage;
   readonly rounds: number;
   readonly tool_calls: number;
@@ -93,6 +93,16 @@ export interface LoopResult {
     readonly round: number;
     readonly cause: "provider_rejected_tools" | "marker_calls";
   };
+}
+
+/** A loop that ended with its final answer (for final_review) or without one. */
+export interface ToolLoopResult<T> extends LoopRecord {
+  readonly answer: T | null;
+}
+
+/** A review loop's result: the final review is the answer. */
+export interface LoopResult extends LoopRecord {
+  readonly review: FinalReview | null;
 }
 
 /** Progress reported after every round, so the check run can show it while the loop runs. */

@@ -7,9 +7,8 @@ import type { ToolCallMode } from "../../config/provider-config.ts";
 import type { ToolSchemaForModel } from "../../tools/types.ts";
 import { isRecord } from "../envelope.ts";
 import type { ProviderOutcome } from "../provider.ts";
-import type { FinalReview } from "../types.ts";
 import { toolCatalog } from "./catalog.ts";
-import { scanMarkers, stripMarkerText } from "./markers.ts";
+import { scanMarkers } from "./markers.ts";
 import { createNativeTransport } from "./native.ts";
 import { createTextTransport } from "./text.ts";
 import type { TurnTransport } from "./types.ts";
@@ -28,8 +27,8 @@ export interface TransportChoice {
   switchOnRefusal(outcome: ProviderOutcome & { kind: "failure" }, round: number): boolean;
   /** After the first answer: true when it holds marker lines and auto switched to text. */
   settle(body: unknown, round: number): boolean;
-  /** Marker text never leaves Loupe: removed from the final review whenever markers were offered. */
-  finalize(review: FinalReview): FinalReview;
+  /** Marker text never leaves Loupe: removed from the final answer whenever markers were offered. */
+  readonly offersMarkers: boolean;
 }
 
 export function chooseTransport(
@@ -72,7 +71,7 @@ export function chooseTransport(
       open = false;
       return scanMarkers(firstContent(body)).kind !== "none" && switchTo("marker_calls", round);
     },
-    finalize: (review) => (mode === "native" ? review : stripReview(review)),
+    offersMarkers: mode !== "native",
   };
 }
 
@@ -83,19 +82,4 @@ function firstContent(body: unknown): unknown {
   if (!isRecord(message)) return undefined;
   if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) return undefined;
   return message.content;
-}
-
-function stripReview(review: FinalReview): FinalReview {
-  return {
-    summary: stripMarkerText(review.summary),
-    findings: review.findings.map((finding) => {
-      const out = { ...finding };
-      for (const key of ["title", "explanation", "evidence", "recommendation", "suggestion"] as const) {
-        const value = out[key];
-        if (typeof value === "string") (out as Record<string, unknown>)[key] = stripMarkerText(value);
-      }
-      return out;
-    }),
-    notes: review.notes.map(stripMarkerText),
-  };
 }
