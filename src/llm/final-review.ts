@@ -6,6 +6,7 @@ import * as v from "valibot";
 import { readRepositoryTextFile } from "../tools/repository-file.ts";
 import type { ToolErrorCode } from "../tools/types.ts";
 import type { RepositoryView } from "../workspace/types.ts";
+import { readAnswerObject } from "./answer-json.ts";
 import { FinalReviewSchema } from "./final-review-schema.ts";
 import { capFailures, pathProblem, schemaIssueMessage } from "./review-check-messages.ts";
 import type { FinalReview, Finding } from "./types.ts";
@@ -27,32 +28,18 @@ export function headFileCheck(view: RepositoryView): FindingFileCheck {
   };
 }
 
-const FENCE = /^```(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```$/;
 const MAX_SHOWN_PATH = 200;
 
 export async function validateFinalReview(
   content: unknown,
   checkFile: FindingFileCheck,
 ): Promise<FinalReviewVerdict> {
-  if (typeof content !== "string" || content.trim() === "") {
-    return fail(["(answer): has no text; the final review must be one JSON object"]);
-  }
-  const trimmed = content.trim();
-  // One ```json fence around the whole answer is tolerated; prose around it is not.
-  const jsonText = FENCE.exec(trimmed)?.[1] ?? trimmed;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(jsonText);
-  } catch {
-    // The parser's own message quotes the model's text, so it is not passed on.
-    return fail([
-      "(answer): is not valid JSON; the final review must be one JSON object and nothing else, without Markdown or prose",
-    ]);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    return fail(["(root): must be a JSON object with summary, findings and notes"]);
-  }
-  const result = v.safeParse(FinalReviewSchema, parsed, { abortEarly: false });
+  const parsed = readAnswerObject(content, {
+    what: "the final review",
+    fields: "summary, findings and notes",
+  });
+  if (!parsed.ok) return parsed;
+  const result = v.safeParse(FinalReviewSchema, parsed.value, { abortEarly: false });
   if (!result.success) return fail(result.issues.map((issue) => schemaIssueMessage(issue)));
   const review = result.output as FinalReview;
   const failures: string[] = [];
