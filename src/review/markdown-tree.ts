@@ -43,9 +43,10 @@ export const codeBlock = (value: string, info: CodeInfo = ""): Block => ({ type:
 const MARKERS = [
   /^<!-- loupe:fp=[0-9a-f]{16} -->$/,
   /^<!-- loupe:review sha=[0-9a-f]{40}(?:[0-9a-f]{24})? run=\d{1,20} -->$/,
+  /^<!-- loupe:reply-to=\d{1,20} -->$/,
 ];
 
-/** Loupe's hidden markers have two exact shapes; anything else is refused, not published raw. */
+/** Loupe's hidden markers have these exact shapes; anything else is refused, not published raw. */
 export function hiddenMarker(value: string): Block {
   if (!MARKERS.some((shape) => shape.test(value))) throw new TypeError("not a Loupe marker");
   return { type: "marker", value };

@@ -16,6 +16,7 @@ import {
   reviewMarker,
 } from "../../src/review/render.ts";
 import { renderCliMarkdown } from "../../src/review/render-cli.ts";
+import { renderReplyFailure, renderThreadReply, replyMarker } from "../../src/review/render-reply.ts";
 import type { Expectation } from "./gfm-oracle.ts";
 
 export const REPOSITORY = { owner: "acme", repo: "widgets", host: "github.com" };
@@ -173,6 +174,28 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
       markdown: renderSkipOutput(f.tool, f.note).summary,
       expectation: none,
       limit: MAX_CHECK_RUN_FIELD,
+    }),
+  },
+  {
+    name: "thread reply",
+    render: (f) => ({
+      markdown: renderThreadReply({
+        reply: `${f.explanation}\n\n${f.evidence}\n\n${f.suggestion}`,
+        status: "fixed",
+        spend: { rounds: 2, toolCalls: 1 },
+        answering: 4242,
+        repository: REPOSITORY,
+      }),
+      expectation: { linkPrefix: LINK_PREFIX, markers: [replyMarker(4242)] },
+      limit: 65536,
+    }),
+  },
+  {
+    name: "thread reply failure",
+    render: (f) => ({
+      markdown: renderReplyFailure({ reason: "invalid_model_response", detail: f.note, answering: 4242 }),
+      expectation: { linkPrefix: null, markers: [replyMarker(4242)] },
+      limit: 65536,
     }),
   },
   {
