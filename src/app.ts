@@ -17,6 +17,9 @@ import { createReviewEndedReporter } from "./metrics/review-ended.ts";
 import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
 import { createRedisQueue, type FleetTiming } from "./fleet/redis-queue.ts";
 import { runReview } from "./jobs/run-review.ts";
+import { createReplyEndedReporter } from "./conversation/reply-ending.ts";
+import { createReplyQueue, type ReplyQueue } from "./conversation/reply-queue.ts";
+import { runReply } from "./conversation/run-reply.ts";
 import { createCommentHandler } from "./webhooks/comment-handler.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
 
@@ -29,6 +32,8 @@ export interface LoupeAppOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Receives the queue so the server can shut it down on SIGTERM (and tests can drain it). */
   readonly onQueue?: (queue: ReviewQueue) => void;
+  /** Receives the queue of replies in Loupe's threads, to shut down and drain like the reviews'. */
+  readonly onReplyQueue?: (queue: ReplyQueue) => void;
   /** Receives the completion of the runs an earlier process left open (LOUPE_STATE_DIR). */
   readonly onRecovery?: (done: Promise<void>) => void;
   /** The process's metrics port (deliveries, queue, review endings); none by default. */
@@ -127,6 +132,25 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
           });
     options.onQueue?.(queue);
     metrics.watchQueue(() => queue.stats());
+    const replyEnded = createReplyEndedReporter(metrics, app.log);
+    const replies = createReplyQueue({
+      concurrency: options.config.replyConcurrency,
+      runner: async (request, signal) =>
+        runReply({
+          request,
+          signal,
+          octokit: await installation(request.installationId),
+          ports: options.ports,
+          config: options.config,
+          log: app.log,
+          botLogin,
+          onEnded: replyEnded,
+        }),
+      onRunnerError: (error) => app.log.error({ error: String(error).slice(0, 200) }, "reply job failed"),
+      onDropped: (request) =>
+        app.log.warn({ pr: request.pullNumber, comment: request.replyCommentId }, "reply dropped at shutdown"),
+    });
+    options.onReplyQueue?.(replies);
 
     const handle = async (context: Context) => {
       const mapped = toReviewRequest(
@@ -159,6 +183,7 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       createCommentHandler({
         botLogin,
         enqueueReview: (request) => queue.enqueue(request),
+        enqueueReply: (request) => replies.enqueue(request),
         onOutcome: (event, outcome) => metrics.webhookDelivery(event, outcome),
       }),
     );

@@ -5,13 +5,16 @@ import { createLoupeApp } from "./app.ts";
 import { readAppConfig } from "./config/app-config.ts";
 import { readFleetConfig } from "./config/fleet-config.ts";
 import { readProviderConfig } from "./config/provider-config.ts";
+import { readReplyLimits } from "./config/reply-limits.ts";
 import { readReviewLimits } from "./config/review-limits.ts";
 import { createDefaultPorts } from "./jobs/default-ports.ts";
+import type { ReplyQueue } from "./conversation/reply-queue.ts";
 import type { ReviewQueue } from "./jobs/review-queue.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 
 export interface LoupeFromEnvOptions {
   readonly onQueue?: (queue: ReviewQueue) => void;
+  readonly onReplyQueue?: (queue: ReplyQueue) => void;
   readonly metrics?: Metrics;
 }
 
@@ -22,11 +25,13 @@ export function loupeFromEnv(
   const config = readAppConfig(env);
   const fleet = readFleetConfig(env);
   const limits = readReviewLimits(env);
+  const replyLimits = readReplyLimits(env, limits);
   const provider = readProviderConfig(env);
   const metrics = options.metrics;
   const ports = createDefaultPorts({
     provider,
     limits,
+    replyLimits,
     gitHost: config.gitHost,
     ...(metrics ? { metrics } : {}),
   });
@@ -39,6 +44,7 @@ export function loupeFromEnv(
       ports,
       appId,
       ...(options.onQueue ? { onQueue: options.onQueue } : {}),
+      ...(options.onReplyQueue ? { onReplyQueue: options.onReplyQueue } : {}),
       ...(metrics ? { metrics } : {}),
       redisUrl: fleet.redisUrl,
       fleetTiming: { lockMs: fleet.lockMs, stalledIntervalMs: fleet.lockMs / 2, leaseMs: 2 * fleet.lockMs },

@@ -16,6 +16,7 @@ import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
 import { loupeFromEnv } from "./index.ts";
+import type { ReplyQueue } from "./conversation/reply-queue.ts";
 import type { ReviewQueue } from "./jobs/review-queue.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
 import { redactSecrets } from "./redact.ts";
@@ -47,7 +48,11 @@ async function main(): Promise<void> {
     queue = started;
     readiness.queueStarted(() => started.isReady()); // a shared queue: while Redis takes work
   };
-  const loupe = loupeFromEnv(env, { metrics, onQueue });
+  let replies: ReplyQueue | null = null;
+  const onReplyQueue = (started: ReplyQueue) => {
+    replies = started;
+  };
+  const loupe = loupeFromEnv(env, { metrics, onQueue, onReplyQueue });
   let dashboard: RedisDashboard | null = null;
   const server = await run(
     async (app, options) => {
@@ -61,7 +66,10 @@ async function main(): Promise<void> {
   );
   process.once("SIGTERM", () => {
     readiness.shuttingDown();
-    const draining = queue ? queue.shutdown(config.shutdownGraceMs) : Promise.resolve();
+    const draining = Promise.all([
+      queue?.shutdown(config.shutdownGraceMs),
+      (replies as ReplyQueue | null)?.shutdown(config.shutdownGraceMs),
+    ]);
     void draining
       .finally(() => server.stop())
       .finally(() => dashboard?.close())

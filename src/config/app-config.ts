@@ -9,6 +9,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 export interface AppConfig {
   /** Reviews running at the same time in this process. */
   readonly reviewConcurrency: number;
+  /** Replies in Loupe's review threads running at the same time in this process (their own queue). */
+  readonly replyConcurrency: number;
   /** How long running reviews may finish after SIGTERM before they are cancelled. */
   readonly shutdownGraceMs: number;
   readonly checkRunName: string;
@@ -37,6 +39,7 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 
 export function readAppConfig(env: Env): AppConfig {
   const reviewConcurrency = integer(env, "REVIEW_CONCURRENCY", 2, 1, 16);
+  const replyConcurrency = integer(env, "REPLY_CONCURRENCY", 2, 1, 16);
   const shutdownGraceMs = integer(env, "SHUTDOWN_GRACE_SECONDS", 20, 0, 300) * 1000;
   const progressIntervalMs = integer(env, "CHECK_RUN_PROGRESS_SECONDS", 5, 1, 300) * 1000;
   const checkRunName = (env.CHECK_RUN_NAME ?? "").trim() || "Loupe review";
@@ -60,6 +63,7 @@ export function readAppConfig(env: Env): AppConfig {
   }
   return {
     reviewConcurrency,
+    replyConcurrency,
     shutdownGraceMs,
     checkRunName,
     progressIntervalMs,

@@ -3,9 +3,11 @@
 
 import type { ProviderConfig } from "../config/provider-config.ts";
 import { parseRepoConfig } from "../config/repo-config.ts";
+import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import { createOpenAiProvider } from "../llm/client.ts";
 import { runReviewLoop } from "../llm/loop.ts";
+import { runReplyLoop } from "../llm/reply-loop.ts";
 import type { ChatProvider } from "../llm/provider.ts";
 import { type Metrics, NO_METRICS } from "../metrics/metrics.ts";
 import { observeToolCalls } from "../metrics/observed-tools.ts";
@@ -17,6 +19,8 @@ import type { ReviewPorts } from "./review-ports.ts";
 export interface DefaultPortsOptions {
   readonly provider: ProviderConfig;
   readonly limits: ReviewLimits;
+  /** A thread reply's budgets (readReplyLimits); the review's with the reply defaults if absent. */
+  readonly replyLimits?: ReviewLimits;
   /** The GitHub host (links into the repository on it are the only links kept in model text). */
   readonly gitHost: string;
   readonly includeTrace?: boolean;
@@ -29,6 +33,9 @@ export interface DefaultPortsOptions {
 
 export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
   const chat = options.chatProvider ?? createOpenAiProvider(options.provider);
+  const replyLimits = options.replyLimits ?? { ...options.limits, ...DEFAULT_REPLY_BUDGET };
+  const toolsFor = (view: Parameters<typeof createToolRegistry>[0]) =>
+    observeToolCalls(createToolRegistry(view), options.metrics ?? NO_METRICS);
   return {
     parseRepoConfig,
     reviewTimeoutMs: options.limits.timeoutMs,
@@ -41,7 +48,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
     runLoop: (input) =>
       runReviewLoop({
         provider: chat,
-        tools: observeToolCalls(createToolRegistry(input.view), options.metrics ?? NO_METRICS),
+        tools: toolsFor(input.view),
         view: input.view,
         model: options.provider.model,
         prompt: {
@@ -64,6 +71,18 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         includeTrace: options.includeTrace ?? true,
         signal: input.signal,
         onRound: input.onRound,
+      }),
+    replyTimeoutMs: replyLimits.timeoutMs,
+    runReplyLoop: (input) =>
+      runReplyLoop({
+        provider: chat,
+        tools: toolsFor(input.view),
+        model: options.provider.model,
+        prompt: input.prompt,
+        limits: replyLimits,
+        toolCalls: options.provider.toolCalls,
+        includeTrace: false,
+        signal: input.signal,
       }),
     planReview: (input) => planPublication({ ...input, host: options.gitHost }),
   };

@@ -9,7 +9,9 @@ import type { ChangedFile } from "../github/compare.ts";
 import type { InlineComment } from "../github/publish-review.ts";
 import type { GuidanceFile } from "../guidance/types.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
-import type { LoopResult, RoundProgress, Severity } from "../llm/types.ts";
+import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
+import type { ThreadReply } from "../llm/reply-schema.ts";
+import type { LoopResult, RoundProgress, Severity, ToolLoopResult } from "../llm/types.ts";
 import type { RepositoryView, Workspace } from "../workspace/types.ts";
 
 export interface PullRequestInfo {
@@ -34,6 +36,12 @@ export interface LoopInput {
   readonly onRound: (progress: RoundProgress) => void;
   /** What this review covers (incremental or full, and why). */
   readonly focus?: ReviewFocus;
+}
+
+export interface ReplyLoopInput {
+  readonly view: RepositoryView;
+  readonly prompt: ReplyPromptInput;
+  readonly signal: AbortSignal;
 }
 
 export interface PlanInput {
@@ -80,5 +88,8 @@ export interface ReviewPorts {
   runLoop(input: LoopInput): Promise<LoopResult>;
   /** The loop's own budget, so retries of GitHub writes know the review's deadline. */
   readonly reviewTimeoutMs: number;
+  /** The same tools and provider, asked for a reply in a review thread, with the reply budgets. */
+  runReplyLoop(input: ReplyLoopInput): Promise<ToolLoopResult<ThreadReply>>;
+  readonly replyTimeoutMs: number;
   planReview(input: PlanInput): Promise<PlannedReview>;
 }

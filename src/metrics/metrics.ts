@@ -16,6 +16,14 @@ export interface ReviewEndedReport {
   readonly completionTokens: number;
 }
 
+/** What a finished reply in a review thread reports. */
+export interface ReplyEndedReport {
+  /** answered, failed, skipped or cancelled. */
+  readonly outcome: string;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+}
+
 export interface QueueStats {
   readonly running: number;
   readonly pending: number;
@@ -23,6 +31,7 @@ export interface QueueStats {
 
 export interface Metrics {
   reviewEnded(report: ReviewEndedReport): void;
+  replyEnded(report: ReplyEndedReport): void;
   toolCall(tool: string, ok: boolean): void;
   /** One per webhook delivery Loupe handles; `outcome` is "queued", "skipped" or the queue's answer. */
   webhookDelivery(event: string, outcome: string): void;
@@ -32,6 +41,7 @@ export interface Metrics {
 
 export const NO_METRICS: Metrics = {
   reviewEnded: () => {},
+  replyEnded: () => {},
   toolCall: () => {},
   webhookDelivery: () => {},
   watchQueue: () => {},

@@ -46,6 +46,12 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     labelNames: ["event", "outcome"] as const,
     registers: [registry],
   });
+  const replies = new Counter({
+    name: "loupe_thread_replies_total",
+    help: "Replies in Loupe's review threads, by outcome (answered, failed, skipped, cancelled)",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
   let queueStats: () => QueueStats = () => ({ running: 0, pending: 0 });
   new Gauge({
     name: "loupe_queue_jobs",
@@ -64,6 +70,11 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     reviewEnded(report) {
       reviews.inc({ termination_reason: report.terminationReason, conclusion: report.conclusion });
       duration.observe(report.durationSeconds);
+      if (report.promptTokens > 0) tokens.inc({ kind: "prompt" }, report.promptTokens);
+      if (report.completionTokens > 0) tokens.inc({ kind: "completion" }, report.completionTokens);
+    },
+    replyEnded(report) {
+      replies.inc({ outcome: report.outcome });
       if (report.promptTokens > 0) tokens.inc({ kind: "prompt" }, report.promptTokens);
       if (report.completionTokens > 0) tokens.inc({ kind: "completion" }, report.completionTokens);
     },

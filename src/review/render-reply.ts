@@ -18,8 +18,8 @@ const FOOTER_ROOM = 1024;
 
 const STATUS_TEXT: Readonly<Record<FindingStatus, string>> = {
   still_valid: "Finding status: still valid.",
-  fixed: "Finding status: fixed. Loupe resolves this thread.",
-  withdrawn: "Finding status: withdrawn. Loupe resolves this thread.",
+  fixed: "Finding status: fixed.",
+  withdrawn: "Finding status: withdrawn.",
 };
 
 export interface ReplySpend {

@@ -18,8 +18,10 @@ import { Probot, ProbotOctokit } from "probot";
 import { createLoupeApp } from "../../src/app.ts";
 import type { AppConfig } from "../../src/config/app-config.ts";
 import type { ToolCallMode } from "../../src/config/provider-config.ts";
+import { DEFAULT_REPLY_BUDGET } from "../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/review-limits.ts";
 import { createDefaultPorts } from "../../src/jobs/default-ports.ts";
+import type { ReplyQueue } from "../../src/conversation/reply-queue.ts";
 import type { ReviewQueue } from "../../src/jobs/review-queue.ts";
 import type { ReviewPorts } from "../../src/jobs/review-ports.ts";
 
@@ -49,6 +51,8 @@ export interface ProbotHarnessOptions {
   /** e.g. http://127.0.0.1:PORT — repositories are fetched from `<gitBaseUrl>/<owner>/<repo>.git`. */
   readonly gitBaseUrl: string;
   readonly limits?: Partial<ReviewLimits>;
+  /** A thread reply's budgets; the review's with the reply defaults when omitted. */
+  readonly replyLimits?: Partial<ReviewLimits>;
   readonly config?: Partial<AppConfig>;
   /** Wraps the real ports (e.g. to hold the loop until a test lets it go). */
   readonly ports?: (real: ReviewPorts) => ReviewPorts;
@@ -96,6 +100,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
   const host = new URL(options.gitBaseUrl).host;
   const config: AppConfig = {
     reviewConcurrency: 2,
+    replyConcurrency: 2,
     shutdownGraceMs: 0,
     checkRunName: "Loupe review",
     progressIntervalMs: 1,
@@ -116,10 +121,12 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
       toolCalls: options.toolCalls ?? "auto",
     },
     limits,
+    replyLimits: { ...limits, ...DEFAULT_REPLY_BUDGET, ...options.replyLimits },
     gitHost: host,
   });
   const sleeps: number[] = [];
   let queue: ReviewQueue | null = null;
+  let replies: ReplyQueue | null = null;
   let recovery: Promise<void> = Promise.resolve();
   await probot.load(
     createLoupeApp({
@@ -133,6 +140,9 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
       onQueue: (q) => {
         queue = q;
       },
+      onReplyQueue: (q) => {
+        replies = q;
+      },
       onRecovery: (done) => {
         recovery = done;
       },
@@ -140,6 +150,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
   );
   if (queue === null) throw new Error("the Loupe app did not hand over its queue");
   const q: ReviewQueue = queue;
+  const r = replies as ReplyQueue | null;
   return {
     probot,
     queue: q,
@@ -147,7 +158,11 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     receive: (name, payload, id) =>
       // biome-ignore lint/suspicious/noExplicitAny: test payloads are adapted example JSON.
       probot.receive({ name, id: id ?? `delivery-${++deliveries}`, payload } as any),
-    drain: () => q.drain(),
+    // Reviews and replies: a reply never queues a review, nor a review a reply.
+    drain: async () => {
+      await q.drain();
+      await r?.drain();
+    },
     recovered: () => recovery,
     logs: () => [...lines],
   };

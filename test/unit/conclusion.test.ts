@@ -17,6 +17,7 @@ describe("readAppConfig", () => {
   it("has defaults", () => {
     expect(readAppConfig({})).toEqual({
       reviewConcurrency: 2,
+      replyConcurrency: 2,
       shutdownGraceMs: 20_000,
       checkRunName: "Loupe review",
       progressIntervalMs: 5000,

@@ -1,0 +1,56 @@
+// How a reply job ended, reported from one place: one JSON log line an operator can grep
+// (`reply_ended`), and the metrics port (a closed set of outcomes, never a repository label).
+
+import type { ThreadReply, FindingStatus } from "../llm/reply-schema.ts";
+import type { ToolLoopResult } from "../llm/types.ts";
+import type { Metrics } from "../metrics/metrics.ts";
+import type { TerminationReason } from "../outcome.ts";
+import type { ThreadReplyRequest } from "./handle-comment.ts";
+import type { ReplySkipReason } from "./locate-reply.ts";
+
+export type ReplyOutcome =
+  | { readonly kind: "answered"; readonly status: FindingStatus; readonly resolved: boolean }
+  | { readonly kind: "failed"; readonly reason: TerminationReason | "error" }
+  | { readonly kind: "skipped"; readonly reason: ReplySkipReason | "closed" }
+  | { readonly kind: "cancelled" };
+
+export interface ReplyEnding {
+  readonly outcome: ReplyOutcome;
+  readonly request: ThreadReplyRequest;
+  /** null when the job ended before the loop ran. */
+  readonly result: ToolLoopResult<ThreadReply> | null;
+  readonly durationMs: number;
+}
+
+export function createReplyEndedReporter(
+  metrics: Metrics,
+  log: { info(obj: object, msg: string): void },
+): (ending: ReplyEnding) => void {
+  return ({ outcome, request, result, durationMs }) => {
+    const usage = result?.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    metrics.replyEnded({
+      outcome: outcome.kind,
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+    });
+    log.info(
+      {
+        event: "reply_ended",
+        repository: `${request.owner}/${request.repo}`,
+        pull_request: request.pullNumber,
+        comment: request.replyCommentId,
+        outcome: outcome.kind,
+        ...(outcome.kind === "answered"
+          ? { finding_status: outcome.status, resolved: outcome.resolved }
+          : {}),
+        ...(outcome.kind === "failed" || outcome.kind === "skipped" ? { reason: outcome.reason } : {}),
+        termination_reason: result?.termination_reason ?? "none",
+        rounds: result?.rounds ?? 0,
+        tool_calls: result?.tool_calls ?? 0,
+        tokens: usage.total_tokens,
+        duration_ms: Math.round(durationMs),
+      },
+      "reply ended",
+    );
+  };
+}
