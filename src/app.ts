@@ -148,7 +148,10 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
         }),
       onRunnerError: (error) => app.log.error({ error: String(error).slice(0, 200) }, "reply job failed"),
       onDropped: (request) =>
-        app.log.warn({ pr: request.pullNumber, comment: request.replyCommentId }, "reply dropped at shutdown"),
+        app.log.warn(
+          { pr: request.pullNumber, comment: request.replyCommentId },
+          "reply dropped at shutdown",
+        ),
     });
     options.onReplyQueue?.(replies);
 

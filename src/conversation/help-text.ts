@@ -15,6 +15,7 @@ export function helpText(botLogin: string, unknown: boolean): string {
     `- \`${at} resume\`: review on push again.`,
     `- \`${at} help\`: this message.`,
     "",
+    `Mention ${at} in a reply in one of Loupe's review threads to ask about its finding: Loupe checks the code at the head and answers there, and resolves the thread when the finding is fixed or withdrawn.`,
     "Loupe resolves its own review threads when a later push fixes the finding.",
     "Loupe answers people who can write to this repository.",
   ].join("\n");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { readProviderConfig } from "../../src/config/provider-config.ts";
+import { readReplyLimits, REPLY_HARD_CAPS } from "../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS, HARD_CAPS, readReviewLimits } from "../../src/config/review-limits.ts";
 import { isLoupeError } from "../../src/errors.ts";
 
@@ -45,6 +46,35 @@ describe("review limits from the environment", () => {
     ["REVIEW_MAX_FETCH_BYTES", String(HARD_CAPS.maxFetchBytes + 1)],
   ])("refuses %s=%s with one line naming it", (name, value) => {
     const message = configError(() => readReviewLimits({ [name]: value }));
+    expect(message).toContain(name);
+    expect(message).not.toContain("\n");
+  });
+});
+
+describe("reply limits from the environment", () => {
+  it("are smaller than a review's by default, and keep the review's other bounds", () => {
+    const review = readReviewLimits({ REVIEW_MAX_RESPONSE_BYTES: "4096" });
+    expect(readReplyLimits({}, review)).toEqual({
+      ...review,
+      maxRounds: 4,
+      maxToolCalls: 8,
+      maxTokens: 100_000,
+      timeoutMs: 120_000,
+    });
+    expect(readReplyLimits({ REPLY_MAX_ROUNDS: "16", REPLY_TIMEOUT_MS: "1000" }, review)).toMatchObject({
+      maxRounds: 16,
+      timeoutMs: 1000,
+      maxResponseBytes: 4096,
+    });
+  });
+
+  it.each([
+    ["REPLY_MAX_ROUNDS", String(REPLY_HARD_CAPS.maxRounds + 1)],
+    ["REPLY_MAX_TOOL_CALLS", "0"],
+    ["REPLY_MAX_TOKENS", "lots"],
+    ["REPLY_TIMEOUT_MS", String(REPLY_HARD_CAPS.timeoutMs + 1)],
+  ])("refuses %s=%s with one line naming it", (name, value) => {
+    const message = configError(() => readReplyLimits({ [name]: value }, DEFAULT_REVIEW_LIMITS));
     expect(message).toContain(name);
     expect(message).not.toContain("\n");
   });
