@@ -1,12 +1,13 @@
-// A command in the pull request conversation, through Loupe as a real server process (`npm start`)
-// against the fake GitHub and the scripted model: a signed issue_comment `@loupe review` from a
-// maintainer is acknowledged with 👀, reviewed as a full review (no earlier review: the check run
-// says so), and the review records the reviewed marker for the next incremental review.
+// The pull request conversation, through Loupe as a real server process (`npm start`) against the
+// fake GitHub and the scripted model: a signed issue_comment `@loupe review` from a maintainer is
+// acknowledged with 👀, reviewed as a full review (no earlier review: the check run says so), and
+// the review records the reviewed marker for the next incremental review. Then a maintainer's
+// reply in the thread of that review's finding is answered there, and the thread resolved.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { stopTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
-import { issueCommentEvent } from "../support/fake-github-payloads.ts";
+import { issueCommentEvent, reviewCommentReplyEvent } from "../support/fake-github-payloads.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
@@ -56,7 +57,15 @@ beforeAll(async () => {
   fixture.checkout("main");
   github = await startFakeGitHub();
   github.addRepository({ owner: "octo", repo: "talk", source: fixture });
-  provider = await startScriptedProvider([{ body: stopTurn(finalReview) }]);
+  provider = await startScriptedProvider([
+    { body: stopTurn(finalReview) },
+    {
+      body: stopTurn({
+        reply: "You are right: the change to 2 is intended, so this is withdrawn.",
+        finding_status: "withdrawn",
+      }),
+    },
+  ]);
   loupe = await startLoupeProcess({
     command: "npm",
     env: fakeWorldEnv({ github, providerBaseURL: provider.baseURL, webhookSecret: SECRET, apiKey: API_KEY }),
@@ -73,20 +82,25 @@ afterAll(async () => {
   fixture?.dispose();
 });
 
-describe("a command through a real server process", () => {
+const target = {
+  owner: "octo",
+  repo: "talk",
+  defaultBranch: "main",
+  installationId: 1,
+};
+
+describe("the conversation through a real server process", () => {
   it("`@loupe review` from a maintainer: 👀, a check run that says the scope, one review with the marker", async () => {
     const pr = github.addPullRequest({ owner: "octo", repo: "talk", number: 4, headRef: "change" });
-    const target = {
-      htmlBase: github.url,
-      owner: "octo",
-      repo: "talk",
-      defaultBranch: "main",
-      installationId: 1,
-    };
     const response = await deliverWebhook({
       url: loupe.webhookUrl,
       event: "issue_comment",
-      payload: issueCommentEvent(target, pr, 31337, "Ready again. @loupe review"),
+      payload: issueCommentEvent(
+        { ...target, htmlBase: github.url },
+        pr,
+        31337,
+        "Ready again. @loupe review",
+      ),
       secret: SECRET,
     });
     expect(response.status).toBeLessThan(300);
@@ -103,6 +117,51 @@ describe("a command through a real server process", () => {
     expect(reviews).toHaveLength(1);
     expect(reviews[0]!.body).toContain(`<!-- loupe:reviewed head=${pr.headSha} `);
     expect(reviews[0]!.comments).toHaveLength(1);
+    expect(loupe.output()).not.toContain(API_KEY);
+  });
+
+  it("a reply in Loupe's thread: 👀, an answer in that thread, and the withdrawn finding's thread resolved", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "talk", number: 4, headRef: "change" });
+    const root = github.reviews.find((r) => r.repo === "talk")!.comments[0]!;
+    const replyId = github.addPersonReply({
+      owner: "octo",
+      repo: "talk",
+      pullNumber: 4,
+      rootId: root.id,
+      login: "octocat",
+      body: "@loupe this is intended: we bumped it on purpose.",
+    });
+    const response = await deliverWebhook({
+      url: loupe.webhookUrl,
+      event: "pull_request_review_comment",
+      payload: reviewCommentReplyEvent({ ...target, htmlBase: github.url }, pr, {
+        id: replyId,
+        inReplyTo: root.id,
+        body: "@loupe this is intended: we bumped it on purpose.",
+        login: "octocat",
+      }),
+      secret: SECRET,
+    });
+    expect(response.status).toBeLessThan(300);
+
+    const answer = await until(
+      () => github.threadReplies.find((r) => r.inReplyTo === root.id && r.user.type === "Bot"),
+      "Loupe's answer in the thread",
+    );
+    expect(github.reactions.at(-1)).toEqual({
+      owner: "octo",
+      repo: "talk",
+      commentId: replyId,
+      content: "eyes",
+    });
+    expect(answer.body).toContain("the change to 2 is intended");
+    expect(answer.body).toContain("Finding status: withdrawn.");
+    expect(answer.body).toContain(`<!-- loupe:reply-to=${replyId} -->`);
+    await until(() => (github.resolvedThreads.has(root.id) ? true : undefined), "the thread resolved");
+    // The model was given the thread as data: the person's reply, quoted.
+    const sent = JSON.stringify(provider.requests.at(-1)?.body);
+    expect(sent).toContain("we bumped it on purpose");
+    expect(github.checkRuns.filter((r) => r.repo === "talk")).toHaveLength(1); // a reply has no check run
     expect(loupe.output()).not.toContain(API_KEY);
   });
 });

@@ -127,3 +127,29 @@ export function issueCommentEvent(
   };
   return payload;
 }
+
+/**
+ * pull_request_review_comment.created (GitHub's example, moved onto the fixture pull request): a
+ * maintainer's reply to the review comment `inReplyTo`.
+ */
+export function reviewCommentReplyEvent(
+  target: PayloadTarget,
+  pr: PullRequestFacts,
+  comment: { readonly id: number; readonly inReplyTo: number; readonly body: string; readonly login: string },
+): ExamplePayload {
+  const payload = relocate(webhookExample("pull_request_review_comment", "created"), target);
+  payload.pull_request = pullRequestObject(target, pr);
+  payload.comment.id = comment.id;
+  payload.comment.in_reply_to_id = comment.inReplyTo;
+  payload.comment.body = comment.body;
+  payload.comment.author_association = "OWNER";
+  payload.comment.user.login = comment.login;
+  payload.comment.user.type = "User";
+  payload.sender = { ...payload.comment.user };
+  payload.repository = repositoryObject(target);
+  payload.installation = {
+    id: target.installationId,
+    node_id: `MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u${target.installationId}`,
+  };
+  return payload;
+}

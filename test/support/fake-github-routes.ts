@@ -7,6 +7,7 @@ import { newInstallationToken, presentedToken, verifyAppJwt } from "./fake-githu
 import { applyCheckRunWrite, type CheckRun, checkRunJson } from "./fake-github-checks.ts";
 import { compareCommits, resolveCommit } from "./fake-github-compare.ts";
 import { type PayloadTarget, type PullRequestFacts, pullRequestObject } from "./fake-github-payloads.ts";
+import { type ThreadState, threadRestRoute } from "./fake-github-threads.ts";
 import {
   createReview,
   listReviewComments,
@@ -23,7 +24,7 @@ export interface FakeRepository {
   readonly config: string | undefined;
 }
 
-export interface FakeState {
+export interface FakeState extends ThreadState {
   readonly appId: string;
   readonly publicKey: crypto.KeyObject;
   /** HOME for native git commands. */
@@ -151,6 +152,8 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
       },
     };
   }
+  const thread = threadRestRoute(state, repository, { method: request.method, rest, body });
+  if (thread !== null) return thread;
   match = on("GET", /^\/pulls\/(\d+)$/);
   if (match) {
     const pr = pullOf(match[1]!);

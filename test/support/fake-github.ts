@@ -22,6 +22,7 @@ import type { CheckRun } from "./fake-github-checks.ts";
 import type { PullRequestFacts } from "./fake-github-payloads.ts";
 import { createManifestFlow, type ManifestFlow, type ManifestReply } from "./fake-github-manifests.ts";
 import { type FakeState, routeApiRequest } from "./fake-github-routes.ts";
+import { addPersonReply, graphqlRoute } from "./fake-github-threads.ts";
 import { type FixtureRepo, gitEnvironment } from "./git-fixture.ts";
 import { createGitHttpHandler, type RecordedRequest as GitRequest } from "./git-http-server.ts";
 import { publishRepository, setRef } from "./git-server-repos.ts";
@@ -71,6 +72,11 @@ export interface FakeGitHub {
   readonly checkRuns: CheckRun[];
   readonly reviews: FakeState["reviews"];
   readonly reactions: FakeState["reactions"];
+  readonly threadReplies: FakeState["threadReplies"];
+  /** Root comment ids of the review threads resolved through GraphQL. */
+  readonly resolvedThreads: FakeState["resolvedThreads"];
+  /** A person's reply in a review thread, as typed on github.com; returns the new comment's id. */
+  addPersonReply(input: Parameters<typeof addPersonReply>[1]): number;
   /** Apps registered through the manifest flow (the "new App" page, then the code conversion). */
   readonly registrations: ManifestFlow["registrations"];
   addRepository(options: FakeRepositoryOptions): void;
@@ -102,6 +108,8 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     checkRuns: [],
     reviews: [],
     reactions: [],
+    threadReplies: [],
+    resolvedThreads: new Set(),
     nextId: 1000,
   };
   const git = createGitHttpHandler({ root, requests: gitRequests });
@@ -140,6 +148,21 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
       req.on("end", () => {
         record.body = Buffer.concat(form).toString("utf8");
         reply(res, manifests.newApp(pathname, search, record.body) ?? { status: 404, body: "Not Found" });
+      });
+      return;
+    }
+    if (record.method === "POST" && pathname === "/api/graphql") {
+      // GitHub Enterprise's GraphQL endpoint (Octokit derives it from the /api/v3 base URL).
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        record.body = Buffer.concat(chunks).toString("utf8");
+        const token = state.tokens.get(presentedToken(req.headers.authorization) ?? "");
+        const answer =
+          token === undefined || token.expiresAt <= Date.now()
+            ? { status: 401, body: { message: "Bad credentials" } }
+            : graphqlRoute(state, token.installationId, record.body);
+        reply(res, answer as ManifestReply);
       });
       return;
     }
@@ -207,6 +230,9 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     checkRuns: state.checkRuns,
     reviews: state.reviews,
     reactions: state.reactions,
+    threadReplies: state.threadReplies,
+    resolvedThreads: state.resolvedThreads,
+    addPersonReply: (input) => addPersonReply(state, input),
     registrations: manifests.registrations,
     addRepository(repository) {
       const gitdir = publishRepository(root, `${repository.owner}/${repository.repo}`, repository.source);
