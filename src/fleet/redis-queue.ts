@@ -280,7 +280,9 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
         await idle();
       }
       while (background.size > 0) await Promise.all(background);
-      await worker.close();
+      // Nothing of ours runs any more. A plain close waits on the worker's blocking read, which
+      // never returns after a Redis restart (measured: a shutdown hung until killed).
+      await worker.close(true);
       await queue.close();
       subscriber.disconnect();
       producer.disconnect();
