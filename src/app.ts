@@ -18,7 +18,8 @@ import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
 import { createRedisQueue, type FleetTiming } from "./fleet/redis-queue.ts";
 import { runReview } from "./jobs/run-review.ts";
 import { createReplyEndedReporter } from "./conversation/reply-ending.ts";
-import { createReplyQueue, type ReplyQueue } from "./conversation/reply-queue.ts";
+import { createReplyQueue, type ReplyQueue, type ReplyRunner } from "./conversation/reply-queue.ts";
+import { createRedisReplyQueue } from "./fleet/redis-reply-queue.ts";
 import { runReply } from "./conversation/run-reply.ts";
 import { createCommentHandler } from "./webhooks/comment-handler.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
@@ -133,26 +134,37 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
     options.onQueue?.(queue);
     metrics.watchQueue(() => queue.stats());
     const replyEnded = createReplyEndedReporter(metrics, app.log);
-    const replies = createReplyQueue({
-      concurrency: options.config.replyConcurrency,
-      runner: async (request, signal) =>
-        runReply({
-          request,
-          signal,
-          octokit: await installation(request.installationId),
-          ports: options.ports,
-          config: options.config,
-          log: app.log,
-          botLogin,
-          onEnded: replyEnded,
-        }),
-      onRunnerError: (error) => app.log.error({ error: String(error).slice(0, 200) }, "reply job failed"),
-      onDropped: (request) =>
-        app.log.warn(
-          { pr: request.pullNumber, comment: request.replyCommentId },
-          "reply dropped at shutdown",
-        ),
-    });
+    const replyRunner: ReplyRunner = async (request, signal) =>
+      runReply({
+        request,
+        signal,
+        octokit: await installation(request.installationId),
+        ports: options.ports,
+        config: options.config,
+        log: app.log,
+        botLogin,
+        onEnded: replyEnded,
+      });
+    const replies: ReplyQueue =
+      !fleet || !options.redisUrl
+        ? createReplyQueue({
+            concurrency: options.config.replyConcurrency,
+            runner: replyRunner,
+            onRunnerError: (error) =>
+              app.log.error({ error: String(error).slice(0, 200) }, "reply job failed"),
+            onDropped: (request) =>
+              app.log.warn(
+                { pr: request.pullNumber, comment: request.replyCommentId },
+                "reply dropped at shutdown",
+              ),
+          })
+        : createRedisReplyQueue({
+            redisUrl: options.redisUrl,
+            concurrency: options.config.replyConcurrency,
+            runner: replyRunner,
+            log: app.log,
+            ...(options.fleetTiming ? { timing: options.fleetTiming } : {}),
+          });
     options.onReplyQueue?.(replies);
 
     const handle = async (context: Context) => {

@@ -4,6 +4,7 @@
 
 import type { Context } from "probot";
 import { handleComment, type ThreadReplyRequest } from "../conversation/handle-comment.ts";
+import { QueueUnavailableError } from "../fleet/queue-unavailable.ts";
 import { createConversationApi } from "../github/conversation-api.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import type { ReviewRequest } from "../jobs/review-request.ts";
@@ -50,6 +51,9 @@ export function createCommentHandler(options: CommentHandlerOptions) {
         "comment not handled",
       );
       options.onOutcome?.(context.name, "failed");
+      // A queue that cannot take the work (Redis away) fails the delivery with its 503, so GitHub
+      // keeps it for redelivery; anything else was the comment's own trouble and is answered.
+      if (error instanceof QueueUnavailableError) throw error;
     }
   };
 }

@@ -3,6 +3,7 @@
 // the local git server for the head, and the scripted provider for the reply loop.
 
 import { describe, expect, it } from "@jest/globals";
+import { startRedisServer } from "../support/redis-server.ts";
 import { answersComment } from "../../src/review/render-reply.ts";
 import {
   BOT_LOGIN,
@@ -233,5 +234,30 @@ describe("a reply in Loupe's thread", () => {
     expect(String(replies(gh)[0]!.body)).toContain("GitHub answered HTTP 502.");
     expect(app.provider.requests).toHaveLength(0);
     expectCleanEnd(h, app.provider, [gh]);
+  });
+
+  it("with REDIS_URL and Redis away: the delivery fails with 503, so GitHub can redeliver it", async () => {
+    const redis = await startRedisServer();
+    const h = await app.start([], { redisUrl: redis.url });
+    try {
+      await redis.halt();
+      const payload = reviewCommentPayload("@loupe-test still?", ROOT);
+      const gh = mockGitHub(OWNER, REPO, INSTALLATION)
+        .token()
+        .reaction("review_comment", payload.comment.id)
+        .reviewComment(ROOT, { body: FINDING_BODY, user: { login: BOT_LOGIN, type: "Bot" } });
+      const failed = await h.receive("pull_request_review_comment", payload).then(
+        () => null,
+        (error: unknown) => error as { errors?: { status?: number }[] },
+      );
+      expect(failed?.errors?.map((e) => e.status)).toEqual([503]);
+      expect(replies(gh)).toEqual([]);
+      expectCleanEnd(h, app.provider, [gh]);
+    } finally {
+      await redis.start();
+      // Both queues stop after Redis came back (a shutdown that hung here was a bug).
+      await Promise.all([h.queue.shutdown(0), h.replies.shutdown(0)]);
+      await redis.stop();
+    }
   });
 });

@@ -60,11 +60,15 @@ export interface ProbotHarnessOptions {
   readonly botLogin?: string;
   /** REVIEW_TOOL_CALLS; default auto, as in production. */
   readonly toolCalls?: ToolCallMode;
+  /** REDIS_URL: the fleet's queues on this Redis instead of the process's own. */
+  readonly redisUrl?: string;
 }
 
 export interface ProbotHarness {
   readonly probot: Probot;
   readonly queue: ReviewQueue;
+  /** The queue of replies in Loupe's threads. */
+  readonly replies: ReplyQueue;
   /** Waits Loupe was asked to do (secondary rate limits), in ms; the sleep itself returns at once. */
   readonly sleeps: number[];
   receive(name: string, payload: unknown, id?: string): Promise<void>;
@@ -134,6 +138,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
       ports: options.ports ? options.ports(real) : real,
       appId: APP_ID,
       ...(options.botLogin === undefined ? {} : { botLogin: options.botLogin }),
+      ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
       sleep: async (ms) => {
         sleeps.push(ms);
       },
@@ -150,10 +155,12 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
   );
   if (queue === null) throw new Error("the Loupe app did not hand over its queue");
   const q: ReviewQueue = queue;
-  const r = replies as ReplyQueue | null;
+  if (replies === null) throw new Error("the Loupe app did not hand over its reply queue");
+  const r: ReplyQueue = replies;
   return {
     probot,
     queue: q,
+    replies: r,
     sleeps,
     receive: (name, payload, id) =>
       // biome-ignore lint/suspicious/noExplicitAny: test payloads are adapted example JSON.
@@ -161,7 +168,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     // Reviews and replies: a reply never queues a review, nor a review a reply.
     drain: async () => {
       await q.drain();
-      await r?.drain();
+      await r.drain();
     },
     recovered: () => recovery,
     logs: () => [...lines],

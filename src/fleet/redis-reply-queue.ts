@@ -1,0 +1,119 @@
+// The fleet's reply queue: BullMQ on Redis (REDIS_URL), shared by every replica like the review
+// queue, but with none of its per-pull-request rules: a reply is one job per comment. The job id is
+// the comment's, so a webhook redelivered to another replica finds the job already there. A killed
+// replica's reply is found by BullMQ's stalled-job check and run again elsewhere; a reply it had
+// already posted is seen by its reply-to marker (locate-reply.ts), so nobody is answered twice. On
+// shutdown, replies still running after the grace period are handed back to the queue.
+
+import { Queue, WaitingError, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import type { ThreadReplyRequest } from "../conversation/handle-comment.ts";
+import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../conversation/reply-queue.ts";
+import type { JobLogger } from "../jobs/job-logger.ts";
+import { QueueUnavailableError, withinMs } from "./queue-unavailable.ts";
+import type { FleetTiming } from "./redis-queue.ts";
+
+export const REPLY_QUEUE_NAME = "loupe-replies";
+
+export interface RedisReplyQueueOptions {
+  readonly redisUrl: string;
+  readonly concurrency: number;
+  readonly runner: ReplyRunner;
+  readonly log: JobLogger;
+  readonly queueName?: string;
+  readonly timing?: Partial<Pick<FleetTiming, "lockMs" | "stalledIntervalMs" | "enqueueTimeoutMs">>;
+}
+
+const HANDBACK = "handback";
+
+export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQueue {
+  const timing = { lockMs: 30_000, stalledIntervalMs: 15_000, enqueueTimeoutMs: 8_000, ...options.timing };
+  const name = options.queueName ?? REPLY_QUEUE_NAME;
+  const { log } = options;
+  // As for reviews: webhooks fail fast while Redis is away (503), workers wait it out.
+  const producer = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const workerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  for (const connection of [producer, workerConnection]) {
+    connection.on("error", (error: Error) =>
+      log.warn({ error: error.message.slice(0, 200) }, "redis connection"),
+    );
+  }
+  const queue = new Queue<ThreadReplyRequest>(name, { connection: producer });
+  const running = new Map<string, AbortController>();
+  const idleWaiters: (() => void)[] = [];
+
+  const worker = new Worker<ThreadReplyRequest>(
+    name,
+    async (job, token) => {
+      const controller = new AbortController();
+      running.set(job.id!, controller);
+      try {
+        await options.runner(job.data, controller.signal);
+        if (controller.signal.aborted && controller.signal.reason === HANDBACK) {
+          await job.moveToWait(token); // the next replica answers it
+          throw new WaitingError();
+        }
+      } finally {
+        running.delete(job.id!);
+        if (running.size === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+      }
+    },
+    {
+      connection: workerConnection,
+      concurrency: options.concurrency,
+      lockDuration: timing.lockMs,
+      stalledInterval: timing.stalledIntervalMs,
+      maxStalledCount: 2,
+    },
+  );
+  worker.on("error", (error: Error) =>
+    log.warn({ error: error.message.slice(0, 200) }, "fleet reply worker"),
+  );
+  worker.on("failed", (job, error) =>
+    log.warn(
+      { comment: job?.data.replyCommentId ?? null, error: error.message.slice(0, 200) },
+      "fleet reply failed",
+    ),
+  );
+  const idle = () =>
+    running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));
+
+  return {
+    async enqueue(request): Promise<ReplyEnqueueOutcome> {
+      const jobId = `reply-${request.replyCommentId}`;
+      try {
+        return await withinMs(timing.enqueueTimeoutMs, async () => {
+          if (producer.status !== "ready") await new Promise((resolve) => producer.once("ready", resolve));
+          if ((await queue.getJob(jobId)) !== undefined) return "duplicate_reply";
+          await queue.add("reply", request, {
+            jobId,
+            removeOnComplete: { age: 86_400, count: 1000 },
+            removeOnFail: { age: 7 * 86_400 },
+          });
+          return "queued";
+        });
+      } catch (error) {
+        throw new QueueUnavailableError(error);
+      }
+    },
+    drain: idle,
+    async shutdown(graceMs) {
+      await worker.pause(true);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const graceOver = new Promise<"grace_over">((resolve) => {
+        timer = setTimeout(() => resolve("grace_over"), graceMs);
+      });
+      const first = await Promise.race([idle().then(() => "idle" as const), graceOver]);
+      clearTimeout(timer);
+      if (first === "grace_over") for (const controller of running.values()) controller.abort(HANDBACK);
+      await idle();
+      // Nothing of ours runs any more. A plain close waits on the worker's blocking read, which
+      // never returns after a Redis restart (a shutdown hung until killed).
+      await worker.close(true);
+      await queue.close();
+      producer.disconnect();
+      workerConnection.disconnect();
+    },
+    stats: () => ({ running: running.size, pending: 0 }),
+  };
+}
