@@ -7,12 +7,14 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import type { DashboardCredentials } from "../config/dashboard-config.ts";
 import { REVIEW_QUEUE_NAME } from "../fleet/redis-queue.ts";
+import { REPLY_QUEUE_NAME } from "../fleet/redis-reply-queue.ts";
 import { createQueueDashboard, type DashboardHandler } from "./queue-dashboard.ts";
 
 export interface RedisDashboardOptions {
   readonly redisUrl: string;
   readonly credentials: DashboardCredentials;
   readonly queueName?: string;
+  readonly replyQueueName?: string;
   /** Where a lost connection is reported (ioredis reconnects by itself). */
   readonly onConnectionError?: (error: Error) => void;
 }
@@ -25,11 +27,15 @@ export interface RedisDashboard {
 export function openRedisDashboard(options: RedisDashboardOptions): RedisDashboard {
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
   connection.on("error", (error: Error) => options.onConnectionError?.(error));
-  const queue = new Queue(options.queueName ?? REVIEW_QUEUE_NAME, { connection });
+  // The reviews, and the replies in Loupe's threads (each its own BullMQ queue).
+  const queues = [
+    new Queue(options.queueName ?? REVIEW_QUEUE_NAME, { connection }),
+    new Queue(options.replyQueueName ?? REPLY_QUEUE_NAME, { connection }),
+  ];
   return {
-    handler: createQueueDashboard({ queues: [queue], credentials: options.credentials }),
+    handler: createQueueDashboard({ queues, credentials: options.credentials }),
     async close() {
-      await queue.close();
+      await Promise.all(queues.map((queue) => queue.close()));
       connection.disconnect();
     },
   };

@@ -76,7 +76,7 @@ describe("the queue dashboard of npm start", () => {
     const api = await fetch(`${loupe.url}/queues/api/queues`, { headers: { authorization } });
     expect(api.status).toBe(200);
     const { queues } = (await api.json()) as { queues: Array<{ name: string }> };
-    expect(queues.map((queue) => queue.name)).toEqual(["loupe-reviews"]);
+    expect(queues.map((queue) => queue.name)).toEqual(["loupe-reviews", "loupe-replies"]);
     // A review the fleet queued from a webhook is there, running (the model never answers).
     const pr = github.addPullRequest({ owner: "octo", repo: "dash", number: 5, headRef: "change" });
     const target = {
