@@ -236,6 +236,33 @@ describe("a reply in Loupe's thread", () => {
     expectCleanEnd(h, app.provider, [gh]);
   });
 
+  it("from someone who cannot write to the repository: nothing, no reaction and no tokens spent", async () => {
+    const h = await app.start([]);
+    const payload = reviewCommentPayload("@loupe-test explain yourself", ROOT, {
+      login: "drive-by",
+      association: "NONE",
+    });
+    const gh = mockGitHub(OWNER, REPO, INSTALLATION)
+      .token()
+      .reviewComment(ROOT, { body: FINDING_BODY, user: { login: BOT_LOGIN, type: "Bot" } })
+      .permission("drive-by", "read");
+
+    await h.receive("pull_request_review_comment", payload);
+    await h.drain();
+
+    expect(gh.calls.filter((c) => c.method !== "GET" && !c.path.includes("access_tokens"))).toEqual([]);
+    expect(h.logs().find((l) => l.includes('"comment handled"'))).toContain('"not_a_writer"');
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+
+  it("a reply without a mention is for the people in the thread: nothing", async () => {
+    const h = await app.start([]);
+    await h.receive("pull_request_review_comment", reviewCommentPayload("I will fix this tomorrow.", ROOT));
+    await h.drain();
+    expect(h.logs().find((l) => l.includes('"comment handled"'))).toContain('"no_mention"');
+    expect(app.provider.requests).toHaveLength(0);
+  });
+
   it("with REDIS_URL and Redis away: the delivery fails with 503, so GitHub can redeliver it", async () => {
     const redis = await startRedisServer();
     const h = await app.start([], { redisUrl: redis.url });
