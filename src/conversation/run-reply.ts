@@ -7,12 +7,9 @@
 // and what the loop spent, and a job that ends without a reply posts why.
 
 import { describeFailure } from "../check-runs/texts.ts";
-import type { AppConfig } from "../config/app-config.ts";
 import { comparePullRequest } from "../github/compare.ts";
-import type { GitHubClient } from "../github/octokit.ts";
 import { listReviewThreads, resolveReviewThread } from "../github/review-threads.ts";
-import type { JobLogger } from "../jobs/job-logger.ts";
-import type { ReviewPorts } from "../jobs/review-ports.ts";
+import type { JobEnvironment } from "../jobs/job-environment.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { ToolLoopResult } from "../llm/types.ts";
 import { redactSecrets, registerSecret } from "../redact.ts";
@@ -24,14 +21,8 @@ import { locateReply } from "./locate-reply.ts";
 import type { ReplyEnding, ReplyOutcome } from "./reply-ending.ts";
 import { isBotComment } from "./review-thread.ts";
 
-export interface RunReplyOptions {
+export interface RunReplyOptions extends JobEnvironment {
   readonly request: ThreadReplyRequest;
-  readonly signal: AbortSignal;
-  readonly octokit: GitHubClient;
-  readonly ports: ReviewPorts;
-  readonly config: AppConfig;
-  readonly log: JobLogger;
-  readonly botLogin: () => Promise<string>;
   readonly now?: () => number;
   /** Told once when the job ends: the log line and the metrics. */
   readonly onEnded?: (ending: ReplyEnding) => void;

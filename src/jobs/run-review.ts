@@ -3,7 +3,6 @@
 
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
 import { cancelledOutput, describeFailure, failureOutput, tooLargeDetail } from "../check-runs/texts.ts";
-import type { AppConfig } from "../config/app-config.ts";
 import { isPathIncluded } from "../config/repo-config.ts";
 import { describeResolved, resolveFixedThreads } from "../conversation/resolve-step.ts";
 import { describeScope } from "../conversation/review-scope.ts";
@@ -14,7 +13,6 @@ import { isLoupeError } from "../errors.ts";
 import { renderCheckRunOutput } from "../github/check-run-output.ts";
 import { comparePullRequest } from "../github/compare.ts";
 import { githubGuidanceSource } from "../github/guidance-source.ts";
-import type { GitHubClient } from "../github/octokit.ts";
 import { publishReview } from "../github/publish-review.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
 import { describeGuidance } from "../guidance/describe-guidance.ts";
@@ -28,23 +26,16 @@ import type { Workspace } from "../workspace/types.ts";
 import { conclusionFor } from "./conclusion.ts";
 import { type Ending, skippedEnding } from "./ending.ts";
 import { filterInSlices } from "./filter-in-slices.ts";
-import type { JobLogger } from "./job-logger.ts";
+import type { JobEnvironment } from "./job-environment.ts";
 import { repoSettingsStep } from "./repo-settings-step.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";
 import type { ReviewJob } from "./review-job.ts";
-import type { PlannedReview, ReviewPorts } from "./review-ports.ts";
+import type { PlannedReview } from "./review-ports.ts";
 import type { JobSettlement } from "./review-queue.ts";
 import { type CancelReason, isCancelReason, queueKey } from "./review-request.ts";
 
-export interface RunReviewOptions {
+export interface RunReviewOptions extends JobEnvironment {
   readonly job: ReviewJob;
-  readonly signal: AbortSignal;
-  readonly octokit: GitHubClient;
-  readonly ports: ReviewPorts;
-  readonly config: AppConfig;
-  readonly log: JobLogger;
-  /** Loupe's own `<slug>[bot]` login (looked up once per process): only its texts count as posted. */
-  readonly botLogin: () => Promise<string>;
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly now?: () => number;
   readonly checkRuns: CheckRuns;

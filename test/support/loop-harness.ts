@@ -73,14 +73,7 @@ export async function runScriptedReview(
   const tools = (
     options.realTools === true ? createToolRegistry(view) : (options.tools ?? createSpyRegistry())
   ) as SpyRegistry;
-  const provider = createOpenAiProvider({
-    baseURL: server.baseURL,
-    apiKey: TEST_API_KEY,
-    model: "deepseek-v4-flash",
-    maxResponseBytes: limits.maxResponseBytes,
-    maxRetries: 0,
-    toolCalls: options.toolCalls ?? "native",
-  });
+  const provider = scriptedClient(server.baseURL, limits, options.toolCalls);
   const started = Date.now();
   try {
     const result = await runReviewLoop({
@@ -98,6 +91,18 @@ export async function runScriptedReview(
   } finally {
     await server.stop();
   }
+}
+
+/** The real openai client, pointed at the scripted provider, without retries. */
+function scriptedClient(baseURL: string, limits: ReviewLimits, toolCalls: ToolCallMode | undefined) {
+  return createOpenAiProvider({
+    baseURL,
+    apiKey: TEST_API_KEY,
+    model: "deepseek-v4-flash",
+    maxResponseBytes: limits.maxResponseBytes,
+    maxRetries: 0,
+    toolCalls: toolCalls ?? "native",
+  });
 }
 
 export const REPLY_PROMPT: ReplyPromptInput = {
@@ -133,14 +138,7 @@ export async function runScriptedReply(
   const server = await startScriptedProvider(script);
   const limits = { ...DEFAULT_REVIEW_LIMITS, ...options.limits };
   const tools = createSpyRegistry();
-  const provider = createOpenAiProvider({
-    baseURL: server.baseURL,
-    apiKey: TEST_API_KEY,
-    model: "deepseek-v4-flash",
-    maxResponseBytes: limits.maxResponseBytes,
-    maxRetries: 0,
-    toolCalls: options.toolCalls ?? "native",
-  });
+  const provider = scriptedClient(server.baseURL, limits, options.toolCalls);
   try {
     const result = await runReplyLoop({
       provider,

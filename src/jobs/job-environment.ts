@@ -1,0 +1,18 @@
+// What every job of the App runs with, a review or a reply in a review thread: its cancellation
+// signal, the installation's GitHub client, the ports (workspace, loops), the operator's
+// configuration, the log, and Loupe's own login.
+
+import type { AppConfig } from "../config/app-config.ts";
+import type { GitHubClient } from "../github/octokit.ts";
+import type { JobLogger } from "./job-logger.ts";
+import type { ReviewPorts } from "./review-ports.ts";
+
+export interface JobEnvironment {
+  readonly signal: AbortSignal;
+  readonly octokit: GitHubClient;
+  readonly ports: ReviewPorts;
+  readonly config: AppConfig;
+  readonly log: JobLogger;
+  /** Loupe's own `<slug>[bot]` login (looked up once per process): only its texts count as Loupe's. */
+  readonly botLogin: () => Promise<string>;
+}
