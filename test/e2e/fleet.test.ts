@@ -75,7 +75,7 @@ async function until<T>(probe: () => T | undefined | false | Promise<T | undefin
   }
 }
 
-const PULLS = 8;
+const PULLS = 9;
 let nextPull = 1;
 /** The next pull request, on its own branch (`change-N`, one changed line). */
 function newPull(): PullRequestFacts {
@@ -201,6 +201,24 @@ describe("a fleet of Loupe replicas on one Redis", () => {
     expect(last(run).conclusion).toBe("success");
     expect(runsOn(pr.headSha)).toHaveLength(1); // the same run, not a second one
     expect(run.history.filter((state) => state.status === "in_progress").length).toBeGreaterThan(1);
+    expect(reviewsOn(pr.headSha)).toHaveLength(1);
+  });
+
+  it("a replica killed after posting its review, before completing its check run: the run is completed, the review not posted again", async () => {
+    const pr = newPull();
+    const hold = github.holdCompletion(pr.headSha);
+    expect((await deliver(live(), "opened", pr)).status).toBe(200);
+    await hold.arrived; // the review is posted; the completing PATCH is in flight
+    expect(reviewsOn(pr.headSha)).toHaveLength(1);
+    const victim = await runnerOf(pr);
+    process.kill(-victim.pid, "SIGKILL");
+    await victim.exited;
+    hold.release();
+    await startReplica();
+    const run = await until(() => completed(pr.headSha));
+    expect(last(run).conclusion).toBe("success");
+    expect(runsOn(pr.headSha)).toHaveLength(1);
+    // The taker found the review's hidden marker and did not post a second one.
     expect(reviewsOn(pr.headSha)).toHaveLength(1);
   });
 

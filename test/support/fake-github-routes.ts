@@ -24,7 +24,14 @@ export interface FakeRepository {
   readonly config: string | undefined;
 }
 
+/** A check run's completion the fake holds back (see FakeGitHub.holdCompletion). */
+export interface CompletionHold {
+  readonly arrived: () => void;
+  readonly released: Promise<void>;
+}
+
 export interface FakeState extends ThreadState {
+  readonly completionHolds: Map<string, CompletionHold>;
   readonly appId: string;
   readonly publicKey: crypto.KeyObject;
   /** HOME for native git commands. */
@@ -249,6 +256,14 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
     if (!run) return error(404, "Not Found");
     if (request.method === "GET") return { status: 200, body: checkRunJson(run, state.apiBase) };
     if (request.method === "PATCH") {
+      const hold = state.completionHolds.get(run.headSha);
+      if (hold !== undefined && body.status === "completed") {
+        // The test kills the App here: this write never reached GitHub.
+        state.completionHolds.delete(run.headSha);
+        hold.arrived();
+        await hold.released;
+        return error(502, "Server Error");
+      }
       const result = applyCheckRunWrite(body, run.history[run.history.length - 1]);
       if (!result.ok) return error(422, result.message);
       run.history.push(result.state);

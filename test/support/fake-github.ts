@@ -75,6 +75,11 @@ export interface FakeGitHub {
   readonly threadReplies: FakeState["threadReplies"];
   /** Root comment ids of the review threads resolved through GraphQL. */
   readonly resolvedThreads: FakeState["resolvedThreads"];
+  /**
+   * Holds back the next PATCH that completes a check run on `headSha`: `arrived` resolves when it
+   * comes; after `release()` it is dropped with a 502, as a write that never reached GitHub.
+   */
+  holdCompletion(headSha: string): { readonly arrived: Promise<void>; release(): void };
   /** A person's reply in a review thread, as typed on github.com; returns the new comment's id. */
   addPersonReply(input: Parameters<typeof addPersonReply>[1]): number;
   /** Apps registered through the manifest flow (the "new App" page, then the code conversion). */
@@ -110,6 +115,7 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     reactions: [],
     threadReplies: [],
     resolvedThreads: new Set(),
+    completionHolds: new Map(),
     nextId: 1000,
   };
   const git = createGitHttpHandler({ root, requests: gitRequests });
@@ -233,6 +239,18 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     threadReplies: state.threadReplies,
     resolvedThreads: state.resolvedThreads,
     addPersonReply: (input) => addPersonReply(state, input),
+    holdCompletion(headSha) {
+      let arrived = (): void => {};
+      let release = (): void => {};
+      const arrival = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      state.completionHolds.set(headSha, { arrived, released });
+      return { arrived: arrival, release };
+    },
     registrations: manifests.registrations,
     addRepository(repository) {
       const gitdir = publishRepository(root, `${repository.owner}/${repository.repo}`, repository.source);
