@@ -4,19 +4,9 @@
 import { describe, expect, it } from "@jest/globals";
 import { readDashboardCredentials } from "../../src/config/dashboard-config.ts";
 import { basicAuthorized } from "../../src/dashboard/basic-auth.ts";
-import { isLoupeError } from "../../src/errors.ts";
+import { configError } from "../support/config-error.ts";
 
 const PASSWORD = "0123456789abcdef-long";
-
-const configError = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    if (isLoupeError(error, "configuration_invalid")) return error.message;
-    throw error;
-  }
-  throw new Error("expected a configuration error");
-};
 
 describe("the dashboard's credentials", () => {
   it("are absent (no dashboard) without a password, and default the user to loupe", () => {

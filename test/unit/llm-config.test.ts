@@ -1,18 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { readProviderConfig } from "../../src/config/provider-config.ts";
-import { readReplyLimits, REPLY_HARD_CAPS } from "../../src/config/reply-limits.ts";
+import { REPLY_HARD_CAPS, readReplyLimits } from "../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS, HARD_CAPS, readReviewLimits } from "../../src/config/review-limits.ts";
-import { isLoupeError } from "../../src/errors.ts";
-
-const configError = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    if (isLoupeError(error, "configuration_invalid")) return error.message;
-    throw error;
-  }
-  throw new Error("expected a configuration error");
-};
+import { configError } from "../support/config-error.ts";
 
 describe("review limits from the environment", () => {
   it("uses the defaults when nothing is set", () => {

@@ -4,19 +4,9 @@ import path from "node:path";
 import { describe, expect, it } from "@jest/globals";
 import { loadEnvironment, mergeEnvironment } from "../../src/config/load-env.ts";
 import { readMetricsToken, readServerMode } from "../../src/config/server-config.ts";
-import { isLoupeError } from "../../src/errors.ts";
+import { configError } from "../support/config-error.ts";
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, "..", "..");
-
-const configError = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    if (isLoupeError(error, "configuration_invalid")) return error.message;
-    throw error;
-  }
-  throw new Error("expected a configuration error");
-};
 
 describe("the environment", () => {
   it("treats empty values as unset and lets a non-empty process value win over .env", () => {
