@@ -4,6 +4,7 @@
 
 import type { ComparedFile } from "../conversation/file-changes.ts";
 import type { HeadComparison } from "../conversation/review-scope.ts";
+import { parseJsonInSlices, UNPARSED_BODY } from "./json-in-slices.ts";
 import { type GitHubClient, httpStatus, type RepoRef } from "./octokit.ts";
 
 export interface HeadsCompared extends HeadComparison {
@@ -17,11 +18,18 @@ export async function compareHeads(
   input: RepoRef & { readonly fromSha: string; readonly toSha: string },
 ): Promise<HeadsCompared | null> {
   try {
-    const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+    const response = await octokit.rest.repos.compareCommitsWithBasehead({
       owner: input.owner,
       repo: input.repo,
       basehead: `${input.fromSha}...${input.toSha}`,
+      request: UNPARSED_BODY,
     });
+    // Megabytes with long names, like the pull request's own comparison (see compare.ts).
+    const data = (await parseJsonInSlices(response.data, "GitHub's comparison of the heads")) as {
+      readonly status: string;
+      readonly ahead_by: number;
+      readonly files?: readonly ComparedFile[];
+    };
     if (!STATUSES.has(data.status)) return null;
     return {
       status: data.status as HeadComparison["status"],

@@ -3,6 +3,8 @@
 // A comparison lists at most 300 files; for a larger pull request the files come from
 // pulls.listFiles instead, which lists up to 3,000 (github-constraints §3).
 
+import { LoupeError } from "../errors.ts";
+import { parseJsonInSlices, UNPARSED_BODY } from "./json-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
 export interface ChangedFile {
@@ -62,26 +64,29 @@ function listedAt(file: GitHubFile): string | null {
   }
 }
 
+interface GitHubComparison {
+  readonly merge_base_commit: { readonly sha: string };
+  readonly files?: readonly GitHubFile[];
+}
+
 export async function comparePullRequest(
   octokit: GitHubClient,
   input: RepoRef & { readonly pullNumber: number; readonly baseSha: string; readonly headSha: string },
 ): Promise<Comparison> {
-  const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
+  // Both answers are read with parseJsonInSlices: with long names they run to megabytes.
+  const response = await octokit.rest.repos.compareCommitsWithBasehead({
     owner: input.owner,
     repo: input.repo,
     basehead: `${input.baseSha}...${input.headSha}`,
+    request: UNPARSED_BODY,
   });
+  const data = (await parseJsonInSlices(response.data, "GitHub's comparison")) as GitHubComparison;
   const mergeBaseSha = data.merge_base_commit.sha;
   const compared = data.files ?? [];
   if (compared.length < COMPARE_FILE_CAP) {
     return { mergeBaseSha, files: compared.map(toChangedFile), filesTruncated: false, headMovedTo: null };
   }
-  const listed: GitHubFile[] = await octokit.paginate(octokit.rest.pulls.listFiles, {
-    owner: input.owner,
-    repo: input.repo,
-    pull_number: input.pullNumber,
-    per_page: 100,
-  });
+  const listed = await listFiles(octokit, input);
   const moved = listed.map(listedAt).find((sha) => sha !== null && sha !== input.headSha);
   return {
     mergeBaseSha,
@@ -89,4 +94,33 @@ export async function comparePullRequest(
     filesTruncated: listed.length >= LIST_FILES_CAP,
     headMovedTo: moved ?? null,
   };
+}
+
+/** pulls.listFiles, every page (as octokit.paginate follows them: the Link header's `next`). */
+async function listFiles(
+  octokit: GitHubClient,
+  input: RepoRef & { readonly pullNumber: number },
+): Promise<GitHubFile[]> {
+  const files: GitHubFile[] = [];
+  let response: { readonly data: unknown; readonly headers: { readonly link?: string } } =
+    await octokit.rest.pulls.listFiles({
+      owner: input.owner,
+      repo: input.repo,
+      pull_number: input.pullNumber,
+      per_page: 100,
+      request: UNPARSED_BODY,
+    });
+  for (;;) {
+    const page = await parseJsonInSlices(response.data, "GitHub's list of the pull request's files");
+    if (!Array.isArray(page)) {
+      throw new LoupeError(
+        "github_request_failed",
+        "GitHub's list of the pull request's files is not a list",
+      );
+    }
+    files.push(...(page as GitHubFile[]));
+    const next = /<([^<>]+)>;\s*rel="next"/.exec(response.headers.link ?? "")?.[1];
+    if (next === undefined) return files;
+    response = await octokit.request(`GET ${next}`, { request: UNPARSED_BODY });
+  }
 }

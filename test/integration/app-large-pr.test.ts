@@ -109,6 +109,28 @@ describe("a pull request over the 300-file compare limit", () => {
     expectCleanEnd(h, app.provider, [gh]);
   });
 
+  it("ends neutral naming github_request_failed when a page of the list is cut short; no model", async () => {
+    const h = await app.start([]);
+    const gh = mockReviewStart(app.fx, { config: "max_files: 1000\n", compareData: bigCompare() });
+    const path = `/repos/${OWNER}/${REPO}/pulls/${PR}/files`;
+    const whole = JSON.stringify(listedFiles(100, app.fx.headSha));
+    gh.scope
+      .get(path)
+      .query({ per_page: "100" })
+      .reply(200, whole.slice(0, whole.lastIndexOf("},") + 2), { "content-type": "application/json" });
+
+    await h.receive("pull_request", pullRequestPayload(app.fx, "opened"), "delivery-cut");
+    await h.drain();
+
+    const done = gh.completion();
+    expect(done).toMatchObject({ status: "completed", conclusion: "neutral" });
+    expect((done.output as { summary: string }).summary).toContain(
+      "Loupe stopped with `github_request_failed`.",
+    );
+    expect(app.provider.requests).toHaveLength(0);
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+
   it("leaves the review to the newer push when the list already shows another head", async () => {
     const h = await app.start([]);
     const gh = mockReviewStart(app.fx, { config: "max_files: 1000\n", compareData: bigCompare() });
