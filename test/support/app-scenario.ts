@@ -72,6 +72,8 @@ export interface ReviewMocks {
   readonly compareData?: Record<string, unknown>;
   /** Guidance files on the default branch (path → text); without it, none (optional mocks). */
   readonly guidance?: Readonly<Record<string, string>>;
+  /** Each GitHub answer after a turn of the event loop (see `MockGitHubOptions`). */
+  readonly network?: boolean;
 }
 
 /** Token, check run, config, compare: what every review asks before the loop runs. */
@@ -79,7 +81,9 @@ export function mockReviewStart(fx: PullRequestFixture, options: ReviewMocks = {
   const owner = options.owner ?? OWNER;
   const repo = options.repo ?? REPO;
   const head = options.headSha ?? fx.headSha;
-  const gh = mockGitHub(owner, repo, options.installation ?? INSTALLATION).token();
+  const gh = mockGitHub(owner, repo, options.installation ?? INSTALLATION, {
+    network: options.network ?? false,
+  }).token();
   gh.createCheckRun(options.checkRunId ?? 1).updateCheckRun(options.checkRunId ?? 1);
   if (options.config === undefined || options.config === null) gh.configMissing();
   else gh.configFile(options.config);

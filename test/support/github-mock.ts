@@ -2,6 +2,7 @@
 // Every request body Loupe sends is recorded (method, path, parsed JSON), so tests can assert
 // exactly what reached GitHub — and that no token or key ever appears in it.
 
+import { Readable } from "node:stream";
 import nock from "nock";
 
 export const GITHUB_API = "https://api.github.com";
@@ -62,7 +63,51 @@ function parse(body: unknown): unknown {
   }
 }
 
-export function mockGitHub(owner: string, repo: string, installationId: number): GitHubMock {
+export interface MockGitHubOptions {
+  /**
+   * Answer each call as a real socket would: after a turn of the event loop, with the body in
+   * chunks (`socketBody`). Without it, a mocked review runs as one chain of microtasks, so timers
+   * (an event-loop probe) never get a turn, and nock serializes a large answer inside the app's turn.
+   */
+  readonly network?: boolean;
+}
+
+const SOCKET_CHUNK = 64 * 1024;
+
+/**
+ * A JSON answer delivered the way a socket delivers it: serialized first (or already), then 64 KiB
+ * a turn of the event loop. The work left in the reader's turns is then the app's own (and its HTTP
+ * client's): nock, given an object, would serialize it in the turn the client goes on to parse it.
+ */
+export function socketBody(data: unknown): Readable {
+  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(JSON.stringify(data), "utf8");
+  let offset = 0;
+  return new Readable({
+    read() {
+      setImmediate(() => {
+        const end = Math.min(offset + SOCKET_CHUNK, bytes.length);
+        this.push(offset < bytes.length ? bytes.subarray(offset, end) : null);
+        offset = end;
+      });
+    },
+  });
+}
+
+export const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
+
+/** `reply` as `socketBody` delivers it; an empty or text body is left to nock. */
+function overSocket(reply: Reply): Reply {
+  const [status, body, headers] = reply;
+  if (body === undefined || typeof body === "string") return reply;
+  return [status, socketBody(body), { ...JSON_HEADERS, ...headers }];
+}
+
+export function mockGitHub(
+  owner: string,
+  repo: string,
+  installationId: number,
+  options: MockGitHubOptions = {},
+): GitHubMock {
   const scope = nock(GITHUB_API);
   const persisted = nock(GITHUB_API).persist();
   const calls: RecordedCall[] = [];
@@ -75,7 +120,9 @@ export function mockGitHub(owner: string, repo: string, installationId: number):
       const parsed = parse(await request.clone().text());
       const url = new URL(request.url);
       calls.push({ method, path: decodeURIComponent(url.pathname), body: parsed });
-      return reply(parsed);
+      if (options.network !== true) return reply(parsed);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return overSocket(reply(parsed));
     };
 
   const mock: GitHubMock = {
@@ -149,7 +196,9 @@ export function mockGitHub(owner: string, repo: string, installationId: number):
       return mock;
     },
     compare(basehead, data) {
-      scope.get(`${repoPath}/compare/${basehead}`).reply(recording("GET", () => [200, data]));
+      // Over the network, serialized now: a 300-file answer takes GitHub's time, not the app's turn.
+      const body = options.network === true ? Buffer.from(JSON.stringify(data), "utf8") : data;
+      scope.get(`${repoPath}/compare/${basehead}`).reply(recording("GET", () => [200, body]));
       return mock;
     },
     listReviewComments(number, comments = []) {
