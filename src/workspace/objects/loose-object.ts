@@ -4,9 +4,9 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { inflateSync } from "node:zlib";
 import { CorruptObjectStoreError, type GitObject, type GitObjectType } from "./git-object.ts";
 import { inflatePrefix } from "./inflate-prefix.ts";
+import { inflateStream } from "./inflater.ts";
 
 const TYPES = new Set<string>(["commit", "tree", "blob", "tag"]);
 
@@ -50,7 +50,7 @@ function readLooseFile(objectsDir: string, oid: string, limit?: number): Buffer 
 
 /**
  * The object, or undefined when there is no loose file for this id. Past `maxSize` the inflating
- * stops (node:zlib's output cap) and only the size is returned.
+ * stops (the inflater's output cap) and only the size is returned.
  */
 export function readLooseObject(
   objectsDir: string,
@@ -59,16 +59,17 @@ export function readLooseObject(
 ): GitObject | { readonly tooLarge: number } | undefined {
   const compressed = readLooseFile(objectsDir, oid);
   if (compressed === undefined) return undefined;
-  let raw: Buffer;
-  try {
-    // The header (`<type> <size>\0`) is at most 32 bytes on top of the object itself.
-    raw = inflateSync(compressed, Number.isFinite(maxSize) ? { maxOutputLength: maxSize + 32 } : {});
-  } catch (error) {
-    if ((error as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE") {
-      return { tooLarge: readLooseObjectSize(objectsDir, oid)! };
-    }
-    throw new CorruptObjectStoreError(`corrupt loose object ${oid}: ${(error as Error).message}`);
+  // The header (`<type> <size>\0`) is at most 32 bytes on top of the object itself. The size is
+  // unknown until inflated: the first output buffer is a guess, grown as needed.
+  const inflated = inflateStream(compressed, maxSize + 32, compressed.byteLength * 3 + 64);
+  if (inflated.kind === "over_limit") return { tooLarge: readLooseObjectSize(objectsDir, oid)! };
+  if (inflated.kind !== "ended") {
+    const why = inflated.kind === "invalid" ? inflated.message : "unexpected end of file";
+    throw new CorruptObjectStoreError(`corrupt loose object ${oid}: ${why}`);
   }
+  // A guess well over the size would keep its unused bytes alive in the object cache.
+  const { data } = inflated;
+  const raw = data.buffer.byteLength > 2 * data.byteLength + 4096 ? Buffer.from(data) : data;
   const nul = raw.indexOf(0);
   const header = nul < 0 ? "" : raw.toString("latin1", 0, nul);
   const match = /^([a-z]+) (\d+)$/.exec(header);

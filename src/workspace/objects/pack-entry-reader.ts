@@ -1,11 +1,12 @@
 // Reads the entries of a pack being indexed, in order, without knowing where each one ends: a
-// moving window over the pack (one read serves many entries), node:zlib inflating an entry and
-// reporting how much compressed input it used, whole objects too large to hold hashed as they
+// moving window over the pack (one read serves many entries), zlib inflating an entry and
+// reporting how much compressed input it used (inflater.ts), whole objects too large to hold hashed as they
 // inflate (gigabytes of one byte pack into megabytes), and CRC-32s computed a window at a time.
 
 import { createHash } from "node:crypto";
-import { crc32, createInflate, inflateSync } from "node:zlib";
+import { crc32, createInflate } from "node:zlib";
 import { CorruptObjectStoreError, type GitObjectType } from "./git-object.ts";
+import { inflateStream } from "./inflater.ts";
 import type { PackSource } from "./pack-source.ts";
 
 /** Whole objects larger than this are hashed as they inflate, never held whole. */
@@ -54,8 +55,8 @@ export function createPackEntryReader(
     return window.bytes.subarray(position - window.start, end - window.start);
   };
 
-  // node:zlib stops at the end of the entry's zlib stream and reports how much input it used.
-  // The input offered is zlib's bound for the declared size; a stream that needs more (another
+  // zlib stops at the end of the entry's zlib stream and reports how much input it used. The
+  // input offered is zlib's bound for the declared size; a stream that needs more (another
   // deflate implementation) is retried with everything up to the end of the pack.
   const inflateAt = (
     dataStart: number,
@@ -64,25 +65,20 @@ export function createPackEntryReader(
   ): { data: Buffer; compressed: number } => {
     let length = known ?? Math.min(dataEnd - dataStart, deflateBound(size));
     for (;;) {
-      try {
-        const result = inflateSync(view(dataStart, length), {
-          info: true,
-          chunkSize: Math.max(64, Math.min(size + 1, 1 << 22)),
-          maxOutputLength: Math.max(1, size + 1),
-        }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
-        if (result.buffer.byteLength !== size) {
-          throw corrupt(`an entry inflates to ${result.buffer.byteLength} bytes, not the declared ${size}`);
-        }
-        return { data: result.buffer, compressed: result.engine.bytesWritten };
-      } catch (error) {
-        if (error instanceof CorruptObjectStoreError) throw error;
-        const truncated = (error as { code?: unknown }).code === "Z_BUF_ERROR";
-        if (truncated && dataStart + length < dataEnd) {
-          length = dataEnd - dataStart;
-          continue;
-        }
-        throw corrupt(`cannot inflate the entry at ${dataStart} (${(error as Error).message})`);
+      const inflated = inflateStream(view(dataStart, length), size, size);
+      if (inflated.kind === "ended" && inflated.data.byteLength === size) {
+        return { data: inflated.data, compressed: inflated.consumed };
       }
+      if (inflated.kind === "truncated" && dataStart + length < dataEnd) {
+        length = dataEnd - dataStart;
+        continue;
+      }
+      if (inflated.kind === "invalid" || inflated.kind === "truncated") {
+        const why = inflated.kind === "invalid" ? inflated.message : "unexpected end of file";
+        throw corrupt(`cannot inflate the entry at ${dataStart} (${why})`);
+      }
+      const what = inflated.kind === "ended" ? `${inflated.data.byteLength} bytes` : "more bytes";
+      throw corrupt(`an entry inflates to ${what}, not the declared ${size}`);
     }
   };
 
