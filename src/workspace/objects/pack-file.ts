@@ -1,16 +1,17 @@
 // Reads single entries of one pack (`.pack` + its `.idx`) with positional reads, so a pack of any
-// size costs only the bytes of the entries actually read. An entry is a whole object or a delta
-// against a base named by pack offset (OFS_DELTA) or by id (REF_DELTA, also a base outside this
-// pack when the pack is thin). Reads are synchronous on purpose: the files sit in a local
-// temporary directory (page cache), and each read is one small `pread`, far cheaper than a
-// round trip through the libuv thread pool.
+// size costs only the bytes of the entries actually read. An entry is a whole object or a delta against a base named by pack offset
+// (OFS_DELTA) or by id (REF_DELTA, also a base outside this pack when the pack is thin). Reads are
+// synchronous on purpose: the files sit in a local directory (page cache), and each read is one
+// small `pread`, far cheaper than a round trip through the libuv thread pool. The compressed bytes
+// are read into one reused buffer: they are inflated at once and never kept, and fresh memory is
+// what costs here (every new page is a page fault: bench/README.md, "The loupe command").
 
 import fs from "node:fs";
-import { inflateSync } from "node:zlib";
 import { deltaResultSize } from "./delta.ts";
 import { parseEntryHeader } from "./entry-header.ts";
 import { CorruptObjectStoreError, type GitObjectType } from "./git-object.ts";
 import { inflatePrefix } from "./inflate-prefix.ts";
+import { inflateStream } from "./inflater.ts";
 import { type PackIndex, parsePackIndex } from "./pack-index.ts";
 
 const TRAILER = 20;
@@ -45,8 +46,9 @@ export function openPackFile(packPath: string, idxPath: string, packName: string
   try {
     const size = fs.fstatSync(fd).size;
     if (size < 12 + TRAILER) throw corrupt(packName, "not a pack file");
-    const header = readAt(fd, 0, 12);
-    const trailer = readAt(fd, size - TRAILER, TRAILER);
+    const reader = createEntryReader(fd);
+    const header = Buffer.from(reader.read(0, 12));
+    const trailer = reader.read(size - TRAILER, TRAILER);
     if (header.toString("latin1", 0, 4) !== "PACK") throw corrupt(packName, "not a pack file");
     const version = header.readUInt32BE(4);
     if (version !== 2 && version !== 3) throw corrupt(packName, `unsupported version ${version}`);
@@ -56,7 +58,7 @@ export function openPackFile(packPath: string, idxPath: string, packName: string
     return {
       index,
       readEntry: (offset, maxObjectSize) =>
-        readEntry(fd, index, offset, size - TRAILER, packName, maxObjectSize),
+        readEntry(reader, index, offset, size - TRAILER, packName, maxObjectSize),
       close: () => fs.closeSync(fd),
     };
   } catch (error) {
@@ -65,14 +67,28 @@ export function openPackFile(packPath: string, idxPath: string, packName: string
   }
 }
 
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(Math.max(0, length));
-  const read = length <= 0 ? 0 : fs.readSync(fd, buffer, 0, length, position);
-  return buffer.subarray(0, read);
+/** Reuses one buffer for entries up to this size; a larger one is read into its own. */
+const SCRATCH_MAX_BYTES = 1024 * 1024;
+
+interface EntryReader {
+  /** Bytes [position, position + length), fewer only at the end; valid until the next read. */
+  read(position: number, length: number): Buffer;
+}
+
+function createEntryReader(fd: number): EntryReader {
+  let scratch = Buffer.allocUnsafe(SIZE_PROBE_BYTES);
+  return {
+    read(position, length) {
+      if (length > scratch.byteLength && length <= SCRATCH_MAX_BYTES) scratch = Buffer.allocUnsafe(length);
+      const into = length <= scratch.byteLength ? scratch : Buffer.allocUnsafe(length);
+      const read = length <= 0 ? 0 : fs.readSync(fd, into, 0, length, position);
+      return into.subarray(0, read);
+    },
+  };
 }
 
 function readEntry(
-  fd: number,
+  reader: EntryReader,
   index: PackIndex,
   offset: number,
   dataEnd: number,
@@ -82,7 +98,7 @@ function readEntry(
   if (!(offset >= 12 && offset < dataEnd)) throw corrupt(packName, `entry offset ${offset} is out of range`);
   const length = index.entryEnd(offset, dataEnd) - offset;
   // Most entries fit the first read; a larger one is read whole only once it is wanted.
-  let raw = readAt(fd, offset, Math.min(length, SIZE_PROBE_BYTES));
+  let raw = reader.read(offset, Math.min(length, SIZE_PROBE_BYTES));
   const header = parseEntryHeader(raw, 0, offset, (what) => corrupt(packName, what));
   if (header.kind === "whole" && header.size > maxObjectSize) return { kind: "too_large", size: header.size };
   if (
@@ -93,7 +109,7 @@ function readEntry(
     const resultSize = deltaSizeOf(raw, header.dataStart, offset, packName);
     if (resultSize > maxObjectSize) return { kind: "too_large", size: resultSize };
   }
-  if (raw.byteLength < length) raw = readAt(fd, offset, length);
+  if (raw.byteLength < length) raw = reader.read(offset, length);
   const data = inflate(raw, header.dataStart, header.size, packName);
   // A small delta is inflated first (cheaper than a second zlib stream); its result size follows.
   if (header.kind !== "whole" && maxObjectSize !== Number.POSITIVE_INFINITY) {
@@ -118,19 +134,14 @@ function deltaSizeOf(raw: Buffer, dataStart: number, offset: number, packName: s
 const SIZE_PROBE_BYTES = 64 + 32768;
 
 function inflate(raw: Buffer, start: number, size: number, packName: string): Uint8Array {
-  let bytes: Buffer;
-  try {
-    // One output chunk of the declared size is the fastest way through node:zlib, and the cap
-    // (one byte over) means a lying header can never make us inflate more than it declared.
-    bytes = inflateSync(raw.subarray(start), {
-      chunkSize: Math.max(64, Math.min(size + 1, 1 << 22)),
-      maxOutputLength: Math.max(1, size + 1),
-    });
-  } catch (error) {
-    throw corrupt(packName, `cannot inflate an entry (${(error as Error).message})`);
+  // The declared size sizes the output exactly, and is also the cap: a lying header can never
+  // make us inflate more than it declared.
+  const inflated = inflateStream(raw.subarray(start), size, size);
+  if (inflated.kind === "ended" && inflated.data.byteLength === size) return inflated.data;
+  if (inflated.kind === "invalid" || inflated.kind === "truncated") {
+    const why = inflated.kind === "invalid" ? inflated.message : "unexpected end of file";
+    throw corrupt(packName, `cannot inflate an entry (${why})`);
   }
-  if (bytes.byteLength !== size) {
-    throw corrupt(packName, `an entry inflates to ${bytes.byteLength} bytes, not the declared ${size}`);
-  }
-  return bytes;
+  const what = inflated.kind === "ended" ? `${inflated.data.byteLength} bytes` : "more bytes";
+  throw corrupt(packName, `an entry inflates to ${what}, not the declared ${size}`);
 }
