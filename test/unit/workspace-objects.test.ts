@@ -20,6 +20,30 @@ describe("applyDelta", () => {
     expect(deltaResultSize(delta)).toBe(10);
   });
 
+  it("reads copy offsets and sizes of several bytes, little-endian", () => {
+    const long = new Uint8Array(0x30000).map((_, i) => i % 251);
+    // Copy 0x10203 bytes from offset 0x1f00a: offset bytes 1 and 2 and 3 (0x0a, 0xf0, 0x01), size
+    // bytes 1, 2 and 3 (0x03, 0x02, 0x01).
+    const delta = bytes(
+      0x80,
+      0x80,
+      0x0c,
+      0x83,
+      0x84,
+      0x04,
+      0x80 | 0x07 | 0x70,
+      0x0a,
+      0xf0,
+      0x01,
+      0x03,
+      0x02,
+      0x01,
+    );
+    expect(
+      Buffer.from(applyDelta(long, delta)).equals(Buffer.from(long.subarray(0x1f00a, 0x1f00a + 0x10203))),
+    ).toBe(true);
+  });
+
   it("reads a copy size of 0 as 0x10000", () => {
     const big = new Uint8Array(0x10000).fill(7);
     // sizes as varints: 0x10000 = 0x80 0x80 0x04
@@ -32,6 +56,8 @@ describe("applyDelta", () => {
     ["a truncated size header", bytes(0x80)],
     ["a copy past the end of the base", bytes(12, 5, 0x80 | 0x01 | 0x10, 10, 5)],
     ["a truncated copy instruction", bytes(12, 5, 0x80 | 0x01 | 0x10, 10)],
+    ["a copy instruction cut off in its size bytes", bytes(12, 5, 0x80 | 0x01 | 0x10 | 0x20, 1, 5)],
+    ["a copy from an offset of 2^31", bytes(12, 5, 0x80 | 0x08 | 0x10, 0x80, 5)],
     ["an insert past the end of the delta", bytes(12, 5, 5, 65, 65)],
     ["an insert over the declared size", bytes(12, 1, 2, 65, 65)],
     ["the reserved instruction 0", bytes(12, 1, 0)],
