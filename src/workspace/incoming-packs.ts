@@ -64,6 +64,8 @@ export function createIncomingPacks(options: {
           continue;
         }
         const name = path.join(packDir, `pack-${indexed.checksum}`);
+        // Indexing hashed every object of the pack: the database need not hash them again.
+        options.database.markPackVerified(`pack-${indexed.checksum}.pack`);
         await rename(file, `${name}.pack`);
         await writeFile(`${name}.idx`, indexed.index);
       }

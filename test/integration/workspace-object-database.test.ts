@@ -12,7 +12,7 @@ import { createObjectDatabase } from "../../src/workspace/objects/object-databas
 import { openPackFile } from "../../src/workspace/objects/pack-file.ts";
 import { openLocalRepository } from "../../src/workspace/open-local.ts";
 import { createRepo, type FixtureRepo, gitEnvironment } from "../support/git-fixture.ts";
-import { historyRepo as createHistoryRepo, gitBuffer } from "../support/history-repo.ts";
+import { historyRepo as createHistoryRepo, gitBuffer, oracleObjects } from "../support/history-repo.ts";
 
 const repos: FixtureRepo[] = [];
 afterEach(() => {
@@ -23,31 +23,6 @@ function historyRepo(commits = 12): FixtureRepo {
   const repo = createHistoryRepo(commits);
   repos.push(repo);
   return repo;
-}
-
-interface OracleObject {
-  readonly oid: string;
-  readonly type: string;
-  readonly bytes: Buffer;
-}
-
-/** Every object in the store, as native git reads it. */
-function oracleObjects(repo: FixtureRepo): OracleObject[] {
-  const oids = gitBuffer(repo, ["cat-file", "--batch-all-objects", "--batch-check=%(objectname)"])
-    .toString()
-    .trim()
-    .split("\n");
-  const out = gitBuffer(repo, ["cat-file", "--batch"], `${oids.join("\n")}\n`);
-  const objects: OracleObject[] = [];
-  let at = 0;
-  while (at < out.length) {
-    const newline = out.indexOf(0x0a, at);
-    const [oid, type, size] = out.toString("latin1", at, newline).split(" ");
-    const start = newline + 1;
-    objects.push({ oid: oid!, type: type!, bytes: out.subarray(start, start + Number(size)) });
-    at = start + Number(size) + 1;
-  }
-  return objects;
 }
 
 async function expectSameAsGit(repo: FixtureRepo): Promise<number> {

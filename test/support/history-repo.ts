@@ -21,6 +21,25 @@ export function historyRepo(commits: number): FixtureRepo {
   return repo;
 }
 
+/**
+ * `commits` versions of one 400-line file (about 20 KB), each changing one more line: every
+ * version is closest to the one before it, so `git repack --depth=50` chains them end to end.
+ */
+export function chainRepo(commits: number): FixtureRepo {
+  const repo = createRepo();
+  const lines = Array.from(
+    { length: 400 },
+    (_, line) => `line ${line} of a file that changes one line a commit\n`,
+  );
+  for (let n = 0; n < commits; n += 1) {
+    const line = (n * 7) % lines.length;
+    lines[line] = `line ${line} changed in commit ${n}\n`;
+    repo.write("chain.txt", lines.join(""));
+    repo.commit(`commit ${n}`);
+  }
+  return repo;
+}
+
 /** Native git in the repository, with stdin; its stdout as bytes. */
 export function gitBuffer(repo: FixtureRepo, args: string[], input?: string | Buffer): Buffer {
   return execFileSync("git", ["-C", repo.dir, ...args], {
@@ -28,4 +47,29 @@ export function gitBuffer(repo: FixtureRepo, args: string[], input?: string | Bu
     input,
     maxBuffer: 1 << 28,
   });
+}
+
+export interface OracleObject {
+  readonly oid: string;
+  readonly type: string;
+  readonly bytes: Buffer;
+}
+
+/** Every object in the store, as native git reads it. */
+export function oracleObjects(repo: FixtureRepo): OracleObject[] {
+  const oids = gitBuffer(repo, ["cat-file", "--batch-all-objects", "--batch-check=%(objectname)"])
+    .toString()
+    .trim()
+    .split("\n");
+  const out = gitBuffer(repo, ["cat-file", "--batch"], `${oids.join("\n")}\n`);
+  const objects: OracleObject[] = [];
+  let at = 0;
+  while (at < out.length) {
+    const newline = out.indexOf(0x0a, at);
+    const [oid, type, size] = out.toString("latin1", at, newline).split(" ");
+    const start = newline + 1;
+    objects.push({ oid: oid!, type: type!, bytes: out.subarray(start, start + Number(size)) });
+    at = start + Number(size) + 1;
+  }
+  return objects;
 }

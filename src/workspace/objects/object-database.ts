@@ -1,9 +1,18 @@
 // Reads git objects by id from a repository's object store: its packs (whole entries and delta
 // chains, thin packs' external bases included) and loose objects, with a byte-bounded cache of
-// resolved objects. It replaces isomorphic-git's reader on the hot path, which spends ~0.7 ms
-// per blob in pure-JS inflate and pack parsing (bench/README.md, "Workspace fetch"); anything
-// this reader does not understand (an old index version, say) goes to the injected fallback.
-// Every object returned by id is hashed and compared with that id.
+// resolved objects. It replaces isomorphic-git's reader on the hot path,
+// which spends ~0.7 ms per blob in pure-JS inflate and pack parsing (bench/README.md, "Workspace
+// fetch"); anything this reader does not understand (an old index version, say) goes to the
+// injected fallback.
+//
+// Every object returned by id is proven to be that object, once: either hashed and compared with
+// the id (and remembered as such in the cache), or read from a pack that Loupe indexed itself
+// (`markPackVerified`). Indexing hashed every object of that pack, resolved through the same
+// deltas and bases, and its `.idx` maps each id only to an entry that hashed to it; the pack then
+// sits unchanged in Loupe's own directory, and opening it checks that it is the pack that index
+// was written for. Hashing its objects again on every read would repeat that proof, not add one.
+// Packs written by anyone else (a local repository's, from native git) are hashed on read, as are
+// objects whose delta chain reaches a base outside the verified packs (a loose object).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -25,6 +34,13 @@ export interface ObjectDatabase {
    * whole entry's header, a delta's result size), so bounded reads cost bounded work.
    */
   readObjectWithin(oid: string, maxSize: number): Promise<GitObject | TooLarge | undefined>;
+  /**
+   * Records that `objects/pack/<packName>` was indexed by Loupe (objects/index-pack.ts), which
+   * hashed each of its objects: reading them needs no second hash.
+   */
+  markPackVerified(packName: string): void;
+  /** Bytes of resolved objects the cache holds now (never more than `cacheBytes`). */
+  readonly cachedBytes: number;
   /** Closes the pack files; reading again reopens them. */
   close(): void;
 }
@@ -45,17 +61,34 @@ const MAX_EXTERNAL_DEPTH = 64;
 interface OpenPack {
   readonly name: string;
   readonly file: PackFile;
+  /** This pack's keys in the object cache are keyBase + offset. */
+  readonly keyBase: number;
+  readonly verified: boolean;
 }
+
+/** A resolved object, and what is known of its id. */
+interface Resolved {
+  readonly object: GitObject;
+  /** Read wholly from verified packs: it is the object its pack's index names. */
+  readonly trusted: boolean;
+  /** The id its bytes were hashed to, once they were (see readChecked). */
+  hashedAs?: string;
+}
+
+/** Offsets per pack in the cache's key space: packs up to 2^40 bytes (1 TiB). */
+const OFFSETS_PER_PACK = 2 ** 40;
 
 export function createObjectDatabase(options: ObjectDatabaseOptions): ObjectDatabase {
   const objectsDir = path.join(options.gitdir, "objects");
   const packDir = path.join(objectsDir, "pack");
-  const cache: ByteBudgetCache<GitObject> = createByteBudgetCache(
+  const cache: ByteBudgetCache<Resolved, number> = createByteBudgetCache(
     options.cacheBytes ?? DEFAULT_OBJECT_CACHE_BYTES,
   );
   let packs: OpenPack[] | undefined;
+  let opened = 0;
   // Packs this reader could not open (an unknown index version): left to the fallback.
   const skipped = new Set<string>();
+  const verifiedPacks = new Set<string>();
 
   const scanPacks = (): OpenPack[] => {
     const known = new Set((packs ?? []).map((pack) => pack.name));
@@ -71,7 +104,11 @@ export function createObjectDatabase(options: ObjectDatabaseOptions): ObjectData
       if (known.has(name) || skipped.has(name) || !names.includes(name)) continue;
       const file = openPackFile(path.join(packDir, name), path.join(packDir, idx), name);
       if (file === undefined) skipped.add(name);
-      else found.push({ name, file });
+      else {
+        const keyBase = opened * OFFSETS_PER_PACK;
+        opened += 1;
+        found.push({ name, file, keyBase, verified: verifiedPacks.has(name) });
+      }
     }
     packs = found;
     return found;
@@ -88,25 +125,21 @@ export function createObjectDatabase(options: ObjectDatabaseOptions): ObjectData
   // The object at `offset`. With `maxSize`, the top entry is checked before it is inflated: a
   // larger object (by its header, or its delta's result size) comes back as TooLarge. Bases are
   // read unbounded, being needed for any result at all.
-  const resolveAt = (
-    pack: OpenPack,
-    offset: number,
-    depth: number,
-    maxSize: number,
-  ): GitObject | TooLarge => {
-    const deltas: { key: string; delta: Uint8Array }[] = [];
+  const resolveAt = (pack: OpenPack, offset: number, depth: number, maxSize: number): Resolved | TooLarge => {
+    const deltas: { key: number; delta: Uint8Array }[] = [];
     let at = offset;
-    let base: GitObject | undefined;
+    let base: Resolved | undefined;
     while (base === undefined) {
-      const key = `${pack.name}:${at}`;
+      // Offsets past the key space are not cached (a pack over 1 TiB).
+      const key = at < OFFSETS_PER_PACK ? pack.keyBase + at : -1;
       base = cache.get(key);
       if (base !== undefined) break;
       // Only the top entry is bounded: bases are needed for any result at all.
       const entry = pack.file.readEntry(at, deltas.length === 0 ? maxSize : undefined);
       if (entry.kind === "too_large") return { tooLarge: entry.size };
       if (entry.kind === "whole") {
-        base = { type: entry.type, bytes: entry.bytes };
-        cache.set(key, base, base.bytes.byteLength);
+        base = { object: { type: entry.type, bytes: entry.bytes }, trusted: pack.verified };
+        if (key >= 0) cache.set(key, base, entry.bytes.byteLength);
         break;
       }
       deltas.push({ key, delta: entry.delta });
@@ -126,23 +159,25 @@ export function createObjectDatabase(options: ObjectDatabaseOptions): ObjectData
       if (external === undefined) {
         throw new CorruptObjectStoreError(`the delta base ${entry.baseOid} is missing from the store`);
       }
-      base = external as GitObject;
+      base = external as Resolved;
     }
+    const trusted = base.trusted && pack.verified;
     for (let step = deltas.length - 1; step >= 0; step -= 1) {
       const { key, delta } = deltas[step]!;
-      base = { type: base.type, bytes: applyDelta(base.bytes, delta) };
-      cache.set(key, base, base.bytes.byteLength);
+      const bytes = applyDelta(base.object.bytes, delta);
+      base = { object: { type: base.object.type, bytes }, trusted };
+      if (key >= 0) cache.set(key, base, bytes.byteLength);
     }
-    return base.bytes.byteLength > maxSize ? { tooLarge: base.bytes.byteLength } : base;
+    return base.object.bytes.byteLength > maxSize ? { tooLarge: base.object.bytes.byteLength } : base;
   };
 
-  const readStored = (oid: string, depth: number, maxSize: number): GitObject | TooLarge | undefined => {
+  const readStored = (oid: string, depth: number, maxSize: number): Resolved | TooLarge | undefined => {
     if (depth > MAX_EXTERNAL_DEPTH)
       throw new CorruptObjectStoreError("delta bases refer to each other in a loop");
     let found = locate(oid);
     if (found === undefined) {
       const loose = readLooseObject(objectsDir, oid, maxSize);
-      if (loose !== undefined) return loose;
+      if (loose !== undefined) return "tooLarge" in loose ? loose : { object: loose, trusted: false };
       // A pack written since the last scan (a fetch that deepened) is found on a second look.
       scanPacks();
       found = locate(oid);
@@ -151,17 +186,35 @@ export function createObjectDatabase(options: ObjectDatabaseOptions): ObjectData
   };
 
   const readChecked = async (oid: string, maxSize: number): Promise<GitObject | TooLarge | undefined> => {
-    const object = readStored(oid, 0, maxSize) ?? (await options.fallback?.(oid));
-    if (object === undefined || "tooLarge" in object) return object;
-    if (gitObjectId(object.type, object.bytes) !== oid) {
-      throw new CorruptObjectStoreError(`object ${oid} does not hash to its id`);
+    const stored = readStored(oid, 0, maxSize);
+    if (stored !== undefined && "tooLarge" in stored) return stored;
+    const resolved = stored ?? (await fromFallback(oid));
+    if (resolved === undefined) return undefined;
+    const { object } = resolved;
+    // Proven once, by Loupe's own indexing or by a hash remembered with the cached bytes.
+    if (!resolved.trusted && resolved.hashedAs !== oid) {
+      if (gitObjectId(object.type, object.bytes) !== oid) {
+        throw new CorruptObjectStoreError(`object ${oid} does not hash to its id`);
+      }
+      resolved.hashedAs = oid;
     }
     return object.bytes.byteLength > maxSize ? { tooLarge: object.bytes.byteLength } : object;
+  };
+
+  const fromFallback = async (oid: string): Promise<Resolved | undefined> => {
+    const object = await options.fallback?.(oid);
+    return object === undefined ? undefined : { object, trusted: false };
   };
 
   return {
     readObject: (oid) => readChecked(oid, Number.POSITIVE_INFINITY) as Promise<GitObject | undefined>,
     readObjectWithin: readChecked,
+    markPackVerified(packName) {
+      verifiedPacks.add(packName);
+    },
+    get cachedBytes() {
+      return cache.bytesHeld;
+    },
     close() {
       for (const pack of packs ?? []) pack.file.close();
       packs = undefined;
