@@ -153,3 +153,30 @@ export function createRepo(options: CreateRepoOptions = {}): FixtureRepo {
     },
   };
 }
+
+/** A branch of `createOneChangeRepo`: `src/a.ts` set to `export const a = <a>;`, from `from`. */
+export interface OneChange {
+  readonly branch: string;
+  readonly a: number;
+  /** The branch or commit it starts from (default `main`). */
+  readonly from?: string;
+}
+
+/**
+ * The end-to-end tests' repository: `main` with `src/a.ts` (`export const a = 1;`), and branches
+ * that each edit that one file — by default `change`, where `a` is 2. `main` is checked out after.
+ */
+export function createOneChangeRepo(
+  changes: readonly OneChange[] = [{ branch: "change", a: 2 }],
+): FixtureRepo {
+  const repo = createRepo();
+  repo.write("src/a.ts", "export const a = 1;\n");
+  repo.commit("a");
+  for (const change of changes) {
+    repo.branch(change.branch, change.from ?? "main");
+    repo.write("src/a.ts", `export const a = ${change.a};\n`);
+    repo.commit(`a is ${change.a}`);
+  }
+  repo.checkout("main");
+  return repo;
+}
