@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { pullRequestEvent } from "../support/fake-github-payloads.ts";
-import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
@@ -46,13 +46,7 @@ async function until<T>(probe: () => T | undefined): Promise<T> {
 }
 
 beforeAll(async () => {
-  fixture = createRepo();
-  fixture.write("src/a.ts", "export const a = 1;\n");
-  fixture.commit("a");
-  fixture.branch("change");
-  fixture.write("src/a.ts", "export const a = 2;\n");
-  fixture.commit("a is 2");
-  fixture.checkout("main");
+  fixture = createOneChangeRepo();
   github = await startFakeGitHub();
   github.addRepository({ owner: "octo", repo: "crash", source: fixture });
   provider = await startScriptedProvider([{ fault: "hang" }]); // the review is stuck in the model

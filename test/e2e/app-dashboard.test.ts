@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { pullRequestEvent } from "../support/fake-github-payloads.ts";
-import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import {
   fakeWorldEnv,
   type LoupeProcess,
@@ -43,13 +43,7 @@ const start = async (extra: Record<string, string>) => {
 };
 
 beforeAll(async () => {
-  fixture = createRepo();
-  fixture.write("src/a.ts", "export const a = 1;\n");
-  fixture.commit("a");
-  fixture.branch("change");
-  fixture.write("src/a.ts", "export const a = 2;\n");
-  fixture.commit("a is 2");
-  fixture.checkout("main");
+  fixture = createOneChangeRepo();
   github = await startFakeGitHub();
   github.addRepository({ owner: "octo", repo: "dash", source: fixture });
   provider = await startScriptedProvider([{ fault: "hang" }]);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { type PullRequestFacts, pullRequestEvent } from "../support/fake-github-payloads.ts";
-import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import {
@@ -130,18 +130,13 @@ const other = (loupe: LoupeProcess) => replicas.find((r) => r !== loupe && r.ali
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  fixture = createRepo();
-  fixture.write("src/a.ts", "export const a = 1;\n");
-  fixture.commit("a");
-  for (let n = 1; n <= PULLS; n++) {
-    fixture.branch(`change-${n}`, "main");
-    fixture.write("src/a.ts", `export const a = ${n + 1};\n`);
-    fixture.commit(`change ${n}`);
-    fixture.branch(`change-${n}-pushed`, `change-${n}`);
-    fixture.write("src/a.ts", `export const a = ${n + 100};\n`);
-    fixture.commit(`change ${n}, pushed again`);
-  }
-  fixture.checkout("main");
+  // Each pull request's branch, and the same branch pushed again.
+  fixture = createOneChangeRepo(
+    Array.from({ length: PULLS }, (_, i) => i + 1).flatMap((n) => [
+      { branch: `change-${n}`, a: n + 1 },
+      { branch: `change-${n}-pushed`, from: `change-${n}`, a: n + 100 },
+    ]),
+  );
   github = await startFakeGitHub();
   github.addRepository({ owner: "octo", repo: "fleet", source: fixture });
   provider = await startScriptedProvider(script(400));
