@@ -4,9 +4,10 @@
 
 import type { ListedChange } from "../diff/listed-change.ts";
 import type { GuidanceFile } from "../guidance/types.ts";
+import { boundedJsonList } from "./bounded-json-list.ts";
 import { finalReviewJsonSchema } from "./final-review-schema.ts";
-import { guidanceLines } from "./guidance-prompt.ts";
 import { type ReviewFocus, renderFocus } from "./focus-prompt.ts";
+import { guidanceLines } from "./guidance-prompt.ts";
 import type { ChatMessage } from "./provider.ts";
 
 export interface ReviewPromptInput {
@@ -23,11 +24,9 @@ export interface ReviewPromptInput {
   focus?: ReviewFocus;
 }
 
-const MAX_LISTED_FILES = 300;
-// Names are the pull request's to choose: 300 kilobyte-long names would be a megabyte of prompt
-// (more than a model's context), built, copied and sent in one turn of the event loop. 300
-// ordinary entries take about 30,000 characters, so the count is what usually ends the list.
-const MAX_LISTED_CHARS = 60_000;
+// 300 ordinary entries take about 30,000 characters, so the count is what usually ends the list;
+// the size bound is for kilobyte-long names (bounded-json-list.ts).
+const LISTED_CHANGES = { maxEntries: 300, maxChars: 60_000 };
 const MAX_PR_BODY_CHARS = 16_000;
 const MAX_INSTRUCTION_CHARS = 8_000;
 
@@ -72,7 +71,7 @@ function buildUserMessage(input: ReviewPromptInput): string {
     );
   }
   parts.push(`Base commit (merge-base): ${input.baseSha}`, `Head commit: ${input.headSha}`);
-  const listed = listChanges(input.changedFiles);
+  const listed = boundedJsonList(input.changedFiles, LISTED_CHANGES);
   const more = input.changedFiles.length - listed.count;
   parts.push(
     `Changed files (${input.changedFiles.length}, untrusted names, as JSON; a rename is one entry with its previous_path): ${listed.json}${
@@ -89,19 +88,6 @@ function buildUserMessage(input: ReviewPromptInput): string {
   if (input.focus !== undefined) parts.push(renderFocus(input.focus));
   parts.push("Review the changes and return the final review JSON.");
   return parts.join("\n");
-}
-
-/** The first changes, as the JSON array `JSON.stringify` writes, within both listing limits. */
-function listChanges(changes: readonly ListedChange[]): { json: string; count: number } {
-  const entries: string[] = [];
-  let chars = 2; // the brackets
-  for (const change of changes.slice(0, MAX_LISTED_FILES)) {
-    const entry = JSON.stringify(change);
-    chars += entry.length + (entries.length > 0 ? 1 : 0);
-    if (chars > MAX_LISTED_CHARS) break;
-    entries.push(entry);
-  }
-  return { json: `[${entries.join(",")}]`, count: entries.length };
 }
 
 export function nonEmpty(text: string | undefined): text is string {
