@@ -3,8 +3,8 @@
 // A comparison lists at most 300 files; for a larger pull request the files come from
 // pulls.listFiles instead, which lists up to 3,000 (github-constraints §3).
 
-import { LoupeError } from "../errors.ts";
 import { parseJsonInSlices, UNPARSED_BODY } from "./json-in-slices.ts";
+import { listInSlices } from "./list-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
 export interface ChangedFile {
@@ -96,31 +96,21 @@ export async function comparePullRequest(
   };
 }
 
-/** pulls.listFiles, every page (as octokit.paginate follows them: the Link header's `next`). */
-async function listFiles(
+/** pulls.listFiles, every page. */
+function listFiles(
   octokit: GitHubClient,
   input: RepoRef & { readonly pullNumber: number },
 ): Promise<GitHubFile[]> {
-  const files: GitHubFile[] = [];
-  let response: { readonly data: unknown; readonly headers: { readonly link?: string } } =
-    await octokit.rest.pulls.listFiles({
-      owner: input.owner,
-      repo: input.repo,
-      pull_number: input.pullNumber,
-      per_page: 100,
-      request: UNPARSED_BODY,
-    });
-  for (;;) {
-    const page = await parseJsonInSlices(response.data, "GitHub's list of the pull request's files");
-    if (!Array.isArray(page)) {
-      throw new LoupeError(
-        "github_request_failed",
-        "GitHub's list of the pull request's files is not a list",
-      );
-    }
-    files.push(...(page as GitHubFile[]));
-    const next = /<([^<>]+)>;\s*rel="next"/.exec(response.headers.link ?? "")?.[1];
-    if (next === undefined) return files;
-    response = await octokit.request(`GET ${next}`, { request: UNPARSED_BODY });
-  }
+  return listInSlices<GitHubFile>(
+    octokit,
+    (request) =>
+      octokit.rest.pulls.listFiles({
+        owner: input.owner,
+        repo: input.repo,
+        pull_number: input.pullNumber,
+        per_page: 100,
+        request,
+      }),
+    "GitHub's list of the pull request's files",
+  );
 }

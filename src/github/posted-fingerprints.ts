@@ -6,9 +6,10 @@
 
 import { lastReviewedState, type ReviewedState } from "../conversation/review-state.ts";
 import { extractFingerprints } from "../review/fingerprint.ts";
+import { listInSlices } from "./list-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
-interface Authored {
+export interface Authored {
   readonly id: number;
   readonly body?: string | null;
   readonly user?: { readonly login?: string; readonly type?: string } | null;
@@ -31,19 +32,42 @@ export async function readLoupeHistory(
 ): Promise<LoupeHistory> {
   const params = { owner: input.owner, repo: input.repo, pull_number: input.pullNumber, per_page: 100 };
   const [comments, reviews] = await Promise.all([
-    octokit.paginate(octokit.rest.pulls.listReviewComments, params),
-    octokit.paginate(octokit.rest.pulls.listReviews, params),
+    listInSlices<Authored>(
+      octokit,
+      (request) => octokit.rest.pulls.listReviewComments({ ...params, request }),
+      "GitHub's list of the pull request's review comments",
+    ),
+    listReviewsInSlices(octokit, input),
   ]);
   const fingerprints = new Set<string>();
   let hasReviewComments = false;
-  for (const item of comments as Authored[]) {
+  for (const item of comments) {
     if (!isLoupeAuthored(item, input.botLogin) || typeof item.body !== "string") continue;
     hasReviewComments = true;
     for (const fp of extractFingerprints(item.body)) fingerprints.add(fp);
   }
-  const own = (reviews as Authored[]).filter((r) => isLoupeAuthored(r, input.botLogin));
+  const own = reviews.filter((r) => isLoupeAuthored(r, input.botLogin));
   for (const item of own) {
     if (typeof item.body === "string") for (const fp of extractFingerprints(item.body)) fingerprints.add(fp);
   }
   return { fingerprints, lastReviewed: lastReviewedState(own, input.botLogin), hasReviewComments };
+}
+
+/** Every review on the pull request, each page parsed a piece at a time. */
+export function listReviewsInSlices(
+  octokit: GitHubClient,
+  input: RepoRef & { readonly pullNumber: number },
+): Promise<Authored[]> {
+  return listInSlices<Authored>(
+    octokit,
+    (request) =>
+      octokit.rest.pulls.listReviews({
+        owner: input.owner,
+        repo: input.repo,
+        pull_number: input.pullNumber,
+        per_page: 100,
+        request,
+      }),
+    "GitHub's list of the pull request's reviews",
+  );
 }

@@ -5,7 +5,7 @@
 
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 import { httpStatus } from "./octokit.ts";
-import { isLoupeAuthored } from "./posted-fingerprints.ts";
+import { isLoupeAuthored, listReviewsInSlices } from "./posted-fingerprints.ts";
 import { type SecondaryRetryOptions, withSecondaryRetry } from "./retry-secondary.ts";
 
 export interface InlineComment {
@@ -38,12 +38,7 @@ export async function findReviewWithMarker(
   octokit: GitHubClient,
   input: RepoRef & { readonly pullNumber: number; readonly marker: string; readonly botLogin: string },
 ): Promise<number | null> {
-  const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, {
-    owner: input.owner,
-    repo: input.repo,
-    pull_number: input.pullNumber,
-    per_page: 100,
-  });
+  const reviews = await listReviewsInSlices(octokit, input);
   const found = reviews.find(
     (r) => isLoupeAuthored(r, input.botLogin) && typeof r.body === "string" && r.body.includes(input.marker),
   );

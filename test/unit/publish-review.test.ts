@@ -1,6 +1,8 @@
-// publishReview over a tiny fake Octokit: only `paginate(listReviews)` and `createReview` are
-// used, so a fake at that level is the honest one (the Probot integration tests cover the wire).
+// publishReview over a tiny fake Octokit: only `listReviews` (its body read as a byte stream) and
+// `createReview` are used, so a fake at that level is the honest one (the Probot integration
+// tests cover the wire).
 
+import { Readable } from "node:stream";
 import { describe, expect, it } from "@jest/globals";
 import type { GitHubClient } from "../../src/github/octokit.ts";
 import { type InlineComment, publishReview } from "../../src/github/publish-review.ts";
@@ -19,16 +21,14 @@ type Listing = { id: number; user: { login: string; type: string }; body: string
 function fakeOctokit(listings: Listing[], answers: Array<number | Error>) {
   const created: Record<string, unknown>[] = [];
   let lists = 0;
-  const listReviews = () => undefined;
   const client = {
-    paginate: async (method: unknown) => {
-      if (method !== listReviews) throw new Error("unexpected paginate");
-      lists++;
-      return listings.shift() ?? [];
-    },
     rest: {
       pulls: {
-        listReviews,
+        listReviews: async () => {
+          lists++;
+          const page = JSON.stringify(listings.shift() ?? []);
+          return { data: Readable.from([Buffer.from(page)]), headers: {} };
+        },
         createReview: async (params: Record<string, unknown>) => {
           created.push(params);
           const answer = answers.shift();
