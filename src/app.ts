@@ -4,23 +4,24 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { createCheckRuns } from "./check-runs/check-runs.ts";
 import type { AppConfig } from "./config/app-config.ts";
+import { createReplyEndedReporter } from "./conversation/reply-ending.ts";
+import { createReplyQueue, type ReplyQueue, type ReplyRunner } from "./conversation/reply-queue.ts";
+import { runReply } from "./conversation/run-reply.ts";
+import { errorDetail } from "./error-detail.ts";
+import { createRedisQueue, type FleetTiming } from "./fleet/redis-queue.ts";
+import { createRedisReplyQueue } from "./fleet/redis-reply-queue.ts";
 import { type AppClient, createBotLoginLookup } from "./github/bot-login.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
 import type { GitHubClient } from "./github/octokit.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
 import { createOpenRunsJournal, NO_JOURNAL } from "./jobs/open-runs-journal.ts";
 import { createReviewQueue } from "./jobs/queue.ts";
-import type { CancelReason, ReviewRequest } from "./jobs/review-request.ts";
 import type { ReviewPorts } from "./jobs/review-ports.ts";
+import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
+import type { CancelReason, ReviewRequest } from "./jobs/review-request.ts";
+import { runReview } from "./jobs/run-review.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
-import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
-import { createRedisQueue, type FleetTiming } from "./fleet/redis-queue.ts";
-import { runReview } from "./jobs/run-review.ts";
-import { createReplyEndedReporter } from "./conversation/reply-ending.ts";
-import { createReplyQueue, type ReplyQueue, type ReplyRunner } from "./conversation/reply-queue.ts";
-import { createRedisReplyQueue } from "./fleet/redis-reply-queue.ts";
-import { runReply } from "./conversation/run-reply.ts";
 import { createCommentHandler } from "./webhooks/comment-handler.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
 
@@ -78,7 +79,7 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
       auth: async (installationId) => (await app.auth(installationId)) as unknown as GitHubClient,
       log: app.log,
     }).catch((error: unknown) =>
-      app.log.warn({ error: String(error).slice(0, 200) }, "left-open check runs not completed"),
+      app.log.warn({ error: errorDetail(error) }, "left-open check runs not completed"),
     );
     options.onRecovery?.(recovery);
     const metrics = options.metrics ?? NO_METRICS;
@@ -115,8 +116,7 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
         ? createReviewQueue({
             concurrency: options.config.reviewConcurrency,
             runner,
-            onRunnerError: (error) =>
-              app.log.error({ error: String(error).slice(0, 200) }, "review job failed"),
+            onRunnerError: (error) => app.log.error({ error: errorDetail(error) }, "review job failed"),
             onWaiting: announce,
             onDropped: async (job, reason) => {
               if (job.checkRun !== null) await cancel(job.request, job.checkRun.id, reason);
@@ -150,8 +150,7 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
         ? createReplyQueue({
             concurrency: options.config.replyConcurrency,
             runner: replyRunner,
-            onRunnerError: (error) =>
-              app.log.error({ error: String(error).slice(0, 200) }, "reply job failed"),
+            onRunnerError: (error) => app.log.error({ error: errorDetail(error) }, "reply job failed"),
             onDropped: (request) =>
               app.log.warn(
                 { pr: request.pullNumber, comment: request.replyCommentId },

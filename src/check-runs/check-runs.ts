@@ -7,6 +7,7 @@
 // progress update first so a late PATCH can never overwrite the completed run. Every write retries
 // GitHub's secondary rate limits within a deadline; every text is clamped by github/check-run.ts.
 
+import { errorDetail } from "../error-detail.ts";
 import type { CheckConclusion, CheckRunOutput } from "../github/check-run.ts";
 import {
   completeCheckRun,
@@ -21,7 +22,7 @@ import type { JobLogger } from "../jobs/job-logger.ts";
 import type { CancelReason } from "../jobs/review-request.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import { createProgressThrottle } from "./progress-throttle.ts";
-import { cancelledOutput, describeFailure, queuedOutput, reviewingOutput } from "./texts.ts";
+import { cancelledOutput, queuedOutput, reviewingOutput } from "./texts.ts";
 
 export interface RunTarget extends RepoRef {
   readonly pullNumber: number;
@@ -99,7 +100,7 @@ export function createCheckRuns(options: CheckRunsOptions): CheckRuns {
       output: cancelledOutput(reason),
       completedAt: new Date(now()),
     }).catch((error: unknown) =>
-      log.warn({ key: label(target), error: describeFailure(error) }, "queued check run not completed"),
+      log.warn({ key: label(target), error: errorDetail(error) }, "queued check run not completed"),
     );
   }
 
@@ -111,7 +112,7 @@ export function createCheckRuns(options: CheckRunsOptions): CheckRuns {
       startedAt: null,
       output: queuedOutput(headSha),
     }).catch((error: unknown) => {
-      log.warn({ key: label(target), error: describeFailure(error) }, "queued check run not created");
+      log.warn({ key: label(target), error: errorDetail(error) }, "queued check run not created");
       return null;
     });
   }
@@ -125,7 +126,7 @@ export function createCheckRuns(options: CheckRunsOptions): CheckRuns {
       // completes it as usual, so it can never be left queued.
       await withSecondaryRetry(() => startQueuedCheckRun(octokit, started), retry(input.deadline)).catch(
         (error: unknown) =>
-          log.warn({ key: label(target), error: describeFailure(error) }, "queued check run not started"),
+          log.warn({ key: label(target), error: errorDetail(error) }, "queued check run not started"),
       );
       return earlier.id;
     }
@@ -153,7 +154,7 @@ export function createCheckRuns(options: CheckRunsOptions): CheckRuns {
       now,
       send: (p) => updateCheckRunProgress(octokit, ref, renderProgressOutput(p, headSha)),
       onError: (error) =>
-        log.warn({ key: label(target), error: describeFailure(error) }, "progress update failed"),
+        log.warn({ key: label(target), error: errorDetail(error) }, "progress update failed"),
     });
     let completed = false;
     return {
@@ -174,7 +175,7 @@ export function createCheckRuns(options: CheckRunsOptions): CheckRuns {
             }),
           retry(now() + COMPLETE_WINDOW_MS),
         ).catch((error: unknown) =>
-          log.warn({ key: label(target), error: describeFailure(error) }, "check run completion failed"),
+          log.warn({ key: label(target), error: errorDetail(error) }, "check run completion failed"),
         );
         log.info({ key: label(target), conclusion: ending.conclusion }, "check run completed");
       },

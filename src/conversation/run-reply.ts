@@ -7,6 +7,7 @@
 // and what the loop spent, and a job that ends without a reply posts why.
 
 import { describeFailure } from "../check-runs/texts.ts";
+import { errorDetail } from "../error-detail.ts";
 import { comparePullRequest } from "../github/compare.ts";
 import { listReviewThreads, resolveReviewThread } from "../github/review-threads.ts";
 import type { JobEnvironment } from "../jobs/job-environment.ts";
@@ -65,7 +66,10 @@ function postReply(options: RunReplyOptions, body: string) {
 /** Something failed outside the loop: the person is told, in the thread, and it is logged. */
 async function failed(options: RunReplyOptions, error: unknown): Promise<ReplyOutcome> {
   const detail = redactSecrets(describeFailure(error)).replace(/`/g, "");
-  options.log.warn({ comment: options.request.replyCommentId, error: detail }, "reply ended early");
+  options.log.warn(
+    { comment: options.request.replyCommentId, error: errorDetail(error) },
+    "reply ended early",
+  );
   const body = renderReplyFailure({ reason: "error", detail, answering: options.request.replyCommentId });
   await postReply(options, body).catch(() => options.log.warn({}, "the failure reply could not be posted"));
   return { kind: "failed", reason: "error" };
@@ -154,7 +158,7 @@ async function attempt(options: RunReplyOptions, job: JobState): Promise<ReplyOu
     (await resolveReviewThread(octokit, thread.id).then(
       () => true,
       (error: unknown) => {
-        options.log.warn({ error: redactSecrets(describeFailure(error)) }, "thread not resolved");
+        options.log.warn({ error: errorDetail(error) }, "thread not resolved");
         return false;
       },
     ));

@@ -4,6 +4,7 @@
 // operator who expected a dashboard learns why there is none.
 
 import type { DashboardCredentials } from "../config/dashboard-config.ts";
+import { errorDetail } from "../error-detail.ts";
 import { DASHBOARD_PATH } from "./queue-dashboard.ts";
 import { openRedisDashboard, type RedisDashboard } from "./redis-dashboard.ts";
 
@@ -32,6 +33,6 @@ export function openDashboard({ credentials, redisUrl, log }: DashboardSettings)
     redisUrl,
     credentials,
     onConnectionError: (error) =>
-      log.warn({ error: error.message.slice(0, 200) }, "queue dashboard: redis connection"),
+      log.warn({ error: errorDetail(error) }, "queue dashboard: redis connection"),
   });
 }

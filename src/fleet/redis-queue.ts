@@ -14,6 +14,7 @@ import { randomUUID } from "node:crypto";
 import { DelayedError, type Job, Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { KnownRun } from "../check-runs/check-runs.ts";
+import { errorDetail } from "../error-detail.ts";
 import type { JobLogger } from "../jobs/job-logger.ts";
 import type { ReviewJob } from "../jobs/review-job.ts";
 import type { EnqueueOutcome, JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
@@ -88,9 +89,7 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
   const workerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const subscriber = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   for (const connection of [producer, workerConnection, subscriber]) {
-    connection.on("error", (error: Error) =>
-      log.warn({ error: error.message.slice(0, 200) }, "redis connection"),
-    );
+    connection.on("error", (error: Error) => log.warn({ error: errorDetail(error) }, "redis connection"));
   }
   const queue = new Queue<StoredJob>(name, { connection: producer });
   const acceptState = createPrState(producer, { prefix, leaseMs: timing.leaseMs });
@@ -103,7 +102,7 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
 
   const track = (work: Promise<unknown>) => {
     const settled = work.catch((error: unknown) =>
-      log.warn({ error: String(error).slice(0, 200) }, "fleet background step failed"),
+      log.warn({ error: errorDetail(error) }, "fleet background step failed"),
     );
     background.add(settled);
     void settled.finally(() => background.delete(settled));
@@ -249,12 +248,9 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
     // after a few takeovers it fails instead of taking the fleet down one replica at a time.
     maxStalledCount: 3,
   });
-  worker.on("error", (error: Error) => log.warn({ error: error.message.slice(0, 200) }, "fleet worker"));
+  worker.on("error", (error: Error) => log.warn({ error: errorDetail(error) }, "fleet worker"));
   worker.on("failed", (job, error) =>
-    log.warn(
-      { key: job ? queueKey(job.data.request) : null, error: error.message.slice(0, 200) },
-      "fleet job failed",
-    ),
+    log.warn({ key: job ? queueKey(job.data.request) : null, error: errorDetail(error) }, "fleet job failed"),
   );
 
   const idle = () =>

@@ -9,6 +9,7 @@ import { Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { ThreadReplyRequest } from "../conversation/handle-comment.ts";
 import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../conversation/reply-queue.ts";
+import { errorDetail } from "../error-detail.ts";
 import type { JobLogger } from "../jobs/job-logger.ts";
 import { QueueUnavailableError, withinMs } from "./queue-unavailable.ts";
 import type { FleetTiming } from "./redis-queue.ts";
@@ -34,9 +35,7 @@ export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQue
   const producer = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   const workerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   for (const connection of [producer, workerConnection]) {
-    connection.on("error", (error: Error) =>
-      log.warn({ error: error.message.slice(0, 200) }, "redis connection"),
-    );
+    connection.on("error", (error: Error) => log.warn({ error: errorDetail(error) }, "redis connection"));
   }
   const queue = new Queue<ThreadReplyRequest>(name, { connection: producer });
   const running = new Map<string, AbortController>();
@@ -66,14 +65,9 @@ export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQue
       maxStalledCount: 2,
     },
   );
-  worker.on("error", (error: Error) =>
-    log.warn({ error: error.message.slice(0, 200) }, "fleet reply worker"),
-  );
+  worker.on("error", (error: Error) => log.warn({ error: errorDetail(error) }, "fleet reply worker"));
   worker.on("failed", (job, error) =>
-    log.warn(
-      { comment: job?.data.replyCommentId ?? null, error: error.message.slice(0, 200) },
-      "fleet reply failed",
-    ),
+    log.warn({ comment: job?.data.replyCommentId ?? null, error: errorDetail(error) }, "fleet reply failed"),
   );
   const idle = () =>
     running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve));

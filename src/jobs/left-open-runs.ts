@@ -5,7 +5,8 @@
 
 import { completeCheckRun } from "../github/check-run.ts";
 import { type GitHubClient, httpStatus } from "../github/octokit.ts";
-import { cancelledOutput, describeFailure } from "../check-runs/texts.ts";
+import { cancelledOutput } from "../check-runs/texts.ts";
+import { errorDetail } from "../error-detail.ts";
 import type { JournalLogger, OpenRunsJournal } from "./open-runs-journal.ts";
 
 const GONE = new Set([401, 403, 404, 410, 422]);
@@ -36,7 +37,7 @@ export async function completeLeftOpenRuns(options: {
         continue;
       }
       options.log.warn(
-        { run: `${run.owner}/${run.repo}#${run.checkRunId}`, error: describeFailure(error) },
+        { run: `${run.owner}/${run.repo}#${run.checkRunId}`, error: errorDetail(error) },
         "left-open check run not completed; will try again at the next start",
       );
     }

@@ -9,6 +9,7 @@
 
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { errorDetail } from "../error-detail.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 
 export interface OpenRun {
@@ -59,7 +60,7 @@ export function createOpenRunsJournal(dir: string, log: JournalLogger): OpenRuns
         await writeFile(temporary, `${JSON.stringify([...open.values()])}\n`);
         await rename(temporary, file);
       } catch (error) {
-        log.warn({ error: String((error as Error).message).slice(0, 200) }, "check-run journal not written");
+        log.warn({ error: errorDetail(error) }, "check-run journal not written");
       }
     });
     return writing;
@@ -110,7 +111,7 @@ async function load(file: string, log: JournalLogger): Promise<OpenRun[]> {
     text = await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-      log.warn({ error: String((error as Error).message).slice(0, 200) }, "check-run journal not readable");
+      log.warn({ error: errorDetail(error) }, "check-run journal not readable");
     }
     return [];
   }

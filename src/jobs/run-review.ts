@@ -9,6 +9,7 @@ import { describeScope } from "../conversation/review-scope.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
 import { scopeStep } from "../conversation/scope-step.ts";
 import { listGitHubFile } from "../diff/listed-change.ts";
+import { errorDetail } from "../error-detail.ts";
 import { isLoupeError } from "../errors.ts";
 import { renderCheckRunOutput } from "../github/check-run-output.ts";
 import { comparePullRequest } from "../github/compare.ts";
@@ -19,7 +20,7 @@ import { describeGuidance } from "../guidance/describe-guidance.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
-import { redactSecrets, registerSecret } from "../redact.ts";
+import { registerSecret } from "../redact.ts";
 import { reviewMarker } from "../review/render.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import type { Workspace } from "../workspace/types.ts";
@@ -251,6 +252,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
           }
           log.info({ key, review: outcome.kind }, "review published");
         } catch (error) {
+          log.warn({ key, error: errorDetail(error) }, "review not posted");
           notes.push(`The review could not be posted: ${describeFailure(error)}`);
           return end(finalEnding("neutral", false));
         }
@@ -271,6 +273,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
           const line = describeResolved(resolved);
           if (line !== null) notes.push(line);
         } catch (error) {
+          log.warn({ key, error: errorDetail(error) }, "threads not checked for resolution");
           notes.push(
             `Loupe's earlier threads could not be checked for resolution: ${describeFailure(error)}`,
           );
@@ -284,7 +287,7 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     return end(finalEnding(conclusionFor(result.termination_reason, gate)));
   } catch (error) {
     ending = aborted() ?? { conclusion: "neutral", output: failureOutput(error), remember: false };
-    log.warn({ key, error: redactSecrets(describeFailure(error)) }, "review ended early");
+    log.warn({ key, error: errorDetail(error) }, "review ended early");
     return { remember: false };
   } finally {
     // 11. Always: dispose the workspace, then complete the check run (after the last progress PATCH).

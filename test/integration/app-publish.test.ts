@@ -58,6 +58,30 @@ describe("publishing the review once", () => {
     expectCleanEnd(h, app.provider, [gh]);
   });
 
+  it("422 on both posts → the check run says GitHub's status, the operator's log says which request and why", async () => {
+    const h = await harness();
+    const gh = mockReviewStart(app.fx, { app: true });
+    const refused = [
+      422,
+      { message: "Validation Failed", errors: ["Body is too long (maximum is 65536 characters)"] },
+    ];
+    mockPublish(gh)
+      .createReview(PR, refused as [number, unknown])
+      .createReview(PR, refused as [number, unknown]);
+    await run(h);
+    const done = gh.completion();
+    expect(done.conclusion).toBe("neutral");
+    const summary = (done.output as { summary: string }).summary;
+    expect(summary).toContain("The review could not be posted: GitHub answered HTTP 422.");
+    expect(summary).not.toContain("maximum is 65536"); // GitHub's words stay in the operator's log
+    const logged = h.logs().find((line) => line.includes('"review not posted"'));
+    expect(logged).toContain(
+      `HTTP 422 POST https://api.github.com/repos/${OWNER}/${REPO}/pulls/${PR}/reviews: Validation Failed`,
+    );
+    expect(logged).toContain("Body is too long (maximum is 65536 characters)");
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+
   it("502 on createReview, and the marker is there when Loupe looks again → no second post", async () => {
     const h = await harness();
     const gh = mockReviewStart(app.fx, { app: true });
