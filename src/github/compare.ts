@@ -4,7 +4,7 @@
 // pulls.listFiles instead, which lists up to 3,000 (github-constraints §3).
 
 import { parseJsonInSlices, UNPARSED_BODY } from "./json-in-slices.ts";
-import { listInSlices } from "./list-in-slices.ts";
+import { listPullRequestInSlices } from "./list-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
 export interface ChangedFile {
@@ -101,16 +101,10 @@ function listFiles(
   octokit: GitHubClient,
   input: RepoRef & { readonly pullNumber: number },
 ): Promise<GitHubFile[]> {
-  return listInSlices<GitHubFile>(
+  return listPullRequestInSlices<GitHubFile>(
     octokit,
-    (request) =>
-      octokit.rest.pulls.listFiles({
-        owner: input.owner,
-        repo: input.repo,
-        pull_number: input.pullNumber,
-        per_page: 100,
-        request,
-      }),
+    input,
+    octokit.rest.pulls.listFiles,
     "GitHub's list of the pull request's files",
   );
 }

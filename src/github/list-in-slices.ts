@@ -5,7 +5,7 @@
 
 import { LoupeError } from "../errors.ts";
 import { parseJsonInSlices, UNPARSED_BODY } from "./json-in-slices.ts";
-import type { GitHubClient } from "./octokit.ts";
+import type { GitHubClient, RepoRef } from "./octokit.ts";
 
 export interface UnparsedPage {
   readonly data: unknown;
@@ -35,4 +35,27 @@ export async function listInSlices<T>(
 
 function nextPage(link: string | undefined): string | undefined {
   return /<([^<>]+)>;\s*rel="next"/.exec(link ?? "")?.[1];
+}
+
+/** One of a pull request's lists (pulls.listFiles, listReviews, listReviewComments). */
+export type PullRequestList = (params: {
+  owner: string;
+  repo: string;
+  pull_number: number;
+  per_page: number;
+  request: typeof UNPARSED_BODY;
+}) => Promise<UnparsedPage>;
+
+/** Every item of one of the pull request's lists, 100 a page. */
+export function listPullRequestInSlices<T>(
+  octokit: GitHubClient,
+  pr: RepoRef & { readonly pullNumber: number },
+  list: PullRequestList,
+  what: string,
+): Promise<T[]> {
+  return listInSlices<T>(
+    octokit,
+    (request) => list({ owner: pr.owner, repo: pr.repo, pull_number: pr.pullNumber, per_page: 100, request }),
+    what,
+  );
 }

@@ -6,7 +6,7 @@
 
 import { lastReviewedState, type ReviewedState } from "../conversation/review-state.ts";
 import { extractFingerprints } from "../review/fingerprint.ts";
-import { listInSlices } from "./list-in-slices.ts";
+import { listPullRequestInSlices } from "./list-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
 export interface Authored {
@@ -30,11 +30,11 @@ export async function readLoupeHistory(
   octokit: GitHubClient,
   input: RepoRef & { readonly pullNumber: number; readonly botLogin: string },
 ): Promise<LoupeHistory> {
-  const params = { owner: input.owner, repo: input.repo, pull_number: input.pullNumber, per_page: 100 };
   const [comments, reviews] = await Promise.all([
-    listInSlices<Authored>(
+    listPullRequestInSlices<Authored>(
       octokit,
-      (request) => octokit.rest.pulls.listReviewComments({ ...params, request }),
+      input,
+      octokit.rest.pulls.listReviewComments,
       "GitHub's list of the pull request's review comments",
     ),
     listReviewsInSlices(octokit, input),
@@ -56,18 +56,12 @@ export async function readLoupeHistory(
 /** Every review on the pull request, each page parsed a piece at a time. */
 export function listReviewsInSlices(
   octokit: GitHubClient,
-  input: RepoRef & { readonly pullNumber: number },
+  pr: RepoRef & { readonly pullNumber: number },
 ): Promise<Authored[]> {
-  return listInSlices<Authored>(
+  return listPullRequestInSlices<Authored>(
     octokit,
-    (request) =>
-      octokit.rest.pulls.listReviews({
-        owner: input.owner,
-        repo: input.repo,
-        pull_number: input.pullNumber,
-        per_page: 100,
-        request,
-      }),
+    pr,
+    octokit.rest.pulls.listReviews,
     "GitHub's list of the pull request's reviews",
   );
 }
