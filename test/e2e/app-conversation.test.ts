@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { stopTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { issueCommentEvent, reviewCommentReplyEvent } from "../support/fake-github-payloads.ts";
-import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
@@ -20,7 +20,6 @@ let github: FakeGitHub;
 let provider: ScriptedProvider;
 let loupe: LoupeProcess;
 let fixture: FixtureRepo;
-let exited = false;
 
 const finalReview = {
   summary: "The constant changed.",
@@ -38,23 +37,8 @@ const finalReview = {
   notes: [],
 };
 
-async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (exited) throw new Error(`Loupe exited while waiting for ${what}:\n${loupe.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 beforeAll(async () => {
-  fixture = createRepo();
-  fixture.write("src/a.ts", "export const a = 1;\n");
-  fixture.commit("a");
-  fixture.branch("change");
-  fixture.write("src/a.ts", "export const a = 2;\n");
-  fixture.commit("a is 2");
-  fixture.checkout("main");
+  fixture = createOneChangeRepo();
   github = await startFakeGitHub();
   github.addRepository({ owner: "octo", repo: "talk", source: fixture });
   provider = await startScriptedProvider([
@@ -69,9 +53,6 @@ beforeAll(async () => {
   loupe = await startLoupeProcess({
     command: "npm",
     env: fakeWorldEnv({ github, providerBaseURL: provider.baseURL, webhookSecret: SECRET, apiKey: API_KEY }),
-  });
-  void loupe.exited.then(() => {
-    exited = true;
   });
 }, 60_000);
 
@@ -105,7 +86,7 @@ describe("the conversation through a real server process", () => {
     });
     expect(response.status).toBeLessThan(300);
 
-    const done = await until(() => {
+    const done = await loupe.until(() => {
       const run = github.checkRuns.find((r) => r.headSha === pr.headSha);
       const last = run?.history.at(-1);
       return last?.status === "completed" ? last : undefined;
@@ -144,7 +125,7 @@ describe("the conversation through a real server process", () => {
     });
     expect(response.status).toBeLessThan(300);
 
-    const answer = await until(
+    const answer = await loupe.until(
       () => github.threadReplies.find((r) => r.inReplyTo === root.id && r.user.type === "Bot"),
       "Loupe's answer in the thread",
     );
@@ -157,7 +138,7 @@ describe("the conversation through a real server process", () => {
     expect(answer.body).toContain("the change to 2 is intended");
     expect(answer.body).toContain("Finding status: withdrawn.");
     expect(answer.body).toContain(`<!-- loupe:reply-to=${replyId} -->`);
-    await until(() => (github.resolvedThreads.has(root.id) ? true : undefined), "the thread resolved");
+    await loupe.until(() => (github.resolvedThreads.has(root.id) ? true : undefined), "the thread resolved");
     // The model was given the thread as data: the person's reply, quoted.
     const sent = JSON.stringify(provider.requests.at(-1)?.body);
     expect(sent).toContain("we bumped it on purpose");

@@ -47,18 +47,6 @@ const target = () => ({
   installationId: 1,
 });
 
-let exited = false;
-
-/** Polls the fake's state; bounded only by the test's own timeout (no duration is asserted). */
-async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (exited) throw new Error(`Loupe exited while waiting for ${what}:\n${loupe.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 beforeAll(async () => {
   fixture = createRepo();
   fixture.write("src/values.ts", `${lines(30).join("\n")}\n`);
@@ -85,9 +73,6 @@ beforeAll(async () => {
   loupe = await startLoupeProcess({
     command: "npm",
     env: fakeWorldEnv({ github, providerBaseURL: provider.baseURL, webhookSecret: SECRET, apiKey: API_KEY }),
-  });
-  void loupe.exited.then(() => {
-    exited = true;
   });
 }, 60_000);
 
@@ -137,7 +122,7 @@ describe("Loupe as a server process (npm start) against a fake GitHub", () => {
     expect(delivery.status).toBeLessThan(300);
     expect(completedAtAck).toBe(0); // answered before the review finished
 
-    const run = await until(
+    const run = await loupe.until(
       () =>
         github.checkRuns.find((r) => r.headSha === pr.headSha && r.history.at(-1)?.status === "completed"),
       "a completed check run",
@@ -149,7 +134,7 @@ describe("Loupe as a server process (npm start) against a fake GitHub", () => {
     expect(final.conclusion).not.toBeNull();
     expect(final.output?.summary).toContain("The model returned a final review that passed validation.");
 
-    const review = await until(() => github.reviews.find((r) => r.pullNumber === 7), "a review");
+    const review = await loupe.until(() => github.reviews.find((r) => r.pullNumber === 7), "a review");
     expect(github.reviews.filter((r) => r.pullNumber === 7)).toHaveLength(1);
     expect(review.commitId).toBe(pr.headSha);
     expect(review.comments).toEqual([

@@ -36,6 +36,11 @@ export interface LoupeProcess {
   peakRssKiB(): number | undefined;
   /** false once the process has exited. */
   alive(): boolean;
+  /**
+   * Polls `probe` every 100 ms until it gives a value; fails with the process's output if the
+   * process exits first. Bounded only by the test's own timeout (no duration is asserted).
+   */
+  until<T>(probe: () => T | undefined, what: string): Promise<T>;
   /** SIGTERM to the process group, SIGKILL after graceMs; resolves when it has exited. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -174,6 +179,14 @@ export async function startLoupeProcess(options: LoupeProcessOptions): Promise<L
     output,
     exited,
     alive: () => !done,
+    until: async <T>(probe: () => T | undefined, what: string): Promise<T> => {
+      for (;;) {
+        const value = probe();
+        if (value !== undefined) return value;
+        if (done) throw new Error(`Loupe exited while waiting for ${what}:\n${output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
     peakRssKiB: () => serverPeakRss(pid),
     stop,
   };
