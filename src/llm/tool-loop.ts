@@ -3,222 +3,137 @@
 // followed by the tool results in call order, and stops for exactly one reason. The loop is
 // generic over its final answer (a review, or a reply in a review thread: final-answer.ts); an
 // answer that fails validation gets one repair round before the loop gives up. How calls travel
-// (native tool_calls or text markers) is the turn transport's business (transport/).
+// (native tool_calls or text markers) is the turn transport's business (transport/). What the
+// loop counts, and how that becomes its result, is loop-state.ts; a turn that ends with text,
+// answer-round.ts.
 
-import {
-  type BudgetState,
-  type BudgetStop,
-  budgetReason,
-  isErrorReason,
-  nextRoundBudget,
-  repairRoundBudget,
-} from "./budget.ts";
+import { answerRound, repairFailed } from "./answer-round.ts";
+import { budgetReason, nextRoundBudget } from "./budget.ts";
 import { addUsage, readEnvelope } from "./envelope.ts";
-import type { Ending, PendingRepair, ToolLoopOptions } from "./loop-options.ts";
+import type { Ending, ToolLoopOptions } from "./loop-options.ts";
+import { LoopState } from "./loop-state.ts";
 import type { ChatMessage } from "./provider.ts";
 import { failureDetail } from "./provider-hint.ts";
-import { repairHistory } from "./repair.ts";
 import { runTools } from "./run-tools.ts";
-import { type ProtocolAction, traceSwitch, traceTurn } from "./trace.ts";
+import { traceSwitch } from "./trace.ts";
 import { MARKER_REMINDER } from "./transport/catalog.ts";
 import { chooseTransport } from "./transport/choose.ts";
-import { stripMarkerText } from "./transport/markers.ts";
-import type { RepairRound, ToolLoopResult, TraceTurn, Usage } from "./types.ts";
+import type { ToolLoopResult } from "./types.ts";
 
 export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolLoopResult<T>> {
   const { provider, tools, limits, answer } = options;
   const now = options.now ?? Date.now;
   const signal = options.signal ?? new AbortController().signal;
-  const started = now();
-  const deadline = started + limits.timeoutMs;
-  const messages: ChatMessage[] = structuredClone([...options.messages]);
-  const seenIds = new Set<string>();
-  const trace: TraceTurn[] = [];
-  let usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-  let rounds = 0;
-  let toolCalls = 0;
-  let toolContentBytes = 0;
-  let lastRoundTokens = 0;
-  let longestRoundMs = 0;
-  let budget: BudgetStop | null = null;
-  let repair: PendingRepair | null = null;
-  let repairRecord: RepairRound | undefined;
-  const budgetState = (): BudgetState => ({
-    roundsDone: rounds,
-    toolCalls,
-    totalTokens: usage.total_tokens,
-    lastRoundTokens,
-    longestRoundMs,
-    now: now(),
-    deadline,
-  });
-  const settleRepair = (outcome: RepairRound["outcome"]): void => {
-    if (repairRecord !== undefined && repair !== null) repairRecord = { ...repairRecord, outcome };
-  };
-  let reminded = false;
   const transports = chooseTransport(options.toolCalls ?? "native", {
     model: options.model,
     schemas: tools.schemas,
     maxCallsPerRound: limits.maxToolCallsPerRound,
   });
-
-  const finish = (ending: Ending<T>): ToolLoopResult<T> => ({
-    termination_reason: ending.reason,
-    answer: ending.answer ?? null,
-    usage,
-    rounds,
-    tool_calls: toolCalls,
-    duration_ms: Math.max(0, Math.round(now() - started)),
-    trace: options.includeTrace && !isErrorReason(ending.reason) ? trace : null,
-    ...(ending.retryAfterSeconds === undefined ? {} : { retry_after_seconds: ending.retryAfterSeconds }),
-    ...(repairRecord === undefined ? {} : { repair: repairRecord }),
-    ...(ending.validationFailures === undefined ? {} : { validation_failures: ending.validationFailures }),
-    ...(ending.providerFailure === undefined ? {} : { provider_failure: ending.providerFailure }),
-    tool_call_transport: transports.current.kind,
-    ...(transports.switched === null ? {} : { tool_call_switch: transports.switched }),
+  const state = new LoopState<T>({
+    messages: options.messages,
+    limits,
+    includeTrace: options.includeTrace,
+    transports,
+    now,
+    ...(options.onRound === undefined ? {} : { onRound: options.onRound }),
   });
-  const interrupted = (ending: Ending<T>): ToolLoopResult<T> => {
-    settleRepair("interrupted");
-    return finish(ending);
-  };
 
   for (;;) {
-    if (signal.aborted) return interrupted({ reason: "cancelled" });
-    if (now() >= deadline) return interrupted({ reason: "review_timeout" });
-    if (repair === null) budget ??= nextRoundBudget(budgetState(), limits);
-    const finalRound = budget !== null;
+    if (signal.aborted) return state.interrupted({ reason: "cancelled" });
+    if (now() >= state.deadline) return state.interrupted({ reason: "review_timeout" });
+    if (state.repair === null) state.budget ??= nextRoundBudget(state.budgetState(), limits);
+    const finalRound = state.budget !== null;
     const history: ChatMessage[] =
-      repair?.history ??
-      (finalRound ? [...messages, { role: "user", content: answer.finalInstruction }] : messages);
+      state.repair?.history ??
+      (finalRound ? [...state.messages, { role: "user", content: answer.finalInstruction }] : state.messages);
     // A copy per request: whatever the provider does with its body cannot reach our history.
-    const body = transports.current.request(history, finalRound || repair !== null);
-    rounds++;
+    const body = transports.current.request(history, finalRound || state.repair !== null);
+    state.rounds++;
     const sentAt = now();
-    const outcome = await provider.complete(body, { signal, deadline });
-    longestRoundMs = Math.max(longestRoundMs, now() - sentAt);
+    const outcome = await provider.complete(body, { signal, deadline: state.deadline });
+    state.longestRoundMs = Math.max(state.longestRoundMs, now() - sentAt);
     if (outcome.kind === "failure") {
-      if (transports.switchOnRefusal(outcome, rounds)) {
+      if (transports.switchOnRefusal(outcome, state.rounds)) {
         // The endpoint takes no `tools`: the same round again, as text. A refused request is not
         // a model turn, so it does not use up a round.
-        trace.push(traceSwitch(rounds));
-        rounds--;
+        state.trace.push(traceSwitch(state.rounds));
+        state.rounds--;
         continue;
       }
       const detail = failureDetail(outcome);
-      return interrupted({
+      return state.interrupted({
         reason: outcome.reason,
         retryAfterSeconds: outcome.retryAfterSeconds,
         ...(detail === undefined ? {} : { providerFailure: detail }),
       });
     }
     const envelope = readEnvelope(outcome.body);
-    if (envelope.usage !== null) usage = addUsage(usage, envelope.usage);
-    lastRoundTokens = envelope.usage?.total_tokens ?? 0;
-    const report = async (
-      action: ProtocolAction,
-      calls: TraceTurn["tool_calls"] = [],
-      failures?: readonly string[],
-    ): Promise<void> => {
-      trace.push(traceTurn(rounds, envelope, action, calls, failures));
-      await options.onRound?.({
-        round: rounds,
-        maxRounds: limits.maxRounds,
-        toolCalls,
-        totalTokens: usage.total_tokens,
-      });
-    };
-    const failedBudget = (): Ending<T> => ({ reason: budgetReason(budget ?? "max_rounds") });
-    if (transports.settle(outcome.body, rounds)) trace.push(traceSwitch(rounds));
+    if (envelope.usage !== null) state.usage = addUsage(state.usage, envelope.usage);
+    state.lastRoundTokens = envelope.usage?.total_tokens ?? 0;
+    const failedBudget = (): Ending<T> => ({ reason: budgetReason(state.budget ?? "max_rounds") });
+    if (transports.settle(outcome.body, state.rounds)) state.trace.push(traceSwitch(state.rounds));
     const verdict = transports.current.read(outcome.body, {
       registry: tools,
-      seenIds,
-      toolCallsSoFar: toolCalls,
+      seenIds: state.seenIds,
+      toolCallsSoFar: state.toolCalls,
       maxToolCallsPerRound: limits.maxToolCallsPerRound,
       maxToolCalls: limits.maxToolCalls,
     });
-    // The repair round's answer, when it is no valid final answer: the loop ends as the first
-    // failure would have ended it, and what was wrong is kept for the check run.
-    const repairFailed = async (
-      pending: PendingRepair,
-      failures?: readonly string[],
-    ): Promise<ToolLoopResult<T>> => {
-      settleRepair(failures === undefined ? "not_a_review" : "failed");
-      await report("terminate", [], failures);
-      return finish({ reason: pending.fallback, validationFailures: failures ?? pending.record.failures });
-    };
     if (verdict.kind === "stop") {
-      const final = await answer.validate(verdict.content);
-      if (final.ok) {
-        settleRepair("repaired");
-        await report("final_review");
-        const value = transports.offersMarkers ? answer.mapText(final.value, stripMarkerText) : final.value;
-        return finish({ reason: "final_review", answer: value });
-      }
-      if (repair !== null) return repairFailed(repair, final.failures);
-      const fallback = finalRound ? failedBudget().reason : "invalid_model_response";
-      const record: RepairRound = { failed_round: rounds, failures: final.failures, outcome: "failed" };
-      const noRoom = repairRoundBudget(budgetState(), limits);
-      if (noRoom !== null) {
-        repairRecord = { ...record, outcome: "not_sent", budget: noRoom };
-        await report("terminate", [], final.failures);
-        return finish({ reason: fallback, validationFailures: final.failures });
-      }
-      repairRecord = record;
-      const instruction = answer.repairInstruction(final.failures);
-      repair = { history: repairHistory(history, verdict.message, instruction), record, fallback };
-      await report("request_repair", [], final.failures);
-      continue;
+      const step = await answerRound(state, { options, transports, envelope, history, finalRound }, verdict);
+      if (step === "repair") continue;
+      return step;
     }
-    if (repair !== null) return repairFailed(repair);
+    if (state.repair !== null) return repairFailed(state, envelope, state.repair);
     if (verdict.kind === "no_call") {
       // A promise is not a call. One reminder; after that such a turn spends the round budget.
-      if (!finalRound && !reminded) {
-        reminded = true;
-        messages.push(structuredClone(verdict.message) as ChatMessage, {
+      if (!finalRound && !state.reminded) {
+        state.reminded = true;
+        state.messages.push(structuredClone(verdict.message) as ChatMessage, {
           role: "user",
           content: MARKER_REMINDER,
         });
-        await report("remind_marker");
+        await state.report(envelope, "remind_marker");
         continue;
       }
       if (!finalRound) {
-        budget = "max_rounds";
-        await report("request_final_answer");
+        state.budget = "max_rounds";
+        await state.report(envelope, "request_final_answer");
         continue;
       }
-      await report("terminate");
-      return finish(failedBudget());
+      await state.report(envelope, "terminate");
+      return state.finish(failedBudget());
     }
     if (verdict.kind === "reject") {
       if (!finalRound && verdict.reason === "max_tool_calls") {
         // Over the call budget: none of these calls runs, and the turn is left out of the history.
-        budget = "max_tool_calls";
-        await report("request_final_answer");
+        state.budget = "max_tool_calls";
+        await state.report(envelope, "request_final_answer");
         continue;
       }
-      await report("terminate");
-      return finish(finalRound ? failedBudget() : { reason: verdict.reason });
+      await state.report(envelope, "terminate");
+      return state.finish(finalRound ? failedBudget() : { reason: verdict.reason });
     }
     if (finalRound) {
       // tool_choice "none" was ignored: the final answer round failed.
-      await report("terminate");
-      return finish(failedBudget());
+      await state.report(envelope, "terminate");
+      return state.finish(failedBudget());
     }
     const executed = await runTools(verdict.calls, tools, signal, limits.tracePreviewBytes);
-    if (executed === "cancelled") return finish({ reason: "cancelled" });
-    toolCalls += verdict.calls.length;
-    if (toolContentBytes + executed.contentBytes > limits.maxToolContentBytes) {
+    if (executed === "cancelled") return state.finish({ reason: "cancelled" });
+    state.toolCalls += verdict.calls.length;
+    if (state.toolContentBytes + executed.contentBytes > limits.maxToolContentBytes) {
       // These results would push the conversation over its content cap: they are not sent.
-      budget = "tool_content";
-      await report("request_final_answer", executed.trace);
+      state.budget = "tool_content";
+      await state.report(envelope, "request_final_answer", executed.trace);
       continue;
     }
-    toolContentBytes += executed.contentBytes;
-    for (const call of verdict.calls) seenIds.add(call.id);
-    messages.push(
+    state.toolContentBytes += executed.contentBytes;
+    for (const call of verdict.calls) state.seenIds.add(call.id);
+    state.messages.push(
       structuredClone(verdict.message) as ChatMessage,
       ...transports.current.results(verdict.calls, executed.messages),
     );
-    await report("execute_tools", executed.trace);
+    await state.report(envelope, "execute_tools", executed.trace);
   }
 }
