@@ -1,14 +1,18 @@
 // Which guidance files a repository has: AGENTS.md and CLAUDE.md at the root,
 // .github/copilot-instructions.md, .github/instructions/*.instructions.md (in name order, at most
-// 20), then the files `.github/loupe.yml` names. Two directory listings find the usual ones, so a
-// repository without guidance costs two requests.
+// 20), the files `.github/loupe.yml` names, then AGENTS.md and CLAUDE.md in the directories of
+// the changed files (find-nested.ts). Two directory listings find the usual ones, and one more
+// for each directory of changed files that the default branch has (at most 24).
 
+import { findNestedGuidance } from "./find-nested.ts";
 import type { GuidanceKind, GuidanceSkip, GuidanceSource } from "./types.ts";
 import { GUIDANCE_LIMITS } from "./types.ts";
 
 export interface Candidate {
   readonly path: string;
   readonly kind: GuidanceKind;
+  /** A nested AGENTS.md or CLAUDE.md: the directory whose changed files it applies to. */
+  readonly directory?: string;
 }
 
 const ROOT_FILES: readonly [string, GuidanceKind][] = [
@@ -19,6 +23,7 @@ const ROOT_FILES: readonly [string, GuidanceKind][] = [
 export async function findGuidance(
   source: GuidanceSource,
   configured: readonly string[],
+  changedFiles: readonly string[],
 ): Promise<{ candidates: Candidate[]; skipped: GuidanceSkip[] }> {
   const candidates: Candidate[] = [];
   const skipped: GuidanceSkip[] = [];
@@ -56,6 +61,9 @@ export async function findGuidance(
   }
   for (const path of configured) {
     if (!candidates.some((c) => c.path === path)) candidates.push({ path, kind: "configured" });
+  }
+  for (const nested of await findNestedGuidance(list, root, changedFiles, skipped)) {
+    if (!candidates.some((c) => c.path === nested.path)) candidates.push(nested);
   }
   return { candidates, skipped };
 }

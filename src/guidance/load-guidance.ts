@@ -27,7 +27,11 @@ const encoder = new TextEncoder();
 
 export async function loadGuidance(options: LoadGuidanceOptions): Promise<Guidance> {
   if (!options.config.guidance) return { enabled: false, files: [], skipped: [] };
-  const { candidates, skipped } = await findGuidance(options.source, options.config.guidance_files);
+  const { candidates, skipped } = await findGuidance(
+    options.source,
+    options.config.guidance_files,
+    options.changedFiles,
+  );
   const files: GuidanceFile[] = [];
   let used = 0;
   for (const candidate of candidates) {
@@ -61,6 +65,7 @@ export async function loadGuidance(options: LoadGuidanceOptions): Promise<Guidan
       truncated: cut.truncated,
       appliesTo: scoped.matches?.slice(0, GUIDANCE_LIMITS.listedMatches) ?? null,
       matchedFiles: scoped.matches?.length ?? null,
+      directory: candidate.directory ?? null,
     });
   }
   return { enabled: true, files, skipped };
@@ -96,12 +101,19 @@ function readText(candidate: Candidate, read: GuidanceRead): { text: string; byt
   }
 }
 
-/** Path-scoped files apply only to the changed files their applyTo matches. */
+/**
+ * Path-scoped files apply only to the changed files their applyTo matches, nested AGENTS.md and
+ * CLAUDE.md files to the changed files under their directory.
+ */
 function scope(
   candidate: Candidate,
   text: string,
   changedFiles: readonly string[],
 ): { body: string; matches: string[] | null } | { reason: string } {
+  if (candidate.directory !== undefined) {
+    const prefix = `${candidate.directory}/`;
+    return { body: text, matches: changedFiles.filter((file) => file.startsWith(prefix)) };
+  }
   if (candidate.kind !== "instructions") return { body: text, matches: null };
   const front = readFrontMatter(text);
   if (!front.ok) return { reason: front.reason };

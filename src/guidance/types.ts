@@ -17,6 +17,11 @@ export interface GuidanceFile {
   readonly appliesTo: readonly string[] | null;
   /** How many changed files its applyTo matches, when path-scoped. */
   readonly matchedFiles: number | null;
+  /**
+   * For an AGENTS.md or CLAUDE.md below the root: its directory. It applies to the changed files
+   * under it (`appliesTo`), and for them it takes precedence over the files of directories above.
+   */
+  readonly directory: string | null;
 }
 
 export interface GuidanceSkip {
@@ -62,4 +67,8 @@ export const GUIDANCE_LIMITS = {
   instructionFiles: 20,
   /** Changed files listed per path-scoped file. */
   listedMatches: 20,
+  /** Directories of changed files listed in search of a nested AGENTS.md or CLAUDE.md. */
+  nestedDirectories: 24,
+  /** How deep below the root a nested file is looked for. */
+  nestedDepth: 8,
 } as const;

@@ -19,7 +19,9 @@ export function guidanceLines(files: readonly GuidanceFile[] | undefined): strin
       const scope =
         file.appliesTo === null
           ? ""
-          : ` (applies only to the changed files ${JSON.stringify(file.appliesTo)}${more})`;
+          : file.directory !== null
+            ? ` (nested in ${JSON.stringify(`${file.directory}/`)}: applies only to the changed files under it, ${JSON.stringify(file.appliesTo)}${more}, and for them takes precedence over the guidance of the directories above)`
+            : ` (applies only to the changed files ${JSON.stringify(file.appliesTo)}${more})`;
       const cut = file.truncated ? " (cut short by Loupe)" : "";
       return `Guidance file ${JSON.stringify(file.path)}${scope}${cut}: ${JSON.stringify(file.text)}`;
     }),

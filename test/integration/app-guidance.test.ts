@@ -67,6 +67,17 @@ describe("repository guidance comes from the default branch", () => {
     expectCleanEnd(h, app.provider, [gh]);
   });
 
+  it("an AGENTS.md in the changed files' directory is given for them, nearest first in precedence", async () => {
+    const { h, gh, user, summary } = await reviewWith({
+      guidance: { ...DEFAULT_BRANCH, "src/AGENTS.md": "DEFAULT-SRC: services log their errors.\n" },
+    });
+    expect(user).toContain(
+      'Guidance file "src/AGENTS.md" (nested in "src/": applies only to the changed files under it, ["src/service.ts","src/util.ts"], and for them takes precedence over the guidance of the directories above): "DEFAULT-SRC: services log their errors.\\n"',
+    );
+    expect(summary).toContain("`src/AGENTS.md` (for 2 changed files)");
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+
   it("no guidance on the default branch: the model gets none, even though the PR adds some", async () => {
     const { h, gh, user, summary } = await reviewWith({ guidance: {} });
     expect(user).not.toContain("Repository guidance");

@@ -1,6 +1,7 @@
 // The default branch's guidance files as GitHub's contents API serves them (no ref: nock matches
 // no query string unless told, so a request with `?ref=` would find none of these): the root
-// and directory listings Loupe asks for, then each file. `optional` mocks may go unused (a review
+// and directory listings Loupe asks for (every directory that holds one of the files: a nested
+// AGENTS.md must sit in a directory of the changed files), then each file. `optional` mocks may go unused (a review
 // that stops before step 3b never reads guidance).
 
 import type { GitHubMock } from "./github-mock.ts";
@@ -31,10 +32,12 @@ export function mockGuidance(
       .get(dir === "" ? `${repoPath}/contents` : `${repoPath}/contents/${enc(dir)}`)
       .optionally(optional)
       .reply(200, entries(dir));
-  list("");
-  const paths = Object.keys(files);
-  if (paths.some((p) => p.startsWith(".github/"))) list(".github");
-  if (paths.some((p) => p.startsWith(".github/instructions/"))) list(".github/instructions");
+  const dirs = new Set([""]);
+  for (const path of Object.keys(files)) {
+    const parts = path.split("/");
+    for (let depth = 1; depth < parts.length; depth++) dirs.add(parts.slice(0, depth).join("/"));
+  }
+  for (const dir of dirs) list(dir);
   for (const [path, text] of Object.entries(files)) {
     const content = Buffer.from(text, "utf8");
     gh.scope
