@@ -1,8 +1,10 @@
 // Review threads over GraphQL: REST has no notion of a thread or of resolving one. Threads are
-// read page by page (100 per page, their first 100 comments each) and resolved one mutation at a
-// time, so a failure leaves the rest untouched and is counted, not thrown.
+// read page by page (100 per page, their first 100 comments each, each page parsed a piece at a
+// time) and resolved one mutation at a time, so a failure leaves the rest untouched and is
+// counted, not thrown.
 
 import type { ReviewThread } from "../conversation/review-thread.ts";
+import { graphqlInSlices } from "./graphql-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
 const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $cursor: String) {
@@ -37,7 +39,7 @@ interface ThreadsPage {
   } | null;
 }
 
-export type GraphQLClient = Pick<GitHubClient, "graphql">;
+export type GraphQLClient = Pick<GitHubClient, "graphql" | "request">;
 
 export async function listReviewThreads(
   octokit: GraphQLClient,
@@ -46,12 +48,12 @@ export async function listReviewThreads(
   const threads: ReviewThread[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const data: ThreadsPage = await octokit.graphql<ThreadsPage>(THREADS_QUERY, {
-      owner: input.owner,
-      repo: input.repo,
-      number: input.pullNumber,
-      cursor,
-    });
+    const data: ThreadsPage = await graphqlInSlices<ThreadsPage>(
+      octokit,
+      THREADS_QUERY,
+      { owner: input.owner, repo: input.repo, number: input.pullNumber, cursor },
+      "GitHub's page of the pull request's review threads",
+    );
     const connection = data.repository?.pullRequest?.reviewThreads;
     if (!connection) break;
     for (const node of connection.nodes) threads.push({ ...node, comments: node.comments.nodes });
