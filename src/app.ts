@@ -23,6 +23,7 @@ import { runReview } from "./jobs/run-review.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
 import { createCommentHandler } from "./webhooks/comment-handler.ts";
+import { deliveryFailure } from "./webhooks/delivery-failure.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
 
 export interface LoupeAppOptions {
@@ -205,6 +206,10 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
     const known: readonly string[] = [...HANDLED_EVENTS, ...CONVERSATION_EVENTS];
     app.onAny((event) => {
       if (!known.includes(event.name)) metrics.webhookDelivery(event.name, "ignored");
+    });
+    app.onError(async (error) => {
+      const failure = deliveryFailure(error);
+      metrics.webhookDelivery(failure.event, failure.outcome);
     });
   };
 }

@@ -164,6 +164,8 @@ describe("Loupe as a server process (npm start) against a fake GitHub", () => {
     expect(sample('loupe_provider_tokens_total{kind="prompt"}')).toBe("300");
     expect(sample('loupe_provider_tokens_total{kind="completion"}')).toBe("30");
     expect(sample('loupe_webhook_deliveries_total{event="pull_request",outcome="queued"}')).toBe("1");
+    // The forged delivery of the test above: counted, under no event name its sender chose.
+    expect(sample('loupe_webhook_deliveries_total{event="unverified",outcome="bad_signature"}')).toBe("1");
     expect(sample('loupe_queue_jobs{state="running"}')).toBe("0");
     expect(sample('loupe_queue_jobs{state="waiting"}')).toBe("0");
     expect(sample("process_cpu_user_seconds_total")).toBeDefined(); // Node's default metrics
