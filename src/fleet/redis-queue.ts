@@ -5,8 +5,7 @@
 // and, should that message be missed, from its own check every few seconds.
 //
 // Nothing is acknowledged before it is durable: a job is added first (held back, so no worker takes
-// it before it is decided and announced), then decided, and the webhook is answered; the queued
-// check run is made after that, and then the job is released. A Redis that cannot take the job
+// it before it is decided and announced), then decided, then released; a Redis that cannot take it
 // makes `enqueue` reject with status 503. A killed replica's jobs are found by BullMQ's stalled-job
 // check and run again elsewhere on the same check run (its id is stored in the job as soon as it
 // is open). On shutdown, running jobs are handed back to the queue after the grace period.
@@ -62,8 +61,6 @@ const DEFAULT_TIMING: FleetTiming = {
 
 /** A job added but not yet decided waits this long before a worker may take it (see above). */
 const HOLD_MS = 60_000;
-/** How long a job's queued check run id is kept beside it for a replica that drops the job. */
-const RUN_KEY_TTL_S = 86_400;
 /** A job whose pull request is busy (another review of it runs) is looked at again after this. */
 const BUSY_RETRY_MS = 1_000;
 
@@ -98,7 +95,6 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
   const acceptState = createPrState(producer, { prefix, leaseMs: timing.leaseMs });
   const workState = createPrState(workerConnection, { prefix, leaseMs: timing.leaseMs });
   const abortChannel = `${prefix}abort`;
-  const runKey = (jobId: string) => `${prefix}run:${jobId}`;
   const running = new Map<string, Running>();
   const background = new Set<Promise<unknown>>();
   let handingBack = false;
@@ -161,10 +157,12 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
         if (decision.abort !== null)
           await producer.publish(abortChannel, JSON.stringify({ jobId: decision.abort, reason }));
         if (decision.drop !== null) track(dropWaiting(decision.drop, reason));
-        // Not awaited: Octokit paces an installation's writes a second apart (GitHub's advice
-        // against secondary rate limits), so forty pull requests opened at once would have their
-        // queued check runs made over forty seconds, and the last webhooks answered 503.
-        track(announceAndRelease(job, request));
+        const checkRunId = await options.announce(request);
+        await job.updateData({
+          request,
+          checkRun: checkRunId === null ? null : { id: checkRunId, headSha: request.headSha },
+        });
+        await job.promote().catch(() => undefined); // already due: nothing to release
         return "queued";
       });
     } catch (error) {
@@ -172,56 +170,17 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
     }
   }
 
-  /**
-   * Makes the held job's queued check run, stores its id in the job (a replica that takes the job
-   * over reuses it), then releases the job. The hold is renewed while the run is being made, so a
-   * replica that dies here lets the job go within HOLD_MS.
-   *
-   * A newer push may drop the job meanwhile (dropWaiting, perhaps on another replica). Each side
-   * writes first and reads second: this side records the run's id, then reads whether the job was
-   * superseded; the decision records the supersession before dropWaiting reads the run's id. So at
-   * least one side sees the other, and the side that takes the recorded id (GETDEL: one of them)
-   * cancels the run.
-   */
-  async function announceAndRelease(job: Job<StoredJob>, request: ReviewRequest): Promise<void> {
-    const jobId = job.id!;
-    const renew = setInterval(() => void job.changeDelay(HOLD_MS).catch(() => undefined), HOLD_MS / 3);
-    let checkRunId: number | null;
-    try {
-      checkRunId = await options.announce(request);
-    } finally {
-      clearInterval(renew);
-    }
-    if (checkRunId !== null) await producer.set(runKey(jobId), String(checkRunId), "EX", RUN_KEY_TTL_S);
-    const superseded = await acceptState.supersededBy(jobId);
-    if (superseded !== null) {
-      await job.remove().catch(() => undefined);
-      const recorded = await producer.getdel(runKey(jobId));
-      if (recorded !== null) await options.cancel(request, Number(recorded), superseded);
-      return;
-    }
-    const checkRun = checkRunId === null ? null : { id: checkRunId, headSha: request.headSha };
-    await job.updateData({ request, checkRun });
-    await job.promote().catch(() => undefined); // already due: nothing to release
-  }
-
   /** A waiting job replaced by a newer push: out of the queue, its queued run cancelled. */
   async function dropWaiting(jobId: string, reason: CancelReason): Promise<void> {
     const job = await queue.getJob(jobId);
-    if (job === undefined) return; // its announcer saw it superseded and removed it
+    if (job === undefined) return;
     // A worker may have taken it a moment ago: then it sees it is superseded and ends itself.
     const removed = await job.remove().then(
       () => true,
       () => false,
     );
-    if (!removed) return;
-    // Taken after the removal: its announcer may have made the run since the job was read, and
-    // whichever of the two takes the recorded id cancels the run.
-    // (A job that holds the id but no record is one whose record expired or predates it: the
-    // announcer, which writes the id into a job only when it was not superseded, left it here.)
-    const recorded = await producer.getdel(runKey(jobId));
-    const checkRunId = recorded !== null ? Number(recorded) : (job.data.checkRun?.id ?? null);
-    if (checkRunId !== null) await options.cancel(job.data.request, checkRunId, reason);
+    if (removed && job.data.checkRun !== null)
+      await options.cancel(job.data.request, job.data.checkRun.id, reason);
   }
 
   async function process(job: Job<StoredJob>, token?: string): Promise<void> {
