@@ -13,12 +13,12 @@ const STACK_FRAMES = 3;
 const CAUSE_DEPTH = 2;
 
 export function errorDetail(error: unknown): string {
-  const detail = redactSecrets(describe(error, CAUSE_DEPTH));
+  const detail = redactSecrets(describe(error, CAUSE_DEPTH)).replace(/\s*\n\s*/g, " | ");
   return detail.length <= MAX_DETAIL_CHARS ? detail : `${cutCodePoints(detail, MAX_DETAIL_CHARS)}…`;
 }
 
 function describe(error: unknown, depth: number): string {
-  if (!(error instanceof Error)) return `thrown ${typeof error}: ${String(error)}`;
+  if (!(error instanceof Error)) return `thrown ${typeof error}: ${printable(error)}`;
   const parts = [headline(error)];
   if (!(error instanceof LoupeError) && httpStatus(error) === undefined) {
     const frames = stackFrames(error);
@@ -49,4 +49,13 @@ function stackFrames(error: Error): string[] {
     .filter((line) => line.startsWith("at "))
     .slice(0, STACK_FRAMES)
     .map((line) => line.slice(3));
+}
+
+/** String(value), or a placeholder for a value that cannot say what it is (a null prototype). */
+function printable(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return "(unprintable)";
+  }
 }

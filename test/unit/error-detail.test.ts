@@ -50,6 +50,7 @@ describe("errorDetail", () => {
   it("says what was thrown when it is not an Error", () => {
     expect(errorDetail("boom")).toBe("thrown string: boom");
     expect(errorDetail(undefined)).toBe("thrown undefined: undefined");
+    expect(errorDetail(Object.create(null))).toBe("thrown object: (unprintable)");
   });
 
   it("redacts secrets and stays one bounded line, cut on a code point", () => {
@@ -60,5 +61,7 @@ describe("errorDetail", () => {
     expect(detail.length).toBeLessThanOrEqual(1001);
     expect(detail.endsWith("😀…")).toBe(true);
     expect(detail).not.toContain("\n");
+    const aggregate = new AggregateError([new Error("a")], "first failure\nsecond failure");
+    expect(errorDetail(aggregate)).toMatch(/^AggregateError: first failure \| second failure; at /);
   });
 });
