@@ -5,15 +5,8 @@
 // for each directory of changed files that the default branch has (at most 24).
 
 import { findNestedGuidance } from "./find-nested.ts";
-import type { GuidanceKind, GuidanceSkip, GuidanceSource } from "./types.ts";
+import type { Candidate, GuidanceKind, GuidanceSkip, GuidanceSource } from "./types.ts";
 import { GUIDANCE_LIMITS } from "./types.ts";
-
-export interface Candidate {
-  readonly path: string;
-  readonly kind: GuidanceKind;
-  /** A nested AGENTS.md or CLAUDE.md: the directory whose changed files it applies to. */
-  readonly directory?: string;
-}
 
 const ROOT_FILES: readonly [string, GuidanceKind][] = [
   ["AGENTS.md", "agents"],

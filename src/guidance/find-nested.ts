@@ -6,8 +6,13 @@
 // the default branch has it), shallowest first, then those holding the most changed files, at
 // most 24 listings and 8 levels deep.
 
-import type { Candidate } from "./find-guidance.ts";
-import { GUIDANCE_LIMITS, type GuidanceDirEntry, type GuidanceKind, type GuidanceSkip } from "./types.ts";
+import {
+  type Candidate,
+  GUIDANCE_LIMITS,
+  type GuidanceDirEntry,
+  type GuidanceKind,
+  type GuidanceSkip,
+} from "./types.ts";
 
 const NESTED_FILES: readonly [string, GuidanceKind][] = [
   ["AGENTS.md", "agents"],

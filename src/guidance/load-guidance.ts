@@ -4,9 +4,10 @@
 
 import { globMatcher, type RepoConfig } from "../config/repo-config.ts";
 import { previewText } from "../llm/trace.ts";
-import { type Candidate, findGuidance } from "./find-guidance.ts";
+import { findGuidance } from "./find-guidance.ts";
 import { readFrontMatter } from "./front-matter.ts";
 import {
+  type Candidate,
   GUIDANCE_LIMITS,
   type Guidance,
   type GuidanceFile,

@@ -24,6 +24,14 @@ export interface GuidanceFile {
   readonly directory: string | null;
 }
 
+/** A guidance file to read, as found in the repository's listings. */
+export interface Candidate {
+  readonly path: string;
+  readonly kind: GuidanceKind;
+  /** A nested AGENTS.md or CLAUDE.md: the directory whose changed files it applies to. */
+  readonly directory?: string;
+}
+
 export interface GuidanceSkip {
   readonly path: string;
   /** Loupe's own words, e.g. "applies to no changed file". */
