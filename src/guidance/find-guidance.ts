@@ -4,14 +4,9 @@
 // the changed files (find-nested.ts). Two directory listings find the usual ones, and one more
 // for each directory of changed files that the default branch has (at most 24).
 
-import { findNestedGuidance } from "./find-nested.ts";
-import type { Candidate, GuidanceKind, GuidanceSkip, GuidanceSource } from "./types.ts";
+import { agentFilesIn, findNestedGuidance } from "./find-nested.ts";
+import type { Candidate, GuidanceSkip, GuidanceSource } from "./types.ts";
 import { GUIDANCE_LIMITS } from "./types.ts";
-
-const ROOT_FILES: readonly [string, GuidanceKind][] = [
-  ["AGENTS.md", "agents"],
-  ["CLAUDE.md", "claude"],
-];
 
 export async function findGuidance(
   source: GuidanceSource,
@@ -29,9 +24,7 @@ export async function findGuidance(
     }
   };
   const root = await list("");
-  for (const [name, kind] of ROOT_FILES) {
-    if (root.some((e) => e.name === name && e.type === "file")) candidates.push({ path: name, kind });
-  }
+  candidates.push(...agentFilesIn("", root));
   const github = root.some((e) => e.name === ".github" && e.type === "dir") ? await list(".github") : [];
   if (github.some((e) => e.name === "copilot-instructions.md" && e.type === "file")) {
     candidates.push({ path: ".github/copilot-instructions.md", kind: "copilot" });

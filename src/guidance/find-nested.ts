@@ -14,10 +14,20 @@ import {
   type GuidanceSkip,
 } from "./types.ts";
 
-const NESTED_FILES: readonly [string, GuidanceKind][] = [
+const AGENT_FILES: readonly [string, GuidanceKind][] = [
   ["AGENTS.md", "agents"],
   ["CLAUDE.md", "claude"],
 ];
+
+/**
+ * The AGENTS.md and CLAUDE.md files a directory's listing shows: at the root ("") for every
+ * changed file, below it for the changed files under their directory.
+ */
+export function agentFilesIn(dir: string, entries: readonly GuidanceDirEntry[]): Candidate[] {
+  return AGENT_FILES.filter(([name]) => entries.some((e) => e.name === name && e.type === "file")).map(
+    ([name, kind]) => (dir === "" ? { path: name, kind } : { path: `${dir}/${name}`, kind, directory: dir }),
+  );
+}
 
 interface Listed {
   readonly dir: string;
@@ -44,11 +54,7 @@ export async function findNestedGuidance(
     const next: Listed[] = [];
     for (const child of children.slice(0, listings)) {
       const entries = await list(child.dir);
-      for (const [name, kind] of NESTED_FILES) {
-        if (entries.some((e) => e.name === name && e.type === "file")) {
-          candidates.push({ path: `${child.dir}/${name}`, kind, directory: child.dir });
-        }
-      }
+      candidates.push(...agentFilesIn(child.dir, entries));
       next.push({ ...child, entries });
     }
     listings -= Math.min(listings, children.length);
