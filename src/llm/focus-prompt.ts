@@ -2,6 +2,9 @@
 // (and why), or only the commits since Loupe's last review, with the files and hunks they changed.
 // Patches are repository data: JSON-quoted, labelled untrusted, and bounded.
 
+import { cutCodePoints } from "../review/markdown-text.ts";
+import { boundedJsonList } from "./bounded-json-list.ts";
+
 export interface ReviewFocus {
   readonly kind: "incremental" | "full";
   /** One line, e.g. "incremental: 2 commits since abc1234" or "full review: <why>" (Loupe's own text). */
@@ -13,9 +16,6 @@ export interface ReviewFocus {
     readonly patch: string | null;
   }[];
 }
-
-import { cutCodePoints } from "../review/markdown-text.ts";
-import { boundedJsonList } from "./bounded-json-list.ts";
 
 // Patches share one budget; the list as a whole (names included) has a size bound of its own,
 // since the new commits' file names are as much the pull request's to choose as their hunks.
