@@ -32,7 +32,6 @@ export function loupeFromEnv(
     provider,
     limits,
     replyLimits,
-    gitHost: config.gitHost,
     ...(metrics ? { metrics } : {}),
   });
   const appId = env.APP_ID && /^\d+$/.test(env.APP_ID) ? Number(env.APP_ID) : null;

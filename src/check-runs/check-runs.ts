@@ -18,8 +18,8 @@ import {
 import { renderProgressOutput } from "../github/check-run-output.ts";
 import type { GitHubClient, RepoRef } from "../github/octokit.ts";
 import { withSecondaryRetry } from "../github/retry-secondary.ts";
-import type { JobLogger } from "../jobs/job-logger.ts";
-import type { CancelReason } from "../jobs/review-request.ts";
+import type { JobLogger } from "../pipeline/job-logger.ts";
+import type { CancelReason } from "../domain/cancel-reason.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import { createProgressThrottle } from "./progress-throttle.ts";
 import { cancelledOutput, queuedOutput, reviewingOutput } from "./texts.ts";

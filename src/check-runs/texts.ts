@@ -2,11 +2,10 @@
 // can end without a review. Error details are reduced to a code or an HTTP status: provider
 // bodies, paths and tokens never reach a check run.
 
-import { isLoupeError } from "../errors.ts";
 import type { CheckRunOutput } from "../github/check-run.ts";
-import { httpStatus } from "../github/octokit.ts";
+import { describeFailure } from "../pipeline/describe-failure.ts";
 import { redactSecrets } from "../redact.ts";
-import type { CancelReason } from "../jobs/review-request.ts";
+import type { CancelReason } from "../domain/cancel-reason.ts";
 import { codeSpan, escapeText } from "../review/markdown-escape.ts";
 import { cutCodePoints } from "../review/markdown-text.ts";
 
@@ -42,23 +41,8 @@ export function cancelledOutput(reason: CancelReason): CheckRunOutput {
   };
 }
 
-export function describeFailure(error: unknown): string {
-  if (isLoupeError(error)) return `Loupe stopped with \`${error.code}\`.`;
-  const status = httpStatus(error);
-  if (status !== undefined) return `GitHub answered HTTP ${status}.`;
-  return "An unexpected internal error occurred.";
-}
-
 export function failureOutput(error: unknown): CheckRunOutput {
   return { title: "Review not completed", summary: `${describeFailure(error)} ${RERUN_HINT}` };
-}
-
-/** Why a fetch was stopped, and the operator setting that decides it. */
-export function tooLargeDetail(reason: string): string {
-  return (
-    `The repository is too large to fetch: ${reason}. ` +
-    "The operator's limit is `REVIEW_MAX_FETCH_BYTES`; nothing was sent to the model."
-  );
 }
 
 /** The repository's own file is quoted here (keys, YAML errors), so it is neutralised like model text. */

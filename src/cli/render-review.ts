@@ -2,7 +2,7 @@
 // what the App would post for it: the review body exactly as the App renders it (summary,
 // "Outside the diff", notes) and each inline comment with the line it would be anchored to.
 
-import type { PlannedReview } from "../jobs/review-ports.ts";
+import type { PlannedReview } from "../pipeline/review-ports.ts";
 import { renderResultMarkdown } from "../llm/render-result.ts";
 import type { LoopResult } from "../llm/types.ts";
 import { codeSpan } from "../review/markdown-escape.ts";

@@ -1,28 +1,23 @@
-// `loupe review`: runs the whole review loop against a local repository (or a clone URL) with the
+// `loupe review`: runs the App's review pipeline on a local repository (or a clone URL) with the
 // provider configured in the environment, with the repository configuration the App would use
-// (review-settings.ts), and prints the result with what the App would post for it. Exit 0 on
+// (host/local/config-file.ts), and prints the result with what the App would post for it. Exit 0 on
 // final_review (or when the App would skip the change), 1 on any other termination reason, 2 on
 // bad usage/configuration.
 
-import path from "node:path";
 import type { CliIo } from "../cli.ts";
 import { readProviderConfig } from "../config/provider-config.ts";
 import { readReviewLimits } from "../config/review-limits.ts";
-import { changesOf } from "../diff/changes.ts";
-import { listTreeChange } from "../diff/listed-change.ts";
 import { isLoupeError, LoupeError } from "../errors.ts";
 import { describeGuidance } from "../guidance/describe-guidance.ts";
-import { loadGuidance } from "../guidance/load-guidance.ts";
-import { snapshotGuidanceSource } from "../guidance/snapshot-source.ts";
-import { createOpenAiProvider } from "../llm/client.ts";
-import { runReviewLoop } from "../llm/loop.ts";
-import { createToolRegistry } from "../tools/registry.ts";
+import { readReviewConfigFile } from "../host/local/config-file.ts";
+import { localHost, looksLikeUrl } from "../host/local/local-host.ts";
+import { openRepository } from "../host/local/open-repository.ts";
+import { createDefaultPorts } from "../jobs/default-ports.ts";
+import type { ConfigError, ReviewOutcome } from "../pipeline/review-outcome.ts";
+import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { VALUE_OPTIONS } from "./help.ts";
-import { openRepository } from "./open-repository.ts";
 import { renderLocalReviewMarkdown, renderSkipMarkdown } from "./render-review.ts";
-import { planLocalReview, scopeReview } from "./review-scope.ts";
-import { readReviewSettings } from "./review-settings.ts";
 
 interface ReviewArgs {
   repo: string;
@@ -35,84 +30,73 @@ interface ReviewArgs {
 
 export async function runReviewCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv);
-  const providerConfig = readProviderConfig(io.env);
-  const limits = readReviewLimits(io.env);
+  const provider = readProviderConfig(io.env);
+  const ports = createDefaultPorts({ provider, limits: readReviewLimits(io.env), includeTrace: args.trace });
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-  let workspace: Workspace | undefined;
   try {
-    workspace = await openWorkspace(args, io.env, controller.signal);
-    const settings = await readReviewSettings({
+    const workspace = await openWorkspace(args, io.env, controller.signal);
+    await using host = localHost({
       repo: args.repo,
-      base: args.base,
-      isUrl: looksLikeUrl(args.repo),
-      configFile: args.config,
-      mergeBase: { snapshot: workspace.mergeBase, objects: workspace.objects },
+      workspace,
+      configFile: await readReviewConfigFile({
+        repo: args.repo,
+        base: args.base,
+        isUrl: looksLikeUrl(args.repo),
+        configFile: args.config,
+        mergeBase: { snapshot: workspace.mergeBase, objects: workspace.objects },
+      }),
     });
-    const changes = await changesOf(workspace);
-    const scope = scopeReview(settings.config, changes);
-    if (scope.kind === "skip") {
-      io.stdout(
-        args.format === "json"
-          ? `${JSON.stringify({ skipped: { reason: scope.reason, detail: scope.detail }, configuration: settings.source }, null, 2)}\n`
-          : renderSkipMarkdown(settings.source, scope.detail),
-      );
-      return 0;
-    }
-    // Guidance from the base side, as the App reads it from the default branch: the changes under
-    // review never decide what the model is told about the repository.
-    const guidance = await loadGuidance({
-      source: snapshotGuidanceSource(workspace.mergeBase, workspace.objects),
-      config: settings.config,
-      changedFiles: scope.reviewable.map((c) => c.path),
-    });
-    const instructions = settings.config.instructions;
-    const repository = repositoryName(args.repo);
-    const result = await runReviewLoop({
-      provider: createOpenAiProvider(providerConfig),
-      tools: createToolRegistry(workspace),
-      view: workspace,
-      model: providerConfig.model,
-      prompt: {
-        repository: `${repository.owner}/${repository.repo}`,
-        pullRequest: null,
-        baseSha: workspace.mergeBase.commit,
-        headSha: workspace.head.commit,
-        changedFiles: scope.reviewable.map(listTreeChange),
-        ...(instructions.trim() === "" ? {} : { repositoryInstructions: instructions }),
-        guidance: guidance.files,
-      },
-      limits,
-      toolCalls: providerConfig.toolCalls,
-      includeTrace: args.trace,
+    const configuration = (await host.repoConfig()).source;
+    // The App's own pipeline, with everything a person asking for a review implies.
+    const outcome = await reviewPullRequest(host, ports, {
       signal: controller.signal,
+      asked: true,
+      askedFull: true,
+      started: async () => 0,
+      log: { info: () => {}, warn: () => {} },
     });
-    const plan = await planLocalReview({
-      result,
-      view: workspace,
-      changes,
-      config: settings.config,
-      repository,
-    });
-    const facts = {
-      configuration: settings.source,
-      filesReviewed: scope.reviewable.length,
-      filesLeftOut: scope.leftOut,
-      guidance: describeGuidance(guidance, "the base revision"),
-    };
-    io.stdout(
-      args.format === "json"
-        ? `${JSON.stringify({ ...result, ...facts, plan }, null, 2)}\n`
-        : renderLocalReviewMarkdown({ result, plan, ...facts }),
-    );
-    return result.termination_reason === "final_review" ? 0 : 1;
+    io.stdout(renderOutcome(outcome, configuration, args.format));
+    return outcome.kind === "reviewed" && outcome.result.termination_reason !== "final_review" ? 1 : 0;
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    await workspace?.dispose();
   }
+}
+
+function renderOutcome(outcome: ReviewOutcome, configuration: string, format: ReviewArgs["format"]): string {
+  switch (outcome.kind) {
+    case "config_invalid":
+      throw configInvalidError(configuration, outcome.errors);
+    case "failed":
+      throw outcome.error;
+    case "cancelled":
+      // Only a queue's cancel reasons end a review this way; the CLI's interrupt ends its loop instead.
+      throw new Error("the review was cancelled");
+    case "skipped":
+      return format === "json"
+        ? `${JSON.stringify({ skipped: { reason: outcome.code, detail: outcome.detail }, configuration }, null, 2)}\n`
+        : renderSkipMarkdown(configuration, outcome.detail);
+    case "reviewed": {
+      const facts = {
+        configuration,
+        filesReviewed: outcome.filesReviewed,
+        filesLeftOut: outcome.filesSkipped,
+        guidance: describeGuidance(outcome.guidance, "the base revision"),
+      };
+      return format === "json"
+        ? `${JSON.stringify({ ...outcome.result, ...facts, plan: outcome.plan }, null, 2)}\n`
+        : renderLocalReviewMarkdown({ result: outcome.result, plan: outcome.plan, ...facts });
+    }
+  }
+}
+
+/** One line (the dispatcher prints the first line of a message): every error, as the check run lists them. */
+function configInvalidError(source: string, errors: readonly ConfigError[]): LoupeError {
+  const listed = errors.map((e) => `${e.path || "(root)"}: ${e.message.replace(/\s+/g, " ")}`);
+  return new LoupeError("configuration_invalid", `${source} is invalid: ${listed.join("; ")}`);
 }
 
 async function openWorkspace(
@@ -130,27 +114,6 @@ async function openWorkspace(
     }
     throw error;
   }
-}
-
-function looksLikeUrl(repo: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(repo);
-}
-
-/**
- * owner/repo for the prompt and the sanitiser: from a URL's host and path, or local/<dir name> on
- * github.com (never a full local path).
- */
-function repositoryName(repo: string): { owner: string; repo: string; host: string } {
-  if (looksLikeUrl(repo)) {
-    const url = new URL(repo);
-    const parts = url.pathname
-      .replace(/\.git$/, "")
-      .split("/")
-      .filter(Boolean);
-    const [owner = "unknown", name = "repository"] = parts.length >= 2 ? parts.slice(-2) : [];
-    return { owner, repo: name, host: url.host };
-  }
-  return { owner: "local", repo: path.basename(path.resolve(repo)), host: "github.com" };
 }
 
 function parseArgs(argv: readonly string[]): ReviewArgs {

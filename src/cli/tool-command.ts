@@ -10,7 +10,7 @@ import { createToolRegistry, isToolName, parseToolArguments } from "../tools/reg
 import { TOOL_NAMES, type ToolName } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { VALUE_OPTIONS } from "./help.ts";
-import { openRepository } from "./open-repository.ts";
+import { openRepository } from "../host/local/open-repository.ts";
 
 export type RepositoryOpener = (options: {
   readonly repo: string;

@@ -4,7 +4,7 @@
 // the GitHub adapter and the two queues, so every branch is tested with nock and real payloads.
 
 import type { ConversationApi } from "../github/conversation-api.ts";
-import type { ReviewRequest } from "../jobs/review-request.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
 import type { CommentEvent } from "../webhooks/to-comment-event.ts";
 import { type CommandName, mentionsBot, parseCommand } from "./command.ts";
 import { CLOSED_TEXT, helpText, pausedText, resumedText } from "./help-text.ts";

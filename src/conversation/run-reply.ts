@@ -6,7 +6,7 @@
 // What a check run would say goes in the thread instead: the reply states the finding's status
 // and what the loop spent, and a job that ends without a reply posts why.
 
-import { describeFailure } from "../check-runs/texts.ts";
+import { describeFailure } from "../pipeline/describe-failure.ts";
 import { errorDetail } from "../error-detail.ts";
 import { comparePullRequest } from "../github/compare.ts";
 import { listReviewThreads, resolveReviewThread } from "../github/review-threads.ts";

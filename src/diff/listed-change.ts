@@ -1,9 +1,9 @@
 // One changed file as Loupe lists it to the model in the first message, from whichever source
-// knows the pull request: GitHub's compare (the app) or Loupe's own diff (the CLI). The same
+// knows the pull request: GitHub's compare (the app) or Loupe's own diff (the CLI), both as a ChangedFile. The same
 // rules as inspect_git_diff: a rename is one entry with its previous path, never a deleted plus
 // an added file; nothing is called binary that Loupe has not seen to be binary.
 
-import type { TreeChange } from "../workspace/tree-diff.ts";
+import type { ChangedFile } from "../domain/changed-file.ts";
 
 export interface ListedChange {
   readonly path: string;
@@ -17,31 +17,13 @@ export interface ListedChange {
   readonly deletions?: number;
 }
 
-export function listTreeChange(change: TreeChange): ListedChange {
-  if (change.previousPath === undefined) return { path: change.path, status: change.status };
-  return {
-    path: change.path,
-    status: change.status,
-    previous_path: change.previousPath,
-    ...(change.similarity === undefined ? {} : { similarity: change.similarity }),
-  };
-}
-
-/** The fields of a GitHub compare file this listing needs. */
-export interface GitHubFileFacts {
-  readonly filename: string;
-  readonly status: string;
-  readonly previousFilename: string | null;
-  readonly additions: number;
-  readonly deletions: number;
-}
-
-export function listGitHubFile(file: GitHubFileFacts): ListedChange {
+export function listChangedFile(file: ChangedFile): ListedChange {
   return {
     path: file.filename,
     // GitHub says "removed" where git and inspect_git_diff say "deleted".
     status: file.status === "removed" ? "deleted" : file.status,
     ...(file.previousFilename === null ? {} : { previous_path: file.previousFilename }),
+    ...(file.similarity === undefined ? {} : { similarity: file.similarity }),
     additions: file.additions,
     deletions: file.deletions,
   };

@@ -5,7 +5,7 @@
 // same moment cannot both think they are first. The same decisions as the in-process queue.
 
 import type { Redis } from "ioredis";
-import type { CancelReason } from "../jobs/review-request.ts";
+import type { CancelReason } from "../domain/cancel-reason.ts";
 
 export type Decision =
   | {

@@ -10,7 +10,7 @@ import { Redis } from "ioredis";
 import type { ThreadReplyRequest } from "../conversation/handle-comment.ts";
 import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../conversation/reply-queue.ts";
 import { errorDetail } from "../error-detail.ts";
-import type { JobLogger } from "../jobs/job-logger.ts";
+import type { JobLogger } from "../pipeline/job-logger.ts";
 import { QueueUnavailableError, withinMs } from "./queue-unavailable.ts";
 import type { FleetTiming } from "./redis-queue.ts";
 

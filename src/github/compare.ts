@@ -3,32 +3,10 @@
 // A comparison lists at most 300 files; for a larger pull request the files come from
 // pulls.listFiles instead, which lists up to 3,000 (github-constraints §3).
 
+import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import { parseJsonInSlices, UNPARSED_BODY } from "./json-in-slices.ts";
 import { listPullRequestInSlices } from "./list-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
-
-export interface ChangedFile {
-  readonly filename: string;
-  readonly status: string;
-  readonly previousFilename: string | null;
-  /** GitHub's unified hunks; absent for binary files and diffs over GitHub's limits. */
-  readonly patch: string | null;
-  readonly additions: number;
-  readonly deletions: number;
-}
-
-export interface Comparison {
-  readonly mergeBaseSha: string;
-  readonly files: readonly ChangedFile[];
-  /** True when GitHub's list may be cut (3,000 files listed): the pull request is larger still. */
-  readonly filesTruncated: boolean;
-  /**
-   * Set when pulls.listFiles already described a newer head than the one under review (a push
-   * landed while Loupe was listing): the files are not this commit's, and that push gets its own
-   * review.
-   */
-  readonly headMovedTo: string | null;
-}
 
 export const COMPARE_FILE_CAP = 300;
 export const LIST_FILES_CAP = 3000;
@@ -64,7 +42,7 @@ function listedAt(file: GitHubFile): string | null {
   }
 }
 
-interface GitHubComparison {
+interface GitHubChangeSet {
   readonly merge_base_commit: { readonly sha: string };
   readonly files?: readonly GitHubFile[];
 }
@@ -72,7 +50,7 @@ interface GitHubComparison {
 export async function comparePullRequest(
   octokit: GitHubClient,
   input: RepoRef & { readonly pullNumber: number; readonly baseSha: string; readonly headSha: string },
-): Promise<Comparison> {
+): Promise<ChangeSet> {
   // Both answers are read with parseJsonInSlices: with long names they run to megabytes.
   const response = await octokit.rest.repos.compareCommitsWithBasehead({
     owner: input.owner,
@@ -80,7 +58,7 @@ export async function comparePullRequest(
     basehead: `${input.baseSha}...${input.headSha}`,
     request: UNPARSED_BODY,
   });
-  const data = (await parseJsonInSlices(response.data, "GitHub's comparison")) as GitHubComparison;
+  const data = (await parseJsonInSlices(response.data, "GitHub's comparison")) as GitHubChangeSet;
   const mergeBaseSha = data.merge_base_commit.sha;
   const compared = data.files ?? [];
   if (compared.length < COMPARE_FILE_CAP) {

@@ -5,7 +5,9 @@ import type { ProviderConfig } from "../config/provider-config.ts";
 import { parseRepoConfig } from "../config/repo-config.ts";
 import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
+import type { PullRequest } from "../domain/pull-request.ts";
 import { createOpenAiProvider } from "../llm/client.ts";
+import type { ReviewPromptInput } from "../llm/prompt.ts";
 import { runReviewLoop } from "../llm/loop.ts";
 import { runReplyLoop } from "../llm/reply-loop.ts";
 import type { ChatProvider } from "../llm/provider.ts";
@@ -13,16 +15,14 @@ import { type Metrics, NO_METRICS } from "../metrics/metrics.ts";
 import { observeToolCalls } from "../metrics/observed-tools.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { fetchWorkspace } from "../workspace/fetch.ts";
-import { planPublication } from "./plan-publication.ts";
-import type { ReviewPorts } from "./review-ports.ts";
+import { planPublication } from "../pipeline/plan-publication.ts";
+import type { ReviewPorts } from "../pipeline/review-ports.ts";
 
 export interface DefaultPortsOptions {
   readonly provider: ProviderConfig;
   readonly limits: ReviewLimits;
   /** A thread reply's budgets (readReplyLimits); the review's with the reply defaults if absent. */
   readonly replyLimits?: ReviewLimits;
-  /** The GitHub host (links into the repository on it are the only links kept in model text). */
-  readonly gitHost: string;
   readonly includeTrace?: boolean;
   /** Injected in tests of the loop alone; defaults to the OpenAI client. */
   readonly chatProvider?: ChatProvider;
@@ -53,12 +53,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         model: options.provider.model,
         prompt: {
           repository: input.repository,
-          pullRequest: {
-            number: input.pullRequest.number,
-            url: input.pullRequest.url,
-            title: input.pullRequest.title,
-            body: input.pullRequest.body ?? "",
-          },
+          pullRequest: promptPullRequest(input.pullRequest),
           baseSha: input.mergeBaseSha,
           headSha: input.pullRequest.headSha,
           changedFiles: input.changedFiles,
@@ -84,6 +79,12 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         includeTrace: false,
         signal: input.signal,
       }),
-    planReview: (input) => planPublication({ ...input, host: options.gitHost }),
+    planReview: planPublication,
   };
+}
+
+/** A local change has no pull request to describe: the prompt then says nothing of one. */
+function promptPullRequest(pr: PullRequest): ReviewPromptInput["pullRequest"] {
+  if (pr.number === null) return null;
+  return { number: pr.number, url: pr.url, title: pr.title, body: pr.body ?? "" };
 }

@@ -4,8 +4,8 @@
 
 import type { AppConfig } from "../config/app-config.ts";
 import type { GitHubClient } from "../github/octokit.ts";
-import type { JobLogger } from "./job-logger.ts";
-import type { ReviewPorts } from "./review-ports.ts";
+import type { JobLogger } from "../pipeline/job-logger.ts";
+import type { ReviewPorts } from "../pipeline/review-ports.ts";
 
 export interface JobEnvironment {
   readonly signal: AbortSignal;

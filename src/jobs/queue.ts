@@ -9,7 +9,8 @@
 
 import { newJob, type ReviewJob } from "./review-job.ts";
 import type { EnqueueOutcome, JobRunner, ReviewQueue } from "./review-queue.ts";
-import { type CancelReason, queueKey, type ReviewRequest } from "./review-request.ts";
+import type { CancelReason } from "../domain/cancel-reason.ts";
+import { queueKey, type ReviewRequest } from "../domain/review-request.ts";
 
 export interface QueueTimers {
   setTimeout(fn: () => void, ms: number): unknown;

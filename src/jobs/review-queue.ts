@@ -6,7 +6,7 @@
 
 import type { KnownRun } from "../check-runs/check-runs.ts";
 import type { ReviewJob } from "./review-job.ts";
-import type { ReviewRequest } from "./review-request.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
 
 /** What the runner reports back: `remember` marks the SHA as reviewed (skips for drafts do not). */
 export interface JobSettlement {

@@ -7,7 +7,7 @@ import { handleComment, type ThreadReplyRequest } from "../conversation/handle-c
 import { QueueUnavailableError } from "../fleet/queue-unavailable.ts";
 import { createConversationApi } from "../github/conversation-api.ts";
 import type { GitHubClient } from "../github/octokit.ts";
-import type { ReviewRequest } from "../jobs/review-request.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
 import { redactSecrets } from "../redact.ts";
 import { toCommentEvent } from "./to-comment-event.ts";
 

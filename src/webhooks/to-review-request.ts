@@ -12,7 +12,7 @@ import type {
   ReviewTrigger,
   SkippedEvent,
   SkipReason,
-} from "../jobs/review-request.ts";
+} from "../domain/review-request.ts";
 
 export interface WebhookInput {
   readonly name: string;

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../src/github/external-id.ts";
-import type { ReviewPorts } from "../../src/jobs/review-ports.ts";
+import type { ReviewPorts } from "../../src/pipeline/review-ports.ts";
 import {
   APP_ID,
   expectCleanEnd,

@@ -81,7 +81,8 @@ describe("loupe review as a child process against the scripted provider", () => 
     expect(toolMessage?.role).toBe("tool");
     expect(toolMessage?.content).toContain("validate(w);");
     const user = String(bodyAt(run.requests, 0).messages[1]?.content ?? "");
-    expect(user).toContain('[{"path":"src/service.ts","status":"modified"}]');
+    // Listed as the App lists GitHub's files: with the changed-line counts.
+    expect(user).toContain('[{"path":"src/service.ts","status":"modified","additions":1,"deletions":0}]');
     expect(run.stdout).not.toContain(repo.dir);
     expect(run.stdout).not.toContain(API_KEY);
   });
@@ -97,7 +98,7 @@ describe("loupe review as a child process against the scripted provider", () => 
     const [status] = repo.git("diff", "-M", "--name-status", head, renamed).split("\t");
     const user = String(bodyAt(run.requests, 0).messages[1]?.content ?? "");
     expect(user).toContain(
-      `[{"path":"lib/service.ts","status":"renamed","previous_path":"src/service.ts","similarity":${Number(status!.slice(1))}}]`,
+      `[{"path":"lib/service.ts","status":"renamed","previous_path":"src/service.ts","similarity":${Number(status!.slice(1))},"additions":1,"deletions":0}]`,
     );
     const diff = JSON.parse(String(bodyAt(run.requests, 1).messages[3]?.content)).diff;
     expect(diff).toBe(`${repo.git("diff", "-M", head, renamed)}\n`);

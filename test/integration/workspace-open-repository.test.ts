@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { openRepository } from "../../src/cli/open-repository.ts";
+import { openRepository } from "../../src/host/local/open-repository.ts";
 import { LoupeError } from "../../src/errors.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";

@@ -23,7 +23,7 @@ import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/revie
 import { createDefaultPorts } from "../../src/jobs/default-ports.ts";
 import type { ReplyQueue } from "../../src/conversation/reply-queue.ts";
 import type { ReviewQueue } from "../../src/jobs/review-queue.ts";
-import type { ReviewPorts } from "../../src/jobs/review-ports.ts";
+import type { ReviewPorts } from "../../src/pipeline/review-ports.ts";
 
 export const APP_ID = 123;
 export const PROVIDER_KEY = "sk-test-provider-key-7f3a9c1e5b";
@@ -126,7 +126,6 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     },
     limits,
     replyLimits: { ...limits, ...DEFAULT_REPLY_BUDGET, ...options.replyLimits },
-    gitHost: host,
   });
   const sleeps: number[] = [];
   let queue: ReviewQueue | null = null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { filterInSlices } from "../../src/jobs/filter-in-slices.ts";
+import { filterInSlices } from "../../src/pipeline/filter-in-slices.ts";
 
 describe("filterInSlices", () => {
   it("keeps what the predicate keeps, in order", async () => {

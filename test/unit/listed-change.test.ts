@@ -5,7 +5,8 @@
 
 import { describe, expect, it } from "@jest/globals";
 import { changesOf } from "../../src/diff/changes.ts";
-import { listGitHubFile, listTreeChange } from "../../src/diff/listed-change.ts";
+import { listChangedFile } from "../../src/diff/listed-change.ts";
+import { localChangedFiles } from "../../src/host/local/local-changed-files.ts";
 import { buildInitialMessages } from "../../src/llm/prompt.ts";
 import { memoryRepository } from "../support/memory-repository.ts";
 
@@ -27,6 +28,7 @@ describe("changed files listed to the model", () => {
         filename: "lib/store.ts",
         status: "renamed",
         previousFilename: "src/store.ts",
+        patch: null,
         additions: 2,
         deletions: 1,
       },
@@ -34,11 +36,19 @@ describe("changed files listed to the model", () => {
         filename: "big.json",
         status: "modified",
         previousFilename: null,
+        patch: null,
         additions: 40_000,
         deletions: 39_000,
       },
-      { filename: "gone.ts", status: "removed", previousFilename: null, additions: 0, deletions: 3 },
-    ].map(listGitHubFile);
+      {
+        filename: "gone.ts",
+        status: "removed",
+        previousFilename: null,
+        patch: null,
+        additions: 0,
+        deletions: 3,
+      },
+    ].map(listChangedFile);
     expect(listed).toEqual([
       { path: "lib/store.ts", status: "renamed", previous_path: "src/store.ts", additions: 2, deletions: 1 },
       { path: "big.json", status: "modified", additions: 40_000, deletions: 39_000 },
@@ -57,10 +67,17 @@ describe("changed files listed to the model", () => {
       mergeBase: { "src/store.ts": body, "keep.ts": "k\n" },
       head: { "lib/store.ts": body.replace("line 3\n", "line three\n"), "keep.ts": "k\n" },
     });
-    const listed = (await changesOf(view)).map(listTreeChange);
+    const listed = (await localChangedFiles(await changesOf(view), view.objects)).map(listChangedFile);
     // git diff -M says R096 for this pair.
     expect(listed).toEqual([
-      { path: "lib/store.ts", status: "renamed", previous_path: "src/store.ts", similarity: 96 },
+      {
+        path: "lib/store.ts",
+        status: "renamed",
+        previous_path: "src/store.ts",
+        similarity: 96,
+        additions: 1,
+        deletions: 1,
+      },
     ]);
     expect(userMessage(listed)).toContain(JSON.stringify(listed));
   });

@@ -2,28 +2,18 @@
 // check_suite) only name a SHA and a number, so they read the current state with pulls.get and
 // review the current head — a re-run of an outdated check reviews what the PR is now.
 
-import { labelNames } from "../conversation/pause-state.ts";
-import type { GitHubClient } from "../github/octokit.ts";
-import type { ReviewRequest } from "./review-request.ts";
-
-export interface ResolvedPullRequest {
-  readonly headSha: string;
-  readonly baseSha: string;
-  readonly title: string;
-  readonly body: string | null;
-  readonly url: string;
-  readonly draft: boolean;
-  readonly authorIsBot: boolean;
-  readonly open: boolean;
-  readonly labels: readonly string[];
-}
+import { labelNames } from "../../conversation/pause-state.ts";
+import type { PullRequest } from "../../domain/pull-request.ts";
+import type { GitHubClient } from "../../github/octokit.ts";
+import type { ReviewRequest } from "../../domain/review-request.ts";
 
 export async function resolvePullRequest(
   octokit: GitHubClient,
   request: ReviewRequest,
-): Promise<ResolvedPullRequest> {
+): Promise<PullRequest> {
   if (request.pullRequest !== null && !request.rerun) {
-    return { headSha: request.headSha, ...request.pullRequest };
+    const { baseRef: _baseRef, ...snapshot } = request.pullRequest;
+    return { number: request.pullNumber, headSha: request.headSha, ...snapshot };
   }
   const { data } = await octokit.rest.pulls.get({
     owner: request.owner,
@@ -31,6 +21,7 @@ export async function resolvePullRequest(
     pull_number: request.pullNumber,
   });
   return {
+    number: request.pullNumber,
     headSha: data.head.sha,
     baseSha: data.base.sha,
     title: data.title,

@@ -1,29 +1,19 @@
 // The repository configuration `loupe review` applies, read the way the App reads it: the App
 // takes `.github/loupe.yml` from the default branch, so a pull request cannot change how it is
 // reviewed; the CLI takes it from the --base revision (the branch the change goes into), never
-// from the head. `--config FILE` tries a file before it is committed. Parsed and validated by the
-// App's own parser; an invalid file is bad configuration (exit 2) naming every error.
+// from the head. `--config FILE` tries a file before it is committed. The pipeline parses it with
+// the App's own parser.
 
 import fs from "node:fs/promises";
 import path from "node:path";
-import {
-  MAX_CONFIG_BYTES,
-  parseRepoConfig,
-  REPO_CONFIG_PATH,
-  type RepoConfig,
-} from "../config/repo-config.ts";
-import { LoupeError } from "../errors.ts";
-import type { ConfigFileRead } from "../github/repo-config-file.ts";
-import { locateGitdir } from "../workspace/open-local.ts";
-import { resolveRevision } from "../workspace/resolve-revision.ts";
-import { createObjectReader, createObjectStore, readCommitSnapshot } from "../workspace/snapshot.ts";
-import type { CommitSnapshot, ObjectReader } from "../workspace/types.ts";
-
-export interface ReviewSettings {
-  readonly config: RepoConfig;
-  /** Where the configuration came from, in words (for the output). */
-  readonly source: string;
-}
+import { MAX_CONFIG_BYTES, REPO_CONFIG_PATH } from "../../config/repo-config.ts";
+import { LoupeError } from "../../errors.ts";
+import type { ConfigFileRead } from "../../github/repo-config-file.ts";
+import type { HostConfigFile } from "../pull-request-host.ts";
+import { locateGitdir } from "../../workspace/open-local.ts";
+import { resolveRevision } from "../../workspace/resolve-revision.ts";
+import { createObjectReader, createObjectStore, readCommitSnapshot } from "../../workspace/snapshot.ts";
+import type { CommitSnapshot, ObjectReader } from "../../workspace/types.ts";
 
 export interface ReadSettingsOptions {
   readonly repo: string;
@@ -35,13 +25,9 @@ export interface ReadSettingsOptions {
   readonly mergeBase: { readonly snapshot: CommitSnapshot; readonly objects: ObjectReader };
 }
 
-export async function readReviewSettings(options: ReadSettingsOptions): Promise<ReviewSettings> {
+export async function readReviewConfigFile(options: ReadSettingsOptions): Promise<HostConfigFile> {
   if (options.configFile !== undefined) {
-    const file = await readConfigFile(options.configFile);
-    return {
-      config: parsed(file, `the file ${options.configFile}`),
-      source: `the file ${options.configFile}`,
-    };
+    return { file: await readConfigFile(options.configFile), source: `the file ${options.configFile}` };
   }
   const where = options.isUrl
     ? `the merge-base ${options.mergeBase.snapshot.commit.slice(0, 12)}`
@@ -53,18 +39,7 @@ export async function readReviewSettings(options: ReadSettingsOptions): Promise<
     file.kind === "missing"
       ? `the defaults (no ${REPO_CONFIG_PATH} at ${where})`
       : `${REPO_CONFIG_PATH} at ${where}`;
-  return { config: parsed(file, `${REPO_CONFIG_PATH} at ${where}`), source };
-}
-
-function parsed(file: ConfigFileRead, what: string): RepoConfig {
-  const result =
-    file.kind === "unreadable"
-      ? { ok: false as const, errors: [{ path: "(file)", message: file.message }] }
-      : parseRepoConfig(file.kind === "found" ? file.text : null);
-  if (result.ok) return result.config;
-  // One line (the dispatcher prints the first line of a message): every error, as the check run lists them.
-  const errors = result.errors.map((e) => `${e.path || "(root)"}: ${e.message.replace(/\s+/g, " ")}`);
-  throw new LoupeError("configuration_invalid", `${what} is invalid: ${errors.join("; ")}`);
+  return { file, source };
 }
 
 async function readConfigFile(file: string): Promise<ConfigFileRead> {

@@ -4,10 +4,10 @@
 // REVIEW_MAX_FETCH_BYTES bounds the fetch as it does in the App. The fetch code (isomorphic-git)
 // is imported only for a URL: a local repository, the common case of `loupe tool`, never loads it.
 
-import { LoupeError } from "../errors.ts";
-import { registerSecret } from "../redact.ts";
-import { openLocalRepository } from "../workspace/open-local.ts";
-import type { Workspace } from "../workspace/types.ts";
+import { LoupeError } from "../../errors.ts";
+import { registerSecret } from "../../redact.ts";
+import { openLocalRepository } from "../../workspace/open-local.ts";
+import type { Workspace } from "../../workspace/types.ts";
 
 export interface OpenRepositoryOptions {
   /** A local directory, or an http(s) URL of the repository. */
@@ -33,8 +33,8 @@ export async function openRepository(options: OpenRepositoryOptions): Promise<Wo
   const token = options.env.LOUPE_GIT_TOKEN;
   registerSecret(token); // for the life of the command, like the provider's key
   const [{ readReviewLimits }, { fetchWorkspace }] = await Promise.all([
-    import("../config/review-limits.ts"),
-    import("../workspace/fetch.ts"),
+    import("../../config/review-limits.ts"),
+    import("../../workspace/fetch.ts"),
   ]);
   return await fetchWorkspace({
     url: options.repo,

@@ -9,7 +9,7 @@ import { emptySeverityCounts, isAtLeast } from "../review/severity.ts";
 import { readRepositoryTextFile } from "../tools/repository-file.ts";
 import type { PlanInput, PlannedReview } from "./review-ports.ts";
 
-export async function planPublication(input: PlanInput & { readonly host: string }): Promise<PlannedReview> {
+export async function planPublication(input: PlanInput): Promise<PlannedReview> {
   const review = input.result.review;
   const findings = review?.findings ?? [];
   const headTexts = new Map<string, string>();
@@ -17,7 +17,7 @@ export async function planPublication(input: PlanInput & { readonly host: string
     const file = await readRepositoryTextFile(input.view, path);
     if (file.ok) headTexts.set(path, file.text);
   }
-  const repository = { owner: input.owner, repo: input.repo, host: input.host };
+  const repository = input.repository;
   const plan = planReview({
     findings,
     files: input.files.map((f) => ({

@@ -4,8 +4,10 @@
 // path (a failing fetch, a slow loop).
 
 import type { RepoConfig, RepoConfigResult } from "../config/repo-config.ts";
+import type { PullRequest } from "../domain/pull-request.ts";
+import type { HostRepository } from "../host/pull-request-host.ts";
 import type { ListedChange } from "../diff/listed-change.ts";
-import type { ChangedFile } from "../github/compare.ts";
+import type { ChangedFile } from "../domain/changed-file.ts";
 import type { InlineComment } from "../github/publish-review.ts";
 import type { GuidanceFile } from "../guidance/types.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
@@ -14,19 +16,10 @@ import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, Severity, ToolLoopResult } from "../llm/types.ts";
 import type { RepositoryView, Workspace } from "../workspace/types.ts";
 
-export interface PullRequestInfo {
-  readonly number: number;
-  readonly url: string;
-  readonly title: string;
-  readonly body: string | null;
-  readonly baseSha: string;
-  readonly headSha: string;
-}
-
 export interface LoopInput {
   readonly view: RepositoryView;
   readonly repository: string;
-  readonly pullRequest: PullRequestInfo;
+  readonly pullRequest: PullRequest;
   readonly changedFiles: readonly ListedChange[];
   readonly mergeBaseSha: string;
   readonly repositoryInstructions: string | null;
@@ -50,8 +43,8 @@ export interface PlanInput {
   readonly config: RepoConfig;
   readonly postedFingerprints: ReadonlySet<string>;
   readonly checkRunId: number;
-  readonly owner: string;
-  readonly repo: string;
+  /** Where links in model text may point (the reviewed repository on its host). */
+  readonly repository: HostRepository;
   readonly headSha: string;
   /** The fetched head, for reading the files findings point at. */
   readonly view: RepositoryView;

@@ -3,11 +3,11 @@
 // hunks of Loupe's own diff (the one inspect_git_diff shows, git's algorithm), without the
 // `diff --git`/`---`/`+++` header lines, as GitHub gives it; none for binary or too-large files.
 
-import type { ChangedFile } from "../github/compare.ts";
-import { DEFAULT_TOOL_LIMITS } from "../tools/limits.ts";
-import { formatChangePatch } from "../tools/unified-diff.ts";
-import type { ChangeStatus, TreeChange } from "../workspace/tree-diff.ts";
-import type { ObjectReader } from "../workspace/types.ts";
+import type { ChangedFile } from "../../domain/changed-file.ts";
+import { DEFAULT_TOOL_LIMITS } from "../../tools/limits.ts";
+import { formatChangePatch } from "../../tools/unified-diff.ts";
+import type { ChangeStatus, TreeChange } from "../../workspace/tree-diff.ts";
+import type { ObjectReader } from "../../workspace/types.ts";
 
 /** GitHub's words for git's statuses ("removed" for a deletion, "changed" for a mode change). */
 const GITHUB_STATUS: Readonly<Record<ChangeStatus, string>> = {
@@ -38,6 +38,7 @@ export async function localChangedFiles(
       patch: hunks.length === 0 ? null : hunks.join("\n"),
       additions: hunks.filter((line) => line.startsWith("+")).length,
       deletions: hunks.filter((line) => line.startsWith("-")).length,
+      ...(change.similarity === undefined ? {} : { similarity: change.similarity }),
     });
   }
   return files;

@@ -71,16 +71,3 @@ export type MappedEvent = AcceptedEvent | SkippedEvent;
 export function queueKey(request: Pick<ReviewRequest, "owner" | "repo" | "pullNumber">): string {
   return `${request.owner}/${request.repo}#${request.pullNumber}`;
 }
-
-/** Why a running job was aborted; run-review turns it into the cancelled check run's text. */
-export type CancelReason =
-  | { readonly kind: "superseded"; readonly headSha: string }
-  | { readonly kind: "shutdown" }
-  /** This replica stops; the job goes back to the shared queue and another replica finishes it. */
-  | { readonly kind: "handback" };
-
-export function isCancelReason(value: unknown): value is CancelReason {
-  if (typeof value !== "object" || value === null) return false;
-  const kind = (value as { kind?: unknown }).kind;
-  return kind === "superseded" || kind === "shutdown" || kind === "handback";
-}

@@ -1,0 +1,100 @@
+// The pull request on GitHub, for the App: its state (pulls.get for re-runs), `.github/loupe.yml`
+// and guidance from the default branch, the three-dot comparison, a workspace fetched with the
+// installation token, Loupe's history
+// in its hidden markers, publishing once per (head, run), and resolving its own threads. Disposing
+// the host forgets the token.
+
+import type { ReviewRequest } from "../../domain/review-request.ts";
+import { resolveFixedThreads } from "../../conversation/resolve-step.ts";
+import { comparePullRequest } from "../../github/compare.ts";
+import { compareHeads } from "../../github/compare-heads.ts";
+import { githubGuidanceSource } from "../../github/guidance-source.ts";
+import type { GitHubClient } from "../../github/octokit.ts";
+import { readLoupeHistory } from "../../github/posted-fingerprints.ts";
+import { publishReview } from "../../github/publish-review.ts";
+import { readRepoConfigFile } from "../../github/repo-config-file.ts";
+import type { SecondaryRetryOptions } from "../../github/retry-secondary.ts";
+import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
+import { registerSecret } from "../../redact.ts";
+import type { Workspace } from "../../workspace/types.ts";
+import type { PullRequestHost } from "../pull-request-host.ts";
+import { resolvePullRequest } from "./resolve-pull-request.ts";
+
+export interface GitHubHostOptions {
+  readonly octokit: GitHubClient;
+  readonly request: ReviewRequest;
+  /** The git host's base URL (https://github.com) and web host (github.com). */
+  readonly gitBaseUrl: string;
+  readonly gitHost: string;
+  readonly fetchWorkspace: (input: {
+    readonly url: string;
+    readonly headSha: string;
+    readonly mergeBaseSha: string;
+    readonly baseSha: string;
+    readonly pullNumber: number;
+    readonly token: string;
+    readonly signal: AbortSignal;
+  }) => Promise<Workspace>;
+  /** Loupe's own `<slug>[bot]` login: only its texts count as Loupe's. */
+  readonly botLogin: () => Promise<string>;
+  readonly retry: SecondaryRetryOptions;
+}
+
+export function gitHubHost(options: GitHubHostOptions): PullRequestHost & AsyncDisposable {
+  const { octokit, request } = options;
+  const releases: (() => void)[] = [];
+  const ref = { owner: request.owner, repo: request.repo };
+  const pr = { ...ref, pullNumber: request.pullNumber };
+  return {
+    repository: { ...ref, host: options.gitHost },
+    pullRequest: () => resolvePullRequest(octokit, request),
+    repoConfig: async () => ({
+      file: await readRepoConfigFile(octokit, ref),
+      source: `${REPO_CONFIG_PATH} on the default branch`,
+    }),
+    changes: (pullRequest) =>
+      comparePullRequest(octokit, { ...pr, baseSha: pullRequest.baseSha, headSha: pullRequest.headSha }),
+    guidance: { source: githubGuidanceSource(octokit, ref), origin: "the default branch" },
+    openWorkspace: async ({ pullRequest, mergeBaseSha, signal }) => {
+      // The installation token goes only to the configured git host, as a header; it is redacted
+      // from every output until the host is disposed, after the last text that could quote it.
+      const auth = (await octokit.auth({ type: "installation" })) as { token: string };
+      releases.push(registerSecret(auth.token));
+      return await options.fetchWorkspace({
+        url: `${options.gitBaseUrl}/${request.owner}/${request.repo}.git`,
+        headSha: pullRequest.headSha,
+        mergeBaseSha,
+        baseSha: pullRequest.baseSha,
+        pullNumber: request.pullNumber,
+        token: auth.token,
+        signal,
+      });
+    },
+    history: {
+      read: async () => readLoupeHistory(octokit, { ...pr, botLogin: await options.botLogin() }),
+      changedSince: (fromSha, toSha) => compareHeads(octokit, { ...ref, fromSha, toSha }),
+    },
+    publisher: {
+      publish: async (review) =>
+        publishReview(octokit, {
+          ...pr,
+          ...review,
+          botLogin: await options.botLogin(),
+          retry: options.retry,
+        }),
+    },
+    threads: {
+      resolveFixed: async (input) =>
+        resolveFixedThreads({
+          octokit,
+          repoRef: ref,
+          pullNumber: request.pullNumber,
+          botLogin: await options.botLogin(),
+          ...input,
+        }),
+    },
+    [Symbol.asyncDispose]: async () => {
+      for (const release of releases.splice(0)) release();
+    },
+  };
+}

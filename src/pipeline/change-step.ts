@@ -1,0 +1,34 @@
+// The files a review covers: the host's three-dot change, cut by `max_files` and the `paths`
+// rules. A host that already sees a newer head ends the review as superseded (that push gets its
+// own review); a change too large or with nothing left to review is a skip, not a fault.
+
+import { isPathIncluded, type RepoConfig } from "../config/repo-config.ts";
+import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
+import { filterInSlices } from "./filter-in-slices.ts";
+import { type ReviewOutcome, skipped } from "./review-outcome.ts";
+
+export type ChangeStep =
+  | { readonly kind: "change"; readonly reviewable: readonly ChangedFile[]; readonly skippedFiles: number }
+  | ReviewOutcome;
+
+export async function selectChange(changes: ChangeSet, config: RepoConfig): Promise<ChangeStep> {
+  if (changes.headMovedTo !== null) {
+    return { kind: "cancelled", reason: { kind: "superseded", headSha: changes.headMovedTo } };
+  }
+  const listed = changes.files.length;
+  if (listed > config.max_files || changes.filesTruncated) {
+    const count = changes.filesTruncated ? `${listed}+` : `${listed}`;
+    return skipped(
+      "too_many_files",
+      `The pull request changes ${count} files; \`max_files\` is ${config.max_files}.`,
+    );
+  }
+  const reviewable = await filterInSlices(
+    changes.files,
+    (f) => f.status !== "removed" && isPathIncluded(config, f.filename),
+  );
+  if (reviewable.length === 0) {
+    return skipped("no_files", "No reviewable files after the `paths` include/exclude rules.");
+  }
+  return { kind: "change", reviewable, skippedFiles: listed - reviewable.length };
+}

@@ -1,0 +1,60 @@
+// What the tool loop is told about this review: the pull request, its reviewable files as the
+// model sees them, the repository's instructions and guidance, and the scope (the whole pull
+// request, or the commits since Loupe's last review with their hunks).
+
+import type { RepoConfig } from "../config/repo-config.ts";
+import { describeScope } from "../conversation/review-scope.ts";
+import { listChangedFile } from "../diff/listed-change.ts";
+import type { ChangedFile } from "../domain/changed-file.ts";
+import type { PullRequest } from "../domain/pull-request.ts";
+import type { Guidance } from "../guidance/types.ts";
+import type { HostRepository } from "../host/pull-request-host.ts";
+import type { ReviewFocus } from "../llm/focus-prompt.ts";
+import type { RoundProgress } from "../llm/types.ts";
+import type { RepositoryView } from "../workspace/types.ts";
+import type { LoopInput } from "./review-ports.ts";
+import type { ScopeStep } from "./scope-step.ts";
+
+export interface LoopStepInput {
+  readonly view: RepositoryView;
+  readonly repository: HostRepository;
+  readonly pullRequest: PullRequest;
+  readonly reviewable: readonly ChangedFile[];
+  readonly mergeBaseSha: string;
+  readonly config: RepoConfig;
+  readonly guidance: Guidance;
+  readonly scope: ScopeStep;
+  readonly signal: AbortSignal;
+  readonly onRound: (progress: RoundProgress) => void;
+}
+
+export function loopInput(input: LoopStepInput): LoopInput {
+  const focus = reviewFocus(input.scope);
+  return {
+    view: input.view,
+    repository: `${input.repository.owner}/${input.repository.repo}`,
+    pullRequest: input.pullRequest,
+    changedFiles: input.reviewable.map(listChangedFile),
+    mergeBaseSha: input.mergeBaseSha,
+    repositoryInstructions: input.config.instructions.trim() === "" ? null : input.config.instructions,
+    guidance: input.guidance.files,
+    signal: input.signal,
+    onRound: input.onRound,
+    ...(focus === null ? {} : { focus }),
+  };
+}
+
+/** The scope line the check run shows; null when the host keeps no history to scope against. */
+export function scopeLine(scope: ScopeStep): string | null {
+  return scope.scope === null ? null : describeScope(scope.scope);
+}
+
+function reviewFocus(step: ScopeStep): ReviewFocus | null {
+  const description = scopeLine(step);
+  if (step.scope === null || description === null) return null;
+  return {
+    kind: step.scope.kind,
+    description,
+    files: (step.newFiles ?? []).map((f) => ({ path: f.filename, status: f.status, patch: f.patch ?? null })),
+  };
+}

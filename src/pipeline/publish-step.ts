@@ -1,0 +1,72 @@
+// After the plan: one review posted once through the host (when it has a publisher and there is
+// something new to say), then Loupe's own threads resolved when their finding no longer applies.
+// A failure to post makes the review incomplete; a failure to resolve is only reported.
+
+import { describeResolved } from "../conversation/resolve-step.ts";
+import { reviewedMarker } from "../conversation/review-state.ts";
+import { errorDetail } from "../error-detail.ts";
+import type { PullRequestHost } from "../host/pull-request-host.ts";
+import type { JobLogger } from "./job-logger.ts";
+import { reviewMarker } from "../review/render.ts";
+import { describeFailure } from "./describe-failure.ts";
+import type { PlannedReview } from "./review-ports.ts";
+import type { ScopeStep } from "./scope-step.ts";
+
+export interface PublishStepInput {
+  readonly host: PullRequestHost;
+  readonly plan: PlannedReview;
+  readonly headSha: string;
+  readonly mergeBaseSha: string;
+  readonly runId: number;
+  readonly scope: ScopeStep;
+  /** Resolve threads only after a complete review: a budget-cut one may not have looked again. */
+  readonly complete: boolean;
+  readonly log: JobLogger;
+}
+
+/** Sentences for the check run, and whether posting failed. */
+export async function publishStep(input: PublishStepInput): Promise<{ notes: string[]; failed: boolean }> {
+  const { host, plan, log } = input;
+  const notes: string[] = [];
+  if (host.publisher !== undefined && plan.postable) {
+    // The reviewed marker records head, merge-base and configuration for the next incremental review.
+    const reviewed = reviewedMarker({
+      headSha: input.headSha,
+      mergeBaseSha: input.mergeBaseSha,
+      configDigest: input.scope.configDigest,
+    });
+    const fallback = plan.allInBody;
+    try {
+      const outcome = await host.publisher.publish({
+        headSha: input.headSha,
+        marker: reviewMarker(input.headSha, input.runId),
+        body: `${plan.body}\n${reviewed}`,
+        comments: plan.comments,
+        allInBody: () => `${fallback()}\n${reviewed}`,
+      });
+      if (outcome.kind === "posted" && outcome.allInBody && plan.comments.length > 0) {
+        notes.push("GitHub refused the inline comments, so every finding is in the review body.");
+      }
+      log.info({ review: outcome.kind }, "review published");
+    } catch (error) {
+      log.warn({ error: errorDetail(error) }, "review not posted");
+      notes.push(`The review could not be posted: ${describeFailure(error)}`);
+      return { notes, failed: true };
+    }
+  }
+  if (host.threads !== undefined && input.complete) {
+    try {
+      const resolved = await host.threads.resolveFixed({
+        raised: plan.raised,
+        newFiles: input.scope.newFiles,
+        hasReviewComments: input.scope.history.hasReviewComments,
+      });
+      const line = describeResolved(resolved);
+      if (line !== null) notes.push(line);
+    } catch (error) {
+      log.warn({ error: errorDetail(error) }, "threads not checked for resolution");
+      notes.push(`Loupe's earlier threads could not be checked for resolution: ${describeFailure(error)}`);
+    }
+  }
+  return { notes, failed: false };
+}

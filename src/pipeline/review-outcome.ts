@@ -1,0 +1,57 @@
+// How one review ends, as a value: the App turns it into a check run, the CLI into its output and
+// exit code. Infrastructure faults (GitHub down, a broken workspace) are thrown by the pipeline;
+// a caller that must still report them (the App's check run) records them as `failed`.
+
+import type { CancelReason } from "../domain/cancel-reason.ts";
+import type { Guidance } from "../guidance/types.ts";
+import type { LoopResult } from "../llm/types.ts";
+import type { PlannedReview } from "./review-ports.ts";
+
+export type SkipCode =
+  | "closed"
+  | "disabled"
+  | "draft"
+  | "bot_author"
+  | "too_many_files"
+  | "no_files"
+  | "repository_too_large"
+  | "auto_review_off"
+  | "paused";
+
+export interface ConfigError {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type ReviewOutcome =
+  | {
+      readonly kind: "skipped";
+      readonly code: SkipCode;
+      readonly detail: string;
+      /** Whether a queue may treat the head as reviewed (a draft skip is not: ready_for_review follows). */
+      readonly remember: boolean;
+    }
+  | { readonly kind: "config_invalid"; readonly errors: readonly ConfigError[] }
+  | { readonly kind: "cancelled"; readonly reason: CancelReason }
+  /** An infrastructure fault the pipeline threw, as its caller records it. */
+  | { readonly kind: "failed"; readonly error: unknown }
+  | ReviewedOutcome;
+
+export interface ReviewedOutcome {
+  readonly kind: "reviewed";
+  readonly result: LoopResult;
+  /** null when the loop returned no valid review. */
+  readonly plan: PlannedReview | null;
+  readonly headSha: string;
+  readonly filesReviewed: number;
+  readonly filesSkipped: number;
+  readonly guidance: Guidance;
+  /** Sentences for the check run: the scope, the guidance, where findings went, what failed. */
+  readonly notes: readonly string[];
+  /** The review could not be published: the outcome is incomplete and not remembered. */
+  readonly publishFailed: boolean;
+}
+
+export function skipped(code: SkipCode, detail: string, remember = true): ReviewOutcome {
+  return { kind: "skipped", code, detail, remember };
+}

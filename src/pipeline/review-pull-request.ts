@@ -1,0 +1,181 @@
+// The only place that sequences a review, for every host: the pull request, the repository's
+// settings, the change, guidance, the workspace, the scope, the tool loop, the plan, publishing.
+// Each step is its own module and ends the review by returning an outcome; the workspace is
+// disposed whatever happens. The App wraps this with its check run, the CLI with its output.
+
+import type { RepoConfig } from "../config/repo-config.ts";
+import { isCancelReason } from "../domain/cancel-reason.ts";
+import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
+import type { PullRequest } from "../domain/pull-request.ts";
+import { describeGuidance } from "../guidance/describe-guidance.ts";
+import { loadGuidance } from "../guidance/load-guidance.ts";
+import type { Guidance } from "../guidance/types.ts";
+import type { PullRequestHost } from "../host/pull-request-host.ts";
+import type { RoundProgress } from "../llm/types.ts";
+import type { RepositoryView, Workspace } from "../workspace/types.ts";
+import { selectChange } from "./change-step.ts";
+import type { JobLogger } from "./job-logger.ts";
+import { loopInput, scopeLine } from "./loop-step.ts";
+import { publishStep } from "./publish-step.ts";
+import { type ReviewOutcome, skipped } from "./review-outcome.ts";
+import type { ReviewPorts } from "./review-ports.ts";
+import { scopeStep } from "./scope-step.ts";
+import { decideSettings } from "./settings-step.ts";
+import { openWorkspaceStep } from "./workspace-step.ts";
+
+export interface ReviewRun {
+  readonly signal: AbortSignal;
+  /** A person asked for this review (re-run, command, the CLI): drafts, bots and pauses do not hold it. */
+  readonly asked: boolean;
+  /** A full review was asked for, even where an incremental one would do. */
+  readonly askedFull: boolean;
+  /** Called once the pull request is known; answers the id the review's markers carry (the check run). */
+  readonly started: (pullRequest: PullRequest) => Promise<number>;
+  readonly onRound?: (progress: RoundProgress) => void;
+  readonly log: JobLogger;
+}
+
+export async function reviewPullRequest(
+  host: PullRequestHost,
+  ports: ReviewPorts,
+  run: ReviewRun,
+): Promise<ReviewOutcome> {
+  const prepared = await prepare(host, ports, run);
+  if (prepared.kind !== "prepared") return prepared;
+  const opened = await openWorkspaceStep(host, {
+    pullRequest: prepared.pullRequest,
+    mergeBaseSha: prepared.changes.mergeBaseSha,
+    signal: run.signal,
+  });
+  if (opened.kind !== "workspace") return opened;
+  await using workspace = disposable(opened.workspace, run.log);
+  return await reviewInWorkspace(host, ports, run, { ...prepared, view: workspace.value });
+}
+
+interface Prepared {
+  readonly kind: "prepared";
+  readonly pullRequest: PullRequest;
+  readonly runId: number;
+  readonly config: RepoConfig;
+  readonly changes: ChangeSet;
+  readonly reviewable: readonly ChangedFile[];
+  readonly skippedFiles: number;
+  readonly guidance: Guidance;
+}
+
+/** Everything decided before any repository content is fetched: whether, and what, to review. */
+async function prepare(
+  host: PullRequestHost,
+  ports: ReviewPorts,
+  run: ReviewRun,
+): Promise<Prepared | ReviewOutcome> {
+  const pullRequest = await host.pullRequest();
+  const runId = await run.started(pullRequest);
+  if (!pullRequest.open) return skipped("closed", "The pull request is closed.");
+  const settings = decideSettings({
+    configFile: await host.repoConfig(),
+    parse: ports.parseRepoConfig,
+    pullRequest,
+    asked: run.asked,
+  });
+  if (settings.kind !== "settings") return settings;
+  const { config } = settings;
+  const changes = await host.changes(pullRequest);
+  const change = await selectChange(changes, config);
+  if (change.kind !== "change") return change;
+  const guidance = await loadGuidance({
+    source: host.guidance.source,
+    config,
+    changedFiles: change.reviewable.map((f) => f.filename),
+  });
+  return (
+    cancellation(run.signal) ?? {
+      kind: "prepared",
+      pullRequest,
+      runId,
+      config,
+      changes,
+      reviewable: change.reviewable,
+      skippedFiles: change.skippedFiles,
+      guidance,
+    }
+  );
+}
+
+/** The scope, the loop, the plan and publishing, with the two commits at hand. */
+async function reviewInWorkspace(
+  host: PullRequestHost,
+  ports: ReviewPorts,
+  run: ReviewRun,
+  prepared: Prepared & { readonly view: RepositoryView },
+): Promise<ReviewOutcome> {
+  const { pullRequest, config, view } = prepared;
+  const mergeBaseSha = prepared.changes.mergeBaseSha;
+  const scope = await scopeStep({
+    history: host.history,
+    askedFull: run.askedFull,
+    config,
+    headSha: pullRequest.headSha,
+    mergeBaseSha,
+  });
+  const result = await ports.runLoop(
+    loopInput({
+      ...prepared,
+      repository: host.repository,
+      mergeBaseSha,
+      scope,
+      signal: run.signal,
+      onRound: (progress) => run.onRound?.(progress),
+    }),
+  );
+  const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
+  if (aborted !== null) return aborted;
+  const line = scopeLine(scope);
+  const notes = [...(line === null ? [] : [line]), describeGuidance(prepared.guidance, host.guidance.origin)];
+  const reviewed = {
+    kind: "reviewed" as const,
+    result,
+    headSha: pullRequest.headSha,
+    filesReviewed: prepared.reviewable.length,
+    filesSkipped: prepared.skippedFiles,
+    guidance: prepared.guidance,
+  };
+  if (result.review === null) return { ...reviewed, plan: null, notes, publishFailed: false };
+  const plan = await ports.planReview({
+    view,
+    result,
+    files: prepared.changes.files,
+    config,
+    postedFingerprints: scope.history.fingerprints,
+    checkRunId: prepared.runId,
+    repository: host.repository,
+    headSha: pullRequest.headSha,
+  });
+  notes.push(`Findings: ${plan.placement}`);
+  const published = await publishStep({
+    host,
+    plan,
+    headSha: pullRequest.headSha,
+    mergeBaseSha,
+    runId: prepared.runId,
+    scope,
+    complete: result.termination_reason === "final_review",
+    log: run.log,
+  });
+  notes.push(...published.notes);
+  return { ...reviewed, plan, notes, publishFailed: published.failed };
+}
+
+function cancellation(signal: AbortSignal): ReviewOutcome | null {
+  return signal.aborted && isCancelReason(signal.reason)
+    ? { kind: "cancelled", reason: signal.reason }
+    : null;
+}
+
+/** Removes the workspace when the review ends, however it ends; a failure to is only logged. */
+function disposable(workspace: Workspace, log: JobLogger): AsyncDisposable & { readonly value: Workspace } {
+  return {
+    value: workspace,
+    [Symbol.asyncDispose]: () => workspace.dispose().catch(() => log.warn({}, "workspace dispose failed")),
+  };
+}

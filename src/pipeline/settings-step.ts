@@ -1,0 +1,54 @@
+// `.github/loupe.yml` as the host read it (never from the head), validated, and the skips it
+// decides (disabled, drafts, manual-only, paused, bot authors). An invalid file is an outcome that
+// names every error's dotted path, so the fix is obvious wherever it is shown.
+
+import { isPaused, PAUSE_LABEL } from "../conversation/pause-state.ts";
+import type { RepoConfig } from "../config/repo-config.ts";
+import type { PullRequest } from "../domain/pull-request.ts";
+import type { HostConfigFile } from "../host/pull-request-host.ts";
+import { type ReviewOutcome, skipped } from "./review-outcome.ts";
+import type { ReviewPorts } from "./review-ports.ts";
+
+export type SettingsStep = { readonly kind: "settings"; readonly config: RepoConfig } | ReviewOutcome;
+
+export function decideSettings(input: {
+  readonly configFile: HostConfigFile;
+  readonly parse: ReviewPorts["parseRepoConfig"];
+  readonly pullRequest: PullRequest;
+  /** A person asked for this review (re-run, command, the CLI): drafts, bots and pauses do not hold it. */
+  readonly asked: boolean;
+}): SettingsStep {
+  const { file } = input.configFile;
+  const parsed =
+    file.kind === "unreadable"
+      ? { ok: false as const, errors: [{ path: "(file)", message: file.message }] }
+      : input.parse(file.kind === "found" ? file.text : null);
+  if (!parsed.ok) return { kind: "config_invalid", errors: parsed.errors };
+  const config = parsed.config;
+  const pr = input.pullRequest;
+  if (!config.enabled) return skipped("disabled", "Loupe is disabled in `.github/loupe.yml`.");
+  if (input.asked) return { kind: "settings", config };
+  if (pr.draft && !config.review_drafts) {
+    return skipped(
+      "draft",
+      "Draft pull request (`review_drafts` is off). Loupe reviews it when it is marked ready.",
+      false,
+    );
+  }
+  if (!config.auto_review) {
+    return skipped(
+      "auto_review_off",
+      "`auto_review` is off in `.github/loupe.yml`: Loupe reviews when asked (a `review` command mentioning Loupe, or the Re-run button).",
+    );
+  }
+  if (isPaused(pr.labels)) {
+    return skipped(
+      "paused",
+      `Automatic reviews are paused on this pull request (label \`${PAUSE_LABEL}\`): a \`resume\` command mentioning Loupe turns them back on, a \`review\` command reviews now.`,
+    );
+  }
+  if (pr.authorIsBot && config.ignore_bots) {
+    return skipped("bot_author", "The pull request was opened by a bot (`ignore_bots` is on).");
+  }
+  return { kind: "settings", config };
+}

@@ -1,0 +1,29 @@
+// The two commits under review, from the host. A repository too big to fetch is a fact about it,
+// like too many files: a skip that names the operator's limit, not a fault.
+
+import { isLoupeError } from "../errors.ts";
+import type { PullRequest } from "../domain/pull-request.ts";
+import type { PullRequestHost } from "../host/pull-request-host.ts";
+import type { Workspace } from "../workspace/types.ts";
+import { type ReviewOutcome, skipped } from "./review-outcome.ts";
+
+export type WorkspaceStep = { readonly kind: "workspace"; readonly workspace: Workspace } | ReviewOutcome;
+
+export async function openWorkspaceStep(
+  host: PullRequestHost,
+  input: { readonly pullRequest: PullRequest; readonly mergeBaseSha: string; readonly signal: AbortSignal },
+): Promise<WorkspaceStep> {
+  try {
+    return { kind: "workspace", workspace: await host.openWorkspace(input) };
+  } catch (error) {
+    if (!isLoupeError(error, "git_repository_too_large")) throw error;
+    return skipped("repository_too_large", tooLargeDetail(error.message));
+  }
+}
+
+function tooLargeDetail(reason: string): string {
+  return (
+    `The repository is too large to fetch: ${reason}. ` +
+    "The operator's limit is `REVIEW_MAX_FETCH_BYTES`; nothing was sent to the model."
+  );
+}
