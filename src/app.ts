@@ -4,10 +4,10 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { createCheckRuns } from "./check-runs/check-runs.ts";
 import type { AppConfig } from "./config/app-config.ts";
-import { createReplyEndedReporter } from "./conversation/reply-ending.ts";
-import { createReplyQueue, type ReplyQueue, type ReplyRunner } from "./conversation/reply-queue.ts";
-import { runReply } from "./conversation/run-reply.ts";
-import { errorDetail } from "./error-detail.ts";
+import { createReplyEndedReporter } from "./replies/reply-ending.ts";
+import { createReplyQueue, type ReplyQueue, type ReplyRunner } from "./replies/reply-queue.ts";
+import { runReply } from "./replies/run-reply.ts";
+import { errorDetail } from "./pipeline/error-detail.ts";
 import { createRedisQueue, type FleetTiming } from "./fleet/redis-queue.ts";
 import { createRedisReplyQueue } from "./fleet/redis-reply-queue.ts";
 import { type AppClient, createBotLoginLookup } from "./github/bot-login.ts";
@@ -23,7 +23,7 @@ import type { ReviewRequest } from "./domain/review-request.ts";
 import { runReview } from "./jobs/run-review.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
-import { createCommentHandler } from "./webhooks/comment-handler.ts";
+import { createCommentHandler } from "./replies/comment-handler.ts";
 import { deliveryFailure } from "./webhooks/delivery-failure.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
 

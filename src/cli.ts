@@ -5,16 +5,11 @@
 import { readFileSync } from "node:fs";
 import module from "node:module";
 import { asksForHelp, COMMAND_HELP, type CommandName, isCommandName, MAIN_HELP } from "./cli/help.ts";
-import { LoupeError } from "./errors.ts";
-import { redactSecrets } from "./redact.ts";
+import { LoupeError } from "./domain/errors.ts";
+import type { CliIo } from "./cli/io.ts";
+import { redactSecrets } from "./domain/redact.ts";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
-
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly env: NodeJS.ProcessEnv;
-}
 
 async function loadCommand(name: CommandName): Promise<Command> {
   switch (name) {

@@ -8,7 +8,7 @@ import { readProviderConfig } from "./config/provider-config.ts";
 import { readReplyLimits } from "./config/reply-limits.ts";
 import { readReviewLimits } from "./config/review-limits.ts";
 import { createDefaultPorts } from "./jobs/default-ports.ts";
-import type { ReplyQueue } from "./conversation/reply-queue.ts";
+import type { ReplyQueue } from "./replies/reply-queue.ts";
 import type { ReviewQueue } from "./jobs/review-queue.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 

@@ -16,10 +16,10 @@ import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
 import { loupeFromEnv } from "./index.ts";
-import type { ReplyQueue } from "./conversation/reply-queue.ts";
+import type { ReplyQueue } from "./replies/reply-queue.ts";
 import type { ReviewQueue } from "./jobs/review-queue.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
-import { redactSecrets } from "./redact.ts";
+import { redactSecrets } from "./domain/redact.ts";
 import { readAppYml } from "./setup/app-manifest.ts";
 import { startSetupServer } from "./setup/setup-server.ts";
 

@@ -7,7 +7,7 @@
 // progress update first so a late PATCH can never overwrite the completed run. Every write retries
 // GitHub's secondary rate limits within a deadline; every text is clamped by github/check-run.ts.
 
-import { errorDetail } from "../error-detail.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
 import type { CheckConclusion, CheckRunOutput } from "../github/check-run.ts";
 import {
   completeCheckRun,

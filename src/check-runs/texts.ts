@@ -4,10 +4,10 @@
 
 import type { CheckRunOutput } from "../github/check-run.ts";
 import { describeFailure } from "../pipeline/describe-failure.ts";
-import { redactSecrets } from "../redact.ts";
+import { redactSecrets } from "../domain/redact.ts";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { codeSpan, escapeText } from "../review/markdown-escape.ts";
-import { cutCodePoints } from "../review/markdown-text.ts";
+import { cutCodePoints } from "../domain/text.ts";
 
 const RERUN_HINT = "Press **Re-run review** to try again.";
 

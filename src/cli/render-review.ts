@@ -3,7 +3,7 @@
 // "Outside the diff", notes) and each inline comment with the line it would be anchored to.
 
 import type { PlannedReview } from "../pipeline/review-ports.ts";
-import { renderResultMarkdown } from "../llm/render-result.ts";
+import { renderCliMarkdown as renderResultMarkdown } from "../review/render-cli.ts";
 import type { LoopResult } from "../llm/types.ts";
 import { codeSpan } from "../review/markdown-escape.ts";
 

@@ -4,11 +4,11 @@
 // final_review (or when the App would skip the change), 1 on any other termination reason, 2 on
 // bad usage/configuration.
 
-import type { CliIo } from "../cli.ts";
+import type { CliIo } from "./io.ts";
 import { readProviderConfig } from "../config/provider-config.ts";
 import { readReviewLimits } from "../config/review-limits.ts";
-import { isLoupeError, LoupeError } from "../errors.ts";
-import { describeGuidance } from "../guidance/describe-guidance.ts";
+import { isLoupeError, LoupeError } from "../domain/errors.ts";
+import { describeGuidance } from "../pipeline/describe-guidance.ts";
 import { readReviewConfigFile } from "../host/local/config-file.ts";
 import { localHost, looksLikeUrl } from "../host/local/local-host.ts";
 import { openRepository } from "../host/local/open-repository.ts";

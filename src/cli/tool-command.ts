@@ -4,8 +4,8 @@
 // unknown tool, missing flag, `--args` not JSON or failing the strict schema — exits 2 with one
 // line on stderr, before any repository is opened.
 
-import type { CliIo } from "../cli.ts";
-import { isLoupeError, LoupeError } from "../errors.ts";
+import type { CliIo } from "./io.ts";
+import { isLoupeError, LoupeError } from "../domain/errors.ts";
 import { createToolRegistry, isToolName, parseToolArguments } from "../tools/registry.ts";
 import { TOOL_NAMES, type ToolName } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";

@@ -2,7 +2,7 @@
 // own readers). Every value has a default and a hard cap; a bad value is a one-line
 // configuration error naming the variable, never a silent fallback.
 
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

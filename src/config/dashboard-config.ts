@@ -3,7 +3,7 @@
 // no dashboard at all. The password's minimum length is what makes guessing it over HTTP hopeless
 // (no lock-out needed); a user set without a password is taken for a forgotten password and refused.
 
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 import type { Env } from "./load-env.ts";
 
 export interface DashboardCredentials {

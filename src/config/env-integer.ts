@@ -1,7 +1,7 @@
 // Reads one positive-integer environment variable against its hard cap. Invalid values are a
 // configuration error naming the variable, never a silent fallback to the default.
 
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 
 export function readPositiveInteger(
   env: Readonly<Record<string, string | undefined>>,

@@ -2,7 +2,7 @@
 // in that Redis (src/fleet/). A bad value is a one-line configuration error, never a silent
 // fallback to the single process (which would split the fleet into strangers).
 
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 
 export interface FleetConfig {
   /** redis:// or rediss:// URL of the fleet's Redis; null for the single process. */

@@ -5,7 +5,7 @@
 
 import fs from "node:fs";
 import { parseEnv } from "node:util";
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 
 export type Env = Readonly<Record<string, string>>;
 

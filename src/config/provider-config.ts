@@ -1,8 +1,8 @@
 // Where the model lives and how Loupe talks to it. The API key is registered as a secret the
 // moment it is read, so it is redacted from anything that might echo it later.
 
-import { LoupeError } from "../errors.ts";
-import { registerSecret } from "../redact.ts";
+import { LoupeError } from "../domain/errors.ts";
+import { registerSecret } from "../domain/redact.ts";
 import { readPositiveInteger } from "./env-integer.ts";
 import { DEFAULT_REVIEW_LIMITS, HARD_CAPS } from "./review-limits.ts";
 

@@ -4,7 +4,7 @@
 
 import * as v from "valibot";
 import { isAlias, isNode, parseDocument, visit } from "yaml";
-import type { Severity } from "../llm/types.ts";
+import { SEVERITIES, type Severity } from "../domain/finding.ts";
 import { checkGlob, compileGlobs, GLOB_LIMITS } from "./glob.ts";
 
 export interface RepoConfig {
@@ -75,10 +75,7 @@ export const DEFAULT_REPO_CONFIG: RepoConfig = Object.freeze({
   auto_review: true,
 }) as RepoConfig;
 
-const SEVERITY = v.picklist(
-  ["critical", "high", "medium", "low", "info"],
-  "must be one of critical, high, medium, low, info",
-);
+const SEVERITY = v.picklist(SEVERITIES, `must be one of ${SEVERITIES.join(", ")}`);
 
 const Glob = v.pipe(
   v.string(),
@@ -119,10 +116,7 @@ const RepoConfigSchema = v.strictObject({
   ),
   min_severity: v.optional(SEVERITY),
   fail_on: v.optional(
-    v.picklist(
-      ["critical", "high", "medium", "low", "info", "none"],
-      "must be one of critical, high, medium, low, info, none",
-    ),
+    v.picklist([...SEVERITIES, "none"], `must be one of ${[...SEVERITIES, "none"].join(", ")}`),
   ),
   max_findings: v.optional(count(LIMITS.maxFindings)),
   max_files: v.optional(count(LIMITS.maxFiles)),

@@ -3,7 +3,7 @@
 // signed with the well-known secret "development" when WEBHOOK_SECRET is missing, so Loupe refuses
 // to start instead, whatever NODE_ENV says.
 
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 import type { Env } from "./load-env.ts";
 
 export type ServerMode =

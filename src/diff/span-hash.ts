@@ -4,7 +4,7 @@
 // what makes git's rename detection cheap enough to try every pair, and what `similarity index`
 // reports. Ported as is, including its quirks, so that Loupe pairs the files git pairs.
 
-import { looksBinary } from "../tools/text.ts";
+import { looksBinary } from "../workspace/text.ts";
 
 /** git's HASHBASE: a prime between 2^16 and 2^17. */
 const HASH_BASE = 107_927;

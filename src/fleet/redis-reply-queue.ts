@@ -7,11 +7,11 @@
 
 import { Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import type { ThreadReplyRequest } from "../conversation/handle-comment.ts";
-import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../conversation/reply-queue.ts";
-import { errorDetail } from "../error-detail.ts";
+import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
+import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../replies/reply-queue.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
 import type { JobLogger } from "../pipeline/job-logger.ts";
-import { QueueUnavailableError, withinMs } from "./queue-unavailable.ts";
+import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
 import type { FleetTiming } from "./redis-queue.ts";
 
 export const REPLY_QUEUE_NAME = "loupe-replies";

@@ -5,7 +5,7 @@
 
 import { resultDetails, sameList } from "../llm/result-details.ts";
 import type { LoopResult } from "../llm/types.ts";
-import { redactSecrets } from "../redact.ts";
+import { redactSecrets } from "../domain/redact.ts";
 import { type Block, code, paragraph, strong, text } from "../review/markdown-tree.ts";
 import { sentenceInlines } from "../review/model-inlines.ts";
 

@@ -3,7 +3,7 @@
 // limits here, the one place that talks to the Checks API, so no caller can produce a request
 // GitHub would reject for its size.
 
-import { cutCodePoints } from "../review/markdown-text.ts";
+import { cutCodePoints } from "../domain/text.ts";
 import { formatExternalId } from "./external-id.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 

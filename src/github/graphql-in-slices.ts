@@ -4,7 +4,7 @@
 // chooses. The request goes where octokit.graphql sends it: /graphql beside the REST API, or
 // /api/graphql on GitHub Enterprise (whose REST API is /api/v3).
 
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 import { parseJsonInSlices, UNPARSED_BODY } from "./json-in-slices.ts";
 import type { GitHubClient } from "./octokit.ts";
 

@@ -7,7 +7,7 @@
 
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { parseChunked } from "@discoveryjs/json-ext";
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 
 /** Octokit's request option for a success body left unread, as a stream (`parseJsonInSlices`). */
 export const UNPARSED_BODY = { parseSuccessResponseBody: false } as const;

@@ -3,7 +3,7 @@
 // comments holds bodies of up to 65,536 characters each, so a hundred of them are megabytes that
 // octokit.paginate would parse in one turn of the event loop.
 
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 import { parseJsonInSlices, UNPARSED_BODY } from "./json-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 

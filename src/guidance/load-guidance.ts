@@ -3,7 +3,7 @@
 // together to the total bound. Whatever is left out is recorded with its reason, never silently.
 
 import { globMatcher, type RepoConfig } from "../config/repo-config.ts";
-import { previewText } from "../llm/trace.ts";
+import { previewText } from "../domain/text.ts";
 import { findGuidance } from "./find-guidance.ts";
 import { readFrontMatter } from "./front-matter.ts";
 import {

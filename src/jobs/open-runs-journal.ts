@@ -9,7 +9,7 @@
 
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { errorDetail } from "../error-detail.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 
 export interface OpenRun {

@@ -6,7 +6,7 @@
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import { queueKey } from "../domain/review-request.ts";
-import { errorDetail } from "../error-detail.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
 import { gitHubHost } from "../host/github/github-host.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";

@@ -2,7 +2,7 @@
 // spend that round asking for the final answer instead of throwing the work away.
 
 import type { ReviewLimits } from "../config/review-limits.ts";
-import type { TerminationReason } from "../outcome.ts";
+import type { TerminationReason } from "../domain/outcome.ts";
 
 /** A budget stop. "tool_content" ends as invalid_model_response (the seed's wording). */
 export type BudgetStop = "max_rounds" | "max_tool_calls" | "token_budget" | "review_timeout" | "tool_content";

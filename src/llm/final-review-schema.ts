@@ -1,6 +1,7 @@
 // The one schema of the final review: valibot validates the model's answer with it, and the JSON
 // Schema shown to the model in the system message is generated from it, so they cannot drift.
 
+import { SEVERITIES } from "../domain/finding.ts";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 
@@ -13,7 +14,7 @@ const text = () => v.pipe(v.string(), v.maxLength(MAX_TEXT_BYTES), v.maxBytes(MA
 const line = () => v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1)));
 
 export const FindingSchema = v.strictObject({
-  severity: v.picklist(["critical", "high", "medium", "low", "info"]),
+  severity: v.picklist(SEVERITIES),
   title: v.pipe(text(), v.minLength(1)),
   explanation: text(),
   path: v.pipe(v.string(), v.minLength(1), v.maxLength(4096)),

@@ -9,7 +9,7 @@ import type { RepositoryView } from "../workspace/types.ts";
 import { readAnswerObject } from "./answer-json.ts";
 import { FinalReviewSchema } from "./final-review-schema.ts";
 import { capFailures, pathProblem, schemaIssueMessage } from "./review-check-messages.ts";
-import type { FinalReview, Finding } from "./types.ts";
+import type { FinalReview, Finding } from "../domain/finding.ts";
 
 /** Resolves a repository-relative path to a regular text file of the head commit. */
 export type FindingFileCheck = (

@@ -2,7 +2,7 @@
 // (and why), or only the commits since Loupe's last review, with the files and hunks they changed.
 // Patches are repository data: JSON-quoted, labelled untrusted, and bounded.
 
-import { cutCodePoints } from "../review/markdown-text.ts";
+import { cutCodePoints } from "../domain/text.ts";
 import { boundedJsonList } from "./bounded-json-list.ts";
 
 export interface ReviewFocus {

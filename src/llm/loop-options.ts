@@ -3,7 +3,7 @@
 
 import type { ToolCallMode } from "../config/provider-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
-import type { TerminationReason } from "../outcome.ts";
+import type { TerminationReason } from "../domain/outcome.ts";
 import type { ToolRegistry } from "../tools/types.ts";
 import type { FinalAnswer } from "./final-answer.ts";
 import type { ChatMessage, ChatProvider, ProviderFailureDetail } from "./provider.ts";

@@ -8,7 +8,8 @@ import type { ToolLoopOptions } from "./loop-options.ts";
 import { buildInitialMessages, type ReviewPromptInput } from "./prompt.ts";
 import { reviewAnswer } from "./review-answer.ts";
 import { runToolLoop } from "./tool-loop.ts";
-import type { FinalReview, LoopResult } from "./types.ts";
+import type { LoopResult } from "./types.ts";
+import type { FinalReview } from "../domain/finding.ts";
 
 export type { ReviewPromptInput } from "./prompt.ts";
 

@@ -2,7 +2,7 @@
 // the host the operator configured, the HTTP status or the network failure, and the setting to
 // look at. Built from Loupe's classification only, never from the provider's body.
 
-import type { TerminationReason } from "../outcome.ts";
+import type { TerminationReason } from "../domain/outcome.ts";
 import type { ProviderFailureDetail, ProviderOutcome } from "./provider.ts";
 
 /** The operator-facing facts of a failed provider outcome, when the client knows its host. */

@@ -5,7 +5,7 @@ import type { FinalAnswer } from "./final-answer.ts";
 import { type FindingFileCheck, validateFinalReview } from "./final-review.ts";
 import { FINAL_ANSWER_INSTRUCTION } from "./prompt.ts";
 import { repairInstruction } from "./repair.ts";
-import type { FinalReview } from "./types.ts";
+import type { FinalReview } from "../domain/finding.ts";
 
 const FINDING_TEXTS = ["title", "explanation", "evidence", "recommendation", "suggestion"] as const;
 

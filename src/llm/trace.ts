@@ -2,10 +2,13 @@
 // repository data only (repository-relative paths, file text), never keys, headers, local paths
 // or provider error bodies, and no preview exceeds its byte bound.
 
+import { previewText } from "../domain/text.ts";
 import type { ToolExecution } from "../tools/types.ts";
 import type { Envelope } from "./envelope.ts";
 import type { TraceToolCall, TraceTurn } from "./types.ts";
 import type { ValidCall } from "./validate-turn.ts";
+
+const encoder = new TextEncoder();
 
 export type ProtocolAction =
   | "execute_tools"
@@ -19,17 +22,6 @@ export type ProtocolAction =
   /** Auto mode left native calls for text markers (the trace entry carries no provider turn). */
   | "switch_to_text_tool_calls"
   | "terminate";
-
-const encoder = new TextEncoder();
-
-/** Cuts text to at most maxBytes of UTF-8 without splitting a character. */
-export function previewText(text: string, maxBytes: number): { text: string; truncated: boolean } {
-  const bytes = encoder.encode(text);
-  if (bytes.byteLength <= maxBytes) return { text, truncated: false };
-  let end = maxBytes;
-  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
-  return { text: new TextDecoder().decode(bytes.subarray(0, end)), truncated: true };
-}
 
 export function traceToolCall(call: ValidCall, execution: ToolExecution, maxBytes: number): TraceToolCall {
   // The seed previews what the model reads (a file's numbered content) when there is one.

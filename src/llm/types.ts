@@ -1,28 +1,9 @@
 // The contract of the tool loop: what it needs from a provider and what it returns. The loop is
 // pure over these ports, so it is tested with a scripted provider and an in-memory repository.
 
-import type { TerminationReason } from "../outcome.ts";
+import type { FinalReview } from "../domain/finding.ts";
+import type { TerminationReason } from "../domain/outcome.ts";
 import type { ProviderFailureDetail } from "./provider.ts";
-
-export type Severity = "critical" | "high" | "medium" | "low" | "info";
-
-export interface Finding {
-  readonly severity: Severity;
-  readonly title: string;
-  readonly explanation: string;
-  readonly path: string;
-  readonly line: number | null;
-  readonly end_line?: number | null;
-  readonly evidence: string;
-  readonly recommendation: string;
-  readonly suggestion?: string | null;
-}
-
-export interface FinalReview {
-  readonly summary: string;
-  readonly findings: readonly Finding[];
-  readonly notes: readonly string[];
-}
 
 export interface Usage {
   readonly prompt_tokens: number;

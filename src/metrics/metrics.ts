@@ -3,7 +3,7 @@
 // (prometheus-metrics.ts); NO_METRICS where nothing is measured (the CLI, tests of other parts).
 // Labels are small closed sets only: never a repository, pull request or SHA (unbounded series).
 
-import type { TerminationReason } from "../outcome.ts";
+import type { TerminationReason } from "../domain/outcome.ts";
 
 /** What a finished review reports (the JSON log line carries the same facts plus its identity). */
 export interface ReviewEndedReport {

@@ -1,7 +1,7 @@
 // One publishable sentence for an error: a Loupe code or GitHub's HTTP status, never a message
 // (provider bodies, paths and tokens never reach a check run or a review).
 
-import { isLoupeError } from "../errors.ts";
+import { isLoupeError } from "../domain/errors.ts";
 import { httpStatus } from "../github/octokit.ts";
 
 export function describeFailure(error: unknown): string {

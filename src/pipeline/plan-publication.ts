@@ -2,7 +2,7 @@
 // sorts every finding with the publishing core's planner, renders the review body (and the 422
 // fallback with every finding in the body), and counts findings for the check run and the gate.
 
-import type { Finding } from "../llm/types.ts";
+import type { Finding } from "../domain/finding.ts";
 import { planReview } from "../review/plan-review.ts";
 import { renderReviewBody } from "../review/render.ts";
 import { emptySeverityCounts, isAtLeast } from "../review/severity.ts";

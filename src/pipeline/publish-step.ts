@@ -2,9 +2,8 @@
 // something new to say), then Loupe's own threads resolved when their finding no longer applies.
 // A failure to post makes the review incomplete; a failure to resolve is only reported.
 
-import { describeResolved } from "../conversation/resolve-step.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
-import { errorDetail } from "../error-detail.ts";
+import { errorDetail } from "./error-detail.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { JobLogger } from "./job-logger.ts";
 import { reviewMarker } from "../review/render.ts";
@@ -69,4 +68,11 @@ export async function publishStep(input: PublishStepInput): Promise<{ notes: str
     }
   }
   return { notes, failed: false };
+}
+
+function describeResolved(outcome: { readonly resolved: number; readonly failed: number }): string | null {
+  if (outcome.resolved === 0 && outcome.failed === 0) return null;
+  const noun = outcome.resolved === 1 ? "thread" : "threads";
+  const failed = outcome.failed > 0 ? ` (${outcome.failed} could not be resolved)` : "";
+  return `Resolved ${outcome.resolved} of Loupe's earlier ${noun} whose finding no longer applies${failed}.`;
 }

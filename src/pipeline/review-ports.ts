@@ -13,7 +13,8 @@ import type { GuidanceFile } from "../guidance/types.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
 import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
-import type { LoopResult, RoundProgress, Severity, ToolLoopResult } from "../llm/types.ts";
+import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
+import type { Severity } from "../domain/finding.ts";
 import type { RepositoryView, Workspace } from "../workspace/types.ts";
 
 export interface LoopInput {

@@ -7,7 +7,7 @@ import type { RepoConfig } from "../config/repo-config.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
-import { describeGuidance } from "../guidance/describe-guidance.ts";
+import { describeGuidance } from "./describe-guidance.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";

@@ -1,7 +1,7 @@
 // The two commits under review, from the host. A repository too big to fetch is a fact about it,
 // like too many files: a skip that names the operator's limit, not a fault.
 
-import { isLoupeError } from "../errors.ts";
+import { isLoupeError } from "../domain/errors.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { Workspace } from "../workspace/types.ts";

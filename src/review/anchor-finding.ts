@@ -1,7 +1,7 @@
 // Decides where one finding can be commented on: RIGHT-side lines (added + context) of one hunk
 // of GitHub's own patch for that file. Anything else would make GitHub reject the whole review.
 
-import type { Finding } from "../llm/types.ts";
+import type { Finding } from "../domain/finding.ts";
 import { type Hunk, parsePatch } from "./patch-hunks.ts";
 import type { Anchor, ChangedFile } from "./plan-types.ts";
 

@@ -38,12 +38,3 @@ export function longestRun(text: string, char: string): number {
   }
   return longest;
 }
-
-/** The longest prefix of `text` of at most `maxUnits` UTF-16 units that ends on a code point. */
-export function cutCodePoints(text: string, maxUnits: number): string {
-  if (text.length <= maxUnits) return text;
-  if (maxUnits <= 0) return "";
-  const last = text.charCodeAt(maxUnits - 1);
-  const end = last >= 0xd800 && last <= 0xdbff ? maxUnits - 1 : maxUnits;
-  return text.slice(0, end);
-}

@@ -2,7 +2,7 @@
 // ("outside"), below the repository's min_severity, or already posted — so nothing is dropped
 // silently. Higher severities get the inline slots first when maxInline is reached.
 
-import type { Finding, Severity } from "../llm/types.ts";
+import type { Finding, Severity } from "../domain/finding.ts";
 import { anchorFinding, findingCode } from "./anchor-finding.ts";
 import { fingerprintFinding } from "./fingerprint.ts";
 import { parsePatch } from "./patch-hunks.ts";

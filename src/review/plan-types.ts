@@ -1,7 +1,7 @@
 // The values that flow from a validated final review to what Loupe posts: where each finding
 // can be anchored, and the plan that sorts every finding into exactly one bucket.
 
-import type { Finding } from "../llm/types.ts";
+import type { Finding } from "../domain/finding.ts";
 
 /** One entry of compare base...head `files[]` (the fields anchoring needs). */
 export interface ChangedFile {

@@ -3,7 +3,7 @@
 // (head SHA, run) marker. Never longer than GitHub's 65,536 characters: whole findings are left
 // out from the end, with a visible line saying how many.
 
-import type { FinalReview, Finding, Severity } from "../llm/types.ts";
+import type { FinalReview, Finding, Severity } from "../domain/finding.ts";
 import { fingerprintMarker } from "./fingerprint.ts";
 import { serializeBlocks } from "./markdown-serialize.ts";
 import { type Block, code, emphasis, heading, hiddenMarker, paragraph, text } from "./markdown-tree.ts";
@@ -12,7 +12,7 @@ import { BODY_BUDGETS, headingInlines, locationText, renderFindingFields } from 
 import type { RepositoryRef } from "./repository-link.ts";
 import { reviewMarker } from "./review-marker.ts";
 import { sanitizeBlocks } from "./sanitize.ts";
-import { SEVERITIES } from "./severity.ts";
+import { SEVERITIES } from "../domain/finding.ts";
 
 export const MAX_REVIEW_BODY = 65536;
 

@@ -2,9 +2,9 @@
 // title is one line of escaped text; every other model-written field is rendered from its own
 // tree (sanitize.ts) within its own length budget.
 
-import type { Finding } from "../llm/types.ts";
+import type { Finding } from "../domain/finding.ts";
 import { escapeText } from "./markdown-escape.ts";
-import { cutCodePoints } from "./markdown-text.ts";
+import { cutCodePoints } from "../domain/text.ts";
 import { type Block, type Inline, paragraph, strong, text } from "./markdown-tree.ts";
 import type { RepositoryRef } from "./repository-link.ts";
 import { sanitizeBlocks } from "./sanitize.ts";

@@ -2,7 +2,7 @@
 // optional suggestion, and the hidden fingerprint marker that lets a later run skip it. Whatever
 // the model wrote, the comment stays within GitHub's 65,536-character limit.
 
-import type { Finding } from "../llm/types.ts";
+import type { Finding } from "../domain/finding.ts";
 import { fingerprintMarker } from "./fingerprint.ts";
 import { serializeBlocks } from "./markdown-serialize.ts";
 import { stripInvisible } from "./markdown-text.ts";

@@ -3,8 +3,8 @@
 // hidden marker naming the comment answered, so a retried or redelivered job never answers twice.
 // A loop that ended without a reply gets a short reply saying why, never silence.
 
-import type { TerminationReason } from "../outcome.ts";
-import { TERMINATION_SENTENCES } from "../outcome.ts";
+import type { TerminationReason } from "../domain/outcome.ts";
+import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
 import type { FindingStatus } from "../llm/reply-schema.ts";
 import { serializeBlocks } from "./markdown-serialize.ts";
 import { type Block, emphasis, hiddenMarker, paragraph, text } from "./markdown-tree.ts";

@@ -4,7 +4,7 @@
 
 import { fitBlocks } from "./fit-blocks.ts";
 import { serializeBlocks } from "./markdown-serialize.ts";
-import { cutCodePoints } from "./markdown-text.ts";
+import { cutCodePoints } from "../domain/text.ts";
 import type { Block } from "./markdown-tree.ts";
 import { modelBlocks } from "./model-markdown.ts";
 import type { RepositoryRef } from "./repository-link.ts";

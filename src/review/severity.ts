@@ -1,8 +1,6 @@
 // Severity order (critical > high > medium > low > info) and how each one is shown.
 
-import type { Severity } from "../llm/types.ts";
-
-export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "low", "info"];
+import type { Severity } from "../domain/finding.ts";
 
 const RANK: Readonly<Record<Severity, number>> = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
 

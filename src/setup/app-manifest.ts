@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 
 export const APP_YML = path.resolve(import.meta.dirname, "..", "..", "app.yml");
 export const CALLBACK_PATH = "/setup/callback";

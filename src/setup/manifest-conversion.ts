@@ -3,8 +3,8 @@
 // works once, within an hour). The answer is checked before anything is written.
 
 import * as v from "valibot";
-import { LoupeError } from "../errors.ts";
-import { registerSecret } from "../redact.ts";
+import { LoupeError } from "../domain/errors.ts";
+import { registerSecret } from "../domain/redact.ts";
 
 const Conversion = v.object({
   id: v.pipe(v.number(), v.integer(), v.minValue(1)),

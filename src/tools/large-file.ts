@@ -4,7 +4,7 @@
 // headers, without inflating anything) and its line count when the blob is small enough to count.
 
 import type { ObjectReader } from "../workspace/types.ts";
-import { looksBinary } from "./text.ts";
+import { looksBinary } from "../workspace/text.ts";
 
 /** Larger blobs are sized but not read: their kind and line count stay unknown. */
 export const LARGE_FILE_COUNT_BYTES = 16 * 1024 * 1024;

@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { defineTool, type ToolContext } from "./definition.ts";
 import { readRepositoryTextFile } from "./repository-file.ts";
 import { failure, isFailure, jsonStringLength, utf8Length } from "./result.ts";
-import { sliceSafely } from "./text.ts";
+import { sliceSafely } from "../workspace/text.ts";
 import type { ToolResult } from "./types.ts";
 
 export const ReadRepositoryFileArgs = v.strictObject({

@@ -7,7 +7,7 @@ import type { ObjectReader, RepositoryView, TreeEntry } from "../workspace/types
 import { DEFAULT_TOOL_LIMITS } from "./limits.ts";
 import { resolvePath } from "./resolve-path.ts";
 import { failure, isFailure } from "./result.ts";
-import { decodeUtf8, looksBinary, splitLines } from "./text.ts";
+import { decodeUtf8, looksBinary, splitLines } from "../workspace/text.ts";
 import type { ToolFailure } from "./types.ts";
 
 export type TextFile = {

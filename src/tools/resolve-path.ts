@@ -6,7 +6,7 @@
 import { isGitSegment } from "../workspace/safe-path.ts";
 import type { CommitSnapshot, ObjectReader, TreeEntry } from "../workspace/types.ts";
 import { failure } from "./result.ts";
-import { decodeUtf8 } from "./text.ts";
+import { decodeUtf8 } from "../workspace/text.ts";
 import type { ToolFailure } from "./types.ts";
 
 /** Linux's MAXSYMLINKS; a chain longer than this is treated as a loop. */

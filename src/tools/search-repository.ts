@@ -11,7 +11,7 @@ import { defineTool, type ToolContext } from "./definition.ts";
 import { decodeTextBlob } from "./repository-file.ts";
 import { lowerBound, resolvePath } from "./resolve-path.ts";
 import { failure, isFailure, utf8Length } from "./result.ts";
-import { sliceSafely } from "./text.ts";
+import { sliceSafely } from "../workspace/text.ts";
 import type { ToolResult } from "./types.ts";
 
 export const SearchRepositoryArgs = v.strictObject({

@@ -12,7 +12,7 @@ import {
   type LargeFileReads,
   largeChangeLine,
 } from "./large-file.ts";
-import { looksBinary } from "./text.ts";
+import { looksBinary } from "../workspace/text.ts";
 
 const GIT_MODES: Readonly<Record<EntryMode, string>> = {
   file: "100644",

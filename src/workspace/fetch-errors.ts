@@ -2,7 +2,7 @@
 // own texts are not passed on: a refused commit shows as "Could not find <sha>", which sounds like
 // a local bug, and HTTP errors may quote a server's body.
 
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 
 export interface FetchFailureContext {
   /** What was being fetched, for the message: "the head commit 1234…". */

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import git from "isomorphic-git";
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 import { classifyFetchError, isUnreachableFailure, unreachable } from "./fetch-errors.ts";
 import { authorizationHeader, parseRemoteUrl } from "./git-http-auth.ts";
 import { createGitHttpClient } from "./git-http-client.ts";

@@ -2,7 +2,7 @@
 // (scheme, host and port) of the configured repository URL. It is never put in a remote URL,
 // because isomorphic-git writes the remote URL into the repository's config file.
 
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 
 /**
  * GitHub's documented form for an installation token over git smart HTTP. Whoever obtained the

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import { open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 import { CorruptObjectStoreError } from "./objects/git-object.ts";
 import { type IndexedPack, indexPack } from "./objects/index-pack.ts";
 import type { ObjectDatabase } from "./objects/object-database.ts";

@@ -4,7 +4,7 @@
 
 import fs from "node:fs/promises";
 import path from "node:path";
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 import { findMergeBase } from "./merge-base.ts";
 import { type RevisionStore, resolveRevision } from "./resolve-revision.ts";
 import {

@@ -6,7 +6,7 @@
 
 import fs from "node:fs";
 import git from "isomorphic-git";
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 import { parseCommitHeader, tagTarget } from "./objects/commit-object.ts";
 import type { ObjectDatabase } from "./objects/object-database.ts";
 

@@ -6,7 +6,7 @@
 
 import fs from "node:fs";
 import git from "isomorphic-git";
-import { LoupeError } from "../errors.ts";
+import { LoupeError } from "../domain/errors.ts";
 import { CorruptObjectStoreError, type GitObject, type GitObjectType } from "./objects/git-object.ts";
 import { createObjectDatabase, type ObjectDatabase } from "./objects/object-database.ts";
 import { commitTreeId, parseTree, type TreeItem } from "./objects/tree-object.ts";

@@ -4,9 +4,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { spawn } from "node:child_process";
-import type { ThreadReplyRequest } from "../../src/conversation/handle-comment.ts";
-import type { ReplyRunner } from "../../src/conversation/reply-queue.ts";
-import { QueueUnavailableError } from "../../src/fleet/queue-unavailable.ts";
+import type { ThreadReplyRequest } from "../../src/replies/handle-comment.ts";
+import type { ReplyRunner } from "../../src/replies/reply-queue.ts";
+import { QueueUnavailableError } from "../../src/jobs/queue-unavailable.ts";
 import { createRedisReplyQueue } from "../../src/fleet/redis-reply-queue.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 

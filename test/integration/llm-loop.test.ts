@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "@jest/globals";
-import { TERMINATION_REASONS } from "../../src/outcome.ts";
+import { TERMINATION_REASONS } from "../../src/domain/outcome.ts";
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { bodyAt, runScriptedReview, TEST_API_KEY } from "../support/loop-harness.ts";
 

@@ -1,7 +1,7 @@
 // The message of the configuration error `run` throws; anything else (no error, another error)
 // fails the test.
 
-import { isLoupeError } from "../../src/errors.ts";
+import { isLoupeError } from "../../src/domain/errors.ts";
 
 export function configError(run: () => unknown): string {
   try {

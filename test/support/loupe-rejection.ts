@@ -2,7 +2,7 @@
 // assert its stable code and message. Anything else fails the test: a resolution, or a rejection
 // with another error (rethrown as is, so its own stack shows what went wrong).
 
-import { LoupeError } from "../../src/errors.ts";
+import { LoupeError } from "../../src/domain/errors.ts";
 
 export async function loupeRejection(promise: Promise<unknown>): Promise<LoupeError> {
   try {

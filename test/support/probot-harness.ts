@@ -21,7 +21,7 @@ import type { ToolCallMode } from "../../src/config/provider-config.ts";
 import { DEFAULT_REPLY_BUDGET } from "../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/review-limits.ts";
 import { createDefaultPorts } from "../../src/jobs/default-ports.ts";
-import type { ReplyQueue } from "../../src/conversation/reply-queue.ts";
+import type { ReplyQueue } from "../../src/replies/reply-queue.ts";
 import type { ReviewQueue } from "../../src/jobs/review-queue.ts";
 import type { ReviewPorts } from "../../src/pipeline/review-ports.ts";
 

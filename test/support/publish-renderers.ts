@@ -6,7 +6,8 @@ import {
   renderCheckRunOutput,
   renderSkipOutput,
 } from "../../src/github/check-run-output.ts";
-import type { Finding, LoopResult } from "../../src/llm/types.ts";
+import type { LoopResult } from "../../src/llm/types.ts";
+import type { Finding } from "../../src/domain/finding.ts";
 import { fingerprintMarker } from "../../src/review/fingerprint.ts";
 import type { InlineAnchor, PublishPlan } from "../../src/review/plan-types.ts";
 import {

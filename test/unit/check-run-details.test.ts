@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { renderCheckRunOutput } from "../../src/github/check-run-output.ts";
-import { renderResultMarkdown } from "../../src/llm/render-result.ts";
+import { renderCliMarkdown as renderResultMarkdown } from "../../src/review/render-cli.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 
 const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };

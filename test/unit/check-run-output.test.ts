@@ -6,7 +6,7 @@ import {
   renderSkipOutput,
 } from "../../src/github/check-run-output.ts";
 import type { LoopResult, TraceTurn } from "../../src/llm/types.ts";
-import { TERMINATION_SENTENCES } from "../../src/outcome.ts";
+import { TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 const usage = { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500 };

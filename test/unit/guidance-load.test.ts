@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.ts";
-import { describeGuidance } from "../../src/guidance/describe-guidance.ts";
+import { describeGuidance } from "../../src/pipeline/describe-guidance.ts";
 import { loadGuidance } from "../../src/guidance/load-guidance.ts";
 import { snapshotGuidanceSource } from "../../src/guidance/snapshot-source.ts";
 import { GUIDANCE_LIMITS, type GuidanceSource } from "../../src/guidance/types.ts";

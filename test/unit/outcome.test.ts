@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { isTerminationReason, TERMINATION_REASONS, TERMINATION_SENTENCES } from "../../src/outcome.ts";
-import { redactSecrets, registeredSecretCount, registerSecret } from "../../src/redact.ts";
+import { isTerminationReason, TERMINATION_REASONS, TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
+import { redactSecrets, registeredSecretCount, registerSecret } from "../../src/domain/redact.ts";
 
 describe("termination reasons", () => {
   it("has one static sentence for every reason", () => {

@@ -2,8 +2,8 @@
 // shutdown that lets running replies finish for the grace period, then aborts them.
 
 import { describe, expect, it } from "@jest/globals";
-import type { ThreadReplyRequest } from "../../src/conversation/handle-comment.ts";
-import { createReplyQueue } from "../../src/conversation/reply-queue.ts";
+import type { ThreadReplyRequest } from "../../src/replies/handle-comment.ts";
+import { createReplyQueue } from "../../src/replies/reply-queue.ts";
 
 const request = (replyCommentId: number): ThreadReplyRequest => ({
   deliveryId: `d-${replyCommentId}`,

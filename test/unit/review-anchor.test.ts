@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import type { Finding } from "../../src/llm/types.ts";
+import type { Finding } from "../../src/domain/finding.ts";
 import { anchorFinding, type ChangedFile, planReview } from "../../src/review/anchor.ts";
 import { extractFingerprints, fingerprintFinding } from "../../src/review/fingerprint.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import type { FinalReview, Finding } from "../../src/llm/types.ts";
+import type { FinalReview, Finding } from "../../src/domain/finding.ts";
 import { type ChangedFile, planReview } from "../../src/review/anchor.ts";
 import { extractFingerprints } from "../../src/review/fingerprint.ts";
 import type { InlineAnchor } from "../../src/review/plan-types.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { LoupeError } from "../../src/errors.ts";
+import { LoupeError } from "../../src/domain/errors.ts";
 import { classifyFetchError } from "../../src/workspace/fetch-errors.ts";
 
 const aborted = (): AbortSignal => {

@@ -5,7 +5,7 @@
 // the host forgets the token.
 
 import type { ReviewRequest } from "../../domain/review-request.ts";
-import { resolveFixedThreads } from "../../conversation/resolve-step.ts";
+import { resolveFixedThreads } from "./resolve-threads.ts";
 import { comparePullRequest } from "../../github/compare.ts";
 import { compareHeads } from "../../github/compare-heads.ts";
 import { githubGuidanceSource } from "../../github/guidance-source.ts";
@@ -15,7 +15,7 @@ import { publishReview } from "../../github/publish-review.ts";
 import { readRepoConfigFile } from "../../github/repo-config-file.ts";
 import type { SecondaryRetryOptions } from "../../github/retry-secondary.ts";
 import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
-import { registerSecret } from "../../redact.ts";
+import { registerSecret } from "../../domain/redact.ts";
 import type { Workspace } from "../../workspace/types.ts";
 import type { PullRequestHost } from "../pull-request-host.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";

@@ -7,7 +7,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { MAX_CONFIG_BYTES, REPO_CONFIG_PATH } from "../../config/repo-config.ts";
-import { LoupeError } from "../../errors.ts";
+import { LoupeError } from "../../domain/errors.ts";
 import type { ConfigFileRead } from "../../github/repo-config-file.ts";
 import type { HostConfigFile } from "../pull-request-host.ts";
 import { locateGitdir } from "../../workspace/open-local.ts";

@@ -4,8 +4,8 @@
 // REVIEW_MAX_FETCH_BYTES bounds the fetch as it does in the App. The fetch code (isomorphic-git)
 // is imported only for a URL: a local repository, the common case of `loupe tool`, never loads it.
 
-import { LoupeError } from "../../errors.ts";
-import { registerSecret } from "../../redact.ts";
+import { LoupeError } from "../../domain/errors.ts";
+import { registerSecret } from "../../domain/redact.ts";
 import { openLocalRepository } from "../../workspace/open-local.ts";
 import type { Workspace } from "../../workspace/types.ts";
 

@@ -7,20 +7,20 @@
 // and what the loop spent, and a job that ends without a reply posts why.
 
 import { describeFailure } from "../pipeline/describe-failure.ts";
-import { errorDetail } from "../error-detail.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
 import { comparePullRequest } from "../github/compare.ts";
 import { listReviewThreads, resolveReviewThread } from "../github/review-threads.ts";
 import type { JobEnvironment } from "../jobs/job-environment.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { ToolLoopResult } from "../llm/types.ts";
-import { redactSecrets, registerSecret } from "../redact.ts";
+import { redactSecrets, registerSecret } from "../domain/redact.ts";
 import { renderReplyFailure, renderThreadReply } from "../review/render-reply.ts";
 import type { Workspace } from "../workspace/types.ts";
-import { codeExcerpt } from "./code-excerpt.ts";
+import { codeExcerpt } from "../conversation/code-excerpt.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
-import { locateReply } from "./locate-reply.ts";
+import { locateReply } from "../conversation/locate-reply.ts";
 import type { ReplyEnding, ReplyOutcome } from "./reply-ending.ts";
-import { isBotComment } from "./review-thread.ts";
+import { isBotComment } from "../conversation/review-thread.ts";
 
 export interface RunReplyOptions extends JobEnvironment {
   readonly request: ThreadReplyRequest;

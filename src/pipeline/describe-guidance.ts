@@ -3,7 +3,7 @@
 // an escaped code span.
 
 import { codeSpan } from "../review/markdown-escape.ts";
-import type { Guidance, GuidanceFile } from "./types.ts";
+import type { Guidance, GuidanceFile } from "../guidance/types.ts";
 
 export function describeGuidance(guidance: Guidance, from: string): string {
   if (!guidance.enabled) return "Repository guidance: off (`guidance: false` in `.github/loupe.yml`).";

@@ -3,10 +3,10 @@
 // redacted, bounded: the error's class and message, GitHub's status and the request it answered,
 // the first frames of an unexpected error's stack, and the cause it wraps.
 
-import { LoupeError } from "./errors.ts";
-import { httpStatus } from "./github/octokit.ts";
-import { redactSecrets } from "./redact.ts";
-import { cutCodePoints } from "./review/markdown-text.ts";
+import { LoupeError } from "../domain/errors.ts";
+import { httpStatus } from "../github/octokit.ts";
+import { redactSecrets } from "../domain/redact.ts";
+import { cutCodePoints } from "../domain/text.ts";
 
 const MAX_DETAIL_CHARS = 1_000;
 const STACK_FRAMES = 3;

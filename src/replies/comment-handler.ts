@@ -3,13 +3,13 @@
 // outcome is one log line; nothing a comment asks for can throw past this handler unlogged.
 
 import type { Context } from "probot";
-import { handleComment, type ThreadReplyRequest } from "../conversation/handle-comment.ts";
-import { QueueUnavailableError } from "../fleet/queue-unavailable.ts";
+import { handleComment, type ThreadReplyRequest } from "./handle-comment.ts";
+import { QueueUnavailableError } from "../jobs/queue-unavailable.ts";
 import { createConversationApi } from "../github/conversation-api.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import type { ReviewRequest } from "../domain/review-request.ts";
-import { redactSecrets } from "../redact.ts";
-import { toCommentEvent } from "./to-comment-event.ts";
+import { redactSecrets } from "../domain/redact.ts";
+import { toCommentEvent } from "../webhooks/to-comment-event.ts";
 
 export interface CommentHandlerOptions {
   readonly botLogin: () => Promise<string>;

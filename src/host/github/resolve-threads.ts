@@ -2,10 +2,10 @@
 // select-resolvable.ts for the rule). Skipped without a call when Loupe never left a review comment
 // on the pull request; a failure here is reported in the check run, never fails the review.
 
-import type { GitHubClient, RepoRef } from "../github/octokit.ts";
-import { listReviewThreads, resolveThreads } from "../github/review-threads.ts";
-import { type ComparedFile, fileChanges } from "./file-changes.ts";
-import { selectResolvable } from "./select-resolvable.ts";
+import type { GitHubClient, RepoRef } from "../../github/octokit.ts";
+import { listReviewThreads, resolveThreads } from "../../github/review-threads.ts";
+import { type ComparedFile, fileChanges } from "../../conversation/file-changes.ts";
+import { selectResolvable } from "../../conversation/select-resolvable.ts";
 
 export interface ResolveOutcome {
   readonly resolved: number;
@@ -31,11 +31,4 @@ export async function resolveFixedThreads(input: {
     changes: input.newFiles === null ? null : fileChanges(input.newFiles),
   });
   return resolveThreads(input.octokit, chosen);
-}
-
-export function describeResolved(outcome: ResolveOutcome): string | null {
-  if (outcome.resolved === 0 && outcome.failed === 0) return null;
-  const noun = outcome.resolved === 1 ? "thread" : "threads";
-  const failed = outcome.failed > 0 ? ` (${outcome.failed} could not be resolved)` : "";
-  return `Resolved ${outcome.resolved} of Loupe's earlier ${noun} whose finding no longer applies${failed}.`;
 }

@@ -6,9 +6,9 @@
 import type { ConversationApi } from "../github/conversation-api.ts";
 import type { ReviewRequest } from "../domain/review-request.ts";
 import type { CommentEvent } from "../webhooks/to-comment-event.ts";
-import { type CommandName, mentionsBot, parseCommand } from "./command.ts";
-import { CLOSED_TEXT, helpText, pausedText, resumedText } from "./help-text.ts";
-import { decideAuthor } from "./permission.ts";
+import { type CommandName, mentionsBot, parseCommand } from "../conversation/command.ts";
+import { CLOSED_TEXT, helpText, pausedText, resumedText } from "../conversation/help-text.ts";
+import { decideAuthor } from "../conversation/permission.ts";
 
 export interface ThreadReplyRequest {
   readonly deliveryId: string;

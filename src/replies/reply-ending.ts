@@ -4,9 +4,9 @@
 import type { ThreadReply, FindingStatus } from "../llm/reply-schema.ts";
 import type { ToolLoopResult } from "../llm/types.ts";
 import type { Metrics } from "../metrics/metrics.ts";
-import type { TerminationReason } from "../outcome.ts";
+import type { TerminationReason } from "../domain/outcome.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
-import type { ReplySkipReason } from "./locate-reply.ts";
+import type { ReplySkipReason } from "../conversation/locate-reply.ts";
 
 export type ReplyOutcome =
   | { readonly kind: "answered"; readonly status: FindingStatus; readonly resolved: boolean }

@@ -1,0 +1,24 @@
+// A finding and the final review as the model returns them (after validation), and the severity
+// scale every part of Loupe orders, filters and counts by — spelled once, here.
+
+export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
+
+export type Severity = (typeof SEVERITIES)[number];
+
+export interface Finding {
+  readonly severity: Severity;
+  readonly title: string;
+  readonly explanation: string;
+  readonly path: string;
+  readonly line: number | null;
+  readonly end_line?: number | null;
+  readonly evidence: string;
+  readonly recommendation: string;
+  readonly suggestion?: string | null;
+}
+
+export interface FinalReview {
+  readonly summary: string;
+  readonly findings: readonly Finding[];
+  readonly notes: readonly string[];
+}
