@@ -5,6 +5,7 @@
 
 import type { RepoConfig, RepoConfigResult } from "../config/repo-config.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
+import type { FetchWorkspace } from "../host/github/github-host.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
 import type { ListedChange } from "../diff/listed-change.ts";
 import type { ChangedFile } from "../domain/changed-file.ts";
@@ -15,7 +16,7 @@ import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
 import type { Severity } from "../domain/finding.ts";
-import type { RepositoryView, Workspace } from "../workspace/types.ts";
+import type { RepositoryView } from "../workspace/types.ts";
 
 export interface LoopInput {
   readonly view: RepositoryView;
@@ -70,15 +71,8 @@ export interface PlannedReview {
 
 export interface ReviewPorts {
   parseRepoConfig(text: string | null): RepoConfigResult;
-  fetchWorkspace(input: {
-    readonly url: string;
-    readonly headSha: string;
-    readonly mergeBaseSha: string;
-    readonly baseSha: string;
-    readonly pullNumber: number;
-    readonly token: string;
-    readonly signal: AbortSignal;
-  }): Promise<Workspace>;
+  /** The GitHub host fetches with it (tests swap it to force a failing or slow fetch). */
+  readonly fetchWorkspace: FetchWorkspace;
   runLoop(input: LoopInput): Promise<LoopResult>;
   /** The loop's own budget, so retries of GitHub writes know the review's deadline. */
   readonly reviewTimeoutMs: number;

@@ -20,21 +20,24 @@ import type { Workspace } from "../../workspace/types.ts";
 import type { PullRequestHost } from "../pull-request-host.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";
 
+/** Fetches the two commits of a pull request from the git host, with the installation token. */
+export type FetchWorkspace = (input: {
+  readonly url: string;
+  readonly headSha: string;
+  readonly mergeBaseSha: string;
+  readonly baseSha: string;
+  readonly pullNumber: number;
+  readonly token: string;
+  readonly signal: AbortSignal;
+}) => Promise<Workspace>;
+
 export interface GitHubHostOptions {
   readonly octokit: GitHubClient;
   readonly request: ReviewRequest;
   /** The git host's base URL (https://github.com) and web host (github.com). */
   readonly gitBaseUrl: string;
   readonly gitHost: string;
-  readonly fetchWorkspace: (input: {
-    readonly url: string;
-    readonly headSha: string;
-    readonly mergeBaseSha: string;
-    readonly baseSha: string;
-    readonly pullNumber: number;
-    readonly token: string;
-    readonly signal: AbortSignal;
-  }) => Promise<Workspace>;
+  readonly fetchWorkspace: FetchWorkspace;
   /** Loupe's own `<slug>[bot]` login: only its texts count as Loupe's. */
   readonly botLogin: () => Promise<string>;
   readonly retry: SecondaryRetryOptions;
