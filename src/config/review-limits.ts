@@ -48,7 +48,7 @@ export const HARD_CAPS: ReviewLimits = Object.freeze({
   maxFetchBytes: 8192 * MIB,
 });
 
-/** Env var name per configurable limit (tracePreviewBytes is fixed by the seed: ≤ 4 KiB). */
+/** Env var name per configurable limit (tracePreviewBytes is fixed by the protocol: ≤ 4 KiB). */
 export const REVIEW_LIMIT_VARIABLES = {
   maxRounds: "REVIEW_MAX_ROUNDS",
   maxToolCallsPerRound: "REVIEW_MAX_TOOL_CALLS_PER_ROUND",

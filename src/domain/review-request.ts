@@ -12,11 +12,6 @@ export type ReviewTrigger =
   | "command.review"
   | "command.full_review";
 
-/** Pushes and openings: the triggers `auto_review: false` and `@<slug> pause` hold back. */
-export function isAutomatic(trigger: ReviewTrigger): boolean {
-  return trigger.startsWith("pull_request.");
-}
-
 /** PR metadata carried by pull_request events; re-runs read it with pulls.get instead. */
 export interface PullRequestSnapshot {
   readonly title: string;

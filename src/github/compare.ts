@@ -1,7 +1,7 @@
 // The pull request's three-dot diff as GitHub computes it: compare base...head gives the
 // merge-base commit and, per file, the patch whose hunks decide which lines can carry comments.
 // A comparison lists at most 300 files; for a larger pull request the files come from
-// pulls.listFiles instead, which lists up to 3,000 (github-constraints §3).
+// pulls.listFiles instead, which lists up to 3,000.
 
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import { parseJsonInSlices, UNPARSED_BODY } from "./json-in-slices.ts";

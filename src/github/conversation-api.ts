@@ -24,7 +24,6 @@ export interface ConversationApi {
   canWrite(login: string): Promise<boolean>;
   acknowledge(source: CommentSource, commentId: number): Promise<void>;
   postComment(pullNumber: number, body: string): Promise<void>;
-  replyInThread(pullNumber: number, rootCommentId: number, body: string): Promise<void>;
   pullHead(pullNumber: number): Promise<PullHead>;
   reviewComment(commentId: number): Promise<RootComment | null>;
   setPaused(pullNumber: number, paused: boolean): Promise<void>;
@@ -66,15 +65,6 @@ export function createConversationApi(octokit: GitHubClient, ref: RepoRef): Conv
     },
     async postComment(pullNumber, body) {
       await octokit.rest.issues.createComment({ owner, repo, issue_number: pullNumber, body });
-    },
-    async replyInThread(pullNumber, rootCommentId, body) {
-      await octokit.rest.pulls.createReplyForReviewComment({
-        owner,
-        repo,
-        pull_number: pullNumber,
-        comment_id: rootCommentId,
-        body,
-      });
     },
     async pullHead(pullNumber) {
       const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: pullNumber });

@@ -4,7 +4,7 @@
 import type { ReviewLimits } from "../config/review-limits.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
 
-/** A budget stop. "tool_content" ends as invalid_model_response (the seed's wording). */
+/** A budget stop. "tool_content" ends as invalid_model_response (the protocol's wording). */
 export type BudgetStop = "max_rounds" | "max_tool_calls" | "token_budget" | "review_timeout" | "tool_content";
 
 export interface BudgetState {
@@ -43,7 +43,7 @@ export function budgetReason(stop: BudgetStop): TerminationReason {
 }
 
 /**
- * Errors return no partial trace (seed rule). Budget stops are not errors: the work done is real
+ * Errors return no partial trace (a protocol rule, docs/loop.md). Budget stops are not errors: the work done is real
  * and the check run shows it, so their partial trace is returned.
  */
 export function isErrorReason(reason: TerminationReason): boolean {

@@ -24,7 +24,7 @@ export type ProtocolAction =
   | "terminate";
 
 export function traceToolCall(call: ValidCall, execution: ToolExecution, maxBytes: number): TraceToolCall {
-  // The seed previews what the model reads (a file's numbered content) when there is one.
+  // The protocol previews what the model reads (a file's numbered content) when there is one.
   const result = execution.result as Record<string, unknown>;
   const source =
     execution.result.ok && typeof result.content === "string" ? result.content : execution.content;

@@ -57,7 +57,7 @@ export interface LoopRecord {
   readonly rounds: number;
   readonly tool_calls: number;
   readonly duration_ms: number;
-  /** null when the trace is disabled, and when the review ended with an error (seed rule). */
+  /** null when the trace is disabled, and when the review ended with an error (a protocol rule, docs/loop.md). */
   readonly trace: readonly TraceTurn[] | null;
   /** Seconds the provider asked to wait, for provider_rate_limited. */
   readonly retry_after_seconds?: number;

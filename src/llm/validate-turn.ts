@@ -1,4 +1,4 @@
-// The round-atomic validation of one provider turn, in the seed's order, before any call runs:
+// The round-atomic validation of one provider turn, in the protocol's order, before any call runs:
 // one choice at index 0, role assistant, a supported finish_reason, safe unique call ids of type
 // function, call counts within limits, arguments that parse to a JSON object, a known tool name
 // and arguments that match its strict schema. Pure: it only reads the body and the registry.

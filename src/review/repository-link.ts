@@ -10,10 +10,6 @@ export interface RepositoryRef {
   readonly host: string;
 }
 
-export function isRepositoryUrl(url: string, repository: RepositoryRef | null): boolean {
-  return repositoryHref(url, repository) !== null;
-}
-
 /** The URL re-serialised with only URL-safe ASCII, or null when it must not be a link. */
 export function repositoryHref(url: string, repository: RepositoryRef | null): string | null {
   if (repository === null || repository.owner === "" || repository.repo === "" || repository.host === "")

@@ -1,5 +1,5 @@
 // Hard bounds of the repository tools (DESIGN §4 defaults). An operator may lower them; the
-// schemas advertised to the model stay the seed's, so a lower limit clamps rather than rejects.
+// schemas advertised to the model stay the protocol's, so a lower limit clamps rather than rejects.
 
 export interface ToolLimits {
   /** Serialized (JSON-escaped, UTF-8) size of one tool result. */

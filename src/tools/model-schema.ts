@@ -12,7 +12,7 @@ function isObject(value: unknown): value is Json {
 }
 
 /**
- * to-json-schema writes `nullable(T)` as `anyOf: [T, {type: "null"}]`; the seed's schemas use
+ * to-json-schema writes `nullable(T)` as `anyOf: [T, {type: "null"}]`; the protocol's schemas use
  * the equivalent compact form `type: [T, "null"]`, so a two-branch anyOf of that shape is folded.
  */
 function foldNullable(node: unknown): unknown {

@@ -1,5 +1,5 @@
 // read_repository_file: at most 400 numbered lines ("12: text") of a text file of the head
-// commit. `truncated` is true whenever lines after `end_line` exist (the seed's example) or a
+// commit. `truncated` is true whenever lines after `end_line` exist (the protocol's example) or a
 // line had to be cut to keep the serialized result under the cap.
 
 import * as v from "valibot";

@@ -21,7 +21,7 @@ import {
 
 export { DEFAULT_TOOL_LIMITS, type ToolLimits } from "./limits.ts";
 
-/** In the seed's order, which is also the order of `tools` in every request. */
+/** In the protocol's order, which is also the order of `tools` in every request. */
 const DEFINITIONS: readonly ToolDefinition[] = [
   listRepositoryFiles,
   readRepositoryFile,

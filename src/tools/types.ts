@@ -36,7 +36,7 @@ export interface ToolFailure {
 }
 export type ToolResult = ToolSuccess | ToolFailure;
 
-/** The JSON sent to the model in `tools`: exactly the seed's shape. */
+/** The JSON sent to the model in `tools`: exactly the protocol's shape. */
 export interface ToolSchemaForModel {
   readonly type: "function";
   readonly function: {

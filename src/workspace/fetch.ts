@@ -46,13 +46,11 @@ export interface FetchWorkspaceOptions {
 
 /** The head SHA is gone, and refs/pull/<n>/head now names another commit: the PR moved on. */
 export class PullRequestMovedError extends LoupeError {
-  readonly currentHeadSha: string;
   constructor(pullNumber: number, headSha: string, currentHeadSha: string) {
     super(
       "git_commit_unreachable",
       `pull request #${pullNumber} has moved on: refs/pull/${pullNumber}/head is ${currentHeadSha}, not ${headSha}`,
     );
-    this.currentHeadSha = currentHeadSha;
   }
 }
 

@@ -16,8 +16,8 @@ const noLeak = (text: string) => {
   expect(text).not.toMatch(/\/tmp\/|\/home\//);
 };
 
-describe("the seed's two-round transcript, end to end over HTTP", () => {
-  it("sends the seed's request shape and replays the assistant message and results in call order", async () => {
+describe("the protocol's two-round transcript, end to end over HTTP", () => {
+  it("sends the protocol's request shape and replays the assistant message and results in call order", async () => {
     const round1 = toolCallsTurn(
       [
         {
@@ -80,7 +80,7 @@ describe("the seed's two-round transcript, end to end over HTTP", () => {
     expect(result.trace?.[1]?.protocol_action).toBe("final_review");
   });
 
-  it("runs the seed's round 1 on the real tools and sends their results back in call order", async () => {
+  it("runs the protocol's round 1 on the real tools and sends their results back in call order", async () => {
     const round1 = toolCallsTurn([
       {
         id: "call_read_service",

@@ -1,5 +1,5 @@
 // Builders for chat-completions bodies used by the loop tests: a tool-calls turn and a stop turn,
-// in the exact envelope of the seed (one choice at index 0, usage), with room for extra fields.
+// in the exact envelope of the protocol (one choice at index 0, usage), with room for extra fields.
 
 export interface ScriptedCall {
   readonly id: string;

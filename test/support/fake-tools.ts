@@ -1,4 +1,4 @@
-// A small spy registry with the seed's four tool names and strict argument checks, for loop tests
+// A small spy registry with the protocol's four tool names and strict argument checks, for loop tests
 // that must prove which calls ran (and that none of an invalid round did), plus a tiny in-memory
 // RepositoryView so finding paths are checked by the real read rules.
 

@@ -44,7 +44,9 @@ function upwardImports(root: string, layers: readonly string[]): string[] {
       const target = path.resolve(path.dirname(file), match[1]!);
       const to = layerOf(target, root, layers);
       if ((rank.get(to) ?? -1) > (rank.get(from) ?? -1)) {
-        problems.push(`${path.relative(root, file)} (${from}) imports ${path.relative(root, target)} (${to})`);
+        problems.push(
+          `${path.relative(root, file)} (${from}) imports ${path.relative(root, target)} (${to})`,
+        );
       }
     }
   }

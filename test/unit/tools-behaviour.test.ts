@@ -1,4 +1,4 @@
-// The tools' normal behaviour over an in-memory repository: result shapes (the seed's),
+// The tools' normal behaviour over an in-memory repository: result shapes (the protocol's),
 // ranges, paging, literal search scoping and the diff's filters and budget.
 
 import { describe, expect, it } from "@jest/globals";
@@ -38,7 +38,7 @@ async function call(name: ToolName, raw: unknown): Promise<Record<string, unknow
 }
 
 describe("read_repository_file", () => {
-  it("answers in the seed's shape", async () => {
+  it("answers in the protocol's shape", async () => {
     const result = await call("read_repository_file", {
       path: "src/widgets/service.py",
       start_line: 1,
@@ -115,7 +115,7 @@ describe("list_repository_files", () => {
 });
 
 describe("search_repository", () => {
-  it("answers in the seed's shape with trimmed excerpts and 1-based lines", async () => {
+  it("answers in the protocol's shape with trimmed excerpts and 1-based lines", async () => {
     expect(await call("search_repository", { query: "validate_name", path: "src", limit: 20 })).toEqual({
       ok: true,
       query: "validate_name",

@@ -9,7 +9,7 @@ const seed = JSON.parse(
 );
 
 describe("TOOL_SCHEMAS", () => {
-  it("are exactly the seed's four schemas, generated from the valibot argument schemas", () => {
+  it("are exactly the protocol's four schemas, generated from the valibot argument schemas", () => {
     // Round-trip through JSON: what goes on the wire, with no undefined keys hiding anywhere.
     expect(JSON.parse(JSON.stringify(TOOL_SCHEMAS))).toStrictEqual(seed);
   });
@@ -26,7 +26,7 @@ describe("TOOL_SCHEMAS", () => {
 describe("parseArguments", () => {
   const registry = createToolRegistry(memoryRepository({ head: {} }));
 
-  it("applies the seed's defaults", () => {
+  it("applies the protocol's defaults", () => {
     expect(registry.parseArguments("list_repository_files", {})).toEqual({
       ok: true,
       args: { path: "", limit: 100, cursor: null },

@@ -22,5 +22,3 @@ export class CorruptObjectStoreError extends Error {
     this.name = "CorruptObjectStoreError";
   }
 }
-
-export const OID = /^[0-9a-f]{40}$/;
