@@ -63,6 +63,7 @@ async function main(): Promise<void> {
     env,
     log,
     webhookSecret: mode.webhookSecret,
+    metrics,
     host: env.HOST ?? "localhost",
     port: readPort(env),
     app: async (app, options) => {

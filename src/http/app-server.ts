@@ -1,18 +1,21 @@
-// The App's HTTP server, in place of Probot's `run()` and its Server, whose access log (pino-http)
-// writes every request header — the METRICS_TOKEN bearer, Basic credentials, cookies — and whose
-// `loggingOptions` are declared but never read. Here the order is Loupe's: the access log,
-// Probot's webhook middleware, Probot's /ping, the handlers the app adds (/healthz, /readyz,
-// /metrics, /queues), 404. Probot itself is the same: createProbot reads the same variables, with
-// the process's logger and the webhook secret Loupe checked at startup.
+// The App's HTTP server, in place of Probot's `run()` and its Server. Probot's Server puts its
+// webhook middleware before every handler an app adds (so nothing could bound a body before
+// Probot read it whole) and logs each request with pino-http (every header included; its
+// `loggingOptions` are declared but never read). Here the order is Loupe's: the access log,
+// the webhook guard in front of Probot's middleware, Probot's /ping, the handlers the app adds
+// (/healthz, /readyz, /metrics, /queues), 404. Probot itself is the same: createProbot reads the
+// same variables, with the process's logger and the webhook secret Loupe checked at startup.
 
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { type ApplicationFunction, createProbot } from "probot";
 import { errorDetail } from "../error-detail.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 import { WEBHOOK_PATH } from "../setup/webhook-target.ts";
 import { createAccessLog } from "./access-log.ts";
 import { startWebhookProxy } from "./webhook-proxy.ts";
+import { createWebhookGuard } from "./webhook-guard.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
@@ -21,6 +24,7 @@ export interface AppServerOptions {
   readonly env: Env;
   readonly log: Logger;
   readonly webhookSecret: string;
+  readonly metrics: Metrics;
   readonly host: string;
   readonly port: number;
   readonly app: ApplicationFunction;
@@ -49,8 +53,14 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const probot = createProbot({ env: options.env, overrides: { log, secret: options.webhookSecret } });
   const added: Handler[] = [];
   await probot.load(options.app, { cwd: process.cwd(), addHandler: (handler) => added.push(handler) });
-  const webhooks = await probot.getNodeMiddleware({ path: WEBHOOK_PATH });
-  const handlers: Handler[] = [webhooks, ping, ...added];
+  const guard = createWebhookGuard({
+    path: WEBHOOK_PATH,
+    secret: options.webhookSecret,
+    log: log.child({ name: "webhooks" }),
+    onRefused: (reason) => options.metrics.webhookDelivery("unverified", reason),
+    next: await probot.getNodeMiddleware({ path: WEBHOOK_PATH }),
+  });
+  const handlers: Handler[] = [guard, ping, ...added];
   const accessLog = createAccessLog(log.child({ name: "http" }));
   const server = http.createServer((req, res) => {
     accessLog(req, res);
