@@ -1,7 +1,8 @@
 // What `npm start` serves before the App exists: GET / explains and shows the manifest form
 // (asking for the public URL when it is not configured), GET /setup/callback trades GitHub's code
 // for the credentials and writes them to `.env`, and the operator's /healthz and /readyz (not
-// ready: nothing can be reviewed yet). A random `state` ties the callback to this page.
+// ready: nothing can be reviewed yet). A random `state` ties the callback to this page. Only a
+// loopback Host or LOUPE_PUBLIC_URL's host is served (allowed-host.ts).
 
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -11,6 +12,7 @@ import path from "node:path";
 import { LoupeError } from "../errors.ts";
 import { createOpsRoutes } from "../http/ops-routes.ts";
 import { redactSecrets } from "../redact.ts";
+import { checkSetupHost } from "./allowed-host.ts";
 import { type AppYml, buildManifest, CALLBACK_PATH, createAppUrl } from "./app-manifest.ts";
 import { writeEnvFile } from "./env-file.ts";
 import { apiBaseUrl, convertManifestCode } from "./manifest-conversion.ts";
@@ -61,16 +63,9 @@ export function checkSetupEnv(env: Env): void {
   }
 }
 
-/** This server as the browser reached it: GitHub sends the browser back here with the code. */
-function setupBaseUrl(req: http.IncomingMessage): string | null {
-  const host = req.headers.host ?? "";
-  if (!/^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9a-fA-F:]+\](?::\d{1,5})?$/.test(host)) return null;
-  const https = req.headers["x-forwarded-proto"] === "https";
-  return `${https ? "https" : "http"}://${host}`;
-}
-
 export function createSetupHandler(options: SetupOptions): http.RequestListener {
   const state = crypto.randomBytes(16).toString("hex");
+  const publicUrl = webhookTarget({ LOUPE_PUBLIC_URL: options.env.LOUPE_PUBLIC_URL }, null);
   const ops = createOpsRoutes({
     readiness: () => ({
       ready: false,
@@ -134,6 +129,12 @@ export function createSetupHandler(options: SetupOptions): http.RequestListener 
   return (req, res) => {
     void (async () => {
       if (await ops(req, res)) return;
+      const host = checkSetupHost(
+        req.headers.host,
+        req.socket.localPort ?? 0,
+        publicUrl.kind === "public" ? publicUrl.publicUrl : null,
+      );
+      if (!host.ok) return html(res, host.status, problemPage("Wrong address", host.problem));
       const url = new URL(req.url ?? "/", "http://setup.invalid");
       if (req.method !== "GET") return html(res, 405, problemPage("Not here", "Only GET is served."));
       if (url.pathname === CALLBACK_PATH) return callback(url, res);
@@ -142,10 +143,11 @@ export function createSetupHandler(options: SetupOptions): http.RequestListener 
       const target = webhookTarget(options.env, url.searchParams.get("public_url"));
       if (target.kind === "missing")
         return html(res, target.problem ? 400 : 200, askPublicUrlPage(target.problem));
-      const base = setupBaseUrl(req);
-      if (base === null)
-        return html(res, 400, problemPage("Bad request", "The Host header is not a host name."));
-      const manifest = buildManifest({ appYml: options.appYml, hookUrl: target.hookUrl, setupBaseUrl: base });
+      const manifest = buildManifest({
+        appYml: options.appYml,
+        hookUrl: target.hookUrl,
+        setupBaseUrl: host.baseUrl,
+      });
       html(
         res,
         200,
