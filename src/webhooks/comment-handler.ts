@@ -4,6 +4,7 @@
 
 import type { Context } from "probot";
 import { handleComment, type ThreadReplyRequest } from "../conversation/handle-comment.ts";
+import { errorDetail } from "../error-detail.ts";
 import { QueueUnavailableError } from "../fleet/queue-unavailable.ts";
 import { createConversationApi } from "../github/conversation-api.ts";
 import type { GitHubClient } from "../github/octokit.ts";
@@ -30,17 +31,28 @@ export function createCommentHandler(options: CommentHandlerOptions) {
     }
     const octokit = context.octokit as GitHubClient;
     const enqueueReply = options.enqueueReply;
+    const api = createConversationApi(octokit, { owner: event.owner, repo: event.repo });
     try {
       const outcome = await handleComment({
         event,
         botLogin: await options.botLogin(),
-        api: createConversationApi(octokit, { owner: event.owner, repo: event.repo }),
+        api,
         enqueueReview: options.enqueueReview,
         ...(enqueueReply ? { enqueueReply } : {}),
         onAcknowledgeError: (error) =>
           context.log.warn(
             { error: redactSecrets(String(error)).slice(0, 200) },
             "could not add the 👀 reaction",
+          ),
+        onPermissionError: (error) =>
+          context.log.warn(
+            {
+              pr: event.pullNumber,
+              comment: event.commentId,
+              login: event.author.login,
+              error: errorDetail(error),
+            },
+            "comment ignored: GitHub did not say whether its author may write to the repository, so nothing was done",
           ),
       });
       context.log.info({ pr: event.pullNumber, comment: event.commentId, ...outcome }, "comment handled");
