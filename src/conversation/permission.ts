@@ -1,8 +1,9 @@
 // Who may make Loupe act — pause or resume it, spend a review, get a thread reply: people who can
 // write to the repository, as GitHub's collaborator permission endpoint says. The webhook's
 // `author_association` is not enough: MEMBER is anyone in the organisation and COLLABORATOR
-// anyone invited to the repository, read-only ones included. So every person is looked up. Bots,
-// Loupe included, are never answered: two bots must not talk forever.
+// anyone invited to the repository, read-only ones included. So every person is looked up (the
+// answer is cached for a short time, permission-cache.ts). Bots, Loupe included, are never
+// answered: two bots must not talk forever.
 
 export interface CommentAuthor {
   readonly login: string | null;

@@ -1,9 +1,11 @@
 // The Probot handler of the conversation webhooks: maps the payload, resolves Loupe's login, and
-// hands the comment to the conversation core with the installation's GitHub adapter. Every
-// outcome is one log line; nothing a comment asks for can throw past this handler unlogged.
+// hands the comment to the conversation core with the installation's GitHub adapter, whose
+// permission lookups go through the process's cache. Every outcome is one log line; nothing a
+// comment asks for can throw past this handler unlogged.
 
 import type { Context } from "probot";
 import { handleComment, type ThreadReplyRequest } from "../conversation/handle-comment.ts";
+import { createPermissionCache, type PermissionCache } from "../conversation/permission-cache.ts";
 import { errorDetail } from "../error-detail.ts";
 import { QueueUnavailableError } from "../fleet/queue-unavailable.ts";
 import { createConversationApi } from "../github/conversation-api.ts";
@@ -19,9 +21,12 @@ export interface CommentHandlerOptions {
   readonly enqueueReply?: (request: ThreadReplyRequest) => Promise<string>;
   /** One count per delivery (metrics): skipped, ignored, answered, review_queued, reply_queued, failed. */
   readonly onOutcome?: (event: string, outcome: string) => void;
+  /** Who may write where, remembered for a minute; one per process by default. */
+  readonly permissions?: PermissionCache;
 }
 
 export function createCommentHandler(options: CommentHandlerOptions) {
+  const permissions = options.permissions ?? createPermissionCache();
   return async (context: Context): Promise<void> => {
     const event = toCommentEvent({ name: context.name, id: context.id, payload: context.payload });
     if (event.kind === "skip") {
@@ -31,7 +36,15 @@ export function createCommentHandler(options: CommentHandlerOptions) {
     }
     const octokit = context.octokit as GitHubClient;
     const enqueueReply = options.enqueueReply;
-    const api = createConversationApi(octokit, { owner: event.owner, repo: event.repo });
+    const github = createConversationApi(octokit, { owner: event.owner, repo: event.repo });
+    const api = {
+      ...github,
+      canWrite: (login: string) =>
+        permissions.canWrite(
+          { installationId: event.installationId, owner: event.owner, repo: event.repo, login },
+          () => github.canWrite(login),
+        ),
+    };
     try {
       const outcome = await handleComment({
         event,

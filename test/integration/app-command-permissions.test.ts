@@ -1,10 +1,12 @@
 // Who may command Loupe, through Probot with the real conversation example payloads and nock:
 // `author_association` MEMBER or COLLABORATOR is not enough (both include read-only people); the
 // collaborator permission endpoint is asked first, before any other call the mention causes, and
-// only write, maintain or admin is answered; a failed lookup does nothing and is not kept.
+// only write, maintain or admin is answered. Its answer is cached per installation, repository
+// and person for a minute (on the harness's clock); a failed lookup does nothing and is not kept.
 
 import { describe, expect, it } from "@jest/globals";
 import { PAUSE_LABEL } from "../../src/conversation/pause-state.ts";
+import { PERMISSION_TTL_MS } from "../../src/conversation/permission-cache.ts";
 import {
   BOT_LOGIN,
   expectCleanEnd,
@@ -87,7 +89,36 @@ describe("people who can write", () => {
   });
 });
 
-describe("a failed lookup", () => {
+describe("the permission cache", () => {
+  it("answers again within the minute without asking, and asks again after it", async () => {
+    let now = 1_000_000;
+    const h = await app.start([], { now: () => now });
+    const ask = (text: string) => issueCommentPayload(text, { login: "writer", association: "COLLABORATOR" });
+    const first = ask("@loupe-test help");
+    const second = ask("@loupe-test help");
+    const gh = github()
+      .permission("writer", "write")
+      .reaction("issue_comment", first.comment.id)
+      .issueComment(PR)
+      .reaction("issue_comment", second.comment.id)
+      .issueComment(PR);
+    await h.receive("issue_comment", first);
+    now += PERMISSION_TTL_MS - 1;
+    await h.receive("issue_comment", second);
+    expect(gh.calls.filter((c) => c.path.endsWith("/permission"))).toHaveLength(1);
+    expect(gh.posted(`/issues/${PR}/comments`)).toHaveLength(2);
+    expectCleanEnd(h, null, [gh]);
+
+    // A minute on, the write access was taken away: asked again, and refused.
+    now += 1;
+    const later = githubAgain().permission("writer", "read");
+    await h.receive("issue_comment", ask("@loupe-test full review"));
+    await h.drain();
+    expect(later.calls.map((c) => `${c.method} ${c.path}`)).toEqual([permissionCall("writer")]);
+    expect(handled(h).at(-1)).toContain('"not_a_writer"');
+    expectCleanEnd(h, null, [gh, later]);
+  });
+
   it("a permission lookup GitHub fails (502): nothing done, a clear log line, and the next comment asks again", async () => {
     const h = await app.start([]);
     const gh = github().permission("writer", "write", "write", 502);
