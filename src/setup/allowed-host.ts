@@ -1,8 +1,10 @@
 // Which Host the setup page answers to. A page that registers an App and writes its credentials
 // must not answer a name someone else controls: with DNS rebinding, a site the operator visits
 // can point its own name at 127.0.0.1 and drive the page from the operator's browser. So only a
-// loopback name on the port the request came in on (localhost, 127.0.0.1, [::1]), or the host of
-// LOUPE_PUBLIC_URL, is served; the browser is sent back to the same origin it came from.
+// loopback name (localhost, 127.0.0.1, [::1]) or the host of LOUPE_PUBLIC_URL is served, and the
+// browser is sent back to the same origin it came from. The name is what rebinding forges; a
+// loopback name's port is whatever an SSH tunnel or a container's port mapping made it, so any
+// port goes with it (a request another site makes to localhost is the state cookie's to refuse).
 
 export type HostCheck =
   | { readonly ok: true; readonly baseUrl: string; readonly secure: boolean }
@@ -20,7 +22,7 @@ function normalise(name: string, port: string | undefined, protocol: string): st
 
 /**
  * @param header the request's Host header
- * @param localPort the port the connection arrived on
+ * @param localPort the port the connection arrived on (named in the refusal)
  * @param publicUrl LOUPE_PUBLIC_URL (already checked to be an http(s) URL), or null
  */
 export function checkSetupHost(
@@ -37,8 +39,7 @@ export function checkSetupHost(
       return { ok: true, baseUrl: `${url.protocol}//${url.host}`, secure: url.protocol === "https:" };
     }
   }
-  const samePort = port === undefined ? localPort === 80 : Number(port) === localPort;
-  if (LOOPBACK.has(name.toLowerCase()) && samePort) {
+  if (LOOPBACK.has(name.toLowerCase())) {
     return { ok: true, baseUrl: `http://${normalise(name, port, "http:")}`, secure: false };
   }
   const where = `http://localhost:${localPort}/ (or 127.0.0.1, [::1])`;

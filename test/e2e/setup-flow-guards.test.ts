@@ -42,10 +42,11 @@ async function start(env: Record<string, string> = {}): Promise<{ loupe: LoupePr
 const redirectUrl = (html: string) => manifestForm(html).manifest.redirect_url;
 
 describe("the setup page's Host", () => {
-  it("is served at a loopback name on its port and at LOUPE_PUBLIC_URL's host, and nowhere else", async () => {
+  it("is served at a loopback name and at LOUPE_PUBLIC_URL's host, and nowhere else", async () => {
     const { loupe } = await start({ LOUPE_PUBLIC_URL: "https://loupe.example.com" });
     const port = loupe.port;
-    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
+    // Another port on a loopback name: an SSH tunnel (ssh -L 8080:localhost:PORT) or a port mapping.
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, "localhost:8080"]) {
       const page = await withHost(loupe.url, host);
       expect(page.status).toBe(200);
       expect(redirectUrl(page.html)).toBe(`http://${host}/setup/callback`);
@@ -55,12 +56,12 @@ describe("the setup page's Host", () => {
       expect(page.status).toBe(200);
       expect(redirectUrl(page.html)).toBe("https://loupe.example.com/setup/callback");
     }
-    // A name rebound to 127.0.0.1, another port, the public name on another port: refused.
+    // A name rebound to 127.0.0.1, the public name on another port, another loopback address.
     for (const host of [
       `evil.example:${port}`,
-      `localhost:${port + 1}`,
       "loupe.example.com:8443",
       "evil.example",
+      `127.0.0.2:${port}`,
     ]) {
       const page = await withHost(loupe.url, host);
       expect(page.status).toBe(421);

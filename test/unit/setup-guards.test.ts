@@ -24,6 +24,8 @@ describe("checkSetupHost", () => {
     ["127.0.0.1:3000", "http://127.0.0.1:3000"],
     ["[::1]:3000", "http://[::1]:3000"],
     ["LocalHost:3000", "http://localhost:3000"],
+    ["localhost:8080", "http://localhost:8080"], // an SSH tunnel or a container's port mapping
+    ["localhost", "http://localhost"],
     ["loupe.example.com", "https://loupe.example.com"],
     ["loupe.example.com:443", "https://loupe.example.com"],
   ])("serves %s", (host, baseUrl) => {
@@ -36,8 +38,6 @@ describe("checkSetupHost", () => {
 
   it.each([
     ["evil.example:3000", PUBLIC],
-    ["localhost:3001", PUBLIC],
-    ["localhost", PUBLIC], // port 80 implied, but the server is on 3000
     ["loupe.example.com:8443", PUBLIC],
     ["loupe.example.com", null],
     ["127.0.0.2:3000", null],
@@ -48,11 +48,10 @@ describe("checkSetupHost", () => {
     if (!check.ok) expect(check.problem).toContain("http://localhost:3000/");
   });
 
-  it("refuses a Host that is not a host name with 400, and serves port 80 without a port", () => {
+  it("refuses a Host that is not a host name with 400", () => {
     for (const host of [undefined, "", "a b", "x:y", "evil.example/path"]) {
       expect(checkSetupHost(host, 3000, null)).toMatchObject({ ok: false, status: 400 });
     }
-    expect(checkSetupHost("localhost", 80, null)).toMatchObject({ ok: true, baseUrl: "http://localhost" });
   });
 });
 
