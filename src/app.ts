@@ -4,6 +4,7 @@
 import type { ApplicationFunction, Context, Probot } from "probot";
 import { createCheckRuns } from "./check-runs/check-runs.ts";
 import type { AppConfig } from "./config/app-config.ts";
+import { createPermissionCache } from "./conversation/permission-cache.ts";
 import { createReplyEndedReporter } from "./replies/reply-ending.ts";
 import { createReplyQueue, type ReplyQueue, type ReplyRunner } from "./replies/reply-queue.ts";
 import { runReply } from "./replies/run-reply.ts";
@@ -45,6 +46,8 @@ export interface LoupeAppOptions {
   /** REDIS_URL: the fleet's shared queue in Redis instead of this process's own queue. */
   readonly redisUrl?: string | null;
   readonly fleetTiming?: Partial<FleetTiming>;
+  /** The clock commenters' permissions expire by in the cache (tests move it). */
+  readonly now?: () => number;
 }
 
 const HANDLED_EVENTS = ["pull_request", "check_run", "check_suite"] as const;
@@ -201,6 +204,7 @@ export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
         enqueueReview: (request) => queue.enqueue(request),
         enqueueReply: (request) => replies.enqueue(request),
         onOutcome: (event, outcome) => metrics.webhookDelivery(event, outcome),
+        permissions: createPermissionCache(options.now ? { now: options.now } : {}),
       }),
     );
     // Every other event the App receives (installation, ping...) is counted, not handled.

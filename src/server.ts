@@ -5,7 +5,6 @@
 // /metrics once the App runs.
 
 import path from "node:path";
-import { run } from "probot";
 import { readAppConfig } from "./config/app-config.ts";
 import { readDashboardCredentials } from "./config/dashboard-config.ts";
 import { readFleetConfig } from "./config/fleet-config.ts";
@@ -13,13 +12,15 @@ import { loadEnvironment } from "./config/load-env.ts";
 import { readMetricsToken, readPort, readServerMode } from "./config/server-config.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
+import { startAppServer } from "./http/app-server.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
 import { loupeFromEnv } from "./index.ts";
+import { createLog } from "./log/create-log.ts";
 import type { ReplyQueue } from "./replies/reply-queue.ts";
 import type { ReviewQueue } from "./jobs/review-queue.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
-import { redactSecrets } from "./domain/redact.ts";
+import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { readAppYml } from "./setup/app-manifest.ts";
 import { startSetupServer } from "./setup/setup-server.ts";
 
@@ -41,6 +42,10 @@ async function main(): Promise<void> {
   const config = readAppConfig(env);
   const metricsToken = readMetricsToken(env);
   const dashboardCredentials = readDashboardCredentials(env);
+  // Never released: wherever one of these shows up in a log line, it is redacted.
+  for (const secret of [mode.webhookSecret, metricsToken, dashboardCredentials?.password])
+    registerSecret(secret ?? undefined);
+  const log = await createLog(env);
   const metrics = createPrometheusMetrics();
   const readiness = createReadinessTracker();
   let queue: ReviewQueue | null = null;
@@ -54,16 +59,21 @@ async function main(): Promise<void> {
   };
   const loupe = loupeFromEnv(env, { metrics, onQueue, onReplyQueue });
   let dashboard: RedisDashboard | null = null;
-  const server = await run(
-    async (app, options) => {
+  const server = await startAppServer({
+    env,
+    log,
+    webhookSecret: mode.webhookSecret,
+    metrics,
+    host: env.HOST ?? "localhost",
+    port: readPort(env),
+    app: async (app, options) => {
       await loupe(app, options);
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
       const { redisUrl } = readFleetConfig(env);
       dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log });
       if (dashboard !== null) options.addHandler(dashboard.handler);
     },
-    { env },
-  );
+  });
   process.once("SIGTERM", () => {
     readiness.shuttingDown();
     const draining = Promise.all([

@@ -1,7 +1,9 @@
-// Who may make Loupe spend tokens: people who can write to the repository. The webhook's
-// `author_association` settles the common cases without an API call; anything else (an outside
-// contributor, NONE, a value GitHub adds later, or none at all) is checked with the collaborator
-// permission endpoint. Bots, Loupe included, are never answered: two bots must not talk forever.
+// Who may make Loupe act — pause or resume it, spend a review, get a thread reply: people who can
+// write to the repository, as GitHub's collaborator permission endpoint says. The webhook's
+// `author_association` is not enough: MEMBER is anyone in the organisation and COLLABORATOR
+// anyone invited to the repository, read-only ones included. So every person is looked up (the
+// answer is cached for a short time, permission-cache.ts). Bots, Loupe included, are never
+// answered: two bots must not talk forever.
 
 export interface CommentAuthor {
   readonly login: string | null;
@@ -10,22 +12,27 @@ export interface CommentAuthor {
 }
 
 export type AuthorDecision =
-  | { readonly kind: "allowed" }
   | { readonly kind: "check_permission"; readonly login: string }
   | { readonly kind: "ignored"; readonly reason: "bot" | "self" | "no_login" };
-
-const WRITERS: ReadonlySet<string> = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
 
 export function decideAuthor(author: CommentAuthor, botLogin: string): AuthorDecision {
   if (author.login === null || author.login === "") return { kind: "ignored", reason: "no_login" };
   if (author.login.toLowerCase() === botLogin.toLowerCase()) return { kind: "ignored", reason: "self" };
   if (author.type === "Bot" || /\[bot\]$/i.test(author.login)) return { kind: "ignored", reason: "bot" };
-  if (author.authorAssociation !== null && WRITERS.has(author.authorAssociation)) return { kind: "allowed" };
   return { kind: "check_permission", login: author.login };
 }
 
-/** `permission` (admin/write/read/none) or the finer `role_name` of GET …/collaborators/{u}/permission. */
+const WRITE_ROLES: ReadonlySet<string> = new Set(["admin", "maintain", "write"]);
+const BASE_ROLES: ReadonlySet<string> = new Set([...WRITE_ROLES, "triage", "read", "none"]);
+
+/**
+ * From GET …/collaborators/{username}/permission: `role_name` is the person's role (admin,
+ * maintain, write, triage, read, or an organisation's custom role); `permission` is the legacy
+ * level it maps to (admin, write, read, none: maintain reads as write, triage as read). A base
+ * role decides by itself; a custom role by the level it is built on.
+ */
 export function canWrite(answer: { readonly permission?: unknown; readonly role_name?: unknown }): boolean {
-  const values = [answer.permission, answer.role_name];
-  return values.some((v) => v === "admin" || v === "maintain" || v === "write");
+  const role = answer.role_name;
+  if (typeof role === "string" && BASE_ROLES.has(role)) return WRITE_ROLES.has(role);
+  return answer.permission === "admin" || answer.permission === "write";
 }

@@ -1,10 +1,13 @@
 // The Probot handler of the conversation webhooks: maps the payload, resolves Loupe's login, and
-// hands the comment to the conversation core with the installation's GitHub adapter. Every
-// outcome is one log line; nothing a comment asks for can throw past this handler unlogged.
+// hands the comment to the conversation core with the installation's GitHub adapter, whose
+// permission lookups go through the process's cache. Every outcome is one log line; nothing a
+// comment asks for can throw past this handler unlogged.
 
 import type { Context } from "probot";
 import { handleComment, type ThreadReplyRequest } from "./handle-comment.ts";
 import { QueueUnavailableError } from "../jobs/queue-unavailable.ts";
+import { createPermissionCache, type PermissionCache } from "../conversation/permission-cache.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
 import { createConversationApi } from "../github/conversation-api.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import type { ReviewRequest } from "../domain/review-request.ts";
@@ -18,9 +21,12 @@ export interface CommentHandlerOptions {
   readonly enqueueReply?: (request: ThreadReplyRequest) => Promise<string>;
   /** One count per delivery (metrics): skipped, ignored, answered, review_queued, reply_queued, failed. */
   readonly onOutcome?: (event: string, outcome: string) => void;
+  /** Who may write where, remembered for a minute; one per process by default. */
+  readonly permissions?: PermissionCache;
 }
 
 export function createCommentHandler(options: CommentHandlerOptions) {
+  const permissions = options.permissions ?? createPermissionCache();
   return async (context: Context): Promise<void> => {
     const event = toCommentEvent({ name: context.name, id: context.id, payload: context.payload });
     if (event.kind === "skip") {
@@ -30,17 +36,36 @@ export function createCommentHandler(options: CommentHandlerOptions) {
     }
     const octokit = context.octokit as GitHubClient;
     const enqueueReply = options.enqueueReply;
+    const github = createConversationApi(octokit, { owner: event.owner, repo: event.repo });
+    const api = {
+      ...github,
+      canWrite: (login: string) =>
+        permissions.canWrite(
+          { installationId: event.installationId, owner: event.owner, repo: event.repo, login },
+          () => github.canWrite(login),
+        ),
+    };
     try {
       const outcome = await handleComment({
         event,
         botLogin: await options.botLogin(),
-        api: createConversationApi(octokit, { owner: event.owner, repo: event.repo }),
+        api,
         enqueueReview: options.enqueueReview,
         ...(enqueueReply ? { enqueueReply } : {}),
         onAcknowledgeError: (error) =>
           context.log.warn(
             { error: redactSecrets(String(error)).slice(0, 200) },
             "could not add the 👀 reaction",
+          ),
+        onPermissionError: (error) =>
+          context.log.warn(
+            {
+              pr: event.pullNumber,
+              comment: event.commentId,
+              login: event.author.login,
+              error: errorDetail(error),
+            },
+            "comment ignored: GitHub did not say whether its author may write to the repository, so nothing was done",
           ),
       });
       context.log.info({ pr: event.pullNumber, comment: event.commentId, ...outcome }, "comment handled");

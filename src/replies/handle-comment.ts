@@ -1,7 +1,8 @@
 // What Loupe does with one pull request comment: nothing (not addressed to it, a bot, or someone
 // who cannot write to the repository: no reply, no reaction), a command (acknowledged with 👀 at
-// once), or a reply in one of Loupe's own review threads (queued for the reply loop). Pure over
-// the GitHub adapter and the two queues, so every branch is tested with nock and real payloads.
+// once), or a reply in one of Loupe's own review threads (queued for the reply loop). The author's
+// permission is the first thing asked of GitHub. Pure over the GitHub adapter and the two queues,
+// so every branch is tested with nock and real payloads.
 
 import type { ConversationApi } from "../github/conversation-api.ts";
 import type { ReviewRequest } from "../domain/review-request.ts";
@@ -27,6 +28,7 @@ export type IgnoreReason =
   | "self"
   | "no_login"
   | "not_a_writer"
+  | "permission_unknown"
   | "not_loupe_thread"
   | "replies_off";
 
@@ -46,14 +48,21 @@ export interface HandleCommentOptions {
   readonly enqueueReply?: (request: ThreadReplyRequest) => Promise<string>;
   /** The 👀 is a courtesy: its failure is reported here and the command still runs. */
   readonly onAcknowledgeError?: (error: unknown) => void;
+  /** The permission lookup failed (GitHub 5xx, a network error): the comment is ignored. */
+  readonly onPermissionError?: (error: unknown) => void;
 }
 
 type Intent =
   | { readonly kind: "command"; readonly command: CommandName; readonly unknown: boolean }
   | { readonly kind: "thread_reply"; readonly rootCommentId: number };
 
-async function intentOf(options: HandleCommentOptions): Promise<Intent | IgnoreReason> {
-  const { event, botLogin, api } = options;
+/** What the comment asks, from its text alone: no API call before the author's permission is known. */
+type Addressed =
+  | { readonly kind: "command"; readonly command: CommandName; readonly unknown: boolean }
+  | { readonly kind: "maybe_thread_reply"; readonly inReplyTo: number };
+
+function addressedAs(options: HandleCommentOptions): Addressed | IgnoreReason {
+  const { event, botLogin } = options;
   const parsed = parseCommand(event.body, botLogin);
   const exact = parsed.kind === "command" && !parsed.unknown && parsed.command !== "help";
   if (
@@ -62,9 +71,9 @@ async function intentOf(options: HandleCommentOptions): Promise<Intent | IgnoreR
     !exact &&
     mentionsBot(event.body, botLogin)
   ) {
-    const root = await api.reviewComment(event.inReplyTo);
-    const loupeThread = root !== null && root.type === "Bot" && root.login === botLogin;
-    return loupeThread ? { kind: "thread_reply", rootCommentId: root.id } : "not_loupe_thread";
+    return options.enqueueReply === undefined
+      ? "replies_off"
+      : { kind: "maybe_thread_reply", inReplyTo: event.inReplyTo };
   }
   if (parsed.kind === "none") return "no_mention";
   // In a review thread that is not Loupe's, only a command is read; a question there is for people.
@@ -72,24 +81,38 @@ async function intentOf(options: HandleCommentOptions): Promise<Intent | IgnoreR
   return { kind: "command", command: parsed.command, unknown: parsed.unknown };
 }
 
+/** A reply is Loupe's to answer only in a thread Loupe started. */
+async function intentOf(options: HandleCommentOptions, addressed: Addressed): Promise<Intent | IgnoreReason> {
+  if (addressed.kind === "command") return addressed;
+  const root = await options.api.reviewComment(addressed.inReplyTo);
+  const loupeThread = root !== null && root.type === "Bot" && root.login === options.botLogin;
+  return loupeThread ? { kind: "thread_reply", rootCommentId: root.id } : "not_loupe_thread";
+}
+
 export async function handleComment(options: HandleCommentOptions): Promise<CommentOutcome> {
   const { event, botLogin, api } = options;
   const author = decideAuthor(event.author, botLogin);
   if (author.kind === "ignored") return { kind: "ignored", reason: author.reason };
-  const intent = await intentOf(options);
-  if (typeof intent === "string") return { kind: "ignored", reason: intent };
-  const enqueueReply = options.enqueueReply;
-  if (intent.kind === "thread_reply" && enqueueReply === undefined)
-    return { kind: "ignored", reason: "replies_off" };
-  if (author.kind === "check_permission" && !(await api.canWrite(author.login))) {
-    return { kind: "ignored", reason: "not_a_writer" };
+  const addressed = addressedAs(options);
+  if (typeof addressed === "string") return { kind: "ignored", reason: addressed };
+  // The first API call a mention causes: nothing else is asked of GitHub for someone who cannot
+  // write, and when GitHub cannot say, nothing is done (the person can ask again).
+  let writer: boolean;
+  try {
+    writer = await api.canWrite(author.login);
+  } catch (error) {
+    options.onPermissionError?.(error);
+    return { kind: "ignored", reason: "permission_unknown" };
   }
+  if (!writer) return { kind: "ignored", reason: "not_a_writer" };
+  const intent = await intentOf(options, addressed);
+  if (typeof intent === "string") return { kind: "ignored", reason: intent };
   await api
     .acknowledge(event.source, event.commentId)
     .catch((error: unknown) => options.onAcknowledgeError?.(error));
 
   if (intent.kind === "thread_reply") {
-    const queue = await enqueueReply!({
+    const queue = await options.enqueueReply!({
       deliveryId: event.deliveryId,
       installationId: event.installationId,
       owner: event.owner,

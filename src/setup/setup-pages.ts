@@ -3,7 +3,7 @@
 // GitHub, exactly as GitHub's manifest flow expects.
 
 import type { RegisteredApp } from "./manifest-conversion.ts";
-import { WEBHOOK_PATH } from "./webhook-target.ts";
+import { WEBHOOK_PATH } from "../config/webhook-target.ts";
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

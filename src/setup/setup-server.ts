@@ -1,28 +1,22 @@
 // What `npm start` serves before the App exists: GET / explains and shows the manifest form
 // (asking for the public URL when it is not configured), GET /setup/callback trades GitHub's code
 // for the credentials and writes them to `.env`, and the operator's /healthz and /readyz (not
-// ready: nothing can be reviewed yet). A random `state` ties the callback to this page.
+// ready: nothing can be reviewed yet). Only a loopback Host or LOUPE_PUBLIC_URL's host is served
+// (allowed-host.ts); each browser gets its own state, in a cookie (setup-state.ts); the callback is
+// one-time and closed once credentials exist (setup-callback.ts).
 
-import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { LoupeError } from "../domain/errors.ts";
 import { createOpsRoutes } from "../http/ops-routes.ts";
-import { redactSecrets } from "../domain/redact.ts";
+import { checkSetupHost } from "./allowed-host.ts";
 import { type AppYml, buildManifest, CALLBACK_PATH, createAppUrl } from "./app-manifest.ts";
-import { writeEnvFile } from "./env-file.ts";
-import { apiBaseUrl, convertManifestCode } from "./manifest-conversion.ts";
-import {
-  alreadyRegisteredPage,
-  askPublicUrlPage,
-  notSavedPage,
-  problemPage,
-  registeredPage,
-  registerPage,
-} from "./setup-pages.ts";
-import { webhookTarget } from "./webhook-target.ts";
+import { createCallback, credentialsExist } from "./setup-callback.ts";
+import { alreadyRegisteredPage, askPublicUrlPage, problemPage, registerPage } from "./setup-pages.ts";
+import { clearedStateCookie, createSetupStates, stateCookie } from "./setup-state.ts";
+import { webhookTarget } from "../config/webhook-target.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -32,6 +26,8 @@ export interface SetupOptions {
   readonly appYml: AppYml;
   readonly fetch?: typeof fetch;
   readonly log?: (line: string) => void;
+  /** The clock the setup states expire by (tests move it). */
+  readonly now?: () => number;
 }
 
 /** The credentials are written once, right after GitHub created the App: be sure that can work. */
@@ -61,16 +57,10 @@ export function checkSetupEnv(env: Env): void {
   }
 }
 
-/** This server as the browser reached it: GitHub sends the browser back here with the code. */
-function setupBaseUrl(req: http.IncomingMessage): string | null {
-  const host = req.headers.host ?? "";
-  if (!/^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9a-fA-F:]+\](?::\d{1,5})?$/.test(host)) return null;
-  const https = req.headers["x-forwarded-proto"] === "https";
-  return `${https ? "https" : "http"}://${host}`;
-}
-
 export function createSetupHandler(options: SetupOptions): http.RequestListener {
-  const state = crypto.randomBytes(16).toString("hex");
+  const states = createSetupStates(options.now ? { now: options.now } : {});
+  const callback = createCallback({ ...options, states });
+  const publicUrl = webhookTarget({ LOUPE_PUBLIC_URL: options.env.LOUPE_PUBLIC_URL }, null);
   const ops = createOpsRoutes({
     readiness: () => ({
       ready: false,
@@ -79,85 +69,55 @@ export function createSetupHandler(options: SetupOptions): http.RequestListener 
     metrics: null,
     metricsToken: null,
   });
-  let registered = false;
-  const html = (res: http.ServerResponse, status: number, body: string) => {
+  const html = (res: http.ServerResponse, status: number, body: string, cookie?: string) => {
     res.writeHead(status, {
       "content-type": "text/html; charset=utf-8",
       "cache-control": "no-store",
       "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action *",
       "referrer-policy": "no-referrer", // the callback URL carries the one-time code
+      ...(cookie === undefined ? {} : { "set-cookie": cookie }),
     });
     res.end(body);
   };
 
-  const callback = async (url: URL, res: http.ServerResponse) => {
-    if (url.searchParams.get("state") !== state) {
-      html(
-        res,
-        400,
-        problemPage(
-          "Registration not finished",
-          "This link does not belong to the page this server showed (did Loupe restart?): register again.",
-        ),
-      );
-      return;
+  const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (await ops(req, res)) return;
+    const host = checkSetupHost(
+      req.headers.host,
+      req.socket.localPort ?? 0,
+      publicUrl.kind === "public" ? publicUrl.publicUrl : null,
+    );
+    if (!host.ok) return html(res, host.status, problemPage("Wrong address", host.problem));
+    const url = new URL(req.url ?? "/", "http://setup.invalid");
+    if (req.method !== "GET") return html(res, 405, problemPage("Not here", "Only GET is served."));
+    if (url.pathname === CALLBACK_PATH) {
+      const answer = await callback(req, url);
+      return html(res, answer.status, answer.html, clearedStateCookie(host.secure));
     }
-    try {
-      const app = await convertManifestCode({
-        apiBaseUrl: apiBaseUrl(options.env),
-        code: url.searchParams.get("code") ?? "",
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-      });
-      try {
-        writeEnvFile(options.envFile, {
-          APP_ID: String(app.id),
-          PRIVATE_KEY: app.pem,
-          WEBHOOK_SECRET: app.webhook_secret,
-        });
-      } catch (error) {
-        // The App exists on GitHub now and the code is spent: say how to finish by hand.
-        const reason = error instanceof Error ? error.message : String(error);
-        html(res, 500, notSavedPage(app, options.envFile, reason));
-        return;
-      }
-      registered = true;
-      options.log?.(
-        `Registered the GitHub App ${app.name} (id ${app.id}); wrote its credentials to ${options.envFile}. Set the provider and restart.`,
-      );
-      html(res, 200, registeredPage(app, options.envFile));
-    } catch (error) {
-      const message = redactSecrets(error instanceof Error ? error.message : String(error));
-      html(res, 502, problemPage("Registration not finished", message));
-    }
+    if (url.pathname !== "/") return html(res, 404, problemPage("Not found", "The setup page is at /."));
+    if (credentialsExist(options.env, options.envFile))
+      return html(res, 200, alreadyRegisteredPage(options.envFile));
+    const target = webhookTarget(options.env, url.searchParams.get("public_url"));
+    if (target.kind === "missing")
+      return html(res, target.problem ? 400 : 200, askPublicUrlPage(target.problem));
+    const state = states.issue(req.headers.cookie);
+    const manifest = buildManifest({
+      appYml: options.appYml,
+      hookUrl: target.hookUrl,
+      setupBaseUrl: host.baseUrl,
+    });
+    const page = registerPage({
+      createAppUrl: createAppUrl(options.env, state),
+      manifest,
+      hookUrl: target.hookUrl,
+      org: options.env.GH_ORG ?? null,
+      viaProxy: target.kind === "proxy",
+    });
+    html(res, 200, page, stateCookie(state, host.secure));
   };
 
   return (req, res) => {
-    void (async () => {
-      if (await ops(req, res)) return;
-      const url = new URL(req.url ?? "/", "http://setup.invalid");
-      if (req.method !== "GET") return html(res, 405, problemPage("Not here", "Only GET is served."));
-      if (url.pathname === CALLBACK_PATH) return callback(url, res);
-      if (url.pathname !== "/") return html(res, 404, problemPage("Not found", "The setup page is at /."));
-      if (registered) return html(res, 200, alreadyRegisteredPage(options.envFile));
-      const target = webhookTarget(options.env, url.searchParams.get("public_url"));
-      if (target.kind === "missing")
-        return html(res, target.problem ? 400 : 200, askPublicUrlPage(target.problem));
-      const base = setupBaseUrl(req);
-      if (base === null)
-        return html(res, 400, problemPage("Bad request", "The Host header is not a host name."));
-      const manifest = buildManifest({ appYml: options.appYml, hookUrl: target.hookUrl, setupBaseUrl: base });
-      html(
-        res,
-        200,
-        registerPage({
-          createAppUrl: createAppUrl(options.env, state),
-          manifest,
-          hookUrl: target.hookUrl,
-          org: options.env.GH_ORG ?? null,
-          viaProxy: target.kind === "proxy",
-        }),
-      );
-    })().catch(() => {
+    serve(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
     });
   };

@@ -1,8 +1,9 @@
-// Deliveries that no handler gets to count. A signature that does not match never reaches a
-// handler: Probot answers 400 and only its error handlers hear of it, so a wrong WEBHOOK_SECRET
-// would show in the log alone, not on /metrics. A handler that failed (the shared queue could not
-// take the job: GitHub gets a 5xx and may redeliver) is counted too. An unverified delivery's
-// event name is whatever its sender wrote in a header, so it is never a label value.
+// Deliveries that no handler gets to count. A signature that does not match is refused by the
+// webhook guard (src/http/webhook-guard.ts) before Probot sees it; should one still reach Probot's
+// own check, only its error handlers hear of it, and it is counted here. A handler that failed
+// (the shared queue could not take the job: GitHub gets a 5xx and may redeliver) is counted too.
+// An unverified delivery's event name is whatever its sender wrote in a header, so it is never a
+// label value.
 
 export type DeliveryFailure =
   | { readonly event: "unverified"; readonly outcome: "bad_signature" }

@@ -2,7 +2,8 @@
 // fake GitHub and the scripted model: a signed issue_comment `@loupe review` from a maintainer is
 // acknowledged with 👀, reviewed as a full review (no earlier review: the check run says so), and
 // the review records the reviewed marker for the next incremental review. Then a maintainer's
-// reply in the thread of that review's finding is answered there, and the thread resolved.
+// reply in the thread of that review's finding is answered there, and the thread resolved; a
+// collaborator who can only read is asked about and left unanswered.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { stopTurn } from "../support/chat-turns.ts";
@@ -40,7 +41,13 @@ const finalReview = {
 beforeAll(async () => {
   fixture = createOneChangeRepo();
   github = await startFakeGitHub();
-  github.addRepository({ owner: "octo", repo: "talk", source: fixture });
+  // The example payloads' commenters; Loupe asks GitHub whether each may write.
+  github.addRepository({
+    owner: "octo",
+    repo: "talk",
+    source: fixture,
+    collaborators: { Codertocat: "maintain", octocat: "write", reader: "read" },
+  });
   provider = await startScriptedProvider([
     { body: stopTurn(finalReview) },
     {
@@ -144,5 +151,30 @@ describe("the conversation through a real server process", () => {
     expect(sent).toContain("we bumped it on purpose");
     expect(github.checkRuns.filter((r) => r.repo === "talk")).toHaveLength(1); // a reply has no check run
     expect(loupe.output()).not.toContain(API_KEY);
+  });
+
+  it("`@loupe pause` from a collaborator who can only read: asked about, then nothing", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "talk", number: 4, headRef: "change" });
+    const payload = issueCommentEvent({ ...target, htmlBase: github.url }, pr, 31338, "@loupe pause");
+    payload.comment.user.login = "reader";
+    payload.comment.author_association = "COLLABORATOR";
+    const before = github.requests.length;
+    const reactions = github.reactions.length;
+    const response = await deliverWebhook({
+      url: loupe.webhookUrl,
+      event: "issue_comment",
+      payload,
+      secret: SECRET,
+    });
+    expect(response.status).toBeLessThan(300);
+    await loupe.until(
+      () => (loupe.output().includes('"comment":31338') ? true : undefined),
+      "the comment's log line",
+    );
+    const asked = github.requests.slice(before).map((r) => `${r.method} ${r.url.split("?")[0]}`);
+    expect(asked.filter((r) => !r.endsWith("/access_tokens"))).toEqual([
+      "GET /api/v3/repos/octo/talk/collaborators/reader/permission",
+    ]);
+    expect(github.reactions).toHaveLength(reactions);
   });
 });

@@ -104,6 +104,9 @@ describe("the queue dashboard of npm start", () => {
     expect((await fetch(`${loupe.url}/healthz`)).status).toBe(200);
     expect(loupe.output()).toContain("queue dashboard");
     expect(loupe.output()).not.toContain(PASSWORD);
+    // Every request above sent the Basic credentials; the access log has a line for each, not them.
+    expect(loupe.output()).toContain("GET /queues/api/queues");
+    expect(loupe.output()).not.toContain(authorization.slice("Basic ".length));
   });
 
   it("is absent without DASHBOARD_PASSWORD, and without REDIS_URL (said in the log)", async () => {

@@ -21,6 +21,7 @@ import {
   runLoupeToExit,
   startLoupeProcess,
 } from "../support/loupe-process.ts";
+import { manifestForm, setupBrowser } from "../support/setup-browser.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
 let github: FakeGitHub;
@@ -54,34 +55,6 @@ async function start(cwd: string, env: Record<string, string>): Promise<LoupePro
   return loupe;
 }
 
-const decodeHtml = (text: string) =>
-  text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, "&");
-
-/** The register page's form, as a browser would submit it. */
-function manifestForm(html: string): { action: string; manifest: Record<string, unknown> } {
-  const form =
-    /<form method="post" action="([^"]*)">\s*<input type="hidden" name="manifest" value="([^"]*)">/.exec(
-      html,
-    );
-  if (form === null) throw new Error(`no manifest form in:\n${html}`);
-  return {
-    action: decodeHtml(form[1]!),
-    manifest: JSON.parse(decodeHtml(form[2]!)) as Record<string, unknown>,
-  };
-}
-
-/** Posts the manifest to the fake GitHub and follows its redirect back to Loupe. */
-async function register(form: { action: string; manifest: Record<string, unknown> }) {
-  const created = await fetch(form.action, {
-    method: "POST",
-    body: new URLSearchParams({ manifest: JSON.stringify(form.manifest) }),
-    redirect: "manual",
-  });
-  expect(created.status).toBe(302);
-  const back = created.headers.get("location")!;
-  return { back, page: await fetch(back) };
-}
-
 describe("the setup flow against a fake GitHub", () => {
   it("asks for the public URL, registers the App with <public URL>/api/github/webhooks and writes .env", async () => {
     const dir = workdir(true);
@@ -92,18 +65,23 @@ describe("the setup flow against a fake GitHub", () => {
     expect(notReady.status).toBe(503);
     expect(await notReady.text()).toContain("not registered");
 
-    const ask = await fetch(`${loupe.url}/`);
+    const browser = setupBrowser();
+    const ask = await browser.open(`${loupe.url}/`);
     expect(ask.status).toBe(200);
-    const askHtml = await ask.text();
+    const askHtml = ask.html;
     expect(askHtml).toContain('name="public_url"');
     expect(askHtml).toContain("WEBHOOK_PROXY_URL");
     const bad = await fetch(`${loupe.url}/?public_url=${encodeURIComponent("ftp://x")}`);
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("must start with https://");
 
-    const page = await fetch(`${loupe.url}/?public_url=${encodeURIComponent("https://loupe.example.com/")}`);
-    const form = manifestForm(await page.text());
-    expect(form.action).toMatch(new RegExp(`^${github.url}/settings/apps/new\\?state=[0-9a-f]{32}$`));
+    const page = await browser.open(
+      `${loupe.url}/?public_url=${encodeURIComponent("https://loupe.example.com/")}`,
+    );
+    const form = manifestForm(page.html);
+    expect(form.action).toMatch(new RegExp(`^${github.url}/settings/apps/new\\?state=[0-9a-f]{64}$`));
+    // The same state is in the browser's cookie, where no page can read it.
+    expect(browser.cookies()).toBe(`loupe_setup_state=${new URL(form.action).searchParams.get("state")}`);
     const appYml = parse(fs.readFileSync(path.join(PROJECT_ROOT, "app.yml"), "utf8")) as Record<
       string,
       unknown
@@ -115,10 +93,10 @@ describe("the setup flow against a fake GitHub", () => {
       redirect_url: `${loupe.url}/setup/callback`,
     });
 
-    const { back, page: done } = await register(form);
+    const { back, page: done } = await browser.register(form);
     expect(back.startsWith(`${loupe.url}/setup/callback?code=`)).toBe(true);
     expect(done.status).toBe(200);
-    const doneHtml = await done.text();
+    const doneHtml = done.html;
     for (const next of [
       "OPENAI_BASE_URL",
       "OPENAI_API_KEY",
@@ -143,11 +121,11 @@ describe("the setup flow against a fake GitHub", () => {
     expect(loupe.output()).not.toContain(registration.webhookSecret!);
     expect(loupe.output()).not.toContain(github.privateKey.split("\n")[1]!);
 
-    // The code works once; the page now says what is left to do.
-    const replay = await fetch(back);
-    expect(replay.status).toBe(502);
-    expect(await replay.text()).toContain("codes work once");
-    expect(await (await fetch(`${loupe.url}/`)).text()).toContain("Loupe is registered");
+    // The callback is closed now that the App exists; the page says what is left to do.
+    const replay = await browser.open(back);
+    expect(replay.status).toBe(409);
+    expect(replay.html).toContain("already has a GitHub App");
+    expect((await browser.open(`${loupe.url}/`)).html).toContain("Loupe is registered");
     await loupe.stop();
 
     // Restarted in the same directory with a provider: the App runs on what setup wrote.
@@ -177,7 +155,8 @@ describe("the setup flow against a fake GitHub", () => {
     const dir = workdir(false);
     const proxy = "https://smee.io/loupe-test-channel";
     const loupe = await start(dir, { GH_ORG: "octo-org", WEBHOOK_PROXY_URL: proxy });
-    const html = await (await fetch(`${loupe.url}/`)).text();
+    const browser = setupBrowser();
+    const { html } = await browser.open(`${loupe.url}/`);
     expect(html).toContain("the organisation octo-org");
     const form = manifestForm(html);
     expect(form.action.startsWith(`${github.url}/organizations/octo-org/settings/apps/new?state=`)).toBe(
@@ -185,7 +164,7 @@ describe("the setup flow against a fake GitHub", () => {
     );
     expect(form.manifest.hook_attributes).toEqual({ url: proxy, active: true });
 
-    const { page } = await register(form);
+    const { page } = await browser.register(form);
     expect(page.status).toBe(200);
     expect(github.registrations.at(-1)!.org).toBe("octo-org");
     expect(parseEnv(fs.readFileSync(path.join(dir, ".env"), "utf8")).APP_ID).toBe(github.appId);
@@ -194,14 +173,14 @@ describe("the setup flow against a fake GitHub", () => {
   it("refuses a callback that does not carry this page's state, and writes nothing", async () => {
     const dir = workdir(false);
     const loupe = await start(dir, { LOUPE_PUBLIC_URL: "https://loupe.example.com" });
-    const form = manifestForm(await (await fetch(`${loupe.url}/`)).text());
-    const { back } = await register({
+    const browser = setupBrowser();
+    const form = manifestForm((await browser.open(`${loupe.url}/`)).html);
+    const { page: refused } = await browser.register({
       ...form,
       action: form.action.replace(/state=[0-9a-f]+/, "state=forged"),
     });
-    const refused = await fetch(back);
-    expect(refused.status).toBe(400);
-    expect(await refused.text()).toContain("register again");
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain("register again");
     expect(fs.existsSync(path.join(dir, ".env"))).toBe(false);
   });
 
@@ -231,9 +210,10 @@ describe("the setup flow against a fake GitHub", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const { page } = await register(manifestForm(await (await fetch(`${url}/`)).text()));
+      const browser = setupBrowser();
+      const { page } = await browser.register(manifestForm((await browser.open(`${url}/`)).html));
       expect(page.status).toBe(500);
-      const html = await page.text();
+      const { html } = page;
       expect(html).toContain("could not be written");
       expect(html).toContain(`APP_ID=${github.appId}`);
       expect(html).toContain(`${github.url}/apps/loupe`);

@@ -24,6 +24,8 @@ import { mockGitHub } from "../support/github-mock.ts";
 
 const app = useAppScenario({ harness: { botLogin: BOT_LOGIN } });
 const github = () => mockGitHub(OWNER, REPO, INSTALLATION).token();
+/** The examples' commenter; GitHub's permission endpoint is asked about every commenter. */
+const MAINTAINER = "Codertocat";
 /** A review's first calls for a later event of the same Probot (its installation token is cached). */
 function reviewStartCached(config: string | null = null) {
   const gh = mockGitHub(OWNER, REPO, INSTALLATION).createCheckRun(1).updateCheckRun(1);
@@ -37,7 +39,8 @@ describe("commands", () => {
     const h = await app.start([{ body: stopTurn(review([finding()])) }]);
     const payload = issueCommentPayload("Pushed a fix. @loupe-test review");
     const gh = mockReviewStart(app.fx, { headSha: app.fx.headSha });
-    gh.reaction("issue_comment", payload.comment.id)
+    gh.permission(MAINTAINER, "admin")
+      .reaction("issue_comment", payload.comment.id)
       .pullsGet(PR, pullRequestData(app.fx))
       .pullsGet(PR, pullRequestData(app.fx));
     mockPublish(gh).createReview(PR);
@@ -58,7 +61,8 @@ describe("commands", () => {
     const h = await app.start([{ body: stopTurn(review([])) }]);
     const payload = issueCommentPayload("@loupe-test full review");
     const gh = mockReviewStart(app.fx);
-    gh.reaction("issue_comment", payload.comment.id)
+    gh.permission(MAINTAINER, "admin")
+      .reaction("issue_comment", payload.comment.id)
       .pullsGet(PR, pullRequestData(app.fx))
       .pullsGet(PR, pullRequestData(app.fx));
     gh.listReviewComments(PR).listReviews(PR);
@@ -78,7 +82,10 @@ describe("commands", () => {
   ])("%s gets the help in a comment", async (_name, body, heading) => {
     const h = await app.start([]);
     const payload = issueCommentPayload(body);
-    const gh = github().reaction("issue_comment", payload.comment.id).issueComment(PR);
+    const gh = github()
+      .permission(MAINTAINER, "admin")
+      .reaction("issue_comment", payload.comment.id)
+      .issueComment(PR);
 
     await h.receive("issue_comment", payload);
 
@@ -93,7 +100,11 @@ describe("commands", () => {
     // Process 1: a maintainer pauses.
     const first = await app.start([]);
     const pause = issueCommentPayload("@loupe-test pause");
-    const gh1 = github().reaction("issue_comment", pause.comment.id).addLabel(PR).issueComment(PR);
+    const gh1 = github()
+      .permission(MAINTAINER, "admin")
+      .reaction("issue_comment", pause.comment.id)
+      .addLabel(PR)
+      .issueComment(PR);
     await first.receive("issue_comment", pause);
     expect(gh1.posted(`/issues/${PR}/labels`)).toEqual([{ labels: [PAUSE_LABEL] }]);
     expect(gh1.posted(`/issues/${PR}/comments`)[0]!.body).toContain("paused");
@@ -119,6 +130,7 @@ describe("commands", () => {
     const third = await app.start([{ body: stopTurn(review([])) }]);
     const resume = issueCommentPayload("@loupe-test resume");
     const gh3 = github()
+      .permission(MAINTAINER, "admin")
       .reaction("issue_comment", resume.comment.id)
       .removeLabel(PR, PAUSE_LABEL)
       .issueComment(PR);
@@ -145,6 +157,7 @@ describe("commands", () => {
     const payload = issueCommentPayload("@loupe-test review");
     const asked = reviewStartCached("auto_review: false\n");
     asked
+      .permission(MAINTAINER, "admin")
       .reaction("issue_comment", payload.comment.id)
       .pullsGet(PR, pullRequestData(app.fx))
       .pullsGet(PR, pullRequestData(app.fx));
@@ -202,10 +215,12 @@ describe("who is answered", () => {
   it("a mention in a review thread Loupe did not start is left to the people in it", async () => {
     const h = await app.start([]);
     const payload = reviewCommentPayload("@loupe-test what do you think?", 4242);
-    const gh = github().reviewComment(4242, {
-      body: "A person's remark",
-      user: { login: "octocat", type: "User" },
-    });
+    const gh = github()
+      .permission(MAINTAINER, "admin")
+      .reviewComment(4242, {
+        body: "A person's remark",
+        user: { login: "octocat", type: "User" },
+      });
     await h.receive("pull_request_review_comment", payload);
     expect(gh.calls.filter((c) => c.method !== "GET" && !c.path.includes("access_tokens"))).toEqual([]);
     expectCleanEnd(h, null, [gh]);

@@ -22,6 +22,8 @@ import type { ProbotHarness } from "../support/probot-harness.ts";
 
 const app = useAppScenario({ harness: { botLogin: BOT_LOGIN } });
 const ROOT = 5501;
+/** The examples' commenter; GitHub's permission endpoint is asked about every commenter. */
+const MAINTAINER = "Codertocat";
 const FINDING_BODY =
   "**Validation occurs after the write**\n\nInvalid state can be saved.\n\n<!-- loupe:fp=00112233aabbccdd -->";
 
@@ -46,6 +48,7 @@ function mockReplyJob(replyId: number, comments: readonly Comment[], resolves = 
   const resolved: string[] = [];
   const gh: GitHubMock = mockGitHub(OWNER, REPO, INSTALLATION)
     .token()
+    .permission(MAINTAINER, "admin")
     .reaction("review_comment", replyId)
     .reviewComment(ROOT, { body: FINDING_BODY, user: { login: BOT_LOGIN, type: "Bot" } })
     .pullsGet(PR, pullRequestData(app.fx))
@@ -207,6 +210,7 @@ describe("a reply in Loupe's thread", () => {
     const payload = reviewCommentPayload("@loupe-test still?", ROOT);
     const gh = mockGitHub(OWNER, REPO, INSTALLATION)
       .token()
+      .permission(MAINTAINER, "admin")
       .reaction("review_comment", payload.comment.id)
       .reviewComment(ROOT, { body: FINDING_BODY, user: { login: BOT_LOGIN, type: "Bot" } })
       .pullsGet(PR, pullRequestData(app.fx))
@@ -227,15 +231,16 @@ describe("a reply in Loupe's thread", () => {
       login: "drive-by",
       association: "NONE",
     });
-    const gh = mockGitHub(OWNER, REPO, INSTALLATION)
-      .token()
-      .reviewComment(ROOT, { body: FINDING_BODY, user: { login: BOT_LOGIN, type: "Bot" } })
-      .permission("drive-by", "read");
+    const gh = mockGitHub(OWNER, REPO, INSTALLATION).token().permission("drive-by", "read");
 
     await h.receive("pull_request_review_comment", payload);
     await h.drain();
 
-    expect(gh.calls.filter((c) => c.method !== "GET" && !c.path.includes("access_tokens"))).toEqual([]);
+    // The permission is the first thing asked: not even the thread's root comment is read.
+    expect(gh.calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      `POST /app/installations/${INSTALLATION}/access_tokens`,
+      `GET /repos/${OWNER}/${REPO}/collaborators/drive-by/permission`,
+    ]);
     expect(h.logs().find((l) => l.includes('"comment handled"'))).toContain('"not_a_writer"');
     expectCleanEnd(h, app.provider, [gh]);
   });
@@ -256,6 +261,7 @@ describe("a reply in Loupe's thread", () => {
       const payload = reviewCommentPayload("@loupe-test still?", ROOT);
       const gh = mockGitHub(OWNER, REPO, INSTALLATION)
         .token()
+        .permission(MAINTAINER, "admin")
         .reaction("review_comment", payload.comment.id)
         .reviewComment(ROOT, { body: FINDING_BODY, user: { login: BOT_LOGIN, type: "Bot" } });
       const failed = await h.receive("pull_request_review_comment", payload).then(

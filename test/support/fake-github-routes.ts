@@ -5,6 +5,7 @@ import type crypto from "node:crypto";
 import type http from "node:http";
 import { newInstallationToken, presentedToken, verifyAppJwt } from "./fake-github-auth.ts";
 import { applyCheckRunWrite, type CheckRun, checkRunJson } from "./fake-github-checks.ts";
+import { collaboratorRoute } from "./fake-github-collaborators.ts";
 import { compareCommits, resolveCommit } from "./fake-github-compare.ts";
 import { type PayloadTarget, type PullRequestFacts, pullRequestObject } from "./fake-github-payloads.ts";
 import { type ThreadState, threadRestRoute } from "./fake-github-threads.ts";
@@ -22,6 +23,7 @@ export interface FakeRepository {
   readonly defaultBranch: string;
   readonly installationId: number;
   readonly config: string | undefined;
+  readonly collaborators: Readonly<Record<string, string>>;
 }
 
 /** A check run's completion the fake holds back (see FakeGitHub.holdCompletion). */
@@ -161,6 +163,8 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
   }
   const thread = threadRestRoute(state, repository, { method: request.method, rest, body });
   if (thread !== null) return thread;
+  const collaborator = collaboratorRoute(repository, request.method, rest);
+  if (collaborator !== null) return collaborator;
   match = on("GET", /^\/pulls\/(\d+)$/);
   if (match) {
     const pr = pullOf(match[1]!);

@@ -45,6 +45,8 @@ export interface FakeRepositoryOptions {
   readonly installationId?: number;
   /** Text of `.github/loupe.yml` on the default branch; absent → 404. */
   readonly config?: string;
+  /** People with a role on the repository (login → admin, maintain, write, triage, read). */
+  readonly collaborators?: Readonly<Record<string, string>>;
 }
 
 export interface FakePullRequestOptions {
@@ -261,6 +263,7 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
         defaultBranch: repository.defaultBranch ?? "main",
         installationId: repository.installationId ?? 1,
         config: repository.config,
+        collaborators: repository.collaborators ?? {},
       });
     },
     addPullRequest(pr) {

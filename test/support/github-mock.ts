@@ -39,7 +39,8 @@ export interface GitHubMock {
   /** The conversation: 👀 reactions, comments, replies, labels, permissions, GraphQL threads. */
   reaction(source: "issue_comment" | "review_comment", commentId: number): GitHubMock;
   issueComment(number: number): GitHubMock;
-  permission(login: string, permission: string): GitHubMock;
+  /** GET …/collaborators/:login/permission: `permission` and `role_name` (default the same), or a failure status. */
+  permission(login: string, permission: string, roleName?: string, status?: number): GitHubMock;
   addLabel(number: number): GitHubMock;
   removeLabel(number: number, label: string, status?: number): GitHubMock;
   reviewComment(id: number, data: Record<string, unknown>): GitHubMock;
@@ -238,10 +239,13 @@ export function mockGitHub(
         .reply(recording("POST", (body) => [201, { id: 5001, ...(body as object) }]));
       return mock;
     },
-    permission(login, permission) {
+    permission(login, permission, roleName = permission, status = 200) {
+      const answer = { permission, role_name: roleName, user: { login } };
       scope
         .get(`${repoPath}/collaborators/${login}/permission`)
-        .reply(recording("GET", () => [200, { permission, role_name: permission, user: { login } }]));
+        .reply(
+          recording("GET", () => (status === 200 ? [200, answer] : [status, { message: "Server Error" }])),
+        );
       return mock;
     },
     addLabel(number) {

@@ -62,6 +62,8 @@ export interface ProbotHarnessOptions {
   readonly toolCalls?: ToolCallMode;
   /** REDIS_URL: the fleet's queues on this Redis instead of the process's own. */
   readonly redisUrl?: string;
+  /** The clock of the commenters' permission cache. */
+  readonly now?: () => number;
 }
 
 export interface ProbotHarness {
@@ -138,6 +140,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
       appId: APP_ID,
       ...(options.botLogin === undefined ? {} : { botLogin: options.botLogin }),
       ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
+      ...(options.now === undefined ? {} : { now: options.now }),
       sleep: async (ms) => {
         sleeps.push(ms);
       },

@@ -65,16 +65,19 @@ describe("decideAuthor", () => {
     authorAssociation,
   });
 
-  it.each(["OWNER", "MEMBER", "COLLABORATOR"])("%s may ask", (association) => {
-    expect(decideAuthor(person(association), BOT)).toEqual({ kind: "allowed" });
+  // MEMBER and COLLABORATOR include people who can only read: every person is asked about.
+  it.each([
+    "OWNER",
+    "MEMBER",
+    "COLLABORATOR",
+    "CONTRIBUTOR",
+    "FIRST_TIME_CONTRIBUTOR",
+    "NONE",
+    null,
+    "SOMETHING_NEW",
+  ])("%s is checked with the permission API", (association) => {
+    expect(decideAuthor(person(association), BOT)).toEqual({ kind: "check_permission", login: "octocat" });
   });
-
-  it.each(["CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "NONE", null, "SOMETHING_NEW"])(
-    "%s is checked with the permission API",
-    (association) => {
-      expect(decideAuthor(person(association), BOT)).toEqual({ kind: "check_permission", login: "octocat" });
-    },
-  );
 
   it("never answers itself or another bot, even an owner bot", () => {
     expect(decideAuthor(person("OWNER", "loupe[bot]", "Bot"), BOT)).toEqual({
@@ -93,11 +96,21 @@ describe("decideAuthor", () => {
   });
 
   it("canWrite accepts write, maintain and admin only", () => {
-    expect(canWrite({ permission: "write" })).toBe(true);
-    expect(canWrite({ permission: "admin" })).toBe(true);
-    expect(canWrite({ permission: "read", role_name: "maintain" })).toBe(true);
+    expect(canWrite({ permission: "write", role_name: "write" })).toBe(true);
+    expect(canWrite({ permission: "admin", role_name: "admin" })).toBe(true);
+    expect(canWrite({ permission: "write", role_name: "maintain" })).toBe(true);
     expect(canWrite({ permission: "read", role_name: "triage" })).toBe(false);
-    expect(canWrite({ permission: "none" })).toBe(false);
+    expect(canWrite({ permission: "read", role_name: "read" })).toBe(false);
+    expect(canWrite({ permission: "none", role_name: "none" })).toBe(false);
+    expect(canWrite({ permission: "write" })).toBe(true); // an answer without role_name
     expect(canWrite({})).toBe(false);
+  });
+
+  it("canWrite reads a base role_name first, and a custom role by the permission it is built on", () => {
+    expect(canWrite({ permission: "write", role_name: "read" })).toBe(false);
+    expect(canWrite({ permission: "read", role_name: "maintain" })).toBe(true);
+    expect(canWrite({ permission: "write", role_name: "release-manager" })).toBe(true);
+    expect(canWrite({ permission: "read", role_name: "security-auditor" })).toBe(false);
+    expect(canWrite({ permission: "maintain", role_name: "custom" })).toBe(false); // not a legacy level
   });
 });

@@ -1,0 +1,91 @@
+// The App's HTTP server, in place of Probot's `run()` and its Server. Probot's Server puts its
+// webhook middleware before every handler an app adds (so nothing could bound a body before
+// Probot read it whole) and logs each request with pino-http (every header included; its
+// `loggingOptions` are declared but never read). Here the order is Loupe's: the access log,
+// the webhook guard in front of Probot's middleware, Probot's /ping, the handlers the app adds
+// (/healthz, /readyz, /metrics, /queues), 404. Probot itself is the same: createProbot reads the
+// same variables, with the process's logger and the webhook secret Loupe checked at startup.
+
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
+import { type ApplicationFunction, createProbot } from "probot";
+import { errorDetail } from "../pipeline/error-detail.ts";
+import type { Metrics } from "../metrics/metrics.ts";
+import { WEBHOOK_PATH } from "../config/webhook-target.ts";
+import { createAccessLog } from "./access-log.ts";
+import { startWebhookProxy } from "./webhook-proxy.ts";
+import { createWebhookGuard } from "./webhook-guard.ts";
+
+type Env = Readonly<Record<string, string | undefined>>;
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
+
+export interface AppServerOptions {
+  readonly env: Env;
+  readonly log: Logger;
+  readonly webhookSecret: string;
+  readonly metrics: Metrics;
+  readonly host: string;
+  readonly port: number;
+  readonly app: ApplicationFunction;
+}
+
+export interface AppServer {
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+const ping: Handler = (req, res) => {
+  if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== "/ping") return false;
+  res.writeHead(200, { "content-type": "text/plain" }).end("PONG");
+  return true;
+};
+
+function listen(server: http.Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
+  const { log } = options;
+  const probot = createProbot({ env: options.env, overrides: { log, secret: options.webhookSecret } });
+  const added: Handler[] = [];
+  await probot.load(options.app, { cwd: process.cwd(), addHandler: (handler) => added.push(handler) });
+  const guard = createWebhookGuard({
+    path: WEBHOOK_PATH,
+    secret: options.webhookSecret,
+    log: log.child({ name: "webhooks" }),
+    onRefused: (reason) => options.metrics.webhookDelivery("unverified", reason),
+    next: await probot.getNodeMiddleware({ path: WEBHOOK_PATH }),
+  });
+  const handlers: Handler[] = [guard, ping, ...added];
+  const accessLog = createAccessLog(log.child({ name: "http" }));
+  const server = http.createServer((req, res) => {
+    accessLog(req, res);
+    void (async () => {
+      for (const handler of handlers) if (await handler(req, res)) return;
+      if (!res.headersSent) res.writeHead(404).end();
+    })().catch((error: unknown) => {
+      log.error({ error: errorDetail(error) }, "request failed");
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  const port = await listen(server, options.port, options.host);
+  log.info(`Listening on http://${options.host}:${port}`);
+  const proxy = await startWebhookProxy({
+    source: options.env.WEBHOOK_PROXY_URL,
+    target: `http://${options.host}:${port}${WEBHOOK_PATH}`,
+    log,
+  });
+  return {
+    port,
+    async stop() {
+      await proxy?.stop();
+      await new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+    },
+  };
+}
