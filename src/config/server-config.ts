@@ -4,6 +4,7 @@
 // to start instead, whatever NODE_ENV says.
 
 import { LoupeError } from "../domain/errors.ts";
+import { checkPrivateKey } from "./app-credentials.ts";
 import type { Env } from "./load-env.ts";
 
 export type ServerMode =
@@ -14,7 +15,7 @@ export function readServerMode(env: Env): ServerMode {
   const appId = env.APP_ID;
   const hasKey = env.PRIVATE_KEY !== undefined || env.PRIVATE_KEY_PATH !== undefined;
   if (appId === undefined && !hasKey) return { kind: "setup" };
-  if (appId === undefined || !/^\s*\d+\s*$/.test(appId)) {
+  if (appId === undefined || !/^\s*\d+\s*$/.test(appId) || Number(appId) === 0) {
     throw new LoupeError(
       "configuration_invalid",
       "APP_ID must be the GitHub App's numeric id (its settings page shows it) when PRIVATE_KEY or PRIVATE_KEY_PATH is set",
@@ -26,6 +27,7 @@ export function readServerMode(env: Env): ServerMode {
       "PRIVATE_KEY or PRIVATE_KEY_PATH is required with APP_ID: generate a private key on the App's settings page",
     );
   }
+  checkPrivateKey(env);
   const webhookSecret = (env.WEBHOOK_SECRET ?? "").trim();
   if (webhookSecret === "") {
     throw new LoupeError(

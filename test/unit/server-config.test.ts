@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -40,20 +41,59 @@ describe("the environment", () => {
 });
 
 describe("the server mode", () => {
-  const app = { APP_ID: "12", PRIVATE_KEY: "pem", WEBHOOK_SECRET: "s3cret" };
+  // GitHub hands out PKCS#1 PEM keys; a real one, so the start-up check parses it as the App would.
+  const pem = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  }).privateKey;
+  const app = { APP_ID: "12", PRIVATE_KEY: pem, WEBHOOK_SECRET: "s3cret" };
 
   it("is the setup flow with no credentials, the App with them", () => {
     expect(readServerMode({})).toEqual({ kind: "setup" });
     expect(readServerMode(app)).toEqual({ kind: "app", appId: 12, webhookSecret: "s3cret" });
-    expect(
-      readServerMode({ ...app, PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: "/k.pem" } as never),
-    ).toMatchObject({
-      kind: "app",
-    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-key-"));
+    try {
+      const file = path.join(dir, "app.pem");
+      fs.writeFileSync(file, pem);
+      expect(
+        readServerMode({ ...app, PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: file } as never),
+      ).toMatchObject({ kind: "app" });
+      // The forms Probot accepts: escaped newlines (one-line env files) and base64.
+      expect(readServerMode({ ...app, PRIVATE_KEY: pem.replace(/\n/g, "\\n") })).toMatchObject({
+        kind: "app",
+      });
+      expect(readServerMode({ ...app, PRIVATE_KEY: Buffer.from(pem).toString("base64") })).toMatchObject({
+        kind: "app",
+      });
+      fs.writeFileSync(file, "not a key\n");
+      expect(
+        configError(() =>
+          readServerMode({ ...app, PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: file } as never),
+        ),
+      ).toContain("PRIVATE_KEY_PATH names a file that is not an RSA private key");
+      expect(
+        configError(() =>
+          readServerMode({
+            ...app,
+            PRIVATE_KEY: undefined,
+            PRIVATE_KEY_PATH: path.join(dir, "none"),
+          } as never),
+        ),
+      ).toContain("PRIVATE_KEY_PATH names no readable file");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([
-    ["no webhook secret", { APP_ID: "12", PRIVATE_KEY: "pem" }, "WEBHOOK_SECRET is required"],
+    ["no webhook secret", { APP_ID: "12", PRIVATE_KEY: pem }, "WEBHOOK_SECRET is required"],
+    [
+      "a malformed key",
+      { ...app, PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----\nxyz" },
+      "PRIVATE_KEY is not an RSA private key",
+    ],
+    ["an id of 0", { ...app, APP_ID: "0" }, "APP_ID must be"],
     ["a blank webhook secret", { ...app, WEBHOOK_SECRET: " " }, "WEBHOOK_SECRET is required"],
     ["a key without an id", { PRIVATE_KEY: "pem", WEBHOOK_SECRET: "s" }, "APP_ID must be"],
     ["a non-numeric id", { ...app, APP_ID: "loupe" }, "APP_ID must be"],
@@ -70,7 +110,7 @@ describe("the server mode", () => {
 
   it("asks for the webhook secret whatever NODE_ENV is", () => {
     for (const NODE_ENV of ["production", "development", "test"]) {
-      expect(configError(() => readServerMode({ APP_ID: "1", PRIVATE_KEY: "k", NODE_ENV }))).toContain(
+      expect(configError(() => readServerMode({ APP_ID: "1", PRIVATE_KEY: pem, NODE_ENV }))).toContain(
         "openssl rand -hex 32",
       );
     }
