@@ -62,6 +62,15 @@ afterAll(async () => {
   await github?.stop();
 });
 
+/**
+ * 413, or no answer at all: the server closes the connection with the unread rest of the body in
+ * its receive buffer, and the kernel's reset for that can overtake the 413 on its way (seen on a
+ * loaded machine). Either way the body was refused early; the log and the metrics say so.
+ */
+function expectRefused(status: number | null): void {
+  expect([413, null]).toContain(status);
+}
+
 describe("the webhook endpoint and hostile bodies", () => {
   it("refuses a declared Content-Length over the cap with 413 before reading the body", async () => {
     const before = loupe.output().length;
@@ -72,11 +81,12 @@ describe("the webhook endpoint and hostile bodies", () => {
       chunked: false,
       chunk,
     });
-    expect(result.status).toBe(413);
+    expectRefused(result.status);
     // Answered while the body was still being sent: a small part of it ever left the client.
     expect(result.sentBytes / BODY_BYTES).toBeLessThan(0.1);
     await loupe.until(() => (linesSince(before).length >= 2 ? true : undefined), "the refusal's lines");
     expect(linesSince(before).filter((line) => line.includes(MARKER))).toEqual([]);
+    expect(linesSince(before).some((line) => line.includes("larger than GitHub ever sends"))).toBe(true);
   });
 
   it("cuts a chunked body off at the cap: 413, and memory far below the body's size", async () => {
@@ -89,7 +99,7 @@ describe("the webhook endpoint and hostile bodies", () => {
       chunked: true,
       chunk,
     });
-    expect(result.status).toBe(413);
+    expectRefused(result.status);
     expect(result.sentBytes).toBeGreaterThan(MAX_WEBHOOK_BYTES); // it did read up to the cap...
     expect(result.sentBytes / BODY_BYTES).toBeLessThan(0.5); // ...and stopped there
     const grownBytes = (loupe.peakRssKiB()! - rssBefore) * 1024;
