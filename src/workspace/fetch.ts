@@ -10,11 +10,10 @@ import path from "node:path";
 import git from "isomorphic-git";
 import { LoupeError } from "../domain/errors.ts";
 import { classifyFetchError, isUnreachableFailure, unreachable } from "./fetch-errors.ts";
+import { deepenToMergeBase, fetchAndInstall, fetchCommit, hasCommit, type Session } from "./fetch-session.ts";
 import { authorizationHeader, parseRemoteUrl } from "./git-http-auth.ts";
 import { createGitHttpClient } from "./git-http-client.ts";
-import { createIncomingPacks, type IncomingPacks } from "./incoming-packs.ts";
-import { findMergeBase } from "./merge-base.ts";
-import type { ObjectDatabase } from "./objects/object-database.ts";
+import { createIncomingPacks } from "./incoming-packs.ts";
 import { createObjectReader, createObjectStore, readCommitSnapshot } from "./snapshot.ts";
 import type { Workspace } from "./types.ts";
 
@@ -57,16 +56,6 @@ export class PullRequestMovedError extends LoupeError {
 const SHA = /^[0-9a-f]{40}$/;
 const DEFAULT_TIMEOUT_MS = 180_000;
 export const DEFAULT_MAX_FETCH_BYTES = 1024 * 1024 * 1024;
-const DEFAULT_MAX_DEEPEN = 1024;
-
-interface Session {
-  readonly gitdir: string;
-  readonly cache: object;
-  readonly database: ObjectDatabase;
-  readonly http: ReturnType<typeof createGitHttpClient>;
-  /** Packs the server sent, streamed to disk; installed (indexed) after each git.fetch. */
-  readonly packs: IncomingPacks;
-}
 
 export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Workspace> {
   const url = parseRemoteUrl(options.url);
@@ -177,101 +166,4 @@ async function fetchHead(session: Session, options: FetchWorkspaceOptions): Prom
   if (current !== options.headSha)
     throw new PullRequestMovedError(options.pullNumber, options.headSha, current);
   if (!(await hasCommit(session, options.headSha))) throw unreachable(what);
-}
-
-// isomorphic-git takes its `have`s from the local ref named by `ref` and its `want` from
-// `remoteRef`: pointing HAVE_REF at the head makes the merge-base fetch (and each deepening)
-// send only what the head lacks, instead of a second copy of the whole tree (see thin-pack.ts).
-const HAVE_REF = "refs/loupe/have";
-
-async function fetchCommit(session: Session, sha: string, what: string): Promise<void> {
-  if (await hasCommit(session, sha)) return;
-  await fetchAndInstall(session, what, {
-    ...(await wantWithHaves(session, sha)),
-    singleBranch: true,
-    depth: 1,
-  });
-  if (!(await hasCommit(session, sha))) throw unreachable(what);
-  if (!(await hasRef(session))) await git.writeRef({ fs, gitdir: session.gitdir, ref: HAVE_REF, value: sha });
-}
-
-async function wantWithHaves(session: Session, sha: string): Promise<{ ref: string; remoteRef?: string }> {
-  return (await hasRef(session)) ? { ref: HAVE_REF, remoteRef: sha } : { ref: sha };
-}
-
-async function hasRef(session: Session): Promise<boolean> {
-  try {
-    await git.resolveRef({ fs, gitdir: session.gitdir, ref: HAVE_REF });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// feasibility §1c2: fetch both at depth 1, then deepen both sides (relative) until a common
-// ancestor appears. Steps double, so a merge-base d commits back costs about 2·log2(d) fetches.
-async function deepenToMergeBase(
-  session: Session,
-  head: string,
-  base: string,
-  maxDeepen?: number,
-): Promise<string> {
-  await fetchCommit(session, base, `the base commit ${base}`);
-  const limit = maxDeepen ?? DEFAULT_MAX_DEEPEN;
-  let depth = 1;
-  let step = 1;
-  while (true) {
-    const found = await findMergeBase(session, base, head);
-    if (found !== undefined) return found;
-    if (depth >= limit) {
-      throw new LoupeError(
-        "git_commit_unreachable",
-        `no merge-base of ${base} and ${head} within ${limit} commits of history (they may share no history)`,
-      );
-    }
-    step = Math.min(step, limit - depth);
-    for (const ref of [head, base]) {
-      const want = await wantWithHaves(session, ref);
-      await fetchAndInstall(session, `history of ${ref}`, {
-        ...want,
-        singleBranch: true,
-        depth: step,
-        relative: true,
-      });
-    }
-    depth += step;
-    step *= 2;
-  }
-}
-
-/** One isomorphic-git fetch, then the pack it brought indexed and installed by Loupe. */
-async function fetchAndInstall(
-  session: Session,
-  what: string,
-  args: { ref: string; remoteRef?: string; singleBranch: boolean; depth: number; relative?: boolean },
-): Promise<Awaited<ReturnType<typeof git.fetch>>> {
-  const result = await git.fetch({ ...fetchArgs(session), ...args });
-  await session.packs.install(what);
-  return result;
-}
-
-function fetchArgs(session: Session) {
-  return {
-    fs,
-    http: session.http,
-    gitdir: session.gitdir,
-    cache: session.cache,
-    remote: "origin",
-    tags: false,
-  };
-}
-
-// Loupe's object database, not isomorphic-git's reader: that one loads a whole pack into memory
-// (and keeps it in the session cache) to read a single commit.
-async function hasCommit(session: Session, sha: string): Promise<boolean> {
-  try {
-    return (await session.database.readObject(sha))?.type === "commit";
-  } catch {
-    return false;
-  }
 }
