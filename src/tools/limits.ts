@@ -1,4 +1,4 @@
-// Hard bounds of the repository tools (DESIGN §4 defaults). An operator may lower them; the
+// Hard bounds of the repository tools. An operator may lower them; the
 // schemas advertised to the model stay the protocol's, so a lower limit clamps rather than rejects.
 
 export interface ToolLimits {
