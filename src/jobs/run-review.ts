@@ -3,7 +3,7 @@
 
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
 import { cancelledOutput, describeFailure, failureOutput, tooLargeDetail } from "../check-runs/texts.ts";
-import { isPathIncluded } from "../config/repo-config.ts";
+import { isPathIncludedInSlices } from "../config/paths-in-slices.ts";
 import { describeResolved, resolveFixedThreads } from "../conversation/resolve-step.ts";
 import { describeScope } from "../conversation/review-scope.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
@@ -23,6 +23,7 @@ import type { ReviewEnding } from "../metrics/review-ended.ts";
 import { registerSecret } from "../redact.ts";
 import { reviewMarker } from "../review/render.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
+import { TimeSlices } from "../time-slices.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { conclusionFor } from "./conclusion.ts";
 import { type Ending, skippedEnding } from "./ending.ts";
@@ -123,9 +124,10 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
         ),
       );
     }
+    const slices = new TimeSlices();
     const reviewable = await filterInSlices(
       comparison.files,
-      (f) => f.status !== "removed" && isPathIncluded(repoConfig, f.filename),
+      async (f) => f.status !== "removed" && (await isPathIncludedInSlices(repoConfig, f.filename, slices)),
     );
     const skippedFiles = comparison.files.length - reviewable.length;
     if (reviewable.length === 0) {
