@@ -82,8 +82,13 @@ export class FileCode {
   }
 }
 
+/** Whitespace that normalising changes inside a trimmed line: a run of two, or other than a space. */
+const UNUSUAL_SPACE = /\s\s|[^\S ]/;
+
+/** The line with each whitespace run made one space, trimmed (most lines need only the trim). */
 export function normaliseLine(line: string): string {
-  return line.replace(/\s+/g, " ").trim();
+  const trimmed = line.trim();
+  return UNUSUAL_SPACE.test(trimmed) ? trimmed.replace(/\s+/g, " ") : trimmed;
 }
 
 /** Numbered lines, one at a time (null after the last). */
