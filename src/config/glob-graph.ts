@@ -18,7 +18,7 @@ export interface GlobGraph {
 /** A run of text (one option) or `{…}` (its options); braces never nest. */
 interface Item {
   readonly braces: boolean;
-  readonly options: readonly (readonly number[])[];
+  readonly options: readonly string[];
 }
 
 const codePoints = (text: string): number[] => Array.from(text, (c) => c.codePointAt(0)!);
@@ -26,10 +26,7 @@ const codePoints = (text: string): number[] => Array.from(text, (c) => c.codePoi
 /** The pattern's items, or why its braces are refused (checked left to right, as written). */
 function splitBraces(pattern: string): Item[] | string {
   const items: Item[] = [];
-  const text = (from: number, to: number): Item => ({
-    braces: false,
-    options: [codePoints(pattern.slice(from, to))],
-  });
+  const text = (from: number, to: number): Item => ({ braces: false, options: [pattern.slice(from, to)] });
   let forms = 1;
   let i = 0;
   while (i < pattern.length) {
@@ -47,11 +44,11 @@ function splitBraces(pattern: string): Item[] | string {
       return `must expand to at most ${GLOB_LIMITS.alternatives} alternatives`;
     forms *= options.length;
     items.push(text(i, open));
-    items.push({ braces: true, options: options.map(codePoints) });
+    items.push({ braces: true, options });
     i = close + 1;
   }
   // Outside braces a `}` has no `{`; inside, the first `}` closes them.
-  if (items.some((item) => !item.braces && item.options[0]!.includes(0x7d))) return "has a } without its {";
+  if (items.some((item) => !item.braces && item.options[0]!.includes("}"))) return "has a } without its {";
   return items;
 }
 
@@ -73,7 +70,7 @@ export function globGraph(pattern: string): GlobGraph | string {
   for (const item of items) {
     const first: number[] = [];
     const last: number[] = [];
-    for (const option of item.options) {
+    for (const option of item.options.map(codePoints)) {
       if (option.length === 0) {
         first.push(-1);
         continue;

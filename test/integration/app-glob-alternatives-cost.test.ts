@@ -39,10 +39,14 @@ function configAtTheLimits(): string {
   );
 }
 
-/** Once per process, an ordinary review: what a fresh process pays once is start-up, not a stall. */
+/**
+ * Once per process, an ordinary review with an ordinary configuration: what a fresh process pays
+ * once (loading and compiling the YAML parser, the glob compiler…) is start-up, not a stall.
+ */
 async function warmUp(): Promise<void> {
   const h = await app.start([{ body: stopTurn(review([finding({ severity: "low" })])) }]);
-  const gh = mockReviewStart(app.fx, { network: true });
+  const config = "paths:\n  include: ['src/**', '{lib,docs}/**']\n  exclude: ['**/*.min.js']\n";
+  const gh = mockReviewStart(app.fx, { network: true, config });
   mockPublish(gh).createReview(PR, [200, { id: 1 }]);
   await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
   await h.drain();
