@@ -23,19 +23,19 @@ export class GlobAutomaton {
   private readonly building: StateSet;
   private buckets = new Map<number, Known[]>();
   private held = 0;
-  private start: Known;
+  private start: Known | null = null;
   private readonly maxHeld: number;
   private readonly nfa: GlobNfa;
 
-  constructor(nfa: GlobNfa) {
+  /** `maxHeldStates` is for tests; a set larger than it is still remembered, alone. */
+  constructor(nfa: GlobNfa, maxHeldStates = Math.max(MAX_HELD_STATES, 4 * nfa.kind.length)) {
     this.nfa = nfa;
     this.building = new StateSet(nfa);
-    this.maxHeld = Math.max(MAX_HELD_STATES, 4 * nfa.kind.length);
-    this.start = this.startSet();
+    this.maxHeld = maxHeldStates;
   }
 
   matches(path: string, stats: GlobStats): boolean {
-    let at = this.start;
+    let at = this.startSet();
     for (let i = 0; i < path.length && !at.rest && at.states.length > 0; i++) {
       const char = path.codePointAt(i)!;
       if (char > 0xffff) i++;
@@ -46,7 +46,7 @@ export class GlobAutomaton {
 
   /** `matches`, letting other work run whenever a slice is used up (only new steps take time). */
   async matchesInSlices(path: string, slices: TimeSlices, stats: GlobStats): Promise<boolean> {
-    let at = this.start;
+    let at = this.startSet();
     for (let i = 0; i < path.length && !at.rest && at.states.length > 0; i++) {
       const char = path.codePointAt(i)!;
       if (char > 0xffff) i++;
@@ -69,9 +69,11 @@ export class GlobAutomaton {
   }
 
   private startSet(): Known {
+    if (this.start !== null) return this.start;
     this.building.clear();
     for (const s of this.nfa.start) this.building.add(s);
-    return this.remember();
+    this.start = this.remember();
+    return this.start;
   }
 
   /** The remembered set equal to the one just built, or that set, now remembered. */
@@ -79,17 +81,12 @@ export class GlobAutomaton {
     const { list } = this.building;
     let hash = list.length;
     for (const s of list) hash = (hash + Math.imul(s + 1, 0x9e3779b1)) | 0; // the same in any order
-    const bucket = this.buckets.get(hash);
-    for (const known of bucket ?? []) if (this.isBuilt(known.states)) return known;
+    for (const known of this.buckets.get(hash) ?? []) if (this.isBuilt(known.states)) return known;
     if (this.held + list.length > this.maxHeld) {
+      // Paths under way keep the sets they hold; the next path starts from a start set anew.
       this.buckets = new Map();
       this.held = 0;
-      // Paths under way keep the sets they hold; later ones start from a start set remembered anew.
-      const start = this.building.list;
-      this.start = this.startSet();
-      this.building.clear();
-      for (const s of start) this.building.add(s);
-      return this.remember();
+      this.start = null;
     }
     let rest = false;
     for (const s of list) rest ||= this.nfa.kind[s] === REST;
@@ -100,6 +97,7 @@ export class GlobAutomaton {
       next: new Map(),
     };
     this.held += list.length;
+    const bucket = this.buckets.get(hash);
     if (bucket === undefined) this.buckets.set(hash, [known]);
     else bucket.push(known);
     return known;

@@ -6,6 +6,9 @@
 
 import { describe, expect, it } from "@jest/globals";
 import { checkGlob, compileGlobs, GLOB_LIMITS, type GlobStats } from "../../src/config/glob.ts";
+import { GlobAutomaton } from "../../src/config/glob-automaton.ts";
+import { compileGraphs } from "../../src/config/glob-compile.ts";
+import { type GlobGraph, globGraph } from "../../src/config/glob-graph.ts";
 import { globOracle } from "../support/glob-oracle.ts";
 import { seededRandom } from "../support/seeded-random.ts";
 
@@ -36,6 +39,25 @@ describe("compileGlobs means what brace expansion then matching means", () => {
       }
     }
     expect(mismatches.slice(0, 10)).toEqual([]);
+  });
+
+  it("matches the same when it must forget the sets it remembered", () => {
+    const random = seededRandom(0xf06e7);
+    const patterns = ["**/*.{ts,js}", "src/**/[a-c]*", "{a,b}/**/x?", "**/*a*a*b"];
+    const graphs = patterns.map((pattern) => globGraph(pattern) as GlobGraph);
+    const roomy = new GlobAutomaton(compileGraphs(graphs));
+    const forgetful = new GlobAutomaton(compileGraphs(graphs), 1);
+    const names = ["a", "b", "x", "src", "c.ts", "a.js", "ab", "/"];
+    for (let i = 0; i < 2000; i++) {
+      const name = Array.from(
+        { length: 1 + Math.floor(random() * 12) },
+        () => names[Math.floor(random() * 8)]!,
+      ).join("");
+      expect([name, forgetful.matches(name, { steps: 0 })]).toEqual([
+        name,
+        roomy.matches(name, { steps: 0 }),
+      ]);
+    }
   });
 
   it("reads patterns and paths by code points", () => {
