@@ -42,3 +42,22 @@ for (const n of [16, 20, 24, 28, 2000]) {
   }
   console.log(`${pattern} on ${n + 2} chars: glob.ts ${ms.toFixed(3)} ms, picomatch ${theirsMs}`);
 }
+
+// A configuration at the glob limits: 100 patterns of 256 characters, each with 64 brace
+// alternatives that all fit a run of `a`s (`{,a}` six times) and 25 stars, against one name of
+// 4,096 `a`s: compiled, the first name (the automaton's sets are new), and the same name again.
+const limits = Array.from({ length: 100 }, (_, n) => {
+  let p = `**/${"{,a}".repeat(6)}`;
+  for (let star = 0; star < 25; star++) p += "*a";
+  return p.padEnd(255, "a") + String.fromCharCode(0x62 + (n % 24));
+});
+const name = "a".repeat(4096);
+let compiled: (path: string) => boolean = () => false;
+const compileMs = time(() => {
+  compiled = compileGlobs(limits);
+}, 1);
+const firstMs = time(() => compiled(name), 1);
+const againMs = time(() => compiled(name), 5);
+console.log(
+  `100 patterns × 64 alternatives, 4,096-character name: compile ${compileMs.toFixed(1)} ms, first name ${firstMs.toFixed(1)} ms, again ${againMs.toFixed(3)} ms`,
+);

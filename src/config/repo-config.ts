@@ -217,8 +217,13 @@ const matchers = new WeakMap<RepoConfig["paths"], (path: string) => boolean>();
  * like one from loupe.yml.
  */
 export function globMatcher(patterns: readonly string[]): (path: string) => boolean {
-  const valid = patterns.filter((p) => v.is(Glob, p)).slice(0, LIMITS.globs);
+  const valid = validGlobs(patterns);
   return valid.length > 0 ? compileGlobs(valid) : () => false;
+}
+
+/** The patterns that keep the `paths` rules (at most as many as `paths` allows). */
+export function validGlobs(patterns: readonly string[]): string[] {
+  return patterns.filter((p) => v.is(Glob, p)).slice(0, LIMITS.globs);
 }
 
 /** Included when some include pattern matches and no exclude pattern does. */

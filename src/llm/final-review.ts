@@ -43,8 +43,19 @@ export async function validateFinalReview(
   if (!result.success) return fail(result.issues.map((issue) => schemaIssueMessage(issue)));
   const review = result.output as FinalReview;
   const failures: string[] = [];
+  // Each file is read and counted once, however many findings name it (a hundred findings in one
+  // megabyte file would otherwise read it a hundred times).
+  const files = new Map<string, ReturnType<FindingFileCheck>>();
+  const checkOnce: FindingFileCheck = (path) => {
+    let file = files.get(path);
+    if (file === undefined) {
+      file = checkFile(path);
+      files.set(path, file);
+    }
+    return file;
+  };
   for (const [index, finding] of review.findings.entries()) {
-    failures.push(...(await checkFinding(index, finding, checkFile)));
+    failures.push(...(await checkFinding(index, finding, checkOnce)));
   }
   return failures.length === 0 ? { ok: true, review } : fail(failures);
 }

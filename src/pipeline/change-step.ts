@@ -2,7 +2,9 @@
 // rules. A host that already sees a newer head ends the review as superseded (that push gets its
 // own review); a change too large or with nothing left to review is a skip, not a fault.
 
-import { isPathIncluded, type RepoConfig } from "../config/repo-config.ts";
+import { isPathIncludedInSlices } from "../config/paths-in-slices.ts";
+import type { RepoConfig } from "../config/repo-config.ts";
+import { TimeSlices } from "../domain/time-slices.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import { filterInSlices } from "./filter-in-slices.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
@@ -23,9 +25,11 @@ export async function selectChange(changes: ChangeSet, config: RepoConfig): Prom
       `The pull request changes ${count} files; \`max_files\` is ${config.max_files}.`,
     );
   }
+  // Compiling the lists and matching a long name can each take a while: both in time slices.
+  const slices = new TimeSlices();
   const reviewable = await filterInSlices(
     changes.files,
-    (f) => f.status !== "removed" && isPathIncluded(config, f.filename),
+    async (f) => f.status !== "removed" && (await isPathIncludedInSlices(config, f.filename, slices)),
   );
   if (reviewable.length === 0) {
     return skipped("no_files", "No reviewable files after the `paths` include/exclude rules.");

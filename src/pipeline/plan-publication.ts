@@ -3,35 +3,45 @@
 // fallback with every finding in the body), and counts findings for the check run and the gate.
 
 import type { Finding } from "../domain/finding.ts";
-import { planReview } from "../review/plan-review.ts";
+import { FileCode } from "../review/file-code.ts";
+import { planReviewInSlices } from "../review/plan-review.ts";
 import { renderReviewBody } from "../review/render.ts";
 import { emptySeverityCounts, isAtLeast } from "../review/severity.ts";
+import { TimeSlices } from "../domain/time-slices.ts";
 import { readRepositoryTextFile } from "../tools/repository-file.ts";
 import type { PlanInput, PlannedReview } from "./review-ports.ts";
 
 export async function planPublication(input: PlanInput): Promise<PlannedReview> {
   const review = input.result.review;
   const findings = review?.findings ?? [];
-  const headTexts = new Map<string, string>();
+  // Each named file is read once and its code indexed once (file-code.ts), a file at a time
+  // between turns of the event loop: a hundred findings in a hundred megabyte files stay a
+  // hundred short steps, not one long one.
+  const headTexts = new Map<string, FileCode>();
+  const slices = new TimeSlices();
   for (const path of new Set(findings.map((f) => f.path))) {
     const file = await readRepositoryTextFile(input.view, path);
-    if (file.ok) headTexts.set(path, file.text);
+    if (file.ok) headTexts.set(path, await FileCode.fromTextInSlices(file.text, slices));
+    await slices.pause();
   }
   const repository = input.repository;
-  const plan = planReview({
-    findings,
-    files: input.files.map((f) => ({
-      filename: f.filename,
-      status: f.status,
-      patch: f.patch ?? undefined,
-      ...(f.previousFilename === null ? {} : { previous_filename: f.previousFilename }),
-    })),
-    headTexts,
-    minSeverity: input.config.min_severity,
-    maxInline: input.config.max_findings,
-    alreadyPosted: input.postedFingerprints,
-    repository,
-  });
+  const plan = await planReviewInSlices(
+    {
+      findings,
+      files: input.files.map((f) => ({
+        filename: f.filename,
+        status: f.status,
+        patch: f.patch ?? undefined,
+        ...(f.previousFilename === null ? {} : { previous_filename: f.previousFilename }),
+      })),
+      headTexts,
+      minSeverity: input.config.min_severity,
+      maxInline: input.config.max_findings,
+      alreadyPosted: input.postedFingerprints,
+      repository,
+    },
+    slices,
+  );
   const render = (allInBody: boolean): string =>
     review === null
       ? ""

@@ -3,12 +3,16 @@
 // above it is still recognised as already posted and not repeated.
 
 import { createHash } from "node:crypto";
+import { normaliseLine } from "./file-code.ts";
 
 const MARKER = /<!-- loupe:fp=([0-9a-f]{16}) -->/g;
 
+/** Code past this many UTF-16 units is identified by its ends and its length (see fingerprintCode). */
+export const MAX_FINGERPRINT_CODE = 16 * 1024;
+
 function normaliseCode(lines: readonly string[]): string {
   return lines
-    .map((line) => line.replace(/\s+/g, " ").trim())
+    .map(normaliseLine)
     .filter((line) => line !== "")
     .join("\n");
 }
@@ -19,7 +23,25 @@ function normaliseTitle(title: string): string {
 
 /** 16 hex digits (64 bits) of SHA-256: short enough for a hidden marker, far from collisions. */
 export function fingerprintFinding(path: string, anchoredCode: readonly string[], title: string): string {
-  const material = JSON.stringify([path, normaliseCode(anchoredCode), normaliseTitle(title)]);
+  return fingerprintCode(path, normaliseCode(anchoredCode), title);
+}
+
+/**
+ * The fingerprint of code already normalised (file-code.ts). Code up to MAX_FINGERPRINT_CODE is
+ * hashed whole; longer code (a finding over thousands of lines) by its first and last halves of
+ * that and its length, so each finding costs a bounded hash however much of a file it spans.
+ */
+export function fingerprintCode(path: string, code: string, title: string): string {
+  const material =
+    code.length <= MAX_FINGERPRINT_CODE
+      ? JSON.stringify([path, code, normaliseTitle(title)])
+      : JSON.stringify([
+          path,
+          code.slice(0, MAX_FINGERPRINT_CODE / 2),
+          code.slice(-MAX_FINGERPRINT_CODE / 2),
+          code.length,
+          normaliseTitle(title),
+        ]);
   return createHash("sha256").update(material, "utf8").digest("hex").slice(0, 16);
 }
 

@@ -2,6 +2,8 @@
 // hunks. These hunks are the only source of truth for which lines can take a review comment:
 // one comment outside them makes GitHub reject the whole review with a 422.
 
+import type { TimeSlices } from "../domain/time-slices.ts";
+
 export interface Hunk {
   readonly oldStart: number;
   readonly oldLines: number;
@@ -37,30 +39,66 @@ interface Open {
  * than a partial answer: a wrong commentable set is worse than none, since it causes the 422.
  */
 export function parsePatch(patch: string): Hunk[] {
-  const hunks: Hunk[] = [];
-  let open: Open | null = null;
-  // Split on \n only: a CRLF file's lines keep their \r, which is content, not a line break.
-  const lines = patch.split("\n");
-  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  for (const raw of lines) {
-    const header = HEADER.exec(raw);
+  const parser = new PatchParser(patch);
+  parser.read(Number.POSITIVE_INFINITY);
+  return parser.hunks();
+}
+
+/** `parsePatch`, reading a few thousand lines at a time between turns of the event loop. */
+export async function parsePatchInSlices(patch: string, slices: TimeSlices): Promise<Hunk[]> {
+  const parser = new PatchParser(patch);
+  while (!parser.read(LINES_A_SLICE)) await slices.pause();
+  return parser.hunks();
+}
+
+/** Lines between two looks at the clock. */
+const LINES_A_SLICE = 4096;
+
+class PatchParser {
+  private readonly lines: string[];
+  private next = 0;
+  private readonly done: Hunk[] = [];
+  private open: Open | null = null;
+  private failed = false;
+
+  constructor(patch: string) {
+    // Split on \n only: a CRLF file's lines keep their \r, which is content, not a line break.
+    this.lines = patch.split("\n");
+    if (this.lines.length > 0 && this.lines[this.lines.length - 1] === "") this.lines.pop();
+  }
+
+  /** Reads up to `count` more lines; true once every line is read (or the patch is malformed). */
+  read(count: number): boolean {
+    const end = Math.min(this.lines.length, this.next + count);
+    while (!this.failed && this.next < end) this.failed = !this.line(this.lines[this.next++]!);
+    return this.failed || this.next === this.lines.length;
+  }
+
+  hunks(): Hunk[] {
+    if (this.failed) return [];
+    const open = this.open;
+    if (open === null) return this.done;
+    return complete(open) ? [...this.done, close(open)] : [];
+  }
+
+  /** Takes one line; false when it makes the patch malformed. */
+  private line(raw: string): boolean {
+    const header = raw.startsWith("@@") ? HEADER.exec(raw) : null;
+    const open = this.open;
     if (header !== null) {
-      if (open !== null && !complete(open)) return [];
-      if (open !== null) hunks.push(close(open));
-      open = start(header);
-      continue;
+      if (open !== null && !complete(open)) return false;
+      if (open !== null) this.done.push(close(open));
+      this.open = start(header);
+      return true;
     }
     if (open === null) {
       // Git's extended headers (diff --git, index, ---/+++) can precede the first hunk in raw
       // diffs; GitHub's `patch` starts at the first @@, but tolerate them.
-      if (
-        /^(diff |index |--- |\+\+\+ |old mode|new mode|similarity|rename |deleted file|new file)/.test(raw)
-      ) {
-        continue;
-      }
-      return [];
+      return /^(diff |index |--- |\+\+\+ |old mode|new mode|similarity|rename |deleted file|new file)/.test(
+        raw,
+      );
     }
-    if (raw.startsWith("\\")) continue; // "\ No newline at end of file"
+    if (raw.startsWith("\\")) return true; // "\ No newline at end of file"
     const kind = raw.charAt(0);
     const body = raw.slice(1);
     if (kind === "+" && open.newSeen < open.newLines) {
@@ -77,14 +115,10 @@ export function parsePatch(patch: string): Hunk[] {
       open.left.add(open.oldStart + open.oldSeen++);
       open.text.set(line, body);
     } else {
-      return [];
+      return false;
     }
+    return true;
   }
-  if (open !== null) {
-    if (!complete(open)) return [];
-    hunks.push(close(open));
-  }
-  return hunks;
 }
 
 function start(header: RegExpExecArray): Open {

@@ -1,20 +1,25 @@
 // Sorts every finding of a final review into exactly one bucket — inline comment, review body
 // ("outside"), below the repository's min_severity, or already posted — so nothing is dropped
-// silently. Higher severities get the inline slots first when maxInline is reached.
+// silently. Higher severities get the inline slots first when maxInline is reached. Each file's
+// patch is parsed, and its code read, once however many findings name it, and a finding's code is
+// one slice of that: the work is linear in the findings and the files' lines.
 
 import type { Finding, Severity } from "../domain/finding.ts";
-import { anchorFinding, findingCode } from "./anchor-finding.ts";
-import { fingerprintFinding } from "./fingerprint.ts";
-import { parsePatch } from "./patch-hunks.ts";
+import { anchorFinding, findingRange } from "./anchor-finding.ts";
+import { FileCode } from "./file-code.ts";
+import { fingerprintCode } from "./fingerprint.ts";
+import { type Hunk, parsePatch, parsePatchInSlices } from "./patch-hunks.ts";
 import type { ChangedFile, PlannedComment, PlannedOutside, PublishPlan } from "./plan-types.ts";
 import { renderInlineComment } from "./render-inline.ts";
 import type { RepositoryRef } from "./repository-link.ts";
+import type { TimeSlices } from "../domain/time-slices.ts";
 import { isAtLeast, severityRank } from "./severity.ts";
 
 export interface PlanReviewInput {
   readonly findings: readonly Finding[];
   readonly files: readonly ChangedFile[];
-  readonly headTexts: ReadonlyMap<string, string>;
+  /** The head text of each file a finding names, or its code already read from it (file-code.ts). */
+  readonly headTexts: ReadonlyMap<string, string | FileCode>;
   readonly minSeverity: Severity;
   readonly maxInline: number;
   /** Fingerprints found in Loupe's earlier comments and review bodies on this pull request. */
@@ -22,40 +27,100 @@ export interface PlanReviewInput {
   readonly repository: RepositoryRef;
 }
 
+/** What planning needs of one path, worked out once however many findings name it. */
+interface PathFacts {
+  readonly file: ChangedFile | undefined;
+  readonly hunks: readonly Hunk[];
+  /** Its code at the head, from the head text or else from the patch's RIGHT lines. */
+  readonly code: FileCode;
+}
+
+function pathFacts(file: ChangedFile | undefined, head: string | FileCode | undefined): PathFacts {
+  const hunks = parsePatch(file?.patch ?? "");
+  const code =
+    head instanceof FileCode
+      ? head
+      : head !== undefined
+        ? FileCode.fromText(head)
+        : FileCode.fromHunks(hunks);
+  return { file, hunks, code };
+}
+
 export function planReview(input: PlanReviewInput): PublishPlan {
-  const plan: PublishPlan = {
+  const planner = new Planner(input);
+  for (const finding of planner.ordered) planner.place(finding);
+  return planner.plan;
+}
+
+/**
+ * `planReview` for a server: each named file's patch is parsed and its code read a few thousand
+ * lines at a time, and findings are placed, with turns of the event loop in between.
+ */
+export async function planReviewInSlices(input: PlanReviewInput, slices: TimeSlices): Promise<PublishPlan> {
+  const planner = new Planner(input);
+  for (const path of new Set(input.findings.map((finding) => finding.path))) {
+    const file = planner.files.get(path);
+    const hunks = await parsePatchInSlices(file?.patch ?? "", slices);
+    const head = input.headTexts.get(path);
+    const code =
+      head instanceof FileCode
+        ? head
+        : head !== undefined
+          ? await FileCode.fromTextInSlices(head, slices)
+          : await FileCode.fromHunksInSlices(hunks, slices);
+    planner.known.set(path, { file, hunks, code });
+  }
+  for (const finding of planner.ordered) {
+    planner.place(finding);
+    await slices.pause();
+  }
+  return planner.plan;
+}
+
+class Planner {
+  readonly plan: PublishPlan = {
     inline: [],
     outside: [],
     belowThreshold: [],
     duplicates: [],
     raised: new Set(),
   };
-  const files = new Map(input.files.map((file) => [file.filename, file]));
-  const seen = new Set<string>();
-  // Stable sort: the model's order is kept within one severity.
-  const ordered = input.findings
-    .map((finding, index) => ({ finding, index }))
-    .sort((a, b) => severityRank(b.finding.severity) - severityRank(a.finding.severity) || a.index - b.index)
-    .map((entry) => entry.finding);
-  for (const finding of ordered) {
+  /** Stable sort: the model's order is kept within one severity. */
+  readonly ordered: readonly Finding[];
+  private readonly input: PlanReviewInput;
+  readonly files: ReadonlyMap<string, ChangedFile>;
+  /** Each path's facts, worked out on its first finding unless set before. */
+  readonly known = new Map<string, PathFacts>();
+  private readonly seen = new Set<string>();
+
+  constructor(input: PlanReviewInput) {
+    this.input = input;
+    this.files = new Map(input.files.map((file) => [file.filename, file]));
+    this.ordered = input.findings
+      .map((finding, index) => ({ finding, index }))
+      .sort(
+        (a, b) => severityRank(b.finding.severity) - severityRank(a.finding.severity) || a.index - b.index,
+      )
+      .map((entry) => entry.finding);
+  }
+
+  place(finding: Finding): void {
+    const { plan, input } = this;
     if (!isAtLeast(finding.severity, input.minSeverity)) {
       plan.belowThreshold.push(finding);
-      continue;
+      return;
     }
-    const file = files.get(finding.path);
-    const headText = input.headTexts.get(finding.path);
-    const anchor = anchorFinding(finding, file, headText);
-    const code =
-      anchor.kind === "inline"
-        ? anchor.anchoredCode
-        : findingCode(finding, headText, parsePatch(file?.patch ?? ""));
-    const fingerprint = fingerprintFinding(finding.path, code, finding.title);
+    const facts = this.factsOf(finding.path);
+    const anchor = anchorFinding(finding, facts.file, facts.hunks);
+    const [first, last] = findingRange(finding);
+    const code = finding.line === null ? "" : facts.code.code(first, last);
+    const fingerprint = fingerprintCode(finding.path, code, finding.title);
     plan.raised.add(fingerprint);
-    if (input.alreadyPosted.has(fingerprint) || seen.has(fingerprint)) {
+    if (input.alreadyPosted.has(fingerprint) || this.seen.has(fingerprint)) {
       plan.duplicates.push(finding);
-      continue;
+      return;
     }
-    seen.add(fingerprint);
+    this.seen.add(fingerprint);
     if (anchor.kind === "outside") {
       plan.outside.push({ finding, reason: anchor.reason, fingerprint });
     } else if (plan.inline.length >= input.maxInline) {
@@ -75,5 +140,13 @@ export function planReview(input: PlanReviewInput): PublishPlan {
       } satisfies PlannedComment);
     }
   }
-  return plan;
+
+  private factsOf(path: string): PathFacts {
+    let facts = this.known.get(path);
+    if (facts === undefined) {
+      facts = pathFacts(this.files.get(path), this.input.headTexts.get(path));
+      this.known.set(path, facts);
+    }
+    return facts;
+  }
 }

@@ -25,8 +25,6 @@ export type InlineAnchor = {
   /** Only when the anchored range has more than one line; always in the same hunk as `line`. */
   readonly startLine?: number;
   readonly side: "RIGHT";
-  /** The new-file lines of the finding's range (for the fingerprint). */
-  readonly anchoredCode: string[];
   /** True when the anchored range is the finding's whole range (a suggestion may replace it). */
   readonly fullRange: boolean;
 };

@@ -11,6 +11,10 @@ export interface ToolLimits {
   readonly maxListLimit: number;
   /** Upper bound of inspect_git_diff's `max_bytes`. */
   readonly maxDiffBytes: number;
+  /** Bytes one search_repository call may read (a search that reaches it says where it stopped). */
+  readonly maxSearchBytes: number;
+  /** Time one search_repository call may take, in ms (likewise). */
+  readonly maxSearchMs: number;
 }
 
 export const DEFAULT_TOOL_LIMITS: ToolLimits = {
@@ -20,6 +24,8 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = {
   maxSearchMatches: 100,
   maxListLimit: 200,
   maxDiffBytes: 128 * 1024,
+  maxSearchBytes: 256 * 1024 * 1024,
+  maxSearchMs: 10_000,
 };
 
 export function resolveLimits(overrides?: Partial<ToolLimits>): ToolLimits {

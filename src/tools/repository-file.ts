@@ -7,7 +7,7 @@ import type { ObjectReader, RepositoryView, TreeEntry } from "../workspace/types
 import { DEFAULT_TOOL_LIMITS } from "./limits.ts";
 import { resolvePath } from "./resolve-path.ts";
 import { failure, isFailure } from "./result.ts";
-import { decodeUtf8, looksBinary, splitLines } from "../workspace/text.ts";
+import { countLines, decodeUtf8, looksBinary, splitLines } from "../workspace/text.ts";
 import type { ToolFailure } from "./types.ts";
 
 export type TextFile = {
@@ -47,7 +47,16 @@ export function decodeTextBlob(bytes: Uint8Array): TextContent | ToolFailure {
   if (looksBinary(bytes)) return failure("binary_file", "The file is binary.");
   const text = decodeUtf8(bytes);
   if (text === undefined) return failure("binary_file", "The file is not valid UTF-8 text.");
-  return { text, lines: splitLines(text) };
+  // Split on first use: a caller that needs only the line count (a finding's check) or one line
+  // range never makes a megabyte file's lines at all.
+  let lines: string[] | undefined;
+  return {
+    text,
+    get lines() {
+      lines ??= splitLines(text);
+      return lines;
+    },
+  };
 }
 
 export async function readRepositoryTextFile(
@@ -71,8 +80,10 @@ export async function readRepositoryTextFile(
       path: checked.path,
       entry: resolution.entry,
       text: content.text,
-      lineCount: content.lines.length,
-      lines: content.lines,
+      lineCount: countLines(content.text),
+      get lines() {
+        return content.lines;
+      },
     };
   } catch {
     // An object store fault; its message may carry local paths, so it is not passed on.

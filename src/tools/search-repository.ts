@@ -1,17 +1,25 @@
-// search_repository: case-sensitive literal text (String.prototype.indexOf, never a regular
-// expression) in the text files of the head commit under an optional path. One match per line,
-// 1-based line numbers, excerpts of at most 200 characters around the match. Symlinks are not
-// followed (their targets are searched under their own paths), and submodules, .git, binary,
-// non-UTF-8, oversized and unreadable files are skipped.
+// search_repository: case-sensitive literal text (what String.prototype.indexOf finds, never a
+// regular expression) in the text files of the head commit under an optional path. One match per
+// line, 1-based line numbers, excerpts of at most 200 characters around the match. Symlinks are
+// not followed (their targets are searched under their own paths), and submodules, .git, binary,
+// non-UTF-8, oversized and unreadable files are skipped. The work is linear in the bytes read
+// (search-file.ts), bounded per call in bytes and time (search-budget.ts: the result then says
+// where the search stopped), and cut into slices of the event loop.
 
 import * as v from "valibot";
 import { checkRepositoryPath, isGitSegment } from "../workspace/safe-path.ts";
 import type { TreeEntry } from "../workspace/types.ts";
 import { defineTool, type ToolContext } from "./definition.ts";
+import { ByteLiteral } from "./literal-bytes.ts";
+import { UnitLiteral } from "./literal-units.ts";
 import { decodeTextBlob } from "./repository-file.ts";
 import { lowerBound, resolvePath } from "./resolve-path.ts";
-import { failure, isFailure, utf8Length } from "./result.ts";
-import { sliceSafely } from "../workspace/text.ts";
+import { failure, isFailure } from "./result.ts";
+import { SearchBudget } from "./search-budget.ts";
+import { scanDecoded } from "./search-decoded.ts";
+import { type FileScanEnd, scanFile } from "./search-file.ts";
+import { Matches } from "./search-matches.ts";
+import { looksBinary } from "../workspace/text.ts";
 import type { ToolResult } from "./types.ts";
 
 export const SearchRepositoryArgs = v.strictObject({
@@ -20,25 +28,6 @@ export const SearchRepositoryArgs = v.strictObject({
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 50),
 });
 type Args = v.InferOutput<typeof SearchRepositoryArgs>;
-
-export const MAX_EXCERPT_CHARS = 200;
-
-interface Match {
-  readonly path: string;
-  readonly line: number;
-  readonly excerpt: string;
-}
-
-export function excerptAround(line: string, index: number, query: string): string {
-  if (line.length <= MAX_EXCERPT_CHARS) {
-    const trimmed = line.trim();
-    return trimmed.includes(query) ? trimmed : line;
-  }
-  if (query.length >= MAX_EXCERPT_CHARS) return sliceSafely(line, index, index + MAX_EXCERPT_CHARS);
-  const before = Math.floor((MAX_EXCERPT_CHARS - query.length) / 2);
-  const end = Math.min(line.length, Math.max(0, index - before) + MAX_EXCERPT_CHARS);
-  return sliceSafely(line, end - MAX_EXCERPT_CHARS, end);
-}
 
 function searchable(entry: TreeEntry): boolean {
   return entry.mode !== "symlink" && entry.mode !== "submodule" && !entry.path.split("/").some(isGitSegment);
@@ -57,53 +46,79 @@ function scopeEntries(context: ToolContext, kind: "file" | "directory", path: st
   return out;
 }
 
+/** How one query is looked for: its UTF-8 bytes in a file's bytes, or its code units in the decoded text. */
+type Literal =
+  | { readonly kind: "bytes"; readonly literal: ByteLiteral; readonly endsWithCr: boolean }
+  | { readonly kind: "units"; readonly literal: UnitLiteral };
+
+function literalFor(query: string): Literal {
+  // A query with a lone surrogate matches half of a surrogate pair in the text (indexOf works on
+  // UTF-16 code units) and has no UTF-8 form: such a query is searched in every decoded file.
+  if (!query.isWellFormed()) return { kind: "units", literal: new UnitLiteral(query) };
+  return {
+    kind: "bytes",
+    literal: new ByteLiteral(Buffer.from(query, "utf8")),
+    endsWithCr: query.endsWith("\r"),
+  };
+}
+
 async function run(args: Args, context: ToolContext): Promise<ToolResult> {
   const { view, limits, signal } = context;
   const checked = checkRepositoryPath(args.path, { allowEmpty: true });
   if (!checked.ok) return failure(checked.code, checked.message);
   const resolution = await resolvePath({ snapshot: view.head, objects: view.objects }, checked.path);
   if (isFailure(resolution)) return resolution;
-
-  const limit = Math.min(args.limit, limits.maxSearchMatches);
-  const envelope = {
-    ok: true,
-    query: args.query,
-    path: checked.path,
-    matches: [] as Match[],
-    truncated: true,
-  };
-  let budget = limits.maxResultBytes - utf8Length(JSON.stringify(envelope));
-  const matches: Match[] = [];
-  let truncated = false;
-  // A query with a lone surrogate matches half of a surrogate pair in the text (indexOf works on
-  // UTF-16 code units) and has no UTF-8 form: such a query is searched in every decoded file.
-  const needle = args.query.isWellFormed() ? Buffer.from(args.query, "utf8") : null;
-  search: for (const entry of scopeEntries(context, resolution.kind, resolution.path)) {
+  const found = new Matches(args.query, checked.path, Math.min(args.limit, limits.maxSearchMatches), limits);
+  // Lines never hold a newline, so such a query matches nothing, whatever the files hold.
+  if (args.query.includes("\n")) return found.result(null);
+  const literal = literalFor(args.query);
+  const budget = new SearchBudget({ maxBytes: limits.maxSearchBytes, maxMs: limits.maxSearchMs });
+  const entries = scopeEntries(context, resolution.kind, resolution.path).filter(searchable);
+  for (const [index, entry] of entries.entries()) {
+    const stop = budget.stop();
+    if (stop !== null)
+      return found.result({ path: entry.path, line: 1, files_left: entries.length - index, reason: stop });
+    await budget.pause();
     if (signal?.aborted) return failure("cancelled", "The search was cancelled.");
-    if (!searchable(entry)) continue;
     const bytes = await view.objects.readBlobWithin(entry.oid, limits.maxFileBytes).catch(() => undefined);
     if (bytes === undefined || bytes === "too_large") continue;
-    // Bytes that do not hold the query's UTF-8 bytes cannot decode to text holding the query: most
-    // files of a search are skipped here, without being decoded and split into lines.
-    if (needle !== null && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(needle) < 0)
-      continue;
-    const content = decodeTextBlob(bytes);
-    if (isFailure(content)) continue;
-    for (let line = 0; line < content.lines.length; line += 1) {
-      const text = content.lines[line]!;
-      const index = text.indexOf(args.query);
-      if (index < 0) continue;
-      const match = { path: entry.path, line: line + 1, excerpt: excerptAround(text, index, args.query) };
-      const cost = utf8Length(JSON.stringify(match)) + 1;
-      if (matches.length === limit || cost > budget) {
-        truncated = true;
-        break search;
-      }
-      matches.push(match);
-      budget -= cost;
-    }
+    const onLine = (line: number, text: string, at: number) => found.add(entry.path, line, text, at);
+    const end = await searchFile(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      literal,
+      budget,
+      onLine,
+    );
+    if (end.kind === "full") return found.result(null);
+    if (end.kind === "stopped")
+      return found.result({
+        path: entry.path,
+        line: end.line,
+        files_left: entries.length - index,
+        reason: end.reason,
+      });
   }
-  return { ok: true, query: args.query, path: checked.path, matches, truncated };
+  return found.result(null);
+}
+
+async function searchFile(
+  bytes: Buffer,
+  literal: Literal,
+  budget: SearchBudget,
+  onLine: (line: number, text: string, index: number) => boolean,
+): Promise<FileScanEnd> {
+  if (looksBinary(bytes)) {
+    budget.charge(bytes.byteLength);
+    return { kind: "not_text" };
+  }
+  if (literal.kind === "bytes")
+    return scanFile({ bytes, literal: literal.literal, endsWithCr: literal.endsWithCr, budget, onLine });
+  const content = decodeTextBlob(bytes);
+  if (isFailure(content)) {
+    budget.charge(bytes.byteLength);
+    return { kind: "not_text" };
+  }
+  return scanDecoded(content, literal.literal, budget, onLine);
 }
 
 export const searchRepository = defineTool({

@@ -32,6 +32,14 @@ export function splitLines(text: string): string[] {
   return lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
 }
 
+/** How many lines splitLines would return, without making them. */
+export function countLines(text: string): number {
+  if (text === "") return 0;
+  let count = 0;
+  for (let lf = text.indexOf("\n"); lf >= 0; lf = text.indexOf("\n", lf + 1)) count++;
+  return text.endsWith("\n") ? count : count + 1;
+}
+
 /** `text.slice(start, end)`, narrowed so that it never splits a surrogate pair. */
 export function sliceSafely(text: string, start: number, end: number): string {
   let from = Math.max(0, start);

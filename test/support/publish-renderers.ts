@@ -79,7 +79,6 @@ const anchor: InlineAnchor = {
   path: "a.ts",
   line: 3,
   side: "RIGHT",
-  anchoredCode: ["x"],
   fullRange: true,
 };
 

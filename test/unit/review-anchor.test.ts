@@ -49,12 +49,7 @@ function finding(over: Partial<Finding> = {}): Finding {
 
 describe("anchorFinding", () => {
   it.each<[string, Partial<Finding>, ChangedFile | undefined, object]>([
-    [
-      "an added line",
-      { line: 3 },
-      FILE,
-      { kind: "inline", line: 3, fullRange: true, anchoredCode: ["three"] },
-    ],
+    ["an added line", { line: 3 }, FILE, { kind: "inline", line: 3, fullRange: true }],
     ["a context line", { line: 5 }, FILE, { kind: "inline", line: 5, fullRange: true }],
     [
       "a range inside one hunk",
@@ -108,15 +103,9 @@ describe("anchorFinding", () => {
       { kind: "inline", line: 3, fullRange: true },
     ],
   ])("%s", (_name, over, file, expected) => {
-    const anchor = anchorFinding(finding(over), file, HEAD);
+    const anchor = anchorFinding(finding(over), file);
     expect(anchor).toMatchObject(expected);
     if (anchor.kind === "inline" && anchor.startLine === undefined) expect("startLine" in anchor).toBe(false);
-  });
-
-  it("takes the anchored code from the patch when the head text is missing", () => {
-    expect(anchorFinding(finding({ line: 2, end_line: 3 }), FILE)).toMatchObject({
-      anchoredCode: ["two", "three"],
-    });
   });
 
   it("uses the renamed file's new name", () => {
@@ -133,7 +122,7 @@ describe("anchorFinding", () => {
   });
 
   it("does not walk an absurd end_line", () => {
-    expect(anchorFinding(finding({ line: 3, end_line: 1e12 }), FILE, HEAD)).toMatchObject({
+    expect(anchorFinding(finding({ line: 3, end_line: 1e12 }), FILE)).toMatchObject({
       kind: "inline",
       startLine: 9,
       line: 11,
@@ -222,6 +211,15 @@ describe("planReview", () => {
     const plan = planReview({ ...base, findings: [finding(), finding()] });
     expect(plan.inline).toHaveLength(1);
     expect(plan.duplicates).toHaveLength(1);
+  });
+
+  it("fingerprints from the patch's lines when the head text is missing, as from the head text", () => {
+    const range = [finding({ line: 2, end_line: 3 })];
+    const fromPatch = planReview({ ...base, headTexts: new Map(), findings: range });
+    expect(fromPatch.inline[0]!.fingerprint).toBe(fingerprintFinding("src/a.ts", ["two", "three"], "Title"));
+    expect(planReview({ ...base, findings: range }).inline[0]!.fingerprint).toBe(
+      fromPatch.inline[0]!.fingerprint,
+    );
   });
 
   it("fingerprints outside findings from the head text, so they are deduplicated too", () => {

@@ -19,7 +19,6 @@ const anchor: InlineAnchor = {
   path: "a.ts",
   line: 3,
   side: "RIGHT",
-  anchoredCode: ["x"],
   fullRange: true,
 };
 

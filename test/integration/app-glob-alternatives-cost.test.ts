@@ -1,0 +1,99 @@
+// A `.github/loupe.yml` at the glob limits — 100 patterns in each list, each 256 characters with
+// 64 brace alternatives that all fit a long run of `a`s and 25 stars — against one changed file
+// whose name is 4,096 `a`s: trying each alternative in turn took over 20 seconds for that one
+// name, in one turn of the event loop. With one automaton for each list, the review runs whole
+// (webhook, configuration, matching, fetch, the model loop, publishing) and the event loop is
+// never blocked for 100 ms (the probe of app-glob-cost.test.ts: the process's own work only).
+
+import { describe, expect, it } from "@jest/globals";
+import nock from "nock";
+import { GLOB_LIMITS } from "../../src/config/glob.ts";
+import {
+  expectCleanEnd,
+  mockPublish,
+  mockReviewStart,
+  PR,
+  pullRequestPayload,
+  useAppScenario,
+} from "../support/app-scenario.ts";
+import { finding, review, stopTurn } from "../support/chat-turns.ts";
+import { probeEventLoopBlocks } from "../support/event-loop-blocks.ts";
+
+const app = useAppScenario({ harness: { botLogin: "loupe-test[bot]" } });
+
+const MAX_BLOCK_MS = 100;
+const LONG_NAME = "a".repeat(4096);
+
+/** 64 alternatives (`{,a}` six times), 25 stars, `a`s to the length limit, and a last letter a name of `a`s lacks. */
+function pattern(n: number): string {
+  let text = `**/${"{,a}".repeat(6)}`;
+  for (let star = 0; star < 25; star++) text += "*a";
+  return text.padEnd(GLOB_LIMITS.length - 1, "a") + String.fromCharCode(0x62 + (n % 24));
+}
+
+function configAtTheLimits(): string {
+  const list = (from: number) => Array.from({ length: 100 }, (_, n) => `    - '${pattern(from + n)}'`);
+  // `**` keeps every file reviewed, so the long name goes through every later step too.
+  return ["paths:", "  include:", "    - '**'", ...list(0).slice(1), "  exclude:", ...list(100), ""].join(
+    "\n",
+  );
+}
+
+/**
+ * Once per process, an ordinary review with an ordinary configuration: what a fresh process pays
+ * once (loading and compiling the YAML parser, the glob compiler…) is start-up, not a stall.
+ */
+async function warmUp(): Promise<void> {
+  const h = await app.start([{ body: stopTurn(review([finding({ severity: "low" })])) }]);
+  const config = "paths:\n  include: ['src/**', '{lib,docs}/**']\n  exclude: ['**/*.min.js']\n";
+  const gh = mockReviewStart(app.fx, { network: true, config });
+  mockPublish(gh).createReview(PR, [200, { id: 1 }]);
+  await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
+  await h.drain();
+  expect(gh.completion()).toMatchObject({ status: "completed", conclusion: "success" });
+  await app.provider.stop();
+  expectCleanEnd(h, null, [gh]);
+  nock.cleanAll();
+}
+
+describe("a .github/loupe.yml at the glob limits, with brace alternatives", () => {
+  it("is matched against a 4,096-character name without blocking, and the review completes", async () => {
+    await warmUp();
+    const h = await app.start([{ body: stopTurn(review([finding({ line: 2, severity: "high" })])) }]);
+    const compare = app.fx.compareData();
+    const files = [
+      ...(compare.files as Record<string, unknown>[]),
+      {
+        filename: LONG_NAME,
+        status: "added",
+        additions: 1,
+        deletions: 0,
+        changes: 1,
+        patch: "@@ -0,0 +1 @@\n+x",
+      },
+    ];
+    const config = configAtTheLimits();
+    expect(config.length).toBeLessThan(64 * 1024);
+    const gh = mockReviewStart(app.fx, { config, network: true, compareData: { ...compare, files } });
+    mockPublish(gh).createReview(PR, [200, { id: 7 }]);
+
+    const probe = probeEventLoopBlocks();
+    let maxBlockMs: number;
+    try {
+      await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
+      await h.drain();
+      maxBlockMs = probe.stop().maxBlockMs;
+    } finally {
+      probe.stop();
+    }
+
+    expect(gh.completion()).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(gh.reviewsPosted()[0]!.comments).toEqual([
+      expect.objectContaining({ path: "src/service.ts", line: 2, side: "RIGHT" }),
+    ]);
+    // The long name was reviewed (no pattern of either list but `**` matches it).
+    expect(app.provider.requests[0]!.bodyText).toContain(LONG_NAME);
+    expect(maxBlockMs).toBeLessThan(MAX_BLOCK_MS);
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+});
