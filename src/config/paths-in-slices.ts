@@ -5,7 +5,8 @@
 
 import type { TimeSlices } from "../domain/time-slices.ts";
 import { compileGlobsInSlices, type GlobSet } from "./glob.ts";
-import { type RepoConfig, validGlobs } from "./repo-config.ts";
+import type { RepoConfig } from "./repo-config-schema.ts";
+import { validGlobs } from "./repo-paths.ts";
 
 interface PathLists {
   readonly include: GlobSet | null;

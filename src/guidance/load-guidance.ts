@@ -2,7 +2,8 @@
 // path-scoped ones only when their applyTo matches a changed file, each cut to its bound and all
 // together to the total bound. Whatever is left out is recorded with its reason, never silently.
 
-import { globMatcher, type RepoConfig } from "../config/repo-config.ts";
+import type { RepoConfig } from "../config/repo-config-schema.ts";
+import { globMatcher } from "../config/repo-paths.ts";
 import { previewText } from "../domain/text.ts";
 import { findGuidance } from "./find-guidance.ts";
 import { readFrontMatter } from "./front-matter.ts";

@@ -3,7 +3,7 @@
 // own review); a change too large or with nothing left to review is a skip, not a fault.
 
 import { isPathIncludedInSlices } from "../config/paths-in-slices.ts";
-import type { RepoConfig } from "../config/repo-config.ts";
+import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { TimeSlices } from "../domain/time-slices.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import { filterInSlices } from "./filter-in-slices.ts";

@@ -2,7 +2,7 @@
 // model sees them, the repository's instructions and guidance, and the scope (the whole pull
 // request, or the commits since Loupe's last review with their hunks).
 
-import type { RepoConfig } from "../config/repo-config.ts";
+import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { describeScope } from "../conversation/review-scope.ts";
 import { listChangedFile } from "../diff/listed-change.ts";
 import type { ChangedFile } from "../domain/changed-file.ts";

@@ -3,7 +3,8 @@
 // same real modules with a local git server and a scripted provider, or swap a port to force a
 // path (a failing fetch, a slow loop).
 
-import type { RepoConfig, RepoConfigResult } from "../config/repo-config.ts";
+import type { RepoConfigResult } from "../config/repo-config.ts";
+import type { RepoConfig } from "../config/repo-config-schema.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { FetchWorkspace } from "../host/github/github-host.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";

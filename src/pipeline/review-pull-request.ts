@@ -3,7 +3,7 @@
 // Each step is its own module and ends the review by returning an outcome; the workspace is
 // disposed whatever happens. The App wraps this with its check run, the CLI with its output.
 
-import type { RepoConfig } from "../config/repo-config.ts";
+import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import type { PullRequest } from "../domain/pull-request.ts";

@@ -3,7 +3,7 @@
 // the reason the check run gives. A host without history (a local change) gets a full review with
 // nothing posted before, and no scope line: there is no earlier review to speak of.
 
-import type { RepoConfig } from "../config/repo-config.ts";
+import type { RepoConfig } from "../config/repo-config-schema.ts";
 import type { ComparedFile } from "../conversation/file-changes.ts";
 import { decideReviewScope, type ReviewScope } from "../conversation/review-scope.ts";
 import { configDigest } from "../conversation/review-state.ts";

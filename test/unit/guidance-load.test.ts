@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config.ts";
+import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.ts";
 import { describeGuidance } from "../../src/pipeline/describe-guidance.ts";
 import { loadGuidance } from "../../src/guidance/load-guidance.ts";
 import { snapshotGuidanceSource } from "../../src/guidance/snapshot-source.ts";

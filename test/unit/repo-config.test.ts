@@ -1,10 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import {
-  DEFAULT_REPO_CONFIG,
-  isPathIncluded,
-  parseRepoConfig,
-  type RepoConfig,
-} from "../../src/config/repo-config.ts";
+import { parseRepoConfig } from "../../src/config/repo-config.ts";
+import { DEFAULT_REPO_CONFIG, type RepoConfig } from "../../src/config/repo-config-schema.ts";
+import { isPathIncluded } from "../../src/config/repo-paths.ts";
 
 function ok(text: string | null): RepoConfig {
   const result = parseRepoConfig(text);

@@ -1,0 +1,113 @@
+// The schema of `.github/loupe.yml`: every key, its type, its limits and its default, in one
+// valibot schema from which the configuration's type is inferred. Strict: unknown keys, wrong
+// types and out-of-range values are errors with their dotted path; nothing is guessed or clamped.
+
+import * as v from "valibot";
+import { SEVERITIES } from "../domain/finding.ts";
+import { checkGlob, GLOB_LIMITS } from "./glob.ts";
+
+export const LIMITS = {
+  instructions: 4000,
+  globs: 100,
+  globLength: GLOB_LIMITS.length,
+  maxFindings: 100,
+  maxFiles: 3000,
+  guidanceFiles: 10,
+} as const;
+
+/** Lockfiles and vendored or minified code: large, generated, and not worth a model's budget. */
+export const DEFAULT_EXCLUDES: readonly string[] = [
+  "**/package-lock.json",
+  "**/npm-shrinkwrap.json",
+  "**/yarn.lock",
+  "**/pnpm-lock.yaml",
+  "**/Cargo.lock",
+  "**/Gemfile.lock",
+  "**/poetry.lock",
+  "**/composer.lock",
+  "**/go.sum",
+  "**/*.min.js",
+  "**/*.min.css",
+  "**/vendor/**",
+  "**/node_modules/**",
+];
+
+const SEVERITY = v.picklist(SEVERITIES, `must be one of ${SEVERITIES.join(", ")}`);
+
+export const Glob = v.pipe(
+  v.string(),
+  v.minLength(1, "must not be empty"),
+  v.maxLength(LIMITS.globLength, `must be at most ${LIMITS.globLength} characters`),
+  v.check((g) => !g.startsWith("/"), "patterns are repository-relative: remove the leading /"),
+  v.check((g) => !g.includes("\\") && !g.includes("\u0000"), "must not contain a backslash or NUL"),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const check = checkGlob(dataset.value);
+    if (!check.ok) addIssue({ message: check.message });
+  }),
+);
+const FilePath = v.pipe(
+  Glob,
+  v.check((p) => !/[*?[\]{}]/.test(p), "is a path, not a pattern"),
+  v.check(
+    (p) => !p.split("/").some((part) => part === ".." || part === "." || part === ""),
+    "must not contain empty, . or .. segments",
+  ),
+);
+const Globs = v.pipe(v.array(Glob), v.maxLength(LIMITS.globs, `must list at most ${LIMITS.globs} patterns`));
+const count = (cap: number) =>
+  v.pipe(
+    v.number(),
+    v.integer("must be a whole number"),
+    v.minValue(1, "must be at least 1"),
+    v.maxValue(cap, `must be at most ${cap}`),
+  );
+
+/** Every key with its default: a missing key (or a missing file) takes the value written here. */
+export const RepoConfigSchema = v.strictObject({
+  enabled: v.optional(v.boolean(), true),
+  review_drafts: v.optional(v.boolean(), false),
+  ignore_bots: v.optional(v.boolean(), true),
+  paths: v.optional(
+    v.strictObject({
+      include: v.optional(Globs, () => ["**"]),
+      exclude: v.optional(Globs, () => [...DEFAULT_EXCLUDES]),
+    }),
+    () => ({ include: ["**"], exclude: [...DEFAULT_EXCLUDES] }),
+  ),
+  instructions: v.optional(
+    v.pipe(v.string(), v.maxLength(LIMITS.instructions, `must be at most ${LIMITS.instructions} characters`)),
+    "",
+  ),
+  min_severity: v.optional(SEVERITY, "low"),
+  fail_on: v.optional(
+    v.picklist([...SEVERITIES, "none"], `must be one of ${[...SEVERITIES, "none"].join(", ")}`),
+    "none",
+  ),
+  max_findings: v.optional(count(LIMITS.maxFindings), 50),
+  max_files: v.optional(count(LIMITS.maxFiles), 300),
+  /** Give the model the repository's AI guidance files (AGENTS.md, CLAUDE.md, Copilot's). */
+  guidance: v.optional(v.boolean(), true),
+  /** More guidance files to give the model, by repository-relative path. */
+  guidance_files: v.optional(
+    v.pipe(
+      v.array(FilePath),
+      v.maxLength(LIMITS.guidanceFiles, `must list at most ${LIMITS.guidanceFiles} files`),
+    ),
+    () => [],
+  ),
+  /** Review only the commits since Loupe's last review when the history allows it. */
+  incremental: v.optional(v.boolean(), true),
+  /** Review on every push; with false, only a command or the re-run button starts a review. */
+  auto_review: v.optional(v.boolean(), true),
+});
+
+export type RepoConfig = v.InferOutput<typeof RepoConfigSchema>;
+
+/** The configuration of a repository without `.github/loupe.yml` (a fresh copy each time). */
+export function defaultRepoConfig(): RepoConfig {
+  return v.parse(RepoConfigSchema, {});
+}
+
+/** The defaults, for reading (tests and documentation); a review gets its own copy. */
+export const DEFAULT_REPO_CONFIG: Readonly<RepoConfig> = Object.freeze(defaultRepoConfig());
