@@ -2,6 +2,8 @@
 // settings, the change, guidance, the workspace, the scope, the tool loop, the plan, publishing.
 // Each step is its own module and ends the review by returning an outcome; the workspace is
 // disposed whatever happens. The App wraps this with its check run, the CLI with its output.
+// Where the repository work runs is the ports' business: W is what the pipeline holds of a
+// workspace.
 
 import type { RepoConfig } from "../config/repo-config.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
@@ -12,7 +14,7 @@ import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { RoundProgress } from "../llm/types.ts";
-import type { RepositoryView, Workspace } from "../workspace/types.ts";
+import type { WorkspaceHandle } from "../workspace/types.ts";
 import { selectChange } from "./change-step.ts";
 import type { JobLogger } from "./job-logger.ts";
 import { loopInput, scopeLine } from "./loop-step.ts";
@@ -35,9 +37,9 @@ export interface ReviewRun {
   readonly log: JobLogger;
 }
 
-export async function reviewPullRequest(
-  host: PullRequestHost,
-  ports: ReviewPorts,
+export async function reviewPullRequest<W extends WorkspaceHandle>(
+  host: PullRequestHost<W>,
+  ports: ReviewPorts<W>,
   run: ReviewRun,
 ): Promise<ReviewOutcome> {
   const prepared = await prepare(host, ports, run);
@@ -64,9 +66,9 @@ interface Prepared {
 }
 
 /** Everything decided before any repository content is fetched: whether, and what, to review. */
-async function prepare(
-  host: PullRequestHost,
-  ports: ReviewPorts,
+async function prepare<W extends WorkspaceHandle>(
+  host: PullRequestHost<W>,
+  ports: ReviewPorts<W>,
   run: ReviewRun,
 ): Promise<Prepared | ReviewOutcome> {
   const pullRequest = await host.pullRequest();
@@ -103,11 +105,11 @@ async function prepare(
 }
 
 /** The scope, the loop, the plan and publishing, with the two commits at hand. */
-async function reviewInWorkspace(
-  host: PullRequestHost,
-  ports: ReviewPorts,
+async function reviewInWorkspace<W extends WorkspaceHandle>(
+  host: PullRequestHost<W>,
+  ports: ReviewPorts<W>,
   run: ReviewRun,
-  prepared: Prepared & { readonly view: RepositoryView },
+  prepared: Prepared & { readonly view: W },
 ): Promise<ReviewOutcome> {
   const { pullRequest, config, view } = prepared;
   const mergeBaseSha = prepared.changes.mergeBaseSha;
@@ -173,7 +175,10 @@ function cancellation(signal: AbortSignal): ReviewOutcome | null {
 }
 
 /** Removes the workspace when the review ends, however it ends; a failure to is only logged. */
-function disposable(workspace: Workspace, log: JobLogger): AsyncDisposable & { readonly value: Workspace } {
+function disposable<W extends WorkspaceHandle>(
+  workspace: W,
+  log: JobLogger,
+): AsyncDisposable & { readonly value: W } {
   return {
     value: workspace,
     [Symbol.asyncDispose]: () => workspace.dispose().catch(() => log.warn({}, "workspace dispose failed")),

@@ -4,15 +4,17 @@
 import { isLoupeError } from "../domain/errors.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
-import type { Workspace } from "../workspace/types.ts";
+import type { WorkspaceHandle } from "../workspace/types.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
 
-export type WorkspaceStep = { readonly kind: "workspace"; readonly workspace: Workspace } | ReviewOutcome;
+export type WorkspaceStep<W extends WorkspaceHandle> =
+  | { readonly kind: "workspace"; readonly workspace: W }
+  | ReviewOutcome;
 
-export async function openWorkspaceStep(
-  host: PullRequestHost,
+export async function openWorkspaceStep<W extends WorkspaceHandle>(
+  host: PullRequestHost<W>,
   input: { readonly pullRequest: PullRequest; readonly mergeBaseSha: string; readonly signal: AbortSignal },
-): Promise<WorkspaceStep> {
+): Promise<WorkspaceStep<W>> {
   try {
     return { kind: "workspace", workspace: await host.openWorkspace(input) };
   } catch (error) {
