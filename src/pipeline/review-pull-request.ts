@@ -2,8 +2,8 @@
 // settings, the change, guidance, the workspace, the scope, the tool loop, the plan, publishing.
 // Each step is its own module and ends the review by returning an outcome; the workspace is
 // disposed whatever happens. The App wraps this with its check run, the CLI with its output.
-// Where the repository work runs is the ports' business: W is what the pipeline holds of a
-// workspace.
+// Where the repository work runs (this thread, or a worker thread with limits) is the ports'
+// business: W is what the pipeline holds of a workspace, and a port that was stopped says so.
 
 import type { RepoConfig } from "../config/repo-config.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
@@ -13,7 +13,7 @@ import { describeGuidance } from "./describe-guidance.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
-import type { RoundProgress } from "../llm/types.ts";
+import type { LoopResult, RoundProgress } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { selectChange } from "./change-step.ts";
 import type { JobLogger } from "./job-logger.ts";
@@ -22,6 +22,7 @@ import { publishStep } from "./publish-step.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 import { scopeStep } from "./scope-step.ts";
+import { stoppedRecord, unlessStopped } from "./stopped-review.ts";
 import { decideSettings } from "./settings-step.ts";
 import { openWorkspaceStep } from "./workspace-step.ts";
 
@@ -49,6 +50,15 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
     mergeBaseSha: prepared.changes.mergeBaseSha,
     signal: run.signal,
   });
+  if (opened.kind === "stopped") {
+    const result = { ...stoppedRecord(opened.reason, null, 0), review: null };
+    return {
+      ...reviewedFacts(prepared, result),
+      plan: null,
+      notes: [guidanceNote(prepared, host)],
+      publishFailed: false,
+    };
+  }
   if (opened.kind !== "workspace") return opened;
   await using workspace = disposable(opened.workspace, run.log);
   return await reviewInWorkspace(host, ports, run, { ...prepared, view: workspace.value });
@@ -133,26 +143,26 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
   const line = scopeLine(scope);
-  const notes = [...(line === null ? [] : [line]), describeGuidance(prepared.guidance, host.guidance.origin)];
-  const reviewed = {
-    kind: "reviewed" as const,
-    result,
-    headSha: pullRequest.headSha,
-    filesReviewed: prepared.reviewable.length,
-    filesSkipped: prepared.skippedFiles,
-    guidance: prepared.guidance,
-  };
+  const notes = [...(line === null ? [] : [line]), guidanceNote(prepared, host)];
+  const reviewed = reviewedFacts(prepared, result);
   if (result.review === null) return { ...reviewed, plan: null, notes, publishFailed: false };
-  const plan = await ports.planReview({
-    view,
-    result,
-    files: prepared.changes.files,
-    config,
-    postedFingerprints: scope.history.fingerprints,
-    checkRunId: prepared.runId,
-    repository: host.repository,
-    headSha: pullRequest.headSha,
-  });
+  const planned = await unlessStopped(() =>
+    ports.planReview({
+      view,
+      result,
+      files: prepared.changes.files,
+      config,
+      postedFingerprints: scope.history.fingerprints,
+      checkRunId: prepared.runId,
+      repository: host.repository,
+      headSha: pullRequest.headSha,
+    }),
+  );
+  if (planned.kind === "stopped") {
+    const stopped = { ...result, termination_reason: planned.reason, review: null, trace: null };
+    return { ...reviewedFacts(prepared, stopped), plan: null, notes, publishFailed: false };
+  }
+  const plan = planned.value;
   notes.push(`Findings: ${plan.placement}`);
   const published = await publishStep({
     host,
@@ -166,6 +176,22 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   });
   notes.push(...published.notes);
   return { ...reviewed, plan, notes, publishFailed: published.failed };
+}
+
+/** What every reviewed outcome says of the change, whatever the loop's result. */
+function reviewedFacts(prepared: Prepared, result: LoopResult) {
+  return {
+    kind: "reviewed" as const,
+    result,
+    headSha: prepared.pullRequest.headSha,
+    filesReviewed: prepared.reviewable.length,
+    filesSkipped: prepared.skippedFiles,
+    guidance: prepared.guidance,
+  };
+}
+
+function guidanceNote(prepared: Prepared, host: PullRequestHost<WorkspaceHandle>): string {
+  return describeGuidance(prepared.guidance, host.guidance.origin);
 }
 
 function cancellation(signal: AbortSignal): ReviewOutcome | null {

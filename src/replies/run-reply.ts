@@ -8,6 +8,7 @@
 
 import { describeFailure } from "../pipeline/describe-failure.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
+import { workerStopOf } from "../pipeline/stopped-review.ts";
 import { comparePullRequest } from "../github/compare.ts";
 import { listReviewThreads, resolveReviewThread } from "../github/review-threads.ts";
 import type { JobEnvironment } from "../jobs/job-environment.ts";
@@ -66,14 +67,17 @@ function postReply(options: RunReplyOptions<WorkspaceHandle>, body: string) {
 
 /** Something failed outside the loop: the person is told, in the thread, and it is logged. */
 async function failed(options: RunReplyOptions<WorkspaceHandle>, error: unknown): Promise<ReplyOutcome> {
-  const detail = redactSecrets(describeFailure(error)).replace(/`/g, "");
+  // A worker stopped for memory or time has a reason of its own, whose sentence says it all.
+  const stopped = workerStopOf(error);
+  const reason = stopped ?? "error";
+  const detail = stopped === null ? redactSecrets(describeFailure(error)).replace(/`/g, "") : null;
   options.log.warn(
     { comment: options.request.replyCommentId, error: errorDetail(error) },
     "reply ended early",
   );
-  const body = renderReplyFailure({ reason: "error", detail, answering: options.request.replyCommentId });
+  const body = renderReplyFailure({ reason, detail, answering: options.request.replyCommentId });
   await postReply(options, body).catch(() => options.log.warn({}, "the failure reply could not be posted"));
-  return { kind: "failed", reason: "error" };
+  return { kind: "failed", reason };
 }
 
 async function attempt<W extends WorkspaceHandle>(
