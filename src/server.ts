@@ -18,6 +18,7 @@ import { createReadinessTracker } from "./http/readiness.ts";
 import { loupeFromEnv } from "./index.ts";
 import type { ReplyQueue } from "./replies/reply-queue.ts";
 import type { ReviewQueue } from "./jobs/review-queue.ts";
+import type { WorkerPool } from "./isolation/worker-pool.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
 import { redactSecrets } from "./domain/redact.ts";
 import { readAppYml } from "./setup/app-manifest.ts";
@@ -52,7 +53,11 @@ async function main(): Promise<void> {
   const onReplyQueue = (started: ReplyQueue) => {
     replies = started;
   };
-  const loupe = loupeFromEnv(env, { metrics, onQueue, onReplyQueue });
+  let workers: WorkerPool | null = null;
+  const onWorkerPool = (pool: WorkerPool) => {
+    workers = pool;
+  };
+  const loupe = loupeFromEnv(env, { metrics, onQueue, onReplyQueue, onWorkerPool });
   let dashboard: RedisDashboard | null = null;
   const server = await run(
     async (app, options) => {
@@ -71,6 +76,7 @@ async function main(): Promise<void> {
       (replies as ReplyQueue | null)?.shutdown(config.shutdownGraceMs),
     ]);
     void draining
+      .finally(() => (workers as WorkerPool | null)?.close())
       .finally(() => server.stop())
       .finally(() => dashboard?.close())
       .finally(() => process.exit(0));
