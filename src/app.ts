@@ -27,10 +27,12 @@ import { createReviewEndedReporter } from "./metrics/review-ended.ts";
 import { createCommentHandler } from "./replies/comment-handler.ts";
 import { deliveryFailure } from "./webhooks/delivery-failure.ts";
 import { toReviewRequest } from "./webhooks/to-review-request.ts";
+import type { Workspace, WorkspaceHandle } from "./workspace/types.ts";
 
-export interface LoupeAppOptions {
+/** W: what the ports make of a fetched workspace (in this thread, or a handle to a worker's). */
+export interface LoupeAppOptions<W extends WorkspaceHandle = Workspace> {
   readonly config: AppConfig;
-  readonly ports: ReviewPorts;
+  readonly ports: ReviewPorts<W>;
   readonly appId: number | null;
   /** Loupe's `<slug>[bot]` login; looked up with GET /app (the app's JWT) when not given. */
   readonly botLogin?: string;
@@ -56,7 +58,7 @@ const CONVERSATION_EVENTS = ["issue_comment", "pull_request_review_comment"] as 
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createLoupeApp(options: LoupeAppOptions): ApplicationFunction {
+export function createLoupeApp<W extends WorkspaceHandle>(options: LoupeAppOptions<W>): ApplicationFunction {
   return (app: Probot) => {
     const given = options.botLogin;
     const botLogin =

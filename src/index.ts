@@ -1,4 +1,6 @@
 // The Probot app: reads the operator's configuration and registers Loupe's handlers, nothing else.
+// The review ports it gives them run the repository work in a pool of worker threads, so that no
+// repository, however hostile, holds the event loop that serves webhooks and /healthz.
 
 import type { ApplicationFunction } from "probot";
 import { createLoupeApp } from "./app.ts";
@@ -7,7 +9,11 @@ import { readFleetConfig } from "./config/fleet-config.ts";
 import { readProviderConfig } from "./config/provider-config.ts";
 import { readReplyLimits } from "./config/reply-limits.ts";
 import { readReviewLimits } from "./config/review-limits.ts";
-import { createDefaultPorts } from "./jobs/default-ports.ts";
+import { readWorkerConfig } from "./config/worker-config.ts";
+import { createIsolatedPorts } from "./isolation/isolated-ports.ts";
+import { repositoryWorkerEntry } from "./isolation/worker-entry.ts";
+import { createWorkerPool, type WorkerPool } from "./isolation/worker-pool.ts";
+import { deadlineGraceMs } from "./isolation/worker-thread.ts";
 import type { ReplyQueue } from "./replies/reply-queue.ts";
 import type { ReviewQueue } from "./jobs/review-queue.ts";
 import type { Metrics } from "./metrics/metrics.ts";
@@ -15,6 +21,8 @@ import type { Metrics } from "./metrics/metrics.ts";
 export interface LoupeFromEnvOptions {
   readonly onQueue?: (queue: ReviewQueue) => void;
   readonly onReplyQueue?: (queue: ReplyQueue) => void;
+  /** Receives the pool of repository workers, to end them at shutdown. */
+  readonly onWorkerPool?: (pool: WorkerPool) => void;
   readonly metrics?: Metrics;
 }
 
@@ -27,17 +35,24 @@ export function loupeFromEnv(
   const limits = readReviewLimits(env);
   const replyLimits = readReplyLimits(env, limits);
   const provider = readProviderConfig(env);
+  const workers = readWorkerConfig(env, config.reviewConcurrency);
   const metrics = options.metrics;
-  const ports = createDefaultPorts({
-    provider,
-    limits,
-    replyLimits,
-    ...(metrics ? { metrics } : {}),
-  });
   const appId = env.APP_ID && /^\d+$/.test(env.APP_ID) ? Number(env.APP_ID) : null;
   return (app, appOptions) => {
     // Where the operator's key goes, said once at startup (the host only: a path may carry an id).
     app.log.info({ provider_host: new URL(provider.baseURL).host, model: provider.model }, "model provider");
+    const pool = createWorkerPool({
+      size: workers.threads,
+      entry: repositoryWorkerEntry(),
+      setup: { provider, limits, replyLimits, includeTrace: true },
+      memoryMb: workers.memoryMb,
+      graceMs: deadlineGraceMs(limits.timeoutMs),
+      onToolCall: (tool, ok) => metrics?.toolCall(tool, ok),
+      onWorkerEnded: (reason) =>
+        app.log.warn({ reason }, "repository worker ended; a new one will replace it"),
+    });
+    options.onWorkerPool?.(pool);
+    const ports = createIsolatedPorts({ pool, limits, replyLimits });
     return createLoupeApp({
       config,
       ports,

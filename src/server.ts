@@ -19,6 +19,7 @@ import { loupeFromEnv } from "./index.ts";
 import { createLog } from "./log/create-log.ts";
 import type { ReplyQueue } from "./replies/reply-queue.ts";
 import type { ReviewQueue } from "./jobs/review-queue.ts";
+import type { WorkerPool } from "./isolation/worker-pool.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { readAppYml } from "./setup/app-manifest.ts";
@@ -57,7 +58,11 @@ async function main(): Promise<void> {
   const onReplyQueue = (started: ReplyQueue) => {
     replies = started;
   };
-  const loupe = loupeFromEnv(env, { metrics, onQueue, onReplyQueue });
+  let workers: WorkerPool | null = null;
+  const onWorkerPool = (pool: WorkerPool) => {
+    workers = pool;
+  };
+  const loupe = loupeFromEnv(env, { metrics, onQueue, onReplyQueue, onWorkerPool });
   let dashboard: RedisDashboard | null = null;
   const server = await startAppServer({
     env,
@@ -81,6 +86,7 @@ async function main(): Promise<void> {
       (replies as ReplyQueue | null)?.shutdown(config.shutdownGraceMs),
     ]);
     void draining
+      .finally(() => (workers as WorkerPool | null)?.close())
       .finally(() => server.stop())
       .finally(() => dashboard?.close())
       .finally(() => process.exit(0));

@@ -2,19 +2,29 @@
 // repository can cause is an outcome value instead). Messages are redacted when the error is
 // built, so a token that slipped into a message can never reach a log line or a check run.
 
+import { WORKER_STOP_REASONS } from "./outcome.ts";
 import { redactSecrets } from "./redact.ts";
 
-export type LoupeErrorCode =
-  | "configuration_invalid"
-  | "usage_invalid"
-  | "git_commit_unreachable"
-  | "git_authentication_failed"
-  | "git_network_failed"
-  | "git_timeout"
-  | "git_aborted"
-  | "git_repository_invalid"
-  | "git_repository_too_large"
-  | "github_request_failed";
+export const LOUPE_ERROR_CODES = [
+  "configuration_invalid",
+  "usage_invalid",
+  "git_commit_unreachable",
+  "git_authentication_failed",
+  "git_network_failed",
+  "git_timeout",
+  "git_aborted",
+  "git_repository_invalid",
+  "git_repository_too_large",
+  "github_request_failed",
+  // A port whose worker thread was stopped (src/isolation), when no loop result can say so.
+  ...WORKER_STOP_REASONS,
+] as const;
+
+export type LoupeErrorCode = (typeof LOUPE_ERROR_CODES)[number];
+
+export function isLoupeErrorCode(value: unknown): value is LoupeErrorCode {
+  return typeof value === "string" && (LOUPE_ERROR_CODES as readonly string[]).includes(value);
+}
 
 export class LoupeError extends Error {
   readonly code: LoupeErrorCode;

@@ -17,6 +17,8 @@ export const TERMINATION_REASONS = [
   "provider_unavailable",
   "cancelled",
   "provider_request_rejected",
+  "worker_out_of_memory",
+  "worker_timeout",
 ] as const;
 
 export type TerminationReason = (typeof TERMINATION_REASONS)[number];
@@ -37,7 +39,24 @@ export const TERMINATION_SENTENCES: Readonly<Record<TerminationReason, string>> 
   cancelled: "The review was cancelled before it finished.",
   provider_request_rejected:
     "The model provider rejected the request (HTTP 400, 404 or 422): check OPENAI_BASE_URL and REVIEW_MODEL.",
+  worker_out_of_memory:
+    "Loupe's work on this repository needed more memory than its limit allows, so the review was stopped and nothing was published.",
+  worker_timeout:
+    "Loupe's work on this repository did not finish before its deadline, so the review was stopped and nothing was published.",
 };
+
+/**
+ * The reasons set from outside the loop: the thread that did the review's repository work
+ * (src/isolation) was stopped. They end a review wherever it was — fetching, in the loop or
+ * planning — and are also the codes of the error a port throws when no loop result can carry them.
+ */
+export const WORKER_STOP_REASONS = ["worker_out_of_memory", "worker_timeout"] as const;
+
+export type WorkerStopReason = (typeof WORKER_STOP_REASONS)[number];
+
+export function isWorkerStopReason(value: unknown): value is WorkerStopReason {
+  return typeof value === "string" && (WORKER_STOP_REASONS as readonly string[]).includes(value);
+}
 
 export function isTerminationReason(value: unknown): value is TerminationReason {
   return typeof value === "string" && (TERMINATION_REASONS as readonly string[]).includes(value);

@@ -240,6 +240,10 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
     }
   }
 
+  // Not a BullMQ sandboxed processor: the repository work already runs in Loupe's workers (heap
+  // limit, deadline kept here), while a sandbox gets the job as JSON only — GitHub's client, the
+  // check run and the cancel signals would move into it, a stuck one never reads BullMQ's abort
+  // message, and a dead one fails the job with no reason on its check run. Replies alike.
   const worker = new Worker<StoredJob>(name, process, {
     connection: workerConnection,
     concurrency: options.concurrency,

@@ -11,7 +11,7 @@ import type { ConfigFileRead } from "../github/repo-config-file.ts";
 import type { InlineComment, PublishOutcome } from "../github/publish-review.ts";
 import type { GuidanceSource } from "../guidance/types.ts";
 import type { LoupeHistory } from "../github/posted-fingerprints.ts";
-import type { Workspace } from "../workspace/types.ts";
+import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 
 /** The repository a review is of; links in model text may point only into it. */
 export interface HostRepository {
@@ -60,7 +60,8 @@ export interface HostThreads {
   }): Promise<{ readonly resolved: number; readonly failed: number }>;
 }
 
-export interface PullRequestHost {
+/** W: the workspace as the host's fetch makes it (a Workspace, or a handle to one in a worker thread). */
+export interface PullRequestHost<W extends WorkspaceHandle = Workspace> {
   readonly repository: HostRepository;
   pullRequest(): Promise<PullRequest>;
   repoConfig(): Promise<HostConfigFile>;
@@ -71,7 +72,7 @@ export interface PullRequestHost {
     readonly pullRequest: PullRequest;
     readonly mergeBaseSha: string;
     readonly signal: AbortSignal;
-  }): Promise<Workspace>;
+  }): Promise<W>;
   readonly history?: HostHistory;
   readonly publisher?: HostPublisher;
   readonly threads?: HostThreads;

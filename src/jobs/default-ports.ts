@@ -1,8 +1,11 @@
-// Binds run-review's ports to the real modules: the repository config parser, the isomorphic-git
-// workspace, the tool registry with the OpenAI-compatible loop, and the publishing core.
+// Binds run-review's ports to the real modules, in this thread: the repository config parser, the
+// isomorphic-git workspace, the tool registry with the OpenAI-compatible loop, and the publishing
+// core. The CLI uses them as they are; the App's server runs the same ports inside worker threads
+// (src/isolation), so that repository work never holds the server's event loop.
 
 import type { ProviderConfig } from "../config/provider-config.ts";
 import { parseRepoConfig } from "../config/repo-config.ts";
+import { codeExcerpt } from "../conversation/code-excerpt.ts";
 import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
@@ -68,12 +71,12 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         onRound: input.onRound,
       }),
     replyTimeoutMs: replyLimits.timeoutMs,
-    runReplyLoop: (input) =>
+    runReplyLoop: async (input) =>
       runReplyLoop({
         provider: chat,
         tools: toolsFor(input.view),
         model: options.provider.model,
-        prompt: input.prompt,
+        prompt: { ...input.prompt, code: await codeExcerpt(input.view, input.prompt.finding) },
         limits: replyLimits,
         toolCalls: options.provider.toolCalls,
         includeTrace: false,

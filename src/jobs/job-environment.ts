@@ -6,11 +6,13 @@ import type { AppConfig } from "../config/app-config.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import type { JobLogger } from "../pipeline/job-logger.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
+import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 
-export interface JobEnvironment {
+/** W: what the ports make of a fetched workspace (in this thread, or a handle to a worker's). */
+export interface JobEnvironment<W extends WorkspaceHandle = Workspace> {
   readonly signal: AbortSignal;
   readonly octokit: GitHubClient;
-  readonly ports: ReviewPorts;
+  readonly ports: ReviewPorts<W>;
   readonly config: AppConfig;
   readonly log: JobLogger;
   /** Loupe's own `<slug>[bot]` login (looked up once per process): only its texts count as Loupe's. */

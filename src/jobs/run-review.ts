@@ -16,8 +16,9 @@ import { endingFor } from "./ending.ts";
 import type { JobEnvironment } from "./job-environment.ts";
 import type { ReviewJob } from "./review-job.ts";
 import type { JobSettlement } from "./review-queue.ts";
+import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 
-export interface RunReviewOptions extends JobEnvironment {
+export interface RunReviewOptions<W extends WorkspaceHandle = Workspace> extends JobEnvironment<W> {
   readonly job: ReviewJob;
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly now?: () => number;
@@ -28,7 +29,9 @@ export interface RunReviewOptions extends JobEnvironment {
   readonly onEnded?: (ending: ReviewEnding) => void;
 }
 
-export async function runReview(options: RunReviewOptions): Promise<JobSettlement> {
+export async function runReview<W extends WorkspaceHandle>(
+  options: RunReviewOptions<W>,
+): Promise<JobSettlement> {
   const { job, signal, octokit, ports, config } = options;
   const { request } = job;
   const now = options.now ?? Date.now;
@@ -92,7 +95,7 @@ function abortedOutcome(signal: AbortSignal): ReviewOutcome | null {
 }
 
 /** The job's check run: the queued one when it waits on the same commit, else a new one. */
-function reviewCheckRun(options: RunReviewOptions, deadline: number) {
+function reviewCheckRun<W extends WorkspaceHandle>(options: RunReviewOptions<W>, deadline: number) {
   const { request } = options.job;
   let earlier = options.job.checkRun;
   let open: OpenCheckRun | null = null;

@@ -81,6 +81,7 @@ export class LoopState<T> {
       maxRounds: this.options.limits.maxRounds,
       toolCalls: this.toolCalls,
       totalTokens: this.usage.total_tokens,
+      usage: { ...this.usage },
     });
   }
 

@@ -92,4 +92,6 @@ export interface RoundProgress {
   readonly maxRounds: number;
   readonly toolCalls: number;
   readonly totalTokens: number;
+  /** The tokens so far, split as the provider reports them (what a stopped review still counts). */
+  readonly usage: Usage;
 }

@@ -11,12 +11,12 @@ import type { Guidance } from "../guidance/types.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
 import type { RoundProgress } from "../llm/types.ts";
-import type { RepositoryView } from "../workspace/types.ts";
+import type { WorkspaceHandle } from "../workspace/types.ts";
 import type { LoopInput } from "./review-ports.ts";
 import type { ScopeStep } from "./scope-step.ts";
 
-export interface LoopStepInput {
-  readonly view: RepositoryView;
+export interface LoopStepInput<W extends WorkspaceHandle> {
+  readonly view: W;
   readonly repository: HostRepository;
   readonly pullRequest: PullRequest;
   readonly reviewable: readonly ChangedFile[];
@@ -28,7 +28,7 @@ export interface LoopStepInput {
   readonly onRound: (progress: RoundProgress) => void;
 }
 
-export function loopInput(input: LoopStepInput): LoopInput {
+export function loopInput<W extends WorkspaceHandle>(input: LoopStepInput<W>): LoopInput<W> {
   const focus = reviewFocus(input.scope);
   return {
     view: input.view,

@@ -10,9 +10,10 @@ import { reviewMarker } from "../review/render.ts";
 import { describeFailure } from "./describe-failure.ts";
 import type { PlannedReview } from "./review-ports.ts";
 import type { ScopeStep } from "./scope-step.ts";
+import type { WorkspaceHandle } from "../workspace/types.ts";
 
 export interface PublishStepInput {
-  readonly host: PullRequestHost;
+  readonly host: PullRequestHost<WorkspaceHandle>;
   readonly plan: PlannedReview;
   readonly headSha: string;
   readonly mergeBaseSha: string;

@@ -1,7 +1,8 @@
 // The pieces run-review orchestrates, as ports: the workspace fetch, the tool loop and the
-// publishing plan. The default wiring (default-ports.ts) binds the real modules; tests bind the
-// same real modules with a local git server and a scripted provider, or swap a port to force a
-// path (a failing fetch, a slow loop).
+// publishing plan. The default wiring (default-ports.ts) binds the real modules in this thread;
+// the App's server binds the same modules in worker threads (src/isolation), where W is a handle
+// to a workspace that lives in a worker. Tests bind the real modules with a local git server and
+// a scripted provider, or swap a port to force a path (a failing fetch, a slow loop).
 
 import type { RepoConfigResult } from "../config/repo-config.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
@@ -17,10 +18,10 @@ import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
 import type { Severity } from "../domain/finding.ts";
-import type { RepositoryView } from "../workspace/types.ts";
+import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 
-export interface LoopInput {
-  readonly view: RepositoryView;
+export interface LoopInput<W extends WorkspaceHandle = Workspace> {
+  readonly view: W;
   readonly repository: string;
   readonly pullRequest: PullRequest;
   readonly changedFiles: readonly ListedChange[];
@@ -34,13 +35,14 @@ export interface LoopInput {
   readonly focus?: ReviewFocus;
 }
 
-export interface ReplyLoopInput {
-  readonly view: RepositoryView;
-  readonly prompt: ReplyPromptInput;
+export interface ReplyLoopInput<W extends WorkspaceHandle = Workspace> {
+  readonly view: W;
+  /** The code the thread is about is read by the port, next to the workspace (from `finding`). */
+  readonly prompt: Omit<ReplyPromptInput, "code">;
   readonly signal: AbortSignal;
 }
 
-export interface PlanInput {
+export interface PlanInput<W extends WorkspaceHandle = Workspace> {
   readonly result: LoopResult;
   readonly files: readonly ChangedFile[];
   readonly config: RepoConfig;
@@ -50,7 +52,7 @@ export interface PlanInput {
   readonly repository: HostRepository;
   readonly headSha: string;
   /** The fetched head, for reading the files findings point at. */
-  readonly view: RepositoryView;
+  readonly view: W;
 }
 
 export interface PlannedReview {
@@ -70,15 +72,20 @@ export interface PlannedReview {
   readonly raised: ReadonlySet<string>;
 }
 
-export interface ReviewPorts {
+/**
+ * W: what the pipeline holds of a fetched workspace. A port whose work was stopped from outside
+ * (its worker ran out of memory or time) says so: the loops with their termination reason, the
+ * fetch and the plan by throwing a LoupeError whose code is that reason.
+ */
+export interface ReviewPorts<W extends WorkspaceHandle = Workspace> {
   parseRepoConfig(text: string | null): RepoConfigResult;
   /** The GitHub host fetches with it (tests swap it to force a failing or slow fetch). */
-  readonly fetchWorkspace: FetchWorkspace;
-  runLoop(input: LoopInput): Promise<LoopResult>;
+  readonly fetchWorkspace: FetchWorkspace<W>;
+  runLoop(input: LoopInput<W>): Promise<LoopResult>;
   /** The loop's own budget, so retries of GitHub writes know the review's deadline. */
   readonly reviewTimeoutMs: number;
   /** The same tools and provider, asked for a reply in a review thread, with the reply budgets. */
-  runReplyLoop(input: ReplyLoopInput): Promise<ToolLoopResult<ThreadReply>>;
+  runReplyLoop(input: ReplyLoopInput<W>): Promise<ToolLoopResult<ThreadReply>>;
   readonly replyTimeoutMs: number;
-  planReview(input: PlanInput): Promise<PlannedReview>;
+  planReview(input: PlanInput<W>): Promise<PlannedReview>;
 }

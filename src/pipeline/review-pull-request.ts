@@ -2,6 +2,8 @@
 // settings, the change, guidance, the workspace, the scope, the tool loop, the plan, publishing.
 // Each step is its own module and ends the review by returning an outcome; the workspace is
 // disposed whatever happens. The App wraps this with its check run, the CLI with its output.
+// Where the repository work runs (this thread, or a worker thread with limits) is the ports'
+// business: W is what the pipeline holds of a workspace, and a port that was stopped says so.
 
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
@@ -11,8 +13,8 @@ import { describeGuidance } from "./describe-guidance.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
-import type { RoundProgress } from "../llm/types.ts";
-import type { RepositoryView, Workspace } from "../workspace/types.ts";
+import type { LoopResult, RoundProgress } from "../llm/types.ts";
+import type { WorkspaceHandle } from "../workspace/types.ts";
 import { selectChange } from "./change-step.ts";
 import type { JobLogger } from "./job-logger.ts";
 import { loopInput, scopeLine } from "./loop-step.ts";
@@ -20,6 +22,7 @@ import { publishStep } from "./publish-step.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 import { scopeStep } from "./scope-step.ts";
+import { stoppedRecord, unlessStopped } from "./stopped-review.ts";
 import { decideSettings } from "./settings-step.ts";
 import { openWorkspaceStep } from "./workspace-step.ts";
 
@@ -35,9 +38,9 @@ export interface ReviewRun {
   readonly log: JobLogger;
 }
 
-export async function reviewPullRequest(
-  host: PullRequestHost,
-  ports: ReviewPorts,
+export async function reviewPullRequest<W extends WorkspaceHandle>(
+  host: PullRequestHost<W>,
+  ports: ReviewPorts<W>,
   run: ReviewRun,
 ): Promise<ReviewOutcome> {
   const prepared = await prepare(host, ports, run);
@@ -47,6 +50,15 @@ export async function reviewPullRequest(
     mergeBaseSha: prepared.changes.mergeBaseSha,
     signal: run.signal,
   });
+  if (opened.kind === "stopped") {
+    const result = { ...stoppedRecord(opened.reason, null, 0), review: null };
+    return {
+      ...reviewedFacts(prepared, result),
+      plan: null,
+      notes: [guidanceNote(prepared, host)],
+      publishFailed: false,
+    };
+  }
   if (opened.kind !== "workspace") return opened;
   await using workspace = disposable(opened.workspace, run.log);
   return await reviewInWorkspace(host, ports, run, { ...prepared, view: workspace.value });
@@ -64,9 +76,9 @@ interface Prepared {
 }
 
 /** Everything decided before any repository content is fetched: whether, and what, to review. */
-async function prepare(
-  host: PullRequestHost,
-  ports: ReviewPorts,
+async function prepare<W extends WorkspaceHandle>(
+  host: PullRequestHost<W>,
+  ports: ReviewPorts<W>,
   run: ReviewRun,
 ): Promise<Prepared | ReviewOutcome> {
   const pullRequest = await host.pullRequest();
@@ -103,11 +115,11 @@ async function prepare(
 }
 
 /** The scope, the loop, the plan and publishing, with the two commits at hand. */
-async function reviewInWorkspace(
-  host: PullRequestHost,
-  ports: ReviewPorts,
+async function reviewInWorkspace<W extends WorkspaceHandle>(
+  host: PullRequestHost<W>,
+  ports: ReviewPorts<W>,
   run: ReviewRun,
-  prepared: Prepared & { readonly view: RepositoryView },
+  prepared: Prepared & { readonly view: W },
 ): Promise<ReviewOutcome> {
   const { pullRequest, config, view } = prepared;
   const mergeBaseSha = prepared.changes.mergeBaseSha;
@@ -131,26 +143,26 @@ async function reviewInWorkspace(
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
   const line = scopeLine(scope);
-  const notes = [...(line === null ? [] : [line]), describeGuidance(prepared.guidance, host.guidance.origin)];
-  const reviewed = {
-    kind: "reviewed" as const,
-    result,
-    headSha: pullRequest.headSha,
-    filesReviewed: prepared.reviewable.length,
-    filesSkipped: prepared.skippedFiles,
-    guidance: prepared.guidance,
-  };
+  const notes = [...(line === null ? [] : [line]), guidanceNote(prepared, host)];
+  const reviewed = reviewedFacts(prepared, result);
   if (result.review === null) return { ...reviewed, plan: null, notes, publishFailed: false };
-  const plan = await ports.planReview({
-    view,
-    result,
-    files: prepared.changes.files,
-    config,
-    postedFingerprints: scope.history.fingerprints,
-    checkRunId: prepared.runId,
-    repository: host.repository,
-    headSha: pullRequest.headSha,
-  });
+  const planned = await unlessStopped(() =>
+    ports.planReview({
+      view,
+      result,
+      files: prepared.changes.files,
+      config,
+      postedFingerprints: scope.history.fingerprints,
+      checkRunId: prepared.runId,
+      repository: host.repository,
+      headSha: pullRequest.headSha,
+    }),
+  );
+  if (planned.kind === "stopped") {
+    const stopped = { ...result, termination_reason: planned.reason, review: null, trace: null };
+    return { ...reviewedFacts(prepared, stopped), plan: null, notes, publishFailed: false };
+  }
+  const plan = planned.value;
   notes.push(`Findings: ${plan.placement}`);
   const published = await publishStep({
     host,
@@ -166,6 +178,22 @@ async function reviewInWorkspace(
   return { ...reviewed, plan, notes, publishFailed: published.failed };
 }
 
+/** What every reviewed outcome says of the change, whatever the loop's result. */
+function reviewedFacts(prepared: Prepared, result: LoopResult) {
+  return {
+    kind: "reviewed" as const,
+    result,
+    headSha: prepared.pullRequest.headSha,
+    filesReviewed: prepared.reviewable.length,
+    filesSkipped: prepared.skippedFiles,
+    guidance: prepared.guidance,
+  };
+}
+
+function guidanceNote(prepared: Prepared, host: PullRequestHost<WorkspaceHandle>): string {
+  return describeGuidance(prepared.guidance, host.guidance.origin);
+}
+
 function cancellation(signal: AbortSignal): ReviewOutcome | null {
   return signal.aborted && isCancelReason(signal.reason)
     ? { kind: "cancelled", reason: signal.reason }
@@ -173,7 +201,10 @@ function cancellation(signal: AbortSignal): ReviewOutcome | null {
 }
 
 /** Removes the workspace when the review ends, however it ends; a failure to is only logged. */
-function disposable(workspace: Workspace, log: JobLogger): AsyncDisposable & { readonly value: Workspace } {
+function disposable<W extends WorkspaceHandle>(
+  workspace: W,
+  log: JobLogger,
+): AsyncDisposable & { readonly value: W } {
   return {
     value: workspace,
     [Symbol.asyncDispose]: () => workspace.dispose().catch(() => log.warn({}, "workspace dispose failed")),

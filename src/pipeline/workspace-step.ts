@@ -1,21 +1,29 @@
 // The two commits under review, from the host. A repository too big to fetch is a fact about it,
-// like too many files: a skip that names the operator's limit, not a fault.
+// like too many files: a skip that names the operator's limit, not a fault. A fetch whose worker
+// was stopped (out of memory or time: a hostile repository can cause both) is a value too.
 
 import { isLoupeError } from "../domain/errors.ts";
+import type { WorkerStopReason } from "../domain/outcome.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
-import type { Workspace } from "../workspace/types.ts";
+import type { WorkspaceHandle } from "../workspace/types.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
+import { workerStopOf } from "./stopped-review.ts";
 
-export type WorkspaceStep = { readonly kind: "workspace"; readonly workspace: Workspace } | ReviewOutcome;
+export type WorkspaceStep<W extends WorkspaceHandle> =
+  | { readonly kind: "workspace"; readonly workspace: W }
+  | { readonly kind: "stopped"; readonly reason: WorkerStopReason }
+  | ReviewOutcome;
 
-export async function openWorkspaceStep(
-  host: PullRequestHost,
+export async function openWorkspaceStep<W extends WorkspaceHandle>(
+  host: PullRequestHost<W>,
   input: { readonly pullRequest: PullRequest; readonly mergeBaseSha: string; readonly signal: AbortSignal },
-): Promise<WorkspaceStep> {
+): Promise<WorkspaceStep<W>> {
   try {
     return { kind: "workspace", workspace: await host.openWorkspace(input) };
   } catch (error) {
+    const stopped = workerStopOf(error);
+    if (stopped !== null) return { kind: "stopped", reason: stopped };
     if (!isLoupeError(error, "git_repository_too_large")) throw error;
     return skipped("repository_too_large", tooLargeDetail(error.message));
   }

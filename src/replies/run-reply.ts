@@ -8,6 +8,7 @@
 
 import { describeFailure } from "../pipeline/describe-failure.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
+import { workerStopOf } from "../pipeline/stopped-review.ts";
 import { comparePullRequest } from "../github/compare.ts";
 import { listReviewThreads, resolveReviewThread } from "../github/review-threads.ts";
 import type { JobEnvironment } from "../jobs/job-environment.ts";
@@ -15,24 +16,25 @@ import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { ToolLoopResult } from "../llm/types.ts";
 import { redactSecrets, registerSecret } from "../domain/redact.ts";
 import { renderReplyFailure, renderThreadReply } from "../review/render-reply.ts";
-import type { Workspace } from "../workspace/types.ts";
-import { codeExcerpt } from "../conversation/code-excerpt.ts";
+import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
 import { locateReply } from "../conversation/locate-reply.ts";
 import type { ReplyEnding, ReplyOutcome } from "./reply-ending.ts";
 import { isBotComment } from "../conversation/review-thread.ts";
 
-export interface RunReplyOptions extends JobEnvironment {
+export interface RunReplyOptions<W extends WorkspaceHandle = Workspace> extends JobEnvironment<W> {
   readonly request: ThreadReplyRequest;
   readonly now?: () => number;
   /** Told once when the job ends: the log line and the metrics. */
   readonly onEnded?: (ending: ReplyEnding) => void;
 }
 
-export async function runReply(options: RunReplyOptions): Promise<ReplyOutcome> {
+export async function runReply<W extends WorkspaceHandle>(
+  options: RunReplyOptions<W>,
+): Promise<ReplyOutcome> {
   const now = options.now ?? Date.now;
   const started = now();
-  const job: JobState = { workspace: null, releaseToken: () => {}, result: null };
+  const job: JobState<W> = { workspace: null, releaseToken: () => {}, result: null };
   let outcome: ReplyOutcome = { kind: "failed", reason: "error" };
   try {
     outcome = await attempt(options, job);
@@ -46,13 +48,13 @@ export async function runReply(options: RunReplyOptions): Promise<ReplyOutcome> 
   return outcome;
 }
 
-interface JobState {
-  workspace: Workspace | null;
+interface JobState<W extends WorkspaceHandle> {
+  workspace: W | null;
   releaseToken: () => void;
   result: ToolLoopResult<ThreadReply> | null;
 }
 
-function postReply(options: RunReplyOptions, body: string) {
+function postReply(options: RunReplyOptions<WorkspaceHandle>, body: string) {
   const { request } = options;
   return options.octokit.rest.pulls.createReplyForReviewComment({
     owner: request.owner,
@@ -64,18 +66,24 @@ function postReply(options: RunReplyOptions, body: string) {
 }
 
 /** Something failed outside the loop: the person is told, in the thread, and it is logged. */
-async function failed(options: RunReplyOptions, error: unknown): Promise<ReplyOutcome> {
-  const detail = redactSecrets(describeFailure(error)).replace(/`/g, "");
+async function failed(options: RunReplyOptions<WorkspaceHandle>, error: unknown): Promise<ReplyOutcome> {
+  // A worker stopped for memory or time has a reason of its own, whose sentence says it all.
+  const stopped = workerStopOf(error);
+  const reason = stopped ?? "error";
+  const detail = stopped === null ? redactSecrets(describeFailure(error)).replace(/`/g, "") : null;
   options.log.warn(
     { comment: options.request.replyCommentId, error: errorDetail(error) },
     "reply ended early",
   );
-  const body = renderReplyFailure({ reason: "error", detail, answering: options.request.replyCommentId });
+  const body = renderReplyFailure({ reason, detail, answering: options.request.replyCommentId });
   await postReply(options, body).catch(() => options.log.warn({}, "the failure reply could not be posted"));
-  return { kind: "failed", reason: "error" };
+  return { kind: "failed", reason };
 }
 
-async function attempt(options: RunReplyOptions, job: JobState): Promise<ReplyOutcome> {
+async function attempt<W extends WorkspaceHandle>(
+  options: RunReplyOptions<W>,
+  job: JobState<W>,
+): Promise<ReplyOutcome> {
   const { request, signal, octokit, ports, config } = options;
   const repoRef = { owner: request.owner, repo: request.repo };
   // 1. The pull request at its current head: a reply is about the code as it is now.
@@ -126,7 +134,6 @@ async function attempt(options: RunReplyOptions, job: JobState): Promise<ReplyOu
         fromLoupe: isBotComment(comment, botLogin),
         body: comment.body,
       })),
-      code: await codeExcerpt(workspace, thread),
     },
   });
   job.result = result;

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import git from "isomorphic-git";
 import { LoupeError } from "../domain/errors.ts";
+import { FETCH_TIMEOUT_MS } from "./fetch-timeout.ts";
 import { classifyFetchError, isUnreachableFailure, unreachable } from "./fetch-errors.ts";
 import { deepenToMergeBase, fetchAndInstall, fetchCommit, hasCommit, type Session } from "./fetch-session.ts";
 import { authorizationHeader, parseRemoteUrl } from "./git-http-auth.ts";
@@ -54,13 +55,12 @@ export class PullRequestMovedError extends LoupeError {
 }
 
 const SHA = /^[0-9a-f]{40}$/;
-const DEFAULT_TIMEOUT_MS = 180_000;
 export const DEFAULT_MAX_FETCH_BYTES = 1024 * 1024 * 1024;
 
 export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Workspace> {
   const url = parseRemoteUrl(options.url);
   checkOptions(options);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
   const failure = { what: "the repository", callerSignal: options.signal, signal, timeoutMs };

@@ -37,7 +37,15 @@ export interface RepositoryView {
   readonly objects: ObjectReader;
 }
 
-/** A fetched or opened repository; `dispose` removes anything it created on disk. */
-export interface Workspace extends RepositoryView {
+/**
+ * A workspace as the review pipeline holds it: the pipeline only hands it back to the ports that
+ * made it and disposes of it. In-process it is the Workspace itself; when the repository work runs
+ * in a worker thread it is a handle to the workspace that lives there (src/isolation).
+ */
+export interface WorkspaceHandle {
+  /** Removes anything the workspace created on disk. */
   dispose(): Promise<void>;
 }
+
+/** A fetched or opened repository. */
+export interface Workspace extends RepositoryView, WorkspaceHandle {}

@@ -4,6 +4,8 @@
 
 import { describe, expect, it } from "@jest/globals";
 import { startRedisServer } from "../support/redis-server.ts";
+import { LoupeError } from "../../src/domain/errors.ts";
+import { TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
 import { answersComment } from "../../src/review/render-reply.ts";
 import {
   BOT_LOGIN,
@@ -202,6 +204,25 @@ describe("a reply in Loupe's thread", () => {
       "The model provider could not be reached or kept failing.",
     );
     expect(h.logs().find((l) => l.includes('"reply_ended"'))).toContain('"outcome":"failed"');
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+
+  it("a repository worker out of memory while fetching: the thread is told so, by its reason's sentence", async () => {
+    const h = await app.start([], {
+      ports: (real) => ({
+        ...real,
+        fetchWorkspace: async () => {
+          throw new LoupeError("worker_out_of_memory", "stopped");
+        },
+      }),
+    });
+    const { gh } = await askInThread(h, "@loupe-test still?");
+
+    expect(String(replies(gh)[0]!.body)).toContain(
+      `Loupe could not answer this reply. ${TERMINATION_SENTENCES.worker_out_of_memory}`,
+    );
+    expect(h.logs().find((l) => l.includes('"reply_ended"'))).toContain('"outcome":"failed"');
+    expect(app.provider.requests).toHaveLength(0);
     expectCleanEnd(h, app.provider, [gh]);
   });
 

@@ -2,12 +2,14 @@
 // answers they plan the same review: this runs the App (Probot, GitHub mocked with nock, the
 // repository over a real git http-backend) and the CLI (the same repository by its URL) against
 // two scripted providers with one script, and compares what the App posted with what the CLI says
-// the App would post — body, inline comments and their lines, and where each finding went.
+// the App would post — body, inline comments and their lines, and where each finding went. The
+// App does it twice: with its repository work in this thread, and in worker threads as its server does.
 
 import { describe, expect, it } from "@jest/globals";
 import { runReviewCommand } from "../../src/cli/review-command.ts";
 import {
   expectCleanEnd,
+  type HarnessSettings,
   mockPublish,
   mockReviewStart,
   OWNER,
@@ -79,9 +81,10 @@ async function cliPlan(repoUrl: string, base: string, head: string): Promise<Cli
   }
 }
 
-describe("the App and loupe review plan the same review", () => {
-  it("for the same change and the same model answers", async () => {
-    const h = await app.start(script());
+/** What the App posted for the fixture's change, and its check run's summary. */
+async function appReview(settings: HarnessSettings) {
+  const h = await app.start(script(), settings);
+  try {
     const gh = mockReviewStart(app.fx, { checkRunId: 7 });
     mockPublish(gh).createReview(2);
     await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
@@ -89,26 +92,41 @@ describe("the App and loupe review plan the same review", () => {
     const [posted] = gh.reviewsPosted();
     const summary = (gh.completion(7).output as { summary: string }).summary;
     expectCleanEnd(h, app.provider, [gh]);
+    return { posted: posted!, summary };
+  } finally {
+    await h.close();
+  }
+}
 
-    const url = app.git.url(`${OWNER}/${REPO}`);
-    const plan = await cliPlan(url, app.fx.baseSha, app.fx.headSha);
+describe("the App and loupe review plan the same review", () => {
+  it("for the same change and the same model answers", async () => {
+    await expectSamePlan(await appReview({}));
+  });
 
-    // The App's body ends with the marker of the state it reviewed (for its next incremental
-    // review), and its review marker names its check run; the CLI has neither run nor history.
-    const appBody = String(posted!.body)
-      .replace(/\n<!-- loupe:reviewed [^>]*-->$/, "")
-      .replace(`run=7 -->`, `run=0 -->`);
-    expect(plan.postable).toBe(true);
-    expect(appBody).toBe(plan.body);
-    expect(posted!.comments).toEqual(plan.comments);
-    expect(plan.comments.map((c) => [c.path, c.start_line, c.line])).toEqual([
-      ["src/service.ts", undefined, 2],
-      ["src/service.ts", 2, 3],
-    ]);
-    expect(plan.body).toContain("A file the change does not touch");
-    expect(summary).toContain(`Findings: ${plan.placement}`);
-    expect(plan.placement).toBe(
-      "2 inline, 1 in the review body, 0 already posted earlier, 1 below min_severity; 1 note.",
-    );
+  it("with the App's repository work in worker threads, as its server runs it", async () => {
+    await expectSamePlan(await appReview({ isolation: {} }));
   });
 });
+
+async function expectSamePlan({ posted, summary }: { posted: Record<string, unknown>; summary: string }) {
+  const url = app.git.url(`${OWNER}/${REPO}`);
+  const plan = await cliPlan(url, app.fx.baseSha, app.fx.headSha);
+
+  // The App's body ends with the marker of the state it reviewed (for its next incremental
+  // review), and its review marker names its check run; the CLI has neither run nor history.
+  const appBody = String(posted.body)
+    .replace(/\n<!-- loupe:reviewed [^>]*-->$/, "")
+    .replace(`run=7 -->`, `run=0 -->`);
+  expect(plan.postable).toBe(true);
+  expect(appBody).toBe(plan.body);
+  expect(posted.comments).toEqual(plan.comments);
+  expect(plan.comments.map((c) => [c.path, c.start_line, c.line])).toEqual([
+    ["src/service.ts", undefined, 2],
+    ["src/service.ts", 2, 3],
+  ]);
+  expect(plan.body).toContain("A file the change does not touch");
+  expect(summary).toContain(`Findings: ${plan.placement}`);
+  expect(plan.placement).toBe(
+    "2 inline, 1 in the review body, 0 already posted earlier, 1 below min_severity; 1 note.",
+  );
+}

@@ -17,7 +17,12 @@ import { pino } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { createLoupeApp } from "../../src/app.ts";
 import type { AppConfig } from "../../src/config/app-config.ts";
-import type { ToolCallMode } from "../../src/config/provider-config.ts";
+import type { ProviderConfig, ToolCallMode } from "../../src/config/provider-config.ts";
+import { WORKER_MEMORY_MB } from "../../src/config/worker-config.ts";
+import { createIsolatedPorts } from "../../src/isolation/isolated-ports.ts";
+import { repositoryWorkerEntry } from "../../src/isolation/worker-entry.ts";
+import { createWorkerPool } from "../../src/isolation/worker-pool.ts";
+import { deadlineGraceMs } from "../../src/isolation/worker-thread.ts";
 import { DEFAULT_REPLY_BUDGET } from "../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/review-limits.ts";
 import { createDefaultPorts } from "../../src/jobs/default-ports.ts";
@@ -64,6 +69,11 @@ export interface ProbotHarnessOptions {
   readonly redisUrl?: string;
   /** The clock of the commenters' permission cache. */
   readonly now?: () => number;
+  /**
+   * The repository work in worker threads, as the server runs it (src/isolation), instead of in
+   * this thread; `ports` is not used then. `entry`: a worker script of the test's own.
+   */
+  readonly isolation?: { readonly entry?: URL; readonly memoryMb?: number };
 }
 
 export interface ProbotHarness {
@@ -78,6 +88,8 @@ export interface ProbotHarness {
   /** Resolves when the runs an earlier process left open (config.stateDir) have been dealt with. */
   recovered(): Promise<void>;
   logs(): string[];
+  /** Ends the repository workers (with `isolation`); call it when the test is done. */
+  close(): Promise<void>;
 }
 
 let deliveries = 0;
@@ -116,44 +128,55 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     ...options.config,
   };
   const limits: ReviewLimits = { ...DEFAULT_REVIEW_LIMITS, ...options.limits };
-  const real = createDefaultPorts({
-    provider: {
-      baseURL: options.providerBaseURL,
-      apiKey: PROVIDER_KEY,
-      model: "deepseek-v4-flash",
-      maxResponseBytes: limits.maxResponseBytes,
-      maxRetries: 0,
-      // The operator's default, so every App test also runs auto mode's native path.
-      toolCalls: options.toolCalls ?? "auto",
-    },
-    limits,
-    replyLimits: { ...limits, ...DEFAULT_REPLY_BUDGET, ...options.replyLimits },
-  });
+  const providerConfig: ProviderConfig = {
+    baseURL: options.providerBaseURL,
+    apiKey: PROVIDER_KEY,
+    model: "deepseek-v4-flash",
+    maxResponseBytes: limits.maxResponseBytes,
+    maxRetries: 0,
+    // The operator's default, so every App test also runs auto mode's native path.
+    toolCalls: options.toolCalls ?? "auto",
+  };
+  const replyLimits = { ...limits, ...DEFAULT_REPLY_BUDGET, ...options.replyLimits };
+  const real = createDefaultPorts({ provider: providerConfig, limits, replyLimits });
   const sleeps: number[] = [];
   let queue: ReviewQueue | null = null;
   let replies: ReplyQueue | null = null;
   let recovery: Promise<void> = Promise.resolve();
+  const pool =
+    options.isolation === undefined
+      ? null
+      : createWorkerPool({
+          size: config.reviewConcurrency,
+          entry: options.isolation.entry ?? repositoryWorkerEntry(),
+          setup: { provider: providerConfig, limits, replyLimits, includeTrace: true },
+          memoryMb: options.isolation.memoryMb ?? WORKER_MEMORY_MB.default,
+          graceMs: deadlineGraceMs(limits.timeoutMs),
+          onWorkerEnded: (reason) => log.warn({ reason }, "repository worker ended"),
+        });
+  const common = {
+    config,
+    appId: APP_ID,
+    ...(options.botLogin === undefined ? {} : { botLogin: options.botLogin }),
+    ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+    },
+    onQueue: (q: ReviewQueue) => {
+      queue = q;
+    },
+    onReplyQueue: (q: ReplyQueue) => {
+      replies = q;
+    },
+    onRecovery: (done: Promise<void>) => {
+      recovery = done;
+    },
+  };
   await probot.load(
-    createLoupeApp({
-      config,
-      ports: options.ports ? options.ports(real) : real,
-      appId: APP_ID,
-      ...(options.botLogin === undefined ? {} : { botLogin: options.botLogin }),
-      ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
-      ...(options.now === undefined ? {} : { now: options.now }),
-      sleep: async (ms) => {
-        sleeps.push(ms);
-      },
-      onQueue: (q) => {
-        queue = q;
-      },
-      onReplyQueue: (q) => {
-        replies = q;
-      },
-      onRecovery: (done) => {
-        recovery = done;
-      },
-    }),
+    pool === null
+      ? createLoupeApp({ ...common, ports: options.ports ? options.ports(real) : real })
+      : createLoupeApp({ ...common, ports: createIsolatedPorts({ pool, limits, replyLimits }) }),
   );
   if (queue === null) throw new Error("the Loupe app did not hand over its queue");
   const q: ReviewQueue = queue;
@@ -174,6 +197,9 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     },
     recovered: () => recovery,
     logs: () => [...lines],
+    close: async () => {
+      await pool?.close();
+    },
   };
 }
 

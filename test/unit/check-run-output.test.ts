@@ -124,7 +124,16 @@ describe("renderCheckRunOutput", () => {
 
 describe("progress and skip outputs", () => {
   it("shows the round and running totals", () => {
-    const out = renderProgressOutput({ round: 2, maxRounds: 8, toolCalls: 5, totalTokens: 9000 }, SHA);
+    const out = renderProgressOutput(
+      {
+        round: 2,
+        maxRounds: 8,
+        toolCalls: 5,
+        totalTokens: 9000,
+        usage: { prompt_tokens: 8000, completion_tokens: 1000, total_tokens: 9000 },
+      },
+      SHA,
+    );
     expect(out.title).toBe("Loupe: reviewing (round 2 of 8)");
     expect(out.summary).toContain("5 tool calls, 9000 tokens");
   });

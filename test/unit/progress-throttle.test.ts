@@ -2,7 +2,13 @@ import { describe, expect, it } from "@jest/globals";
 import { createProgressThrottle } from "../../src/check-runs/progress-throttle.ts";
 import type { RoundProgress } from "../../src/llm/types.ts";
 
-const round = (n: number): RoundProgress => ({ round: n, maxRounds: 8, toolCalls: n, totalTokens: 100 * n });
+const round = (n: number): RoundProgress => ({
+  round: n,
+  maxRounds: 8,
+  toolCalls: n,
+  totalTokens: 100 * n,
+  usage: { prompt_tokens: 90 * n, completion_tokens: 10 * n, total_tokens: 100 * n },
+});
 
 function harness(intervalMs: number) {
   let clock = 0;

@@ -16,12 +16,12 @@ import { readRepoConfigFile } from "../../github/repo-config-file.ts";
 import type { SecondaryRetryOptions } from "../../github/retry-secondary.ts";
 import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
 import { registerSecret } from "../../domain/redact.ts";
-import type { Workspace } from "../../workspace/types.ts";
+import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
 import type { PullRequestHost } from "../pull-request-host.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";
 
-/** Fetches the two commits of a pull request from the git host, with the installation token. */
-export type FetchWorkspace = (input: {
+/** What a fetch of the two commits of a pull request is told: plain data, and a signal. */
+export interface FetchWorkspaceInput {
   readonly url: string;
   readonly headSha: string;
   readonly mergeBaseSha: string;
@@ -29,21 +29,31 @@ export type FetchWorkspace = (input: {
   readonly pullNumber: number;
   readonly token: string;
   readonly signal: AbortSignal;
-}) => Promise<Workspace>;
+}
 
-export interface GitHubHostOptions {
+/**
+ * Fetches the two commits of a pull request from the git host, with the installation token; W is
+ * what the caller holds of the result (the workspace, or a handle to it in a worker thread).
+ */
+export type FetchWorkspace<W extends WorkspaceHandle = Workspace> = (
+  input: FetchWorkspaceInput,
+) => Promise<W>;
+
+export interface GitHubHostOptions<W extends WorkspaceHandle = Workspace> {
   readonly octokit: GitHubClient;
   readonly request: ReviewRequest;
   /** The git host's base URL (https://github.com) and web host (github.com). */
   readonly gitBaseUrl: string;
   readonly gitHost: string;
-  readonly fetchWorkspace: FetchWorkspace;
+  readonly fetchWorkspace: FetchWorkspace<W>;
   /** Loupe's own `<slug>[bot]` login: only its texts count as Loupe's. */
   readonly botLogin: () => Promise<string>;
   readonly retry: SecondaryRetryOptions;
 }
 
-export function gitHubHost(options: GitHubHostOptions): PullRequestHost & AsyncDisposable {
+export function gitHubHost<W extends WorkspaceHandle>(
+  options: GitHubHostOptions<W>,
+): PullRequestHost<W> & AsyncDisposable {
   const { octokit, request } = options;
   const releases: (() => void)[] = [];
   const ref = { owner: request.owner, repo: request.repo };

@@ -1,0 +1,110 @@
+// What crosses between the server's thread and a repository worker (worker-thread.ts, serve-work.ts):
+// structured-clone-safe plain data only — no function, signal, class instance or live workspace.
+// A workspace stays in the worker that fetched it and is named by a number; a signal becomes a
+// `cancel` message; the plan's 422 fallback is rendered before it crosses; an error crosses as its
+// name, code, message and stack, redacted on the side that knows the secrets it might quote.
+
+import type { ProviderConfig } from "../config/provider-config.ts";
+import type { ReviewLimits } from "../config/review-limits.ts";
+import { isLoupeErrorCode, LoupeError } from "../domain/errors.ts";
+import { redactSecrets } from "../domain/redact.ts";
+import type { FetchWorkspaceInput } from "../host/github/github-host.ts";
+import type { ThreadReply } from "../llm/reply-schema.ts";
+import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
+import type { LoopInput, PlanInput, PlannedReview, ReplyLoopInput } from "../pipeline/review-ports.ts";
+
+/** What a worker is started with (its workerData). */
+export interface WorkerSetup {
+  /** The API key in it is registered as a secret in the worker too: redaction is per thread. */
+  readonly provider: ProviderConfig;
+  readonly limits: ReviewLimits;
+  readonly replyLimits: ReviewLimits;
+  readonly includeTrace: boolean;
+  /** The worker's own directory for its workspaces, removed by the pool when the worker ends. */
+  readonly tmpRoot: string;
+}
+
+export type WorkRequest =
+  | { readonly kind: "fetch"; readonly input: Omit<FetchWorkspaceInput, "signal"> }
+  | {
+      readonly kind: "review_loop";
+      readonly workspace: number;
+      readonly input: Omit<LoopInput, "view" | "signal" | "onRound">;
+    }
+  | {
+      readonly kind: "reply_loop";
+      readonly workspace: number;
+      readonly input: Omit<ReplyLoopInput, "view" | "signal">;
+    }
+  | { readonly kind: "plan"; readonly workspace: number; readonly input: Omit<PlanInput, "view"> }
+  | { readonly kind: "dispose"; readonly workspace: number };
+
+/** The plan with its fallback body already rendered (a function cannot cross). */
+export type PlainPlan = Omit<PlannedReview, "allInBody"> & { readonly allInBodyText: string };
+
+/** What each request answers when it is done. */
+export interface WorkResults {
+  /** The fetched workspace's number in its worker. */
+  readonly fetch: number;
+  readonly review_loop: LoopResult;
+  readonly reply_loop: ToolLoopResult<ThreadReply>;
+  readonly plan: PlainPlan;
+  readonly dispose: null;
+}
+
+export type WorkKind = WorkRequest["kind"];
+
+export type ToWorker =
+  | { readonly type: "call"; readonly call: number; readonly request: WorkRequest }
+  /** The call's signal was aborted: the worker aborts its own, and the call ends as it would in-process. */
+  | { readonly type: "cancel"; readonly call: number };
+
+export type FromWorker =
+  | { readonly type: "round"; readonly call: number; readonly progress: RoundProgress }
+  | { readonly type: "tool_call"; readonly tool: string; readonly ok: boolean }
+  | { readonly type: "done"; readonly call: number; readonly value: unknown }
+  | { readonly type: "failed"; readonly call: number; readonly error: PlainError };
+
+export interface PlainError {
+  readonly name: string;
+  readonly message: string;
+  /** A LoupeError's code; null for any other error. */
+  readonly code: string | null;
+  readonly stack: string | null;
+  readonly cause: PlainError | null;
+}
+
+const CAUSE_DEPTH = 2;
+
+/** In the worker: the error as data, redacted with the worker's own registry (the token, the key). */
+export function toPlainError(error: unknown, depth = CAUSE_DEPTH): PlainError {
+  if (!(error instanceof Error)) {
+    return {
+      name: "Error",
+      message: redactSecrets(`thrown ${typeof error}`),
+      code: null,
+      stack: null,
+      cause: null,
+    };
+  }
+  const code = (error as { code?: unknown }).code;
+  return {
+    name: error.name,
+    message: redactSecrets(error.message),
+    code: error instanceof LoupeError && typeof code === "string" ? code : null,
+    stack: error.stack === undefined ? null : redactSecrets(error.stack),
+    cause: depth > 0 && error.cause !== undefined ? toPlainError(error.cause, depth - 1) : null,
+  };
+}
+
+/** In the server's thread: a LoupeError again when it was one (the pipeline reads its code). */
+export function fromPlainError(plain: PlainError): Error {
+  const cause = plain.cause === null ? undefined : fromPlainError(plain.cause);
+  const error =
+    plain.code !== null && isLoupeErrorCode(plain.code)
+      ? new LoupeError(plain.code, plain.message, { cause })
+      : new Error(redactSecrets(plain.message), cause === undefined ? undefined : { cause });
+  if (!(error instanceof LoupeError)) error.name = plain.name;
+  if (plain.stack !== null) error.stack = redactSecrets(plain.stack);
+  return error;
+}

@@ -1,0 +1,172 @@
+// A small pool of repository workers in this process. A review (or a reply) leases one worker from
+// its fetch to the disposal of its workspace, because the workspace lives there; a lease waits,
+// first come first served, while every worker is leased. Workers start when first needed and stay
+// for the next lease; one that ended (out of memory, past a deadline, failed) is replaced by a new
+// one on the next lease, and the directory its workspaces were in is removed, since it may have
+// been stopped before it could remove them itself.
+
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { WorkerSetup, WorkKind, WorkRequest, WorkResults } from "./protocol.ts";
+import {
+  type CallOptions,
+  type CallOutcome,
+  type StopReason,
+  startWorkerThread,
+  type WorkerThread,
+} from "./worker-thread.ts";
+
+export interface WorkerPoolOptions {
+  readonly size: number;
+  /** The worker's script (worker-entry.ts names the production one; tests give their own). */
+  readonly entry: URL;
+  readonly setup: Omit<WorkerSetup, "tmpRoot">;
+  readonly memoryMb: number;
+  readonly graceMs: number;
+  /** Where each worker's directory is made (default: the system temp directory). */
+  readonly tmpRoot?: string;
+  readonly onToolCall?: (tool: string, ok: boolean) => void;
+  /** Told when a worker ended and will be replaced: why, in one of the named reasons or "failed". */
+  readonly onWorkerEnded?: (reason: StopReason | "failed") => void;
+}
+
+/** One worker, held from a fetch to its workspace's disposal. */
+export interface WorkerLease {
+  call<K extends WorkKind>(
+    request: Extract<WorkRequest, { kind: K }>,
+    options: CallOptions,
+  ): Promise<CallOutcome<WorkResults[K]>>;
+  /** Gives the worker back (once; later calls do nothing). */
+  release(): void;
+}
+
+export interface WorkerPool {
+  /** A worker of its own for one review or reply; rejects with the signal's reason if aborted while waiting. */
+  acquire(signal?: AbortSignal): Promise<WorkerLease>;
+  /** Ends every worker and removes their directories; leases waiting are refused. */
+  close(): Promise<void>;
+}
+
+interface Slot {
+  thread: WorkerThread | null;
+  dir: string | null;
+  busy: boolean;
+}
+
+interface Waiter {
+  readonly take: (slot: Slot) => void;
+  readonly refuse: (reason: unknown) => void;
+}
+
+export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
+  const slots: Slot[] = Array.from({ length: options.size }, () => ({
+    thread: null,
+    dir: null,
+    busy: false,
+  }));
+  const waiting: Waiter[] = [];
+  let closed = false;
+  const threads = slotThreads(options, () => closed);
+  const release = (slot: Slot): void => {
+    if (slot.thread !== null && !slot.thread.alive()) void threads.discard(slot);
+    const next = waiting.shift();
+    if (next === undefined) slot.busy = false;
+    else next.take(slot);
+  };
+  const lease = (slot: Slot): WorkerLease => leaseOn(slot, threads.spawn, release);
+  return {
+    acquire: async (signal) => {
+      if (closed) throw new Error("the repository worker pool is closed");
+      signal?.throwIfAborted();
+      const free = slots.find((slot) => !slot.busy);
+      if (free === undefined) return lease(await nextFreeSlot(waiting, signal));
+      free.busy = true;
+      return lease(free);
+    },
+    close: async () => {
+      closed = true;
+      for (const waiter of waiting.splice(0))
+        waiter.refuse(new Error("the repository worker pool is closed"));
+      await Promise.all(
+        slots.map(async (slot) => {
+          await slot.thread?.close();
+          await threads.discard(slot);
+        }),
+      );
+    },
+  };
+}
+
+/** Starting a slot's worker (in a directory of its own), and forgetting a dead one. */
+function slotThreads(options: WorkerPoolOptions, closed: () => boolean) {
+  const discard = async (slot: Slot): Promise<void> => {
+    const dir = slot.dir;
+    slot.thread = null;
+    slot.dir = null;
+    if (dir !== null) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  };
+  const spawn = async (slot: Slot): Promise<WorkerThread> => {
+    if (slot.thread?.alive() === true) return slot.thread;
+    await discard(slot);
+    const dir = await mkdtemp(path.join(options.tmpRoot ?? os.tmpdir(), "loupe-worker-"));
+    slot.dir = dir;
+    slot.thread = startWorkerThread({
+      entry: options.entry,
+      setup: { ...options.setup, tmpRoot: dir },
+      memoryMb: options.memoryMb,
+      graceMs: options.graceMs,
+      onToolCall: options.onToolCall ?? (() => {}),
+      onExit: (reason) => {
+        if (!closed()) options.onWorkerEnded?.(reason ?? "failed");
+      },
+    });
+    return slot.thread;
+  };
+  return { spawn, discard };
+}
+
+/** A lease on a slot: its worker is started by the first call, if it is not running already. */
+function leaseOn(
+  slot: Slot,
+  spawn: (slot: Slot) => Promise<WorkerThread>,
+  release: (slot: Slot) => void,
+): WorkerLease {
+  let released = false;
+  let thread: Promise<WorkerThread> | null = null;
+  return {
+    call: async (request, callOptions) => {
+      if (released) throw new Error("a released worker lease was used");
+      thread ??= spawn(slot);
+      return (await thread).call(request, callOptions);
+    },
+    release: () => {
+      if (released) return;
+      released = true;
+      release(slot);
+    },
+  };
+}
+
+/** Waits, first come first served, for a slot a lease gives back. */
+function nextFreeSlot(waiting: Waiter[], signal: AbortSignal | undefined): Promise<Slot> {
+  return new Promise<Slot>((resolve, reject) => {
+    const onAbort = (): void => {
+      const at = waiting.indexOf(waiter);
+      if (at !== -1) waiting.splice(at, 1);
+      reject(signal?.reason);
+    };
+    const waiter: Waiter = {
+      take: (slot) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(slot);
+      },
+      refuse: (reason) => {
+        signal?.removeEventListener("abort", onAbort);
+        reject(reason);
+      },
+    };
+    waiting.push(waiter);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
