@@ -4,7 +4,8 @@
 // rewritten: every `@` becomes U+FF20, a `#` or `GH-` before a digit gets a look-alike, and any
 // word holding a URL is shown as a code span, where nothing is linked.
 
-import { breakMarkers, longestRun, stripInvisible } from "./markdown-text.ts";
+import { delimitCode } from "./code-span.ts";
+import { breakMarkers, stripInvisible } from "./markdown-text.ts";
 
 export interface TextContext {
   /** Headings, table cells and titles: line breaks become spaces. */
@@ -77,16 +78,9 @@ export function guardLineStarts(markdown: string): string {
     );
 }
 
-/** An inline code span on one line that its content cannot close. */
+/** Inline code on one line that its content cannot close (code-span.ts chooses the delimiter). */
 export function codeSpan(value: string, context: TextContext = {}): string {
   let content = breakMarkers(stripInvisible(value)).replace(/[\t\n]/g, " ");
   if (context.inTable === true) content = content.replace(/\|/g, "\\|");
-  if (content === "") return "";
-  const delimiter = "`".repeat(longestRun(content, "`") + 1);
-  const pad =
-    content.startsWith("`") ||
-    content.endsWith("`") ||
-    (content.startsWith(" ") && content.endsWith(" ") && content.trim() !== "");
-  const space = pad ? " " : "";
-  return `${delimiter}${space}${content}${space}${delimiter}`;
+  return content === "" ? "" : delimitCode(content);
 }

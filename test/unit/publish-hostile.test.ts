@@ -9,6 +9,9 @@ import { allFields, PUBLISH_RENDERERS, type Rendered } from "../support/publish-
 
 const SHA = "a".repeat(40);
 const FP = "<!-- loupe:fp=0011223344556677 -->";
+const ticks = (n: number) => "`".repeat(n);
+/** A backtick run of every length from 1 to 80, with live-looking text between them. */
+const EVERY_RUN = Array.from({ length: 80 }, (_, i) => ticks(i + 1)).join("<b>@x</b>");
 
 const HOSTILE: readonly [string, string][] = [
   // Mentions and references
@@ -100,6 +103,16 @@ const HOSTILE: readonly [string, string][] = [
   ["the other invisibles", "a\u180E\u3164\uFFA0\u034F\u206A\u206F\u2028\u2029\uFE0F\u{E0100}b"],
   ["Unicode tags", "ok\u{E0001}\u{E0041}\u{E007F}"],
   ["a lone surrogate", "x\uD83Dy\uDC00"],
+  // Longer than cmark-gfm closes: a code span opened by more than 80 backticks never closes
+  ["a code span holding a run of 79 backticks", `\` <img src=x> @x ${ticks(79)} #1 \``],
+  ["a code span holding a run of 80 backticks", `\` <img src=x> @x ${ticks(80)} #1 \``],
+  ["a code span holding a run of 81 backticks", `\` <img src=x> @x ${ticks(81)} #1 \``],
+  ["a code span holding runs of 80 and 82 backticks", `\` <b>@x</b> ${ticks(80)} ${ticks(82)} \``],
+  ["a code span opened by 81 backticks", `${ticks(81)} <img src=x> @x ${ticks(81)}`],
+  ["a URL word holding a run of 80 backticks", `www.x${ticks(80)}<img/src=x>@x#1`],
+  ["a path holding a run of 80 backticks", `src/${ticks(80)}<img src=x>@x.ts`],
+  ["a URL word holding every run from 1 to 80", `www.x${EVERY_RUN}`],
+  ["code spans padded with spaces and backticks", "`` ` `` ` `` a `` `  ` `` `x ``"],
   // Oversize
   ["a long backtick run", "`".repeat(70000)],
   ["a long text of mentions", "@x #1 ".repeat(20000)],
