@@ -1,5 +1,5 @@
 // Character-level helpers shared by the Markdown serializer and the renderers: invisible-character
-// removal, marker-forgery breaking, backtick runs, and cutting text at code-point boundaries.
+// removal, marker-forgery breaking, and cutting text at code-point boundaries.
 
 // Zero-width (U+200B–U+200D, U+2060, U+FEFF), directional marks and controls (U+200E/F, U+061C,
 // U+202A–U+202E, U+2066–U+2069), invisible operators (U+2061–U+2064), deprecated format
@@ -27,16 +27,6 @@ export function stripInvisible(text: string): string {
  */
 export function breakMarkers(text: string): string {
   return text.replace(/<!--(?=\s*loupe)/gi, "<!- -");
-}
-
-export function longestRun(text: string, char: string): number {
-  let longest = 0;
-  let current = 0;
-  for (let i = 0; i < text.length; i++) {
-    current = text[i] === char ? current + 1 : 0;
-    if (current > longest) longest = current;
-  }
-  return longest;
 }
 
 /** The longest prefix of `text` of at most `maxUnits` UTF-16 units that ends on a code point. */

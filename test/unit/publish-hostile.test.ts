@@ -10,6 +10,7 @@ import { allFields, PUBLISH_RENDERERS, type Rendered } from "../support/publish-
 const SHA = "a".repeat(40);
 const FP = "<!-- loupe:fp=0011223344556677 -->";
 const ticks = (n: number) => "`".repeat(n);
+const tildes = (n: number) => "~".repeat(n);
 /** A backtick run of every length from 1 to 80, with live-looking text between them. */
 const EVERY_RUN = Array.from({ length: 80 }, (_, i) => ticks(i + 1)).join("<b>@x</b>");
 
@@ -113,6 +114,19 @@ const HOSTILE: readonly [string, string][] = [
   ["a path holding a run of 80 backticks", `src/${ticks(80)}<img src=x>@x.ts`],
   ["a URL word holding every run from 1 to 80", `www.x${EVERY_RUN}`],
   ["code spans padded with spaces and backticks", "`` ` `` ` `` a `` `  ` `` `x ``"],
+  // Fences: cmark-gfm reads a fence over 255 as 255, so a line of 255 closes any fence
+  ["a suggestion holding a line of 255 backticks", `x\n${ticks(255)}\n<img src=x> @x #1\n${ticks(300)}`],
+  ["a suggestion holding a line of 256 backticks", `x\n  ${ticks(256)}  \n<img src=x> @x\ny`],
+  ["a suggestion holding a line of 254 backticks", `x\n${ticks(254)}\n<img src=x> @x`],
+  [
+    "a code block holding lines of 255 backticks and tildes",
+    `${ticks(300)}\n${ticks(255)}\n${tildes(255)}\n<img src=x> @x ${FP}\n${tildes(257)}\n${ticks(300)}`,
+  ],
+  [
+    "a tilde code block holding lines of 256 tildes and backticks",
+    `${tildes(300)}\n${tildes(256)}\n<b>@x</b>\n${ticks(257)}\n${tildes(300)}`,
+  ],
+  ["runs of 254 to 257 backticks in text", [254, 255, 256, 257].map((n) => ticks(n)).join("\n@x\n")],
   // Oversize
   ["a long backtick run", "`".repeat(70000)],
   ["a long text of mentions", "@x #1 ".repeat(20000)],
