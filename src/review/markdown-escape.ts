@@ -69,11 +69,13 @@ function escapeWord(word: string): string {
  * Removes what could start a block at the start of a line of escaped text: indentation (code),
  * `-`, `+`, `=` (lists, setext underlines, thematic breaks) and `1.`/`1)` (ordered lists). The
  * other block starters (`#`, `>`, `*`, `` ` ``, `~`, `<`, `|`, `[`) are escaped everywhere.
+ * Every kind of whitespace at a line start goes first, a no-break space included: GitHub keeps
+ * one before a marker, but any later trim would drop it and leave the marker bare.
  */
 export function guardLineStarts(markdown: string): string {
   return markdown
-    .replace(/(^|\n)[ ]+/g, "$1")
-    .replace(/(^|\n)[ ]*(?:([-+=])|(\d{1,9})([.)]))/g, (_m, start: string, sign, digits, dot) =>
+    .replace(/(^|\n)[^\S\n]+/g, "$1")
+    .replace(/(^|\n)(?:([-+=])|(\d{1,9})([.)]))/g, (_m, start: string, sign, digits, dot) =>
       sign !== undefined ? `${start}\\${sign}` : `${start}${digits}\\${dot}`,
     );
 }

@@ -17,7 +17,8 @@ export function serializeBlocks(blocks: readonly Block[]): string {
 export function serializeBlock(block: Block): string {
   switch (block.type) {
     case "paragraph":
-      return guardLineStarts(serializeInlines(block.children, {})).trim();
+      // Trimmed before the guard, which then sees every line start as GitHub will.
+      return guardLineStarts(serializeInlines(block.children, {}).trim()).trimEnd();
     case "heading": {
       const content = serializeInlines(block.children, { oneLine: true }).trim();
       return content === "" ? "" : `${"#".repeat(block.depth)} ${content}`;

@@ -1,7 +1,7 @@
 // Random mixtures of what model text can hold that matters to a Markdown renderer: syntax,
-// fences, URLs, mentions and references, entities, HTML, markers, invisible characters, and
-// backtick and tilde runs around cmark-gfm's limits (a code span opened by more than 80
-// backticks never closes; a fence over 255 closes at 255).
+// fences, URLs, mentions and references, entities, HTML, markers, invisible characters, Unicode
+// whitespace before block markers, and backtick and tilde runs around cmark-gfm's limits (a code
+// span opened by more than 80 backticks never closes; a fence over 255 closes at 255).
 
 import { allFields, type ModelFields } from "./publish-renderers.ts";
 
@@ -119,6 +119,17 @@ const FRAGMENTS: readonly string[] = [
   "\uFE0F",
   "\u{E0041}",
   "\u00AD",
+  // whitespace JavaScript's trim() removes and GitHub keeps, before block markers
+  "\u00A0",
+  "\u2003",
+  "\u3000",
+  "\u202F",
+  "\u00A02) ",
+  "\u00A0- ",
+  "\u00A0---",
+  "\n\u00A0- ",
+  "\u3000+ ",
+  "\u205F1. ",
   "\u0000",
   "\r",
   "\uD83D",

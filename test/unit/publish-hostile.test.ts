@@ -127,6 +127,12 @@ const HOSTILE: readonly [string, string][] = [
     `${tildes(300)}\n${tildes(256)}\n<b>@x</b>\n${ticks(257)}\n${tildes(300)}`,
   ],
   ["runs of 254 to 257 backticks in text", [254, 255, 256, 257].map((n) => ticks(n)).join("\n@x\n")],
+  // Whitespace JavaScript's trim() removes but GitHub keeps, before a block marker
+  ["a no-break space before an ordered list marker", "\u00A02) @x"],
+  ["a no-break space before a thematic break", "\u00A0---"],
+  ["a no-break space before a bullet", "\u00A0- @x <b>"],
+  ["Unicode spaces before list and heading markers", "\u3000+ a\n\n\u2003* b\n\n\u205F1. c\n\n\u1680==="],
+  ["a no-break space after a hard break", "a\\\n\u00A0- b\\\n\u202F2) c"],
   // Oversize
   ["a long backtick run", "`".repeat(70000)],
   ["a long text of mentions", "@x #1 ".repeat(20000)],

@@ -55,6 +55,12 @@ describe("sanitizeMarkdown", () => {
     ["list items", "- item\n1. one", "• item\n\n1\\. one"],
     ["a block quote", "> quoted", "quoted"],
     ["bold and code", "**bold @x** and `@y`", "**bold ＠x** and `@y`"],
+    // GitHub keeps a no-break space before a marker; trimming the paragraph must not expose it.
+    ["a no-break space before an ordered list marker", "\u00A02) x", "2\\) x"],
+    ["a no-break space before a thematic break", "\u00A0---", "\\---"],
+    ["an ideographic space before a bullet", "\u3000- x", "\\- x"],
+    ["an em space before a plus", "\u2003+ x", "\\+ x"],
+    ["a no-break space at the start of a second line", "a\\\n\u00A0- b", "a\\\\\n\\- b"],
   ])("renders %s inert", (_name, input, expected) => {
     const out = clean(input);
     expect(out).toBe(expected);
