@@ -3,7 +3,7 @@
 // limits here, the one place that talks to the Checks API, so no caller can produce a request
 // GitHub would reject for its size.
 
-import { cutCodePoints } from "../review/markdown-text.ts";
+import { cutCodePoints, stripInvisible } from "../review/markdown-text.ts";
 import { formatExternalId } from "./external-id.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
@@ -33,7 +33,7 @@ export function clampText(text: string, limit: number): string {
 }
 
 export function clampOutput(output: CheckRunOutput): CheckRunOutput {
-  const title = output.title.replace(/\s+/g, " ").trim() || "Loupe";
+  const title = stripInvisible(output.title).replace(/\s+/g, " ").trim() || "Loupe";
   return {
     title: title.length <= TITLE_LIMIT ? title : `${cutCodePoints(title, TITLE_LIMIT - 1)}…`,
     summary: clampText(output.summary, TEXT_LIMIT),

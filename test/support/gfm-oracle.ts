@@ -78,6 +78,13 @@ export function cmarkBatch(documents: readonly string[]): (string | null)[] {
   return out;
 }
 
+/**
+ * What no published text may hold: default-ignorable and format characters, the line and
+ * paragraph separators, and controls other than tab and newline.
+ */
+export const PUBLISHED_INVISIBLE =
+  /[\p{Default_Ignorable_Code_Point}\p{Cf}\u2028\u2029\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
+
 export interface Expectation {
   /** The only links allowed: under this https prefix (the reviewed repository). */
   readonly linkPrefix: string | null;

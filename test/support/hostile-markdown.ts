@@ -119,6 +119,16 @@ const FRAGMENTS: readonly string[] = [
   "\uFE0F",
   "\u{E0041}",
   "\u00AD",
+  // default-ignorable and format characters beyond the well-known ones
+  "\u180B",
+  "\u17B4",
+  "\u{E0080}",
+  "\u{E0FFF}",
+  "\u{1BCA0}",
+  "\u0600",
+  "\u{1D173}",
+  "\uFFF0",
+  "\u2065",
   // whitespace JavaScript's trim() removes and GitHub keeps, before block markers
   "\u00A0",
   "\u2003",

@@ -1,10 +1,16 @@
 // Generated model text through the given renderers, judged by micromark (GFM) and by cmark-gfm
 // (GitHub's parser) on the rendered HTML: no mention, no reference, no foreign link or image, no
-// raw HTML, exactly Loupe's markers, within GitHub's limits. cmark-gfm parses a batch of cases
-// per process (a process per case would cost more than the rest of the test). A failure names
-// the renderer, the seed and the case; it replays.
+// raw HTML, exactly Loupe's markers, no invisible character, within GitHub's limits. cmark-gfm
+// parses a batch of cases per process (a process per case would cost more than the rest of the
+// test). A failure names the renderer, the seed and the case; it replays.
 
-import { allProblems, cmarkJudges, cmarkProblems, micromarkOracle } from "./gfm-oracle.ts";
+import {
+  allProblems,
+  cmarkJudges,
+  cmarkProblems,
+  micromarkOracle,
+  PUBLISHED_INVISIBLE,
+} from "./gfm-oracle.ts";
 import { randomFields } from "./hostile-markdown.ts";
 import type { ModelFields, PublishRenderer, Rendered } from "./publish-renderers.ts";
 import { seededRandom } from "./seeded-random.ts";
@@ -31,6 +37,7 @@ export function firstFailure(renderer: PublishRenderer, seed: number, cases = PR
       const problems = [...allProblems(markdown, micromarkOracle, expectation), ...(byCmark[k] ?? [])];
       if (markdown.length > limit) problems.push(`length ${markdown.length} over ${limit}`);
       if (!markdown.isWellFormed()) problems.push("a lone surrogate");
+      if (PUBLISHED_INVISIBLE.test(markdown)) problems.push("an invisible character");
       if (problems.length > 0)
         return `seed ${seed}, case ${first + k}: ${[...new Set(problems)].join("; ")}\n${JSON.stringify(fields)}\n${markdown}`;
     }

@@ -23,6 +23,11 @@ describe("clamping check-run texts to GitHub's limits", () => {
     }
   });
 
+  it("removes invisible and format characters from the title", () => {
+    const { title } = clampOutput({ title: "Loupe:\u180B 1 finding\u{E0080} (1\u200B high)", summary: "s" });
+    expect(title).toBe("Loupe: 1 finding (1 high)");
+  });
+
   it("leaves text within the limit as it is", () => {
     expect(clampText("short 😀", 65_535)).toBe("short 😀");
   });

@@ -4,7 +4,13 @@
 // cases of a renderer.
 
 import { beforeAll, describe, expect, it } from "@jest/globals";
-import { allProblems, cmarkJudges, cmarkProblems, micromarkOracle } from "../support/gfm-oracle.ts";
+import {
+  allProblems,
+  cmarkJudges,
+  cmarkProblems,
+  micromarkOracle,
+  PUBLISHED_INVISIBLE,
+} from "../support/gfm-oracle.ts";
 import { allFields, PUBLISH_RENDERERS, type Rendered } from "../support/publish-renderers.ts";
 
 const SHA = "a".repeat(40);
@@ -133,6 +139,16 @@ const HOSTILE: readonly [string, string][] = [
   ["a no-break space before a bullet", "\u00A0- @x <b>"],
   ["Unicode spaces before list and heading markers", "\u3000+ a\n\n\u2003* b\n\n\u205F1. c\n\n\u1680==="],
   ["a no-break space after a hard break", "a\\\n\u00A0- b\\\n\u202F2) c"],
+  // Default-ignorable and format characters that hide text
+  ["a Mongolian free variation selector", "isAdmin\u180B = true\u180C\u180D\u180F"],
+  ["Khmer inherent vowels", "a\u17B4\u17B5b"],
+  ["reserved default-ignorable tags", "ok\u{E0080}\u{E00FF}\u{E0FFF}"],
+  ["shorthand format controls", "a\u{1BCA0}\u{1BCA3}b"],
+  [
+    "prepended concatenation marks and musical format characters",
+    "\u0600\u06DD\u070F\u{110BD}\u{1D173}\u{1D17A}x",
+  ],
+  ["unassigned default-ignorables", "a\uFFF0\u2065\u{E01F0}b"],
   // Oversize
   ["a long backtick run", "`".repeat(70000)],
   ["a long text of mentions", "@x #1 ".repeat(20000)],
@@ -142,9 +158,6 @@ const HOSTILE: readonly [string, string][] = [
   ["deep emphasis", `${"*".repeat(5000)}@x${"*".repeat(5000)}`],
   ["many foreign links", "[a](https://evil.example) ".repeat(3000)],
 ];
-
-const INVISIBLE =
-  /\u034F|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]|[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/u;
 
 const cmark = cmarkJudges();
 
@@ -160,7 +173,7 @@ describe.each(PUBLISH_RENDERERS.map((r) => [r.name, r] as const))("%s", (_name, 
     const { markdown, expectation, limit } = rendered[i]!;
     expect(markdown.length).toBeLessThanOrEqual(limit);
     expect(markdown.isWellFormed()).toBe(true);
-    expect(markdown).not.toMatch(INVISIBLE);
+    expect(markdown).not.toMatch(PUBLISHED_INVISIBLE);
     expect(allProblems(markdown, micromarkOracle, expectation)).toEqual([]);
     if (cmark) expect(byCmark[i]).toEqual([]);
   });
