@@ -1,6 +1,8 @@
 // Every renderer that publishes model text, driven with the same model-written fields, each with
 // the exact hidden markers it must carry and its GitHub length limit.
 
+import { configErrorOutput } from "../../src/check-runs/texts.ts";
+import { type CheckRunOutput, clampOutput } from "../../src/github/check-run.ts";
 import {
   MAX_CHECK_RUN_FIELD,
   renderCheckRunOutput,
@@ -23,6 +25,8 @@ export const REPOSITORY = { owner: "acme", repo: "widgets", host: "github.com" }
 export const LINK_PREFIX = "https://github.com/acme/widgets";
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 const FPS = ["00112233aabbccdd", "ffeeddccbbaa9988", "0123456789abcdef"] as const;
+/** Enough errors that long fields push the summary past GitHub's limit, so the clamp is tested. */
+const CONFIG_ERRORS = 4;
 
 /** What a model (or a repository it read) controls. */
 export interface ModelFields {
@@ -118,6 +122,9 @@ function loopResult(f: ModelFields): LoopResult {
 
 const none = { linkPrefix: null, markers: [] };
 
+/** What the Checks API is sent: every output goes through the clamp (check-run.ts). */
+const sent = (output: CheckRunOutput): CheckRunOutput => clampOutput(output);
+
 export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
   {
     name: "inline comment",
@@ -164,17 +171,28 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
           headSha: SHA,
           extraNote: f.note,
         });
-        return { markdown: output[part], expectation: none, limit: MAX_CHECK_RUN_FIELD };
+        return { markdown: sent(output)[part] ?? "", expectation: none, limit: MAX_CHECK_RUN_FIELD };
       },
     }),
   ),
   {
     name: "check run skip summary",
     render: (f) => ({
-      markdown: renderSkipOutput(f.tool, f.note).summary,
+      markdown: sent(renderSkipOutput(f.tool, f.note)).summary,
       expectation: none,
       limit: MAX_CHECK_RUN_FIELD,
     }),
+  },
+  {
+    name: "check run config errors",
+    render: (f) => {
+      const errors = Array.from({ length: CONFIG_ERRORS }, () => ({ path: f.path, message: f.note }));
+      return {
+        markdown: sent(configErrorOutput(errors)).summary,
+        expectation: none,
+        limit: MAX_CHECK_RUN_FIELD,
+      };
+    },
   },
   {
     name: "thread reply",

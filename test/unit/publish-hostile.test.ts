@@ -149,6 +149,8 @@ const HOSTILE: readonly [string, string][] = [
     "\u0600\u06DD\u070F\u{110BD}\u{1D173}\u{1D17A}x",
   ],
   ["unassigned default-ignorables", "a\uFFF0\u2065\u{E01F0}b"],
+  // A clamp cutting through code: long code spans around the check run's limit
+  ["long code spans across the clamp", "<img src=x> @octocat #1 ".repeat(800)],
   // Oversize
   ["a long backtick run", "`".repeat(70000)],
   ["a long text of mentions", "@x #1 ".repeat(20000)],
