@@ -55,6 +55,8 @@ export interface PlanInput {
   readonly headSha: string;
   /** The fetched head, for reading the files findings point at. */
   readonly view: RepositoryView;
+  /** `<!-- loupe:reviewed … -->` for the next incremental review, ending the review body. */
+  readonly reviewedMarker?: string;
 }
 
 export interface PlannedReview {

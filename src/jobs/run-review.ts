@@ -219,6 +219,9 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
     // 7. Plan: anchor, filter, dedupe against what Loupe itself already posted on this PR.
     if (result.review !== null) {
       const posted = history.fingerprints;
+      // The reviewed marker records head, merge-base and configuration for the next incremental
+      // review; it is rendered with the body, so the body's length limit counts it.
+      const reviewed = reviewedMarker({ headSha, mergeBaseSha: comparison.mergeBaseSha, configDigest });
       plan = await ports.planReview({
         view: workspace,
         result,
@@ -228,13 +231,11 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
         checkRunId,
         ...repoRef,
         headSha,
+        reviewedMarker: reviewed,
       });
       notes.push(`Findings: ${plan.placement}`);
       // 8. One review, posted once (marker check, no blind retry, 422 → everything in the body).
-      // The reviewed marker records head, merge-base and configuration for the next incremental review.
-      const reviewed = reviewedMarker({ headSha, mergeBaseSha: comparison.mergeBaseSha, configDigest });
       if (plan.postable) {
-        const fallback = plan.allInBody;
         try {
           const outcome = await publishReview(octokit, {
             ...repoRef,
@@ -242,9 +243,9 @@ export async function runReview(options: RunReviewOptions): Promise<JobSettlemen
             headSha,
             marker: reviewMarker(headSha, checkRunId),
             botLogin,
-            body: `${plan.body}\n${reviewed}`,
+            body: plan.body,
             comments: plan.comments,
-            allInBody: () => `${fallback()}\n${reviewed}`,
+            allInBody: plan.allInBody,
             retry,
           });
           if (outcome.kind === "posted" && outcome.allInBody && plan.comments.length > 0) {

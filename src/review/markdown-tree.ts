@@ -45,6 +45,7 @@ const MARKERS = [
   /^<!-- loupe:fp=[0-9a-f]{16} -->$/,
   /^<!-- loupe:review sha=[0-9a-f]{40}(?:[0-9a-f]{24})? run=\d{1,20} -->$/,
   /^<!-- loupe:reply-to=\d{1,20} -->$/,
+  /^<!-- loupe:reviewed head=[0-9a-f]{40}(?:[0-9a-f]{24})? base=[0-9a-f]{40}(?:[0-9a-f]{24})? config=[0-9a-f]{16} -->$/,
 ];
 
 /** Loupe's hidden markers have these exact shapes; anything else is refused, not published raw. */
