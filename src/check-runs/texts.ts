@@ -2,12 +2,14 @@
 // can end without a review. Error details are reduced to a code or an HTTP status: provider
 // bodies, paths and tokens never reach a check run.
 
-import type { CheckRunOutput } from "../github/check-run.ts";
-import { describeFailure } from "../pipeline/describe-failure.ts";
-import { redactSecrets } from "../domain/redact.ts";
 import type { CancelReason } from "../domain/cancel-reason.ts";
-import { codeSpan, escapeText } from "../review/markdown-escape.ts";
+import { redactSecrets } from "../domain/redact.ts";
 import { cutCodePoints } from "../domain/text.ts";
+import { CHECK_RUN_TEXT_LIMIT, type CheckRunOutput } from "../github/check-run.ts";
+import { describeFailure } from "../pipeline/describe-failure.ts";
+import { fitBlocks } from "../review/fit-blocks.ts";
+import { serializeBlocks } from "../review/markdown-serialize.ts";
+import { type Block, code, paragraph, strong, text } from "../review/markdown-tree.ts";
 
 const RERUN_HINT = "Press **Re-run review** to try again.";
 
@@ -45,12 +47,29 @@ export function failureOutput(error: unknown): CheckRunOutput {
   return { title: "Review not completed", summary: `${describeFailure(error)} ${RERUN_HINT}` };
 }
 
-/** The repository's own file is quoted here (keys, YAML errors), so it is neutralised like model text. */
+/**
+ * The repository's own file is quoted here (keys, YAML errors), so it is neutralised like model
+ * text, and fitted on the Markdown tree: a 64 KiB file can hold thousands of errors.
+ */
 export function configErrorOutput(errors: readonly { path: string; message: string }[]): CheckRunOutput {
-  const clean = (text: string) => escapeText(cutCodePoints(redactSecrets(text), 500), { oneLine: true });
-  const lines = errors.map((e) => `- ${codeSpan(e.path || "(root)")}: ${clean(e.message)}`);
+  const blocks: Block[] = [
+    paragraph(
+      text("Fix "),
+      code(".github/loupe.yml"),
+      text(" on the default branch, then press "),
+      strong(text("Re-run review")),
+      text("."),
+    ),
+    ...errors.map((e) =>
+      paragraph(
+        text("• "),
+        code(e.path || "(root)"),
+        text(`: ${cutCodePoints(redactSecrets(e.message), 500).replace(/\s+/g, " ")}`),
+      ),
+    ),
+  ];
   return {
     title: ".github/loupe.yml is invalid",
-    summary: `Fix \`.github/loupe.yml\` on the default branch, then press **Re-run review**.\n\n${lines.join("\n")}`,
+    summary: serializeBlocks(fitBlocks(blocks, CHECK_RUN_TEXT_LIMIT)),
   };
 }

@@ -4,6 +4,8 @@
 // GitHub would reject for its size.
 
 import { cutCodePoints } from "../domain/text.ts";
+import { cutAtBlockBoundary } from "../review/markdown-cut.ts";
+import { stripInvisible } from "../review/markdown-text.ts";
 import { formatExternalId } from "./external-id.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
@@ -22,22 +24,28 @@ export const RERUN_ACTION = {
   identifier: "rerun",
 } as const;
 
-const TEXT_LIMIT = 65_535;
+/** GitHub's limit on a check run's summary and text. */
+export const CHECK_RUN_TEXT_LIMIT = 65_535;
 const TITLE_LIMIT = 255;
 const TRUNCATED = "\n\n… (truncated to fit GitHub's limit)";
 
+/**
+ * Text within `limit`, cut only where a block ends (markdown-cut.ts): a cut inside a code span or
+ * a fence would publish the rest of it as live Markdown. Loupe's renderers fit their own limits
+ * on the Markdown tree; this is the net for any text that did not.
+ */
 export function clampText(text: string, limit: number): string {
   if (text.length <= limit) return text;
-  // Cut on a code point: half a surrogate pair would show as a broken character.
-  return cutCodePoints(text, limit - TRUNCATED.length) + TRUNCATED;
+  const kept = cutAtBlockBoundary(text, limit - TRUNCATED.length);
+  return kept === "" ? TRUNCATED.trimStart() : kept + TRUNCATED;
 }
 
 export function clampOutput(output: CheckRunOutput): CheckRunOutput {
-  const title = output.title.replace(/\s+/g, " ").trim() || "Loupe";
+  const title = stripInvisible(output.title).replace(/\s+/g, " ").trim() || "Loupe";
   return {
     title: title.length <= TITLE_LIMIT ? title : `${cutCodePoints(title, TITLE_LIMIT - 1)}…`,
-    summary: clampText(output.summary, TEXT_LIMIT),
-    ...(output.text === undefined ? {} : { text: clampText(output.text, TEXT_LIMIT) }),
+    summary: clampText(output.summary, CHECK_RUN_TEXT_LIMIT),
+    ...(output.text === undefined ? {} : { text: clampText(output.text, CHECK_RUN_TEXT_LIMIT) }),
   };
 }
 

@@ -52,6 +52,7 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
           checkRunId: input.checkRunId,
           repository,
           allInBody,
+          trailingMarkers: input.reviewedMarker === undefined ? [] : [input.reviewedMarker],
         });
   // Duplicates still count: a problem posted on an earlier commit that is still there still fails
   // the gate. Findings below min_severity are neither shown nor gated.

@@ -2,7 +2,6 @@
 // something new to say), then Loupe's own threads resolved when their finding no longer applies.
 // A failure to post makes the review incomplete; a failure to resolve is only reported.
 
-import { reviewedMarker } from "../conversation/review-state.ts";
 import { errorDetail } from "./error-detail.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { JobLogger } from "./job-logger.ts";
@@ -16,7 +15,6 @@ export interface PublishStepInput {
   readonly host: PullRequestHost<WorkspaceHandle>;
   readonly plan: PlannedReview;
   readonly headSha: string;
-  readonly mergeBaseSha: string;
   readonly runId: number;
   readonly scope: ScopeStep;
   /** Resolve threads only after a complete review: a budget-cut one may not have looked again. */
@@ -29,20 +27,13 @@ export async function publishStep(input: PublishStepInput): Promise<{ notes: str
   const { host, plan, log } = input;
   const notes: string[] = [];
   if (host.publisher !== undefined && plan.postable) {
-    // The reviewed marker records head, merge-base and configuration for the next incremental review.
-    const reviewed = reviewedMarker({
-      headSha: input.headSha,
-      mergeBaseSha: input.mergeBaseSha,
-      configDigest: input.scope.configDigest,
-    });
-    const fallback = plan.allInBody;
     try {
       const outcome = await host.publisher.publish({
         headSha: input.headSha,
         marker: reviewMarker(input.headSha, input.runId),
-        body: `${plan.body}\n${reviewed}`,
+        body: plan.body,
         comments: plan.comments,
-        allInBody: () => `${fallback()}\n${reviewed}`,
+        allInBody: plan.allInBody,
       });
       if (outcome.kind === "posted" && outcome.allInBody && plan.comments.length > 0) {
         notes.push("GitHub refused the inline comments, so every finding is in the review body.");

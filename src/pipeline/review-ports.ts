@@ -53,6 +53,8 @@ export interface PlanInput<W extends WorkspaceHandle = Workspace> {
   readonly headSha: string;
   /** The fetched head, for reading the files findings point at. */
   readonly view: W;
+  /** `<!-- loupe:reviewed … -->` for the next incremental review, ending the review body. */
+  readonly reviewedMarker?: string;
 }
 
 export interface PlannedReview {

@@ -6,6 +6,7 @@
 // business: W is what the pipeline holds of a workspace, and a port that was stopped says so.
 
 import type { RepoConfig } from "../config/repo-config-schema.ts";
+import { reviewedMarker } from "../conversation/review-state.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
@@ -156,6 +157,17 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
       checkRunId: prepared.runId,
       repository: host.repository,
       headSha: pullRequest.headSha,
+      // What a publishing host posts records head, merge-base and configuration for the next
+      // incremental review; it is rendered with the body, so the body's length limit counts it.
+      ...(host.publisher === undefined
+        ? {}
+        : {
+            reviewedMarker: reviewedMarker({
+              headSha: pullRequest.headSha,
+              mergeBaseSha,
+              configDigest: scope.configDigest,
+            }),
+          }),
     }),
   );
   if (planned.kind === "stopped") {
@@ -168,7 +180,6 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     host,
     plan,
     headSha: pullRequest.headSha,
-    mergeBaseSha,
     runId: prepared.runId,
     scope,
     complete: result.termination_reason === "final_review",

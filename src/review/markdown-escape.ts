@@ -4,7 +4,8 @@
 // rewritten: every `@` becomes U+FF20, a `#` or `GH-` before a digit gets a look-alike, and any
 // word holding a URL is shown as a code span, where nothing is linked.
 
-import { breakMarkers, longestRun, stripInvisible } from "./markdown-text.ts";
+import { delimitCode } from "./code-span.ts";
+import { breakMarkers, stripInvisible } from "./markdown-text.ts";
 
 export interface TextContext {
   /** Headings, table cells and titles: line breaks become spaces. */
@@ -68,25 +69,20 @@ function escapeWord(word: string): string {
  * Removes what could start a block at the start of a line of escaped text: indentation (code),
  * `-`, `+`, `=` (lists, setext underlines, thematic breaks) and `1.`/`1)` (ordered lists). The
  * other block starters (`#`, `>`, `*`, `` ` ``, `~`, `<`, `|`, `[`) are escaped everywhere.
+ * Every kind of whitespace at a line start goes first, a no-break space included: GitHub keeps
+ * one before a marker, but any later trim would drop it and leave the marker bare.
  */
 export function guardLineStarts(markdown: string): string {
   return markdown
-    .replace(/(^|\n)[ ]+/g, "$1")
-    .replace(/(^|\n)[ ]*(?:([-+=])|(\d{1,9})([.)]))/g, (_m, start: string, sign, digits, dot) =>
+    .replace(/(^|\n)[^\S\n]+/g, "$1")
+    .replace(/(^|\n)(?:([-+=])|(\d{1,9})([.)]))/g, (_m, start: string, sign, digits, dot) =>
       sign !== undefined ? `${start}\\${sign}` : `${start}${digits}\\${dot}`,
     );
 }
 
-/** An inline code span on one line that its content cannot close. */
+/** Inline code on one line that its content cannot close (code-span.ts chooses the delimiter). */
 export function codeSpan(value: string, context: TextContext = {}): string {
   let content = breakMarkers(stripInvisible(value)).replace(/[\t\n]/g, " ");
   if (context.inTable === true) content = content.replace(/\|/g, "\\|");
-  if (content === "") return "";
-  const delimiter = "`".repeat(longestRun(content, "`") + 1);
-  const pad =
-    content.startsWith("`") ||
-    content.endsWith("`") ||
-    (content.startsWith(" ") && content.endsWith(" ") && content.trim() !== "");
-  const space = pad ? " " : "";
-  return `${delimiter}${space}${content}${space}${delimiter}`;
+  return content === "" ? "" : delimitCode(content);
 }

@@ -3,7 +3,8 @@
 // so no block can change how the next one is read.
 
 import { codeSpan, escapeText, guardLineStarts, type TextContext } from "./markdown-escape.ts";
-import { breakMarkers, longestRun, stripInvisible } from "./markdown-text.ts";
+import { fenceFor, indentedBlock } from "./code-fence.ts";
+import { breakMarkers, stripInvisible } from "./markdown-text.ts";
 import type { Block, CodeInfo, Inline } from "./markdown-tree.ts";
 
 export function serializeBlocks(blocks: readonly Block[]): string {
@@ -16,7 +17,8 @@ export function serializeBlocks(blocks: readonly Block[]): string {
 export function serializeBlock(block: Block): string {
   switch (block.type) {
     case "paragraph":
-      return guardLineStarts(serializeInlines(block.children, {})).trim();
+      // Trimmed before the guard, which then sees every line start as GitHub will.
+      return guardLineStarts(serializeInlines(block.children, {}).trim()).trimEnd();
     case "heading": {
       const content = serializeInlines(block.children, { oneLine: true }).trim();
       return content === "" ? "" : `${"#".repeat(block.depth)} ${content}`;
@@ -67,14 +69,28 @@ function serializeInline(node: Inline, context: TextContext): string {
   }
 }
 
-/** Fence characters: a suggestion needs backticks; other code takes the shorter safe fence. */
+/**
+ * Fence characters: a suggestion needs backticks; other code takes the shorter safe fence. Code
+ * that no fence of at most 255 can hold (code-fence.ts) is indented instead, a suggestion too:
+ * it is then plain code, never a suggestion that would apply only part of itself.
+ */
 export function fencedBlock(value: string, info: CodeInfo): string {
-  const content = breakMarkers(stripInvisible(value)).replace(/\n$/, "");
-  const ticks = Math.max(3, longestRun(content, "`") + 1);
-  const tildes = Math.max(3, longestRun(content, "~") + 1);
-  const fence = info === "suggestion" || ticks <= tildes ? "`".repeat(ticks) : "~".repeat(tildes);
+  const content = codeContent(value);
+  const ticks = fenceFor(content, "`");
+  const tildes = info === "suggestion" ? null : fenceFor(content, "~");
+  const fence = tildes === null || (ticks !== null && ticks.length <= tildes.length) ? ticks : tildes;
+  if (fence === null) return indentedBlock(content);
   const label = info === "" ? "" : info === "suggestion" ? "suggestion" : safeLanguage(info.language);
   return `${fence}${label}\n${content}\n${fence}`;
+}
+
+/** Whether `value` can be offered as a ```suggestion block (see fencedBlock). */
+export function canFenceSuggestion(value: string): boolean {
+  return fenceFor(codeContent(value), "`") !== null;
+}
+
+function codeContent(value: string): string {
+  return breakMarkers(stripInvisible(value)).replace(/\n$/, "");
 }
 
 // GitHub renders these info strings as something other than code (math, diagrams, maps, models,

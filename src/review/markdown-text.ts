@@ -1,15 +1,13 @@
 // Character-level helpers shared by the Markdown serializer and the renderers: invisible-character
-// removal, marker-forgery breaking, backtick runs, and cutting text at code-point boundaries.
+// removal, marker-forgery breaking, and cutting text at code-point boundaries.
 
-// Zero-width (U+200B–U+200D, U+2060, U+FEFF), directional marks and controls (U+200E/F, U+061C,
-// U+202A–U+202E, U+2066–U+2069), invisible operators (U+2061–U+2064), deprecated format
-// characters (U+206A–U+206F), soft hyphen, combining grapheme joiner (U+034F), Mongolian vowel
-// separator (U+180E), Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), interlinear annotation
-// marks (U+FFF9–U+FFFB), line/paragraph separators (U+2028/9), variation selectors (U+FE00–U+FE0F,
-// U+E0100–U+E01EF) and tag characters (U+E0000–U+E007F): each can hide or reorder text a
-// reviewer reads, or make two different strings look the same.
-const INVISIBLE =
-  /\u034F|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]|[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\u{E0000}-\u{E007F}]/gu;
+// Every default-ignorable code point (zero-width characters, variation selectors, Hangul fillers,
+// U+180B–U+180F, U+17B4/5, tag characters and the reserved U+E0080–U+E0FFF…) and every format
+// character (bidi controls, U+0600–U+0605, U+1BCA0–U+1BCA3, U+FFF9–U+FFFB…), and the line and
+// paragraph separators U+2028/9: each can hide or reorder text a reviewer reads, or make two
+// different strings look the same (`isAdmin\u180B = true` shows as `isAdmin = true`). The Unicode
+// properties keep the list complete as Unicode grows, where a hand-kept list missed thousands.
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u2028\u2029]/gu;
 // C0/C1 controls other than tab and newline (CR is normalised to LF first).
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 
@@ -27,14 +25,4 @@ export function stripInvisible(text: string): string {
  */
 export function breakMarkers(text: string): string {
   return text.replace(/<!--(?=\s*loupe)/gi, "<!- -");
-}
-
-export function longestRun(text: string, char: string): number {
-  let longest = 0;
-  let current = 0;
-  for (let i = 0; i < text.length; i++) {
-    current = text[i] === char ? current + 1 : 0;
-    if (current > longest) longest = current;
-  }
-  return longest;
 }

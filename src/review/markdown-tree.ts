@@ -1,6 +1,7 @@
 // The only Markdown Loupe publishes, as a tree. Every string in it is content, never syntax: the
-// serializer (markdown-serialize.ts) escapes text totally, fences code longer than any run inside
-// it, and writes a link or a hidden marker only from the validated nodes built here.
+// serializer (markdown-serialize.ts) escapes text totally, delimits code so that nothing inside
+// can close it (code-span.ts, code-fence.ts), and writes a link or a hidden marker only from the
+// validated nodes built here.
 
 export type Inline =
   | { readonly type: "text"; readonly value: string }
@@ -44,6 +45,7 @@ const MARKERS = [
   /^<!-- loupe:fp=[0-9a-f]{16} -->$/,
   /^<!-- loupe:review sha=[0-9a-f]{40}(?:[0-9a-f]{24})? run=\d{1,20} -->$/,
   /^<!-- loupe:reply-to=\d{1,20} -->$/,
+  /^<!-- loupe:reviewed head=[0-9a-f]{40}(?:[0-9a-f]{24})? base=[0-9a-f]{40}(?:[0-9a-f]{24})? config=[0-9a-f]{16} -->$/,
 ];
 
 /** Loupe's hidden markers have these exact shapes; anything else is refused, not published raw. */

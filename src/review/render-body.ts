@@ -1,7 +1,8 @@
 // The review body: summary, the findings that could not be inline comments ("Outside the diff"),
 // one line each for findings below min_severity and for duplicates, notes, and the hidden
-// (head SHA, run) marker. Never longer than GitHub's 65,536 characters: whole findings are left
-// out from the end, with a visible line saying how many.
+// (head SHA, run) marker, then any other marker the publisher adds. Never longer than GitHub's
+// 65,536 characters, markers included: whole findings are left out from the end, with a visible
+// line saying how many (everything else has budgets that leave findings most of the room).
 
 import type { FinalReview, Finding, Severity } from "../domain/finding.ts";
 import { fingerprintMarker } from "./fingerprint.ts";
@@ -24,6 +25,8 @@ export interface RenderReviewBodyInput {
   readonly repository: RepositoryRef;
   /** The 422 fallback: the inline comments could not be posted, so every finding goes here. */
   readonly allInBody?: boolean;
+  /** Other hidden markers to end the body with (the reviewed marker): counted in its limit. */
+  readonly trailingMarkers?: readonly string[];
 }
 
 const REASONS: Readonly<Record<PlanOutsideReason, string>> = {
@@ -62,6 +65,7 @@ export function renderReviewBody(input: RenderReviewBodyInput): string {
   }
   tail.push(...renderNotes(review.notes, repository));
   tail.push(hiddenMarker(reviewMarker(input.headSha, input.checkRunId)));
+  for (const marker of input.trailingMarkers ?? []) tail.push(hiddenMarker(marker));
 
   const blocks = listed.map((entry) =>
     serializeBlocks(renderListed(entry.finding, entry.reason, entry.fingerprint, repository)),

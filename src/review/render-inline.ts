@@ -4,7 +4,7 @@
 
 import type { Finding } from "../domain/finding.ts";
 import { fingerprintMarker } from "./fingerprint.ts";
-import { serializeBlocks } from "./markdown-serialize.ts";
+import { canFenceSuggestion, serializeBlocks } from "./markdown-serialize.ts";
 import { stripInvisible } from "./markdown-text.ts";
 import { type Block, codeBlock, emphasis, hiddenMarker, paragraph, strong, text } from "./markdown-tree.ts";
 import type { InlineAnchor } from "./plan-types.ts";
@@ -35,9 +35,10 @@ export function renderInlineComment(
 
 /**
  * A ```suggestion block replaces exactly the commented range, so it is offered only when that
- * range is the finding's whole range (inside one hunk, RIGHT side). Otherwise, or when its fence
- * would not fit in `room`, the code is shown as a plain block that cannot be applied with one
- * click; when even that does not fit, a line says it was left out.
+ * range is the finding's whole range (inside one hunk, RIGHT side) and a fence can hold it
+ * (code-fence.ts). Otherwise, or when its fence would not fit in `room`, the code is shown as a
+ * plain block that cannot be applied with one click, after a line saying why; when even that does
+ * not fit, a line says it was left out.
  */
 export function renderSuggestion(
   suggestion: string | null | undefined,
@@ -50,14 +51,17 @@ export function renderSuggestion(
     paragraph(emphasis(text("A suggested change was left out: it is longer than Loupe publishes."))),
   ];
   if (content.length > MAX_SUGGESTION_CHARS) return leftOut;
-  if (allowed) {
+  const fenced = allowed && canFenceSuggestion(content);
+  if (fenced) {
     const block = [codeBlock(content, "suggestion")];
     if (serializeBlocks(block).length <= room) return block;
   }
   if (content.trim() === "") return []; // a deletion cannot be shown usefully as plain code
-  const why = allowed
-    ? "its fence would not fit in a comment"
-    : "the finding's lines are not all inside one diff hunk";
+  const why = !allowed
+    ? "the finding's lines are not all inside one diff hunk"
+    : fenced
+      ? "its fence would not fit in a comment"
+      : "a line of it is a run of 255 or more backticks, which GitHub cannot fence";
   const plain = [
     paragraph(strong(text("Suggested code")), text(` (not offered as a one-click suggestion: ${why})`)),
     codeBlock(content),

@@ -17,6 +17,7 @@ import {
 } from "../support/app-scenario.ts";
 import { finding, review, stopTurn } from "../support/chat-turns.ts";
 import { mockGitHub } from "../support/github-mock.ts";
+import { longReview } from "../support/long-review.ts";
 import type { ProbotHarness } from "../support/probot-harness.ts";
 
 const app = useAppScenario();
@@ -121,6 +122,67 @@ describe("publishing the review once", () => {
     expect(h.sleeps).toEqual([7000]);
     expect(gh.reviewsPosted()).toHaveLength(1); // the refused attempt is not recorded by the mock
     expect(gh.completion().conclusion).toBe("success");
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+});
+
+describe("a review longer than GitHub takes in one body", () => {
+  const LIMIT = 65536;
+  /** 100 findings of about 9 KB; the body Loupe renders for them ends just under the limit. */
+  const tuned = (inline: number, allInBody: boolean) =>
+    longReview({
+      inline,
+      allInBody,
+      headSha: app.fx.headSha,
+      checkRunId: 1,
+      repository: { owner: OWNER, repo: REPO, host: "github.com" },
+    });
+  /** GitHub's answer to createReview: 422 for a body over its limit, as GitHub does. */
+  const likeGitHub = (body: Record<string, unknown>): [number, unknown] =>
+    String(body.body).length > LIMIT
+      ? [422, { message: "Validation Failed", errors: [`Body is too long (maximum is ${LIMIT} characters)`] }]
+      : [200, { id: 9001 }];
+  const REVIEWED = /<!-- loupe:reviewed head=[0-9a-f]{40} base=[0-9a-f]{40} config=[0-9a-f]{16} -->$/;
+  /** Within the limit with both markers, and exactly the body the publisher renders for them. */
+  const expectWithinLimitsWithMarkers = (body: string, long: ReturnType<typeof tuned>) => {
+    expect(body.length).toBeLessThanOrEqual(LIMIT);
+    expect(body).toContain(marker());
+    expect(body).toMatch(REVIEWED);
+    expect(body).toMatch(/… \d+ more findings not shown/);
+    expect(body.length).toBe(long.render([REVIEWED.exec(body)![0]]).length);
+  };
+
+  it("100 long findings outside the diff → one review within 65,536 characters, markers included", async () => {
+    const long = tuned(0, false);
+    const h = await app.start([{ body: stopTurn({ ...review(long.findings), summary: long.summary }) }]);
+    const gh = mockReviewStart(app.fx, { app: true });
+    mockPublish(gh).createReview(PR, likeGitHub);
+    await run(h);
+    const [posted, ...more] = gh.reviewsPosted();
+    expect(more).toEqual([]);
+    expect(posted!.comments).toEqual([]);
+    expectWithinLimitsWithMarkers(String(posted!.body), long);
+    expect(String(posted!.body)).toContain("#### Outside the diff");
+    expect(gh.completion().conclusion).toBe("success");
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+
+  it("inline comments refused (422) → the fallback with all 100 findings fits too, markers included", async () => {
+    const long = tuned(1, true);
+    const h = await app.start([{ body: stopTurn({ ...review(long.findings), summary: long.summary }) }]);
+    const gh = mockReviewStart(app.fx, { app: true });
+    mockPublish(gh)
+      .createReview(PR, [422, { message: "Unprocessable Entity", errors: ["line must be part of the diff"] }])
+      .createReview(PR, likeGitHub);
+    await run(h);
+    const [first, second] = gh.reviewsPosted();
+    expect((first!.comments as unknown[]).length).toBe(1);
+    expect(second!.comments).toEqual([]);
+    expectWithinLimitsWithMarkers(String(second!.body), long);
+    expect(String(second!.body)).toContain("#### Findings");
+    const done = gh.completion();
+    expect(done.conclusion).toBe("success");
+    expect((done.output as { summary: string }).summary).toContain("GitHub refused the inline comments");
     expectCleanEnd(h, app.provider, [gh]);
   });
 });

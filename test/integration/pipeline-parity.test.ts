@@ -115,7 +115,7 @@ async function expectSamePlan({ posted, summary }: { posted: Record<string, unkn
   // The App's body ends with the marker of the state it reviewed (for its next incremental
   // review), and its review marker names its check run; the CLI has neither run nor history.
   const appBody = String(posted.body)
-    .replace(/\n<!-- loupe:reviewed [^>]*-->$/, "")
+    .replace(/\n+<!-- loupe:reviewed [^>]*-->$/, "")
     .replace(`run=7 -->`, `run=0 -->`);
   expect(plan.postable).toBe(true);
   expect(appBody).toBe(plan.body);

@@ -1,7 +1,9 @@
 // A real GFM parser as the judge of what Loupe publishes: micromark with its GFM extensions
-// (in-process, for the generated cases) and Debian's cmark-gfm, GitHub's own parser (a process
-// per document, for the named table). Both render raw HTML as written, so anything that escaped
-// Loupe's escaping shows up in the HTML, where the checks below look for it.
+// (in-process) and Debian's cmark-gfm, GitHub's own parser (one process for many documents, see
+// cmarkBatch). Both render raw HTML as written, so anything that escaped Loupe's escaping shows
+// up in the HTML, where the checks below look for it. cmark-gfm has limits micromark does not
+// (a code span opened by more than 80 backticks never closes; a fence over 255 closes at 255), so
+// only it finds output that relies on them.
 
 import { spawnSync } from "node:child_process";
 import { micromark } from "micromark";
@@ -23,15 +25,65 @@ export function cmarkAvailable(): boolean {
   return spawnSync("cmark-gfm", ["--version"]).status === 0;
 }
 
-export const cmarkOracle: Oracle = (markdown) => {
-  const run = spawnSync(
-    "cmark-gfm",
-    ["--unsafe", "-e", "table", "-e", "strikethrough", "-e", "autolink", "-e", "tasklist", "-e", "footnotes"],
-    { input: markdown, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
+/** Whether cmark-gfm judges: required in CI (.ci/run installs it), a warning elsewhere. */
+export function cmarkJudges(): boolean {
+  if (cmarkAvailable()) return true;
+  if (process.env.CI === "true") throw new Error("cmark-gfm is required in CI: .ci/run installs it");
+  console.warn("cmark-gfm is not installed (apt-get install cmark-gfm): only micromark judges");
+  return false;
+}
+
+const CMARK_ARGS = [
+  "--unsafe",
+  ...["-e", "table", "-e", "strikethrough", "-e", "autolink", "-e", "tasklist", "-e", "footnotes"],
+];
+
+function runCmark(markdown: string): string {
+  const run = spawnSync("cmark-gfm", CMARK_ARGS, {
+    input: markdown,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (run.status !== 0) throw new Error(`cmark-gfm failed: ${run.stderr}`);
   return run.stdout;
-};
+}
+
+export const cmarkOracle: Oracle = runCmark;
+
+const separator = (index: number) => `oracle-document-end-${index}`;
+
+/**
+ * The HTML cmark-gfm makes of each document, from one process per batch: a process per document
+ * costs more than parsing it. After each document comes a blank line and a paragraph naming it;
+ * that paragraph comes out as a top-level `<p>` only when the document closed everything it
+ * opened, so a document that leaks into what follows is itself found (null) rather than hidden.
+ */
+export function cmarkBatch(documents: readonly string[]): (string | null)[] {
+  const out: (string | null)[] = [];
+  let first = 0;
+  while (first < documents.length) {
+    const batch = documents.slice(first);
+    const html = `\n${runCmark(batch.map((doc, i) => `${doc}\n\n${separator(i)}\n\n`).join(""))}`;
+    let from = 0;
+    let i = 0;
+    for (; i < batch.length; i++) {
+      const end = html.indexOf(`\n<p>${separator(i)}</p>\n`, from);
+      if (end === -1) break;
+      out.push(html.slice(from + 1, end + 1));
+      from = end + `\n<p>${separator(i)}</p>\n`.length - 1;
+    }
+    if (i < batch.length) out.push(null); // it swallowed its end: judge the rest in a fresh process
+    first += i + 1;
+  }
+  return out;
+}
+
+/**
+ * What no published text may hold: default-ignorable and format characters, the line and
+ * paragraph separators, and controls other than tab and newline.
+ */
+export const PUBLISHED_INVISIBLE =
+  /[\p{Default_Ignorable_Code_Point}\p{Cf}\u2028\u2029\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
 
 export interface Expectation {
   /** The only links allowed: under this https prefix (the reviewed repository). */
@@ -108,4 +160,20 @@ export function rawMarkerProblems(markdown: string, expectation: Expectation): s
 
 export function allProblems(markdown: string, oracle: Oracle, expectation: Expectation): string[] {
   return [...rawMarkerProblems(markdown, expectation), ...htmlProblems(oracle(markdown), expectation)];
+}
+
+export interface Judged {
+  readonly markdown: string;
+  readonly expectation: Expectation;
+}
+
+/** allProblems by cmark-gfm for each document, all of them parsed by one process (cmarkBatch). */
+export function cmarkProblems(documents: readonly Judged[]): string[][] {
+  const html = cmarkBatch(documents.map((d) => d.markdown));
+  return documents.map((d, i) => [
+    ...rawMarkerProblems(d.markdown, d.expectation),
+    ...(html[i] === null
+      ? ["cmark-gfm: it leaves a block open that swallows what follows it"]
+      : htmlProblems(html[i]!, d.expectation).map((p) => `cmark-gfm: ${p}`)),
+  ]);
 }

@@ -1,5 +1,7 @@
 // Random mixtures of what model text can hold that matters to a Markdown renderer: syntax,
-// fences, URLs, mentions and references, entities, HTML, markers and invisible characters.
+// fences, URLs, mentions and references, entities, HTML, markers, invisible characters, Unicode
+// whitespace before block markers, and backtick and tilde runs around cmark-gfm's limits (a code
+// span opened by more than 80 backticks never closes; a fence over 255 closes at 255).
 
 import { allFields, type ModelFields } from "./publish-renderers.ts";
 
@@ -117,6 +119,27 @@ const FRAGMENTS: readonly string[] = [
   "\uFE0F",
   "\u{E0041}",
   "\u00AD",
+  // default-ignorable and format characters beyond the well-known ones
+  "\u180B",
+  "\u17B4",
+  "\u{E0080}",
+  "\u{E0FFF}",
+  "\u{1BCA0}",
+  "\u0600",
+  "\u{1D173}",
+  "\uFFF0",
+  "\u2065",
+  // whitespace JavaScript's trim() removes and GitHub keeps, before block markers
+  "\u00A0",
+  "\u2003",
+  "\u3000",
+  "\u202F",
+  "\u00A02) ",
+  "\u00A0- ",
+  "\u00A0---",
+  "\n\u00A0- ",
+  "\u3000+ ",
+  "\u205F1. ",
   "\u0000",
   "\r",
   "\uD83D",
@@ -138,10 +161,22 @@ const FRAGMENTS: readonly string[] = [
   ":/",
 ];
 
+/** Run lengths on each side of cmark-gfm's limits (80 for code spans, 255 for fences), and longer. */
+const LONG_RUNS = [79, 80, 81, 82, 254, 255, 256, 257, 300] as const;
+/** How often a fragment is a long run rather than one of FRAGMENTS. */
+const LONG_RUN_SHARE = 0.04;
+
+/** A backtick or tilde run of a length near a limit, sometimes as a whole line. */
+function longRun(random: () => number): string {
+  const run = (random() < 0.7 ? "`" : "~").repeat(LONG_RUNS[Math.floor(random() * LONG_RUNS.length)]!);
+  return random() < 0.5 ? run : `\n${run}\n`;
+}
+
 export function randomText(random: () => number, maxFragments = 10): string {
   const count = Math.floor(random() * (maxFragments + 1));
   let out = "";
-  for (let i = 0; i < count; i++) out += FRAGMENTS[Math.floor(random() * FRAGMENTS.length)]!;
+  for (let i = 0; i < count; i++)
+    out += random() < LONG_RUN_SHARE ? longRun(random) : FRAGMENTS[Math.floor(random() * FRAGMENTS.length)]!;
   return out;
 }
 

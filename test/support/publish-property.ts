@@ -1,25 +1,46 @@
-// Generated model text through the given renderers, judged by micromark (GFM) on the rendered
-// HTML: no mention, no reference, no foreign link or image, no raw HTML, exactly Loupe's markers,
-// within GitHub's limits. A failure names the renderer, the seed and the case; it replays.
+// Generated model text through the given renderers, judged by micromark (GFM) and by cmark-gfm
+// (GitHub's parser) on the rendered HTML: no mention, no reference, no foreign link or image, no
+// raw HTML, exactly Loupe's markers, no invisible character, within GitHub's limits. cmark-gfm
+// parses a batch of cases per process (a process per case would cost more than the rest of the
+// test). A failure names the renderer, the seed and the case; it replays.
 
-import { allProblems, micromarkOracle } from "./gfm-oracle.ts";
+import {
+  allProblems,
+  cmarkJudges,
+  cmarkProblems,
+  micromarkOracle,
+  PUBLISHED_INVISIBLE,
+} from "./gfm-oracle.ts";
 import { randomFields } from "./hostile-markdown.ts";
-import type { PublishRenderer } from "./publish-renderers.ts";
+import type { ModelFields, PublishRenderer, Rendered } from "./publish-renderers.ts";
 import { seededRandom } from "./seeded-random.ts";
 
 export const PROPERTY_CASES = 10_000;
+/** Cases per cmark-gfm process. */
+const BATCH = 500;
+
+const cmark = cmarkJudges();
 
 /** The first failing case, or null when all of them pass. */
 export function firstFailure(renderer: PublishRenderer, seed: number, cases = PROPERTY_CASES): string | null {
   const random = seededRandom(seed);
-  for (let i = 0; i < cases; i++) {
-    const fields = randomFields(random);
-    const { markdown, expectation, limit } = renderer.render(fields);
-    const problems = allProblems(markdown, micromarkOracle, expectation);
-    if (markdown.length > limit) problems.push(`length ${markdown.length} over ${limit}`);
-    if (!markdown.isWellFormed()) problems.push("a lone surrogate");
-    if (problems.length > 0)
-      return `seed ${seed}, case ${i}: ${problems.join("; ")}\n${JSON.stringify(fields)}\n${markdown}`;
+  for (let first = 0; first < cases; first += BATCH) {
+    const batch: { fields: ModelFields; rendered: Rendered }[] = [];
+    for (let i = first; i < Math.min(cases, first + BATCH); i++) {
+      const fields = randomFields(random);
+      batch.push({ fields, rendered: renderer.render(fields) });
+    }
+    const byCmark = cmark ? cmarkProblems(batch.map((c) => c.rendered)) : [];
+    for (let k = 0; k < batch.length; k++) {
+      const { fields, rendered } = batch[k]!;
+      const { markdown, expectation, limit } = rendered;
+      const problems = [...allProblems(markdown, micromarkOracle, expectation), ...(byCmark[k] ?? [])];
+      if (markdown.length > limit) problems.push(`length ${markdown.length} over ${limit}`);
+      if (!markdown.isWellFormed()) problems.push("a lone surrogate");
+      if (PUBLISHED_INVISIBLE.test(markdown)) problems.push("an invisible character");
+      if (problems.length > 0)
+        return `seed ${seed}, case ${first + k}: ${[...new Set(problems)].join("; ")}\n${JSON.stringify(fields)}\n${markdown}`;
+    }
   }
   return null;
 }

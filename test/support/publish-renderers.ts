@@ -1,6 +1,8 @@
 // Every renderer that publishes model text, driven with the same model-written fields, each with
 // the exact hidden markers it must carry and its GitHub length limit.
 
+import { configErrorOutput } from "../../src/check-runs/texts.ts";
+import { type CheckRunOutput, clampOutput } from "../../src/github/check-run.ts";
 import {
   MAX_CHECK_RUN_FIELD,
   renderCheckRunOutput,
@@ -24,6 +26,11 @@ export const REPOSITORY = { owner: "acme", repo: "widgets", host: "github.com" }
 export const LINK_PREFIX = "https://github.com/acme/widgets";
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 const FPS = ["00112233aabbccdd", "ffeeddccbbaa9988", "0123456789abcdef"] as const;
+const REVIEWED = `<!-- loupe:reviewed head=${SHA} base=${"b".repeat(40)} config=0123456789abcdef -->`;
+/** Enough errors that long fields push the summary past GitHub's limit, so the clamp is tested. */
+const CONFIG_ERRORS = 4;
+/** The most findings a final review may hold. */
+const MAX_FINDINGS = 100;
 
 /** What a model (or a repository it read) controls. */
 export interface ModelFields {
@@ -118,6 +125,9 @@ function loopResult(f: ModelFields): LoopResult {
 
 const none = { linkPrefix: null, markers: [] };
 
+/** What the Checks API is sent: every output goes through the clamp (check-run.ts). */
+const sent = (output: CheckRunOutput): CheckRunOutput => clampOutput(output);
+
 export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
   {
     name: "inline comment",
@@ -142,10 +152,62 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
       };
       const review = { summary: f.summary, findings: [], notes: [f.note, f.note] };
       return {
-        markdown: renderReviewBody({ review, plan, headSha: SHA, checkRunId: 7, repository: REPOSITORY }),
+        markdown: renderReviewBody({
+          review,
+          plan,
+          headSha: SHA,
+          checkRunId: 7,
+          repository: REPOSITORY,
+          trailingMarkers: [REVIEWED],
+        }),
         expectation: {
           linkPrefix: LINK_PREFIX,
-          markers: [fingerprintMarker(FPS[1]), fingerprintMarker(FPS[2]), reviewMarker(SHA, 7)],
+          markers: [fingerprintMarker(FPS[1]), fingerprintMarker(FPS[2]), reviewMarker(SHA, 7), REVIEWED],
+        },
+        limit: MAX_REVIEW_BODY,
+      };
+    },
+  },
+  {
+    // The 422 fallback of a full review: every finding in the body, most of them left out.
+    name: "review body with 100 findings, all in the body",
+    render: (f) => {
+      const fingerprints = Array.from({ length: MAX_FINDINGS }, (_, i) => i.toString(16).padStart(16, "0"));
+      const plan: PublishPlan = {
+        inline: [
+          {
+            path: "a.ts",
+            line: 3,
+            side: "RIGHT",
+            body: "",
+            finding: finding(f),
+            fingerprint: fingerprints[0]!,
+          },
+        ],
+        outside: fingerprints
+          .slice(1)
+          .map((fingerprint) => ({ finding: finding(f, null), reason: "no_line" as const, fingerprint })),
+        belowThreshold: [],
+        duplicates: [],
+        raised: new Set(),
+      };
+      const review = { summary: f.summary, findings: [], notes: [f.note] };
+      const markdown = renderReviewBody({
+        review,
+        plan,
+        headSha: SHA,
+        checkRunId: 7,
+        repository: REPOSITORY,
+        allInBody: true,
+        trailingMarkers: [REVIEWED],
+      });
+      // Findings left out from the end have no marker: expect those of the findings shown.
+      const shown = fingerprints.filter((fp) => markdown.includes(fingerprintMarker(fp)));
+      return {
+        markdown,
+        expectation: {
+          linkPrefix: LINK_PREFIX,
+          markers: [...shown.map(fingerprintMarker), reviewMarker(SHA, 7), REVIEWED],
         },
         limit: MAX_REVIEW_BODY,
       };
@@ -164,17 +226,28 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
           headSha: SHA,
           extraNote: f.note,
         });
-        return { markdown: output[part], expectation: none, limit: MAX_CHECK_RUN_FIELD };
+        return { markdown: sent(output)[part] ?? "", expectation: none, limit: MAX_CHECK_RUN_FIELD };
       },
     }),
   ),
   {
     name: "check run skip summary",
     render: (f) => ({
-      markdown: renderSkipOutput(f.tool, f.note).summary,
+      markdown: sent(renderSkipOutput(f.tool, f.note)).summary,
       expectation: none,
       limit: MAX_CHECK_RUN_FIELD,
     }),
+  },
+  {
+    name: "check run config errors",
+    render: (f) => {
+      const errors = Array.from({ length: CONFIG_ERRORS }, () => ({ path: f.path, message: f.note }));
+      return {
+        markdown: sent(configErrorOutput(errors)).summary,
+        expectation: none,
+        limit: MAX_CHECK_RUN_FIELD,
+      };
+    },
   },
   {
     name: "thread reply",

@@ -65,16 +65,31 @@ describe("renderInlineComment", () => {
     if (!allowed || !a.fullRange) expect(body).not.toContain("suggestion\n");
   });
 
-  it("uses a fence longer than any backtick run in the suggestion", () => {
-    const body = renderInlineComment(
-      finding({ suggestion: "const s = `````;" }),
-      anchor,
-      FP,
-      true,
-      repository,
-    );
-    expect(body).toContain("``````suggestion\nconst s = `````;\n``````");
+  it("uses a fence longer than any line of backticks alone in the suggestion", () => {
+    const suggestion = "const s = `````;\n  `````  \nx";
+    const body = renderInlineComment(finding({ suggestion }), anchor, FP, true, repository);
+    // A run inside a line cannot close a fence; a line of five backticks alone can.
+    expect(body).toContain(`\`\`\`\`\`\`suggestion\n${suggestion}\n\`\`\`\`\`\``);
   });
+
+  it("offers a suggestion with a line of 254 backticks behind a fence of 255", () => {
+    const suggestion = `a\n${"`".repeat(254)}\nb`;
+    const body = renderInlineComment(finding({ suggestion }), anchor, FP, true, repository);
+    expect(body).toContain(`${"`".repeat(255)}suggestion\n${suggestion}\n${"`".repeat(255)}\n`);
+  });
+
+  it.each([255, 256, 1000])(
+    "shows a suggestion with a line of %i backticks as plain code after a note, never as a suggestion",
+    (n) => {
+      const suggestion = `a\n${"`".repeat(n)}\nb`;
+      const body = renderInlineComment(finding({ suggestion }), anchor, FP, true, repository);
+      expect(body).not.toContain("suggestion\n");
+      expect(body).toContain(
+        "**Suggested code** (not offered as a one-click suggestion: a line of it is a run of 255 or more backticks, which GitHub cannot fence)",
+      );
+      expect(body).toContain(`~~~\n${suggestion}\n~~~`);
+    },
+  );
 
   it("strips bidi controls from a suggestion (Trojan Source)", () => {
     const body = renderInlineComment(finding({ suggestion: "a\u202Eb" }), anchor, FP, true, repository);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { extractFingerprints } from "../../src/review/fingerprint.ts";
 import { cutCodePoints } from "../../src/domain/text.ts";
+import { stripInvisible } from "../../src/review/markdown-text.ts";
 import { hasReviewMarker } from "../../src/review/render.ts";
 import { sanitizeMarkdown, TRUNCATION_MARKER } from "../../src/review/sanitize.ts";
 import { allProblems, micromarkOracle } from "../support/gfm-oracle.ts";
@@ -55,6 +56,12 @@ describe("sanitizeMarkdown", () => {
     ["list items", "- item\n1. one", "• item\n\n1\\. one"],
     ["a block quote", "> quoted", "quoted"],
     ["bold and code", "**bold @x** and `@y`", "**bold ＠x** and `@y`"],
+    // GitHub keeps a no-break space before a marker; trimming the paragraph must not expose it.
+    ["a no-break space before an ordered list marker", "\u00A02) x", "2\\) x"],
+    ["a no-break space before a thematic break", "\u00A0---", "\\---"],
+    ["an ideographic space before a bullet", "\u3000- x", "\\- x"],
+    ["an em space before a plus", "\u2003+ x", "\\+ x"],
+    ["a no-break space at the start of a second line", "a\\\n\u00A0- b", "a\\\\\n\\- b"],
   ])("renders %s inert", (_name, input, expected) => {
     const out = clean(input);
     expect(out).toBe(expected);
@@ -110,5 +117,29 @@ describe("cutCodePoints", () => {
     expect(cutCodePoints("a😀b", 2)).toBe("a");
     expect(cutCodePoints("a😀b", 3)).toBe("a😀");
     expect(cutCodePoints("ab", 5)).toBe("ab");
+  });
+});
+
+describe("stripInvisible", () => {
+  const every = (property: RegExp) => {
+    let out = "";
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const char = String.fromCodePoint(cp);
+      if (property.test(char)) out += char;
+    }
+    return out;
+  };
+
+  it("removes every default-ignorable and format code point, unassigned ones included", () => {
+    const hidden = every(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/u);
+    expect([...hidden].length).toBeGreaterThan(4000);
+    expect(stripInvisible(`a${hidden}b`)).toBe("ab");
+    expect(stripInvisible("isAdmin\u180B = true")).toBe("isAdmin = true");
+  });
+
+  it("keeps visible text and spaces, and turns a lone surrogate into U+FFFD", () => {
+    expect(stripInvisible("é € 😀 \u00A0 \u3000 ＠ ‑")).toBe("é € 😀 \u00A0 \u3000 ＠ ‑");
+    expect(stripInvisible("x\uD83Dy")).toBe("x\uFFFDy");
   });
 });
