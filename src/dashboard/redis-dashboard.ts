@@ -6,7 +6,7 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import type { DashboardCredentials } from "../config/dashboard-config.ts";
-import { REVIEW_QUEUE_NAME } from "../fleet/redis-queue.ts";
+import { REVIEW_QUEUE_NAME } from "../fleet/fleet-timing.ts";
 import { REPLY_QUEUE_NAME } from "../fleet/redis-reply-queue.ts";
 import { createQueueDashboard, type DashboardHandler } from "./queue-dashboard.ts";
 

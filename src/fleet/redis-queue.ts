@@ -20,6 +20,7 @@ import type { ReviewJob } from "../jobs/review-job.ts";
 import type { EnqueueOutcome, JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { queueKey, type ReviewRequest } from "../domain/review-request.ts";
+import { DEFAULT_FLEET_TIMING, type FleetTiming, REVIEW_QUEUE_NAME } from "./fleet-timing.ts";
 import { createPrState } from "./pr-state.ts";
 import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
 
@@ -39,27 +40,6 @@ export interface RedisQueueOptions {
   readonly timing?: Partial<FleetTiming>;
 }
 
-export interface FleetTiming {
-  /** A job's lock in BullMQ: a replica silent this long is taken for dead. */
-  readonly lockMs: number;
-  /** How often every worker looks for jobs whose lock expired. */
-  readonly stalledIntervalMs: number;
-  /** A pull request's lease in pr-state, renewed every leaseMs / 4. */
-  readonly leaseMs: number;
-  /** How often a running job checks whether it was superseded (the pub/sub fallback). */
-  readonly pollMs: number;
-  /** The longest a webhook waits for Redis before it is answered 503. */
-  readonly enqueueTimeoutMs: number;
-}
-
-const DEFAULT_TIMING: FleetTiming = {
-  lockMs: 30_000,
-  stalledIntervalMs: 15_000,
-  leaseMs: 60_000,
-  pollMs: 3_000,
-  enqueueTimeoutMs: 8_000,
-};
-
 /** A job added but not yet decided waits this long before a worker may take it (see above). */
 const HOLD_MS = 60_000;
 /** A job whose pull request is busy (another review of it runs) is looked at again after this. */
@@ -76,11 +56,8 @@ interface Running {
   readonly done: Promise<unknown>;
 }
 
-/** The BullMQ queue's default name (the queue dashboard shows it too). */
-export const REVIEW_QUEUE_NAME = "loupe-reviews";
-
 export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
-  const timing = { ...DEFAULT_TIMING, ...options.timing };
+  const timing = { ...DEFAULT_FLEET_TIMING, ...options.timing };
   const name = options.queueName ?? REVIEW_QUEUE_NAME;
   const prefix = `loupe:${name}:`;
   const { log } = options;

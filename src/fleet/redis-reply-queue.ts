@@ -12,7 +12,7 @@ import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../replies/re
 import { errorDetail } from "../pipeline/error-detail.ts";
 import type { JobLogger } from "../pipeline/job-logger.ts";
 import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
-import type { FleetTiming } from "./redis-queue.ts";
+import type { FleetTiming } from "./fleet-timing.ts";
 
 export const REPLY_QUEUE_NAME = "loupe-replies";
 

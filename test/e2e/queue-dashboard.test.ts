@@ -14,7 +14,7 @@ import { pino } from "pino";
 import { Probot, Server } from "probot";
 import { DASHBOARD_PATH } from "../../src/dashboard/queue-dashboard.ts";
 import { openRedisDashboard, type RedisDashboard } from "../../src/dashboard/redis-dashboard.ts";
-import { REVIEW_QUEUE_NAME } from "../../src/fleet/redis-queue.ts";
+import { REVIEW_QUEUE_NAME } from "../../src/fleet/fleet-timing.ts";
 import { launchChromium, loopbackContext } from "../support/chromium.ts";
 import { freePort } from "../support/loupe-process.ts";
 import { testPrivateKey } from "../support/probot-harness.ts";
