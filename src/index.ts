@@ -3,7 +3,7 @@
 // repository, however hostile, holds the event loop that serves webhooks and /healthz.
 
 import type { ApplicationFunction } from "probot";
-import { createLoupeApp } from "./app.ts";
+import { createLoupeApp, type LoupeRuntime } from "./app.ts";
 import { readAppConfig } from "./config/app-config.ts";
 import { readFleetConfig } from "./config/fleet-config.ts";
 import { readProviderConfig } from "./config/provider-config.ts";
@@ -14,22 +14,21 @@ import { createIsolatedPorts } from "./isolation/isolated-ports.ts";
 import { repositoryWorkerEntry } from "./isolation/worker-entry.ts";
 import { createWorkerPool, type WorkerPool } from "./isolation/worker-pool.ts";
 import { deadlineGraceMs } from "./isolation/worker-thread.ts";
-import type { ReplyQueue } from "./replies/reply-queue.ts";
-import type { ReviewQueue } from "./jobs/review-queue.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 
 export interface LoupeFromEnvOptions {
-  readonly onQueue?: (queue: ReviewQueue) => void;
-  readonly onReplyQueue?: (queue: ReplyQueue) => void;
-  /** Receives the pool of repository workers, to end them at shutdown. */
-  readonly onWorkerPool?: (pool: WorkerPool) => void;
   readonly metrics?: Metrics;
+}
+
+/** What runs once Probot has run the app, with the pool of repository workers to end at shutdown. */
+export interface LoupeProcessRuntime extends LoupeRuntime {
+  readonly workers: WorkerPool;
 }
 
 export function loupeFromEnv(
   env: Readonly<Record<string, string | undefined>>,
   options: LoupeFromEnvOptions = {},
-): ApplicationFunction {
+): { readonly app: ApplicationFunction; readonly started: Promise<LoupeProcessRuntime> } {
   const config = readAppConfig(env);
   const fleet = readFleetConfig(env);
   const limits = readReviewLimits(env);
@@ -38,7 +37,8 @@ export function loupeFromEnv(
   const workers = readWorkerConfig(env, config.reviewConcurrency);
   const metrics = options.metrics;
   const appId = env.APP_ID && /^\d+$/.test(env.APP_ID) ? Number(env.APP_ID) : null;
-  return (app, appOptions) => {
+  const started = Promise.withResolvers<LoupeProcessRuntime>();
+  const app: ApplicationFunction = async (app, appOptions) => {
     // Where the operator's key goes, said once at startup (the host only: a path may carry an id).
     app.log.info({ provider_host: new URL(provider.baseURL).host, model: provider.model }, "model provider");
     const pool = createWorkerPool({
@@ -51,20 +51,20 @@ export function loupeFromEnv(
       onWorkerEnded: (reason) =>
         app.log.warn({ reason }, "repository worker ended; a new one will replace it"),
     });
-    options.onWorkerPool?.(pool);
     const ports = createIsolatedPorts({ pool, limits, replyLimits });
-    return createLoupeApp({
+    const loupe = createLoupeApp({
       config,
       ports,
       appId,
-      ...(options.onQueue ? { onQueue: options.onQueue } : {}),
-      ...(options.onReplyQueue ? { onReplyQueue: options.onReplyQueue } : {}),
       ...(metrics ? { metrics } : {}),
       redisUrl: fleet.redisUrl,
       fleetTiming: { lockMs: fleet.lockMs, stalledIntervalMs: fleet.lockMs / 2, leaseMs: 2 * fleet.lockMs },
-    })(app, appOptions);
+    });
+    await loupe.app(app, appOptions);
+    started.resolve({ ...(await loupe.started), workers: pool });
   };
+  return { app, started: started.promise };
 }
 
-const app: ApplicationFunction = (probot, options) => loupeFromEnv(process.env)(probot, options);
+const app: ApplicationFunction = (probot, options) => loupeFromEnv(process.env).app(probot, options);
 export default app;

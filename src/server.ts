@@ -17,9 +17,6 @@ import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
 import { loupeFromEnv } from "./index.ts";
 import { createLog } from "./log/create-log.ts";
-import type { ReplyQueue } from "./replies/reply-queue.ts";
-import type { ReviewQueue } from "./jobs/review-queue.ts";
-import type { WorkerPool } from "./isolation/worker-pool.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { readAppYml } from "./setup/app-manifest.ts";
@@ -49,20 +46,7 @@ async function main(): Promise<void> {
   const log = await createLog(env);
   const metrics = createPrometheusMetrics();
   const readiness = createReadinessTracker();
-  let queue: ReviewQueue | null = null;
-  const onQueue = (started: ReviewQueue) => {
-    queue = started;
-    readiness.queueStarted(() => started.isReady()); // a shared queue: while Redis takes work
-  };
-  let replies: ReplyQueue | null = null;
-  const onReplyQueue = (started: ReplyQueue) => {
-    replies = started;
-  };
-  let workers: WorkerPool | null = null;
-  const onWorkerPool = (pool: WorkerPool) => {
-    workers = pool;
-  };
-  const loupe = loupeFromEnv(env, { metrics, onQueue, onReplyQueue, onWorkerPool });
+  const loupe = loupeFromEnv(env, { metrics });
   let dashboard: RedisDashboard | null = null;
   const server = await startAppServer({
     env,
@@ -72,21 +56,23 @@ async function main(): Promise<void> {
     host: env.HOST ?? "localhost",
     port: readPort(env),
     app: async (app, options) => {
-      await loupe(app, options);
+      await loupe.app(app, options);
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
       const { redisUrl } = readFleetConfig(env);
       dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log });
       if (dashboard !== null) options.addHandler(dashboard.handler);
     },
   });
+  const runtime = await loupe.started;
+  readiness.queueStarted(() => runtime.reviews.isReady()); // a shared queue: while Redis takes work
   process.once("SIGTERM", () => {
     readiness.shuttingDown();
     const draining = Promise.all([
-      queue?.shutdown(config.shutdownGraceMs),
-      (replies as ReplyQueue | null)?.shutdown(config.shutdownGraceMs),
+      runtime.reviews.shutdown(config.shutdownGraceMs),
+      runtime.replies.shutdown(config.shutdownGraceMs),
     ]);
     void draining
-      .finally(() => (workers as WorkerPool | null)?.close())
+      .finally(() => runtime.workers.close())
       .finally(() => server.stop())
       .finally(() => dashboard?.close())
       .finally(() => process.exit(0));

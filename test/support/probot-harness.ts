@@ -140,9 +140,6 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
   const replyLimits = { ...limits, ...DEFAULT_REPLY_BUDGET, ...options.replyLimits };
   const real = createDefaultPorts({ provider: providerConfig, limits, replyLimits });
   const sleeps: number[] = [];
-  let queue: ReviewQueue | null = null;
-  let replies: ReplyQueue | null = null;
-  let recovery: Promise<void> = Promise.resolve();
   const pool =
     options.isolation === undefined
       ? null
@@ -163,25 +160,13 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     sleep: async (ms: number) => {
       sleeps.push(ms);
     },
-    onQueue: (q: ReviewQueue) => {
-      queue = q;
-    },
-    onReplyQueue: (q: ReplyQueue) => {
-      replies = q;
-    },
-    onRecovery: (done: Promise<void>) => {
-      recovery = done;
-    },
   };
-  await probot.load(
+  const loupe =
     pool === null
       ? createLoupeApp({ ...common, ports: options.ports ? options.ports(real) : real })
-      : createLoupeApp({ ...common, ports: createIsolatedPorts({ pool, limits, replyLimits }) }),
-  );
-  if (queue === null) throw new Error("the Loupe app did not hand over its queue");
-  const q: ReviewQueue = queue;
-  if (replies === null) throw new Error("the Loupe app did not hand over its reply queue");
-  const r: ReplyQueue = replies;
+      : createLoupeApp({ ...common, ports: createIsolatedPorts({ pool, limits, replyLimits }) });
+  await probot.load(loupe.app);
+  const { reviews: q, replies: r, recovery } = await loupe.started;
   return {
     probot,
     queue: q,

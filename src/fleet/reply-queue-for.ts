@@ -1,0 +1,41 @@
+// The queue of replies in Loupe's threads a process runs: its own in memory, or with REDIS_URL the
+// fleet's on Redis, where one comment is answered once across replicas.
+
+import { errorDetail } from "../pipeline/error-detail.ts";
+import { createReplyQueue, type ReplyQueue, type ReplyRunner } from "../replies/reply-queue.ts";
+import type { FleetTiming } from "./fleet-timing.ts";
+import { createRedisReplyQueue } from "./redis-reply-queue.ts";
+
+export interface ReplyQueueChoice {
+  readonly redisUrl: string | null;
+  readonly concurrency: number;
+  readonly runner: ReplyRunner;
+  readonly log: {
+    error(obj: object, msg: string): void;
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+  };
+  readonly fleetTiming?: Partial<FleetTiming>;
+}
+
+export function replyQueueFor(choice: ReplyQueueChoice): ReplyQueue {
+  if (choice.redisUrl === null) {
+    return createReplyQueue({
+      concurrency: choice.concurrency,
+      runner: choice.runner,
+      onRunnerError: (error) => choice.log.error({ error: errorDetail(error) }, "reply job failed"),
+      onDropped: (request) =>
+        choice.log.warn(
+          { pr: request.pullNumber, comment: request.replyCommentId },
+          "reply dropped at shutdown",
+        ),
+    });
+  }
+  return createRedisReplyQueue({
+    redisUrl: choice.redisUrl,
+    concurrency: choice.concurrency,
+    runner: choice.runner,
+    log: choice.log,
+    ...(choice.fleetTiming ? { timing: choice.fleetTiming } : {}),
+  });
+}

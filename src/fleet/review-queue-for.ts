@@ -1,0 +1,50 @@
+// The review queue a process runs: its own in memory, or with REDIS_URL the fleet's on Redis. Both
+// keep the same per-pull-request rules (test/integration/queue-contract.test.ts) and take the same
+// runner; a job that leaves the line without running has its queued check run cancelled.
+
+import type { CancelReason } from "../domain/cancel-reason.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
+import { createReviewQueue } from "../jobs/queue.ts";
+import type { JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
+import type { FleetTiming } from "./fleet-timing.ts";
+import { createRedisQueue } from "./redis-queue.ts";
+
+export interface ReviewQueueChoice {
+  readonly redisUrl: string | null;
+  readonly concurrency: number;
+  readonly runner: JobRunner;
+  readonly log: {
+    error(obj: object, msg: string): void;
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+  };
+  /** Makes the `queued` check run of a request that has to wait; its id, or null. */
+  readonly announce: (request: ReviewRequest) => Promise<number | null>;
+  /** Completes a queued check run `cancelled` when its request leaves without running. */
+  readonly cancel: (request: ReviewRequest, checkRunId: number, reason: CancelReason) => Promise<void>;
+  readonly fleetTiming?: Partial<FleetTiming>;
+}
+
+export function reviewQueueFor(choice: ReviewQueueChoice): ReviewQueue {
+  if (choice.redisUrl === null) {
+    return createReviewQueue({
+      concurrency: choice.concurrency,
+      runner: choice.runner,
+      onRunnerError: (error) => choice.log.error({ error: errorDetail(error) }, "review job failed"),
+      onWaiting: choice.announce,
+      onDropped: async (job, reason) => {
+        if (job.checkRun !== null) await choice.cancel(job.request, job.checkRun.id, reason);
+      },
+    });
+  }
+  return createRedisQueue({
+    redisUrl: choice.redisUrl,
+    concurrency: choice.concurrency,
+    runner: choice.runner,
+    log: choice.log,
+    announce: choice.announce,
+    cancel: choice.cancel,
+    ...(choice.fleetTiming ? { timing: choice.fleetTiming } : {}),
+  });
+}
