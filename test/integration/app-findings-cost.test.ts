@@ -16,18 +16,18 @@ import {
 } from "../support/app-scenario.ts";
 import { finding, review, stopTurn } from "../support/chat-turns.ts";
 import { probeEventLoopBlocks } from "../support/event-loop-blocks.ts";
-
-const LINES = 25_000; // 40 bytes each: 1,000,000 bytes, under the read tool's 1 MiB
-const BIG = "src/big.ts";
+import {
+  BIG_FILE as BIG,
+  BIG_FILE_LINES as LINES,
+  megabyteFile,
+  spanningFindings,
+} from "../support/stall-inputs.ts";
 
 let head = "";
 const app = useAppScenario({
   harness: { botLogin: "loupe-test[bot]" },
   beforePublish: (fx) => {
-    const lines = Array.from({ length: LINES }, (_, i) =>
-      `const v${String(i).padStart(6, "0")} = f(${i});`.padEnd(39),
-    );
-    fx.repo.write(BIG, `${lines.join("\n")}\n`);
+    fx.repo.write(BIG, megabyteFile());
     head = fx.repo.commit("a megabyte file");
   },
 });
@@ -48,10 +48,7 @@ async function warmUp(): Promise<void> {
 describe("a final review of 100 findings over a megabyte file", () => {
   it("is checked and planned without blocking the event loop, and the review completes", async () => {
     await warmUp();
-    const findings = Array.from({ length: 100 }, (_, i) =>
-      finding({ path: BIG, line: 1 + i, end_line: LINES - i, severity: "high", title: `Finding ${i}` }),
-    );
-    const h = await app.start([{ body: stopTurn(review(findings)) }]);
+    const h = await app.start([{ body: stopTurn(review(spanningFindings())) }]);
     const gh = mockReviewStart(app.fx, {
       network: true,
       headSha: head,

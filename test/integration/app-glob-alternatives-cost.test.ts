@@ -7,7 +7,6 @@
 
 import { describe, expect, it } from "@jest/globals";
 import nock from "nock";
-import { GLOB_LIMITS } from "../../src/config/glob.ts";
 import {
   expectCleanEnd,
   mockPublish,
@@ -18,27 +17,11 @@ import {
 } from "../support/app-scenario.ts";
 import { finding, review, stopTurn } from "../support/chat-turns.ts";
 import { probeEventLoopBlocks } from "../support/event-loop-blocks.ts";
+import { configAtTheLimits, LONG_NAME } from "../support/stall-inputs.ts";
 
 const app = useAppScenario({ harness: { botLogin: "loupe-test[bot]" } });
 
 const MAX_BLOCK_MS = 100;
-const LONG_NAME = "a".repeat(4096);
-
-/** 64 alternatives (`{,a}` six times), 25 stars, `a`s to the length limit, and a last letter a name of `a`s lacks. */
-function pattern(n: number): string {
-  let text = `**/${"{,a}".repeat(6)}`;
-  for (let star = 0; star < 25; star++) text += "*a";
-  return text.padEnd(GLOB_LIMITS.length - 1, "a") + String.fromCharCode(0x62 + (n % 24));
-}
-
-function configAtTheLimits(): string {
-  const list = (from: number) => Array.from({ length: 100 }, (_, n) => `    - '${pattern(from + n)}'`);
-  // `**` keeps every file reviewed, so the long name goes through every later step too.
-  return ["paths:", "  include:", "    - '**'", ...list(0).slice(1), "  exclude:", ...list(100), ""].join(
-    "\n",
-  );
-}
-
 /**
  * Once per process, an ordinary review with an ordinary configuration: what a fresh process pays
  * once (loading and compiling the YAML parser, the glob compiler…) is start-up, not a stall.

@@ -18,17 +18,13 @@ import {
 } from "../support/app-scenario.ts";
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { probeEventLoopBlocks } from "../support/event-loop-blocks.ts";
-
-const MIB = 1024 * 1024;
-const FILES = 48;
-const NEAR_MISS = `${"a".repeat(255)}b${"a".repeat(256)}`;
+import { NEAR_MISS, writeRepeatedCharacterFiles } from "../support/stall-inputs.ts";
 
 let head = "";
 const app = useAppScenario({
   harness: { botLogin: "loupe-test[bot]" },
   beforePublish: (fx) => {
-    const content = "a".repeat(MIB);
-    for (let n = 0; n < FILES; n++) fx.repo.write(`data/f${String(n).padStart(2, "0")}.txt`, content);
+    writeRepeatedCharacterFiles(fx.repo);
     head = fx.repo.commit("data: one repeated character");
   },
 });
