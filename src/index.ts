@@ -4,12 +4,8 @@
 
 import type { ApplicationFunction } from "probot";
 import { createLoupeApp, type LoupeRuntime } from "./app.ts";
-import { readAppConfig } from "./config/app-config.ts";
-import { readFleetConfig } from "./config/fleet-config.ts";
-import { readProviderConfig } from "./config/provider-config.ts";
-import { readReplyLimits } from "./config/reply-limits.ts";
-import { readReviewLimits } from "./config/review-limits.ts";
-import { readWorkerConfig } from "./config/worker-config.ts";
+import { type AppSettings, readAppSettings } from "./config/app-settings.ts";
+import { mergeEnvironment } from "./config/load-env.ts";
 import { createIsolatedPorts } from "./isolation/isolated-ports.ts";
 import { repositoryWorkerEntry } from "./isolation/worker-entry.ts";
 import { createWorkerPool, type WorkerPool } from "./isolation/worker-pool.ts";
@@ -25,18 +21,12 @@ export interface LoupeProcessRuntime extends LoupeRuntime {
   readonly workers: WorkerPool;
 }
 
-export function loupeFromEnv(
-  env: Readonly<Record<string, string | undefined>>,
+export function createLoupe(
+  settings: AppSettings,
   options: LoupeFromEnvOptions = {},
 ): { readonly app: ApplicationFunction; readonly started: Promise<LoupeProcessRuntime> } {
-  const config = readAppConfig(env);
-  const fleet = readFleetConfig(env);
-  const limits = readReviewLimits(env);
-  const replyLimits = readReplyLimits(env, limits);
-  const provider = readProviderConfig(env);
-  const workers = readWorkerConfig(env, config.reviewConcurrency);
+  const { app: config, fleet, limits, replyLimits, provider, workers, appId } = settings;
   const metrics = options.metrics;
-  const appId = env.APP_ID && /^\d+$/.test(env.APP_ID) ? Number(env.APP_ID) : null;
   const started = Promise.withResolvers<LoupeProcessRuntime>();
   const app: ApplicationFunction = async (app, appOptions) => {
     // Where the operator's key goes, said once at startup (the host only: a path may carry an id).
@@ -66,5 +56,8 @@ export function loupeFromEnv(
   return { app, started: started.promise };
 }
 
-const app: ApplicationFunction = (probot, options) => loupeFromEnv(process.env).app(probot, options);
+// Probot's own runner loads this file with no `.env` of Loupe's: the environment alone, empty
+// values unset as `npm start` reads them.
+const app: ApplicationFunction = (probot, options) =>
+  createLoupe(readAppSettings(mergeEnvironment(process.env, {}))).app(probot, options);
 export default app;

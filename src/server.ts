@@ -5,17 +5,15 @@
 // /metrics once the App runs.
 
 import path from "node:path";
-import { readAppConfig } from "./config/app-config.ts";
-import { readDashboardCredentials } from "./config/dashboard-config.ts";
-import { readFleetConfig } from "./config/fleet-config.ts";
+import { readAppSettings } from "./config/app-settings.ts";
 import { loadEnvironment } from "./config/load-env.ts";
-import { readMetricsToken, readPort, readServerMode } from "./config/server-config.ts";
+import { readPort, readServerMode } from "./config/server-config.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { startAppServer } from "./http/app-server.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
-import { loupeFromEnv } from "./index.ts";
+import { createLoupe } from "./index.ts";
 import { createLog } from "./log/create-log.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
@@ -37,16 +35,15 @@ async function main(): Promise<void> {
     process.once("SIGTERM", () => server.close(() => process.exit(0)));
     return;
   }
-  const config = readAppConfig(env);
-  const metricsToken = readMetricsToken(env);
-  const dashboardCredentials = readDashboardCredentials(env);
+  const settings = readAppSettings(env);
+  const { app: config, metricsToken, dashboard: dashboardCredentials } = settings;
   // Never released: wherever one of these shows up in a log line, it is redacted.
   for (const secret of [mode.webhookSecret, metricsToken, dashboardCredentials?.password])
     registerSecret(secret ?? undefined);
   const log = await createLog(env);
   const metrics = createPrometheusMetrics();
   const readiness = createReadinessTracker();
-  const loupe = loupeFromEnv(env, { metrics });
+  const loupe = createLoupe(settings, { metrics });
   let dashboard: RedisDashboard | null = null;
   const server = await startAppServer({
     env,
@@ -54,11 +51,11 @@ async function main(): Promise<void> {
     webhookSecret: mode.webhookSecret,
     metrics,
     host: env.HOST ?? "localhost",
-    port: readPort(env),
+    port: settings.port,
     app: async (app, options) => {
       await loupe.app(app, options);
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
-      const { redisUrl } = readFleetConfig(env);
+      const { redisUrl } = settings.fleet;
       dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log });
       if (dashboard !== null) options.addHandler(dashboard.handler);
     },
