@@ -1,4 +1,4 @@
-// One reply job: a person mentioned Loupe in one of Loupe's review threads. In numbered steps:
+// One reply job: a person mentioned Loupe in one of Loupe's review threads. In named steps:
 // the pull request at its current head, the thread (Loupe's and not yet answered), the workspace,
 // the reply loop, the reply in the thread, and the thread resolved when the finding is fixed or
 // withdrawn. A reply has no check run: it is about one finding, not a verdict on a commit, and a
@@ -34,24 +34,33 @@ export async function runReply<W extends WorkspaceHandle>(
 ): Promise<ReplyOutcome> {
   const now = options.now ?? Date.now;
   const started = now();
-  const job: JobState<W> = { workspace: null, releaseToken: () => {}, result: null };
-  let outcome: ReplyOutcome = { kind: "failed", reason: "error" };
-  try {
-    outcome = await attempt(options, job);
-  } catch (error) {
-    outcome = options.signal.aborted ? { kind: "cancelled" } : await failed(options, error);
-  } finally {
-    await job.workspace?.dispose().catch(() => options.log.warn({}, "workspace dispose failed"));
-    job.releaseToken();
-    options.onEnded?.({ outcome, request: options.request, result: job.result, durationMs: now() - started });
-  }
+  const { outcome, result } = await answerThread(options).catch(async (error: unknown) => ({
+    outcome: options.signal.aborted ? ({ kind: "cancelled" } as const) : await failed(options, error),
+    result: null,
+  }));
+  options.onEnded?.({ outcome, request: options.request, result, durationMs: now() - started });
   return outcome;
 }
 
-interface JobState<W extends WorkspaceHandle> {
-  workspace: W | null;
-  releaseToken: () => void;
-  result: ToolLoopResult<ThreadReply> | null;
+interface Answered {
+  readonly outcome: ReplyOutcome;
+  /** What the loop spent, for the log line and the metrics; null when it never ran. */
+  readonly result: ToolLoopResult<ThreadReply> | null;
+}
+
+/** The steps of a reply; the token is forgotten and the workspace removed however they end. */
+async function answerThread<W extends WorkspaceHandle>(options: RunReplyOptions<W>): Promise<Answered> {
+  const context = await threadContext(options);
+  if (context.kind === "skipped") return { outcome: context, result: null };
+  await using token = await installationToken(options);
+  const workspace = await fetchWorkspace(options, context, token.value);
+  await using _workspace = {
+    [Symbol.asyncDispose]: () =>
+      workspace.handle.dispose().catch(() => options.log.warn({}, "workspace dispose failed")),
+  };
+  const result = await askModel(options, context, workspace);
+  if (result.termination_reason === "cancelled") return { outcome: { kind: "cancelled" }, result };
+  return { outcome: await publishReply(options, context, result), result };
 }
 
 function postReply(options: RunReplyOptions<WorkspaceHandle>, body: string) {
@@ -80,48 +89,86 @@ async function failed(options: RunReplyOptions<WorkspaceHandle>, error: unknown)
   return { kind: "failed", reason };
 }
 
-async function attempt<W extends WorkspaceHandle>(
-  options: RunReplyOptions<W>,
-  job: JobState<W>,
-): Promise<ReplyOutcome> {
-  const { request, signal, octokit, ports, config } = options;
+type ThreadContext =
+  | { readonly kind: "skipped"; readonly reason: Extract<ReplyOutcome, { kind: "skipped" }>["reason"] }
+  | {
+      readonly kind: "thread";
+      readonly pr: PullData;
+      readonly botLogin: string;
+      readonly located: Extract<ReturnType<typeof locateReply>, { kind: "found" }>;
+    };
+
+interface PullData {
+  readonly html_url: string;
+  readonly title: string;
+  readonly head: { readonly sha: string };
+  readonly base: { readonly sha: string };
+}
+
+/** 1–2. The pull request at its current head, and the thread: Loupe's, still there, not answered yet. */
+async function threadContext(options: RunReplyOptions<WorkspaceHandle>): Promise<ThreadContext> {
+  const { request, octokit } = options;
   const repoRef = { owner: request.owner, repo: request.repo };
-  // 1. The pull request at its current head: a reply is about the code as it is now.
   const { data: pr } = await octokit.rest.pulls.get({ ...repoRef, pull_number: request.pullNumber });
   if (pr.state !== "open") return { kind: "skipped", reason: "closed" };
-  // 2. The thread: Loupe's, still there, and not answered yet.
   const botLogin = await options.botLogin();
   const threads = await listReviewThreads(octokit, { ...repoRef, pullNumber: request.pullNumber });
   const located = locateReply(threads, request, botLogin);
   if (located.kind === "skip") return { kind: "skipped", reason: located.reason };
-  const { thread } = located;
-  // 3. The merge-base and the head, fetched as a review fetches them (the tools read that snapshot).
+  return { kind: "thread", pr, botLogin, located };
+}
+
+/** The installation token, redacted from every output until the reply's work is over. */
+async function installationToken(
+  options: RunReplyOptions<WorkspaceHandle>,
+): Promise<AsyncDisposable & { readonly value: string }> {
+  const auth = (await options.octokit.auth({ type: "installation" })) as { token: string };
+  const release = registerSecret(auth.token);
+  return { value: auth.token, [Symbol.asyncDispose]: async () => release() };
+}
+
+/** 3. The merge-base and the head, fetched as a review fetches them (the tools read that snapshot). */
+async function fetchWorkspace<W extends WorkspaceHandle>(
+  options: RunReplyOptions<W>,
+  context: Extract<ThreadContext, { kind: "thread" }>,
+  token: string,
+): Promise<{ readonly handle: W; readonly mergeBaseSha: string }> {
+  const { request, octokit, config } = options;
   const comparison = await comparePullRequest(octokit, {
-    ...repoRef,
+    owner: request.owner,
+    repo: request.repo,
     pullNumber: request.pullNumber,
-    baseSha: pr.base.sha,
-    headSha: pr.head.sha,
+    baseSha: context.pr.base.sha,
+    headSha: context.pr.head.sha,
   });
-  const auth = (await octokit.auth({ type: "installation" })) as { token: string };
-  job.releaseToken = registerSecret(auth.token);
-  const workspace = await ports.fetchWorkspace({
+  const workspace = await options.ports.fetchWorkspace({
     url: `${config.gitBaseUrl}/${request.owner}/${request.repo}.git`,
-    headSha: pr.head.sha,
+    headSha: context.pr.head.sha,
     mergeBaseSha: comparison.mergeBaseSha,
-    baseSha: pr.base.sha,
+    baseSha: context.pr.base.sha,
     pullNumber: request.pullNumber,
-    token: auth.token,
-    signal,
+    token,
+    signal: options.signal,
   });
-  job.workspace = workspace;
-  // 4. The reply loop, given the thread and the anchored code as untrusted data.
-  const result = await ports.runReplyLoop({
-    view: workspace,
-    signal,
+  return { handle: workspace, mergeBaseSha: comparison.mergeBaseSha };
+}
+
+/** 4. The reply loop, given the thread and the anchored code as untrusted data. */
+function askModel<W extends WorkspaceHandle>(
+  options: RunReplyOptions<W>,
+  context: Extract<ThreadContext, { kind: "thread" }>,
+  workspace: { readonly handle: W; readonly mergeBaseSha: string },
+): Promise<ToolLoopResult<ThreadReply>> {
+  const { request } = options;
+  const { pr, located, botLogin } = context;
+  const { thread } = located;
+  return options.ports.runReplyLoop({
+    view: workspace.handle,
+    signal: options.signal,
     prompt: {
       repository: `${request.owner}/${request.repo}`,
       pullRequest: { number: request.pullNumber, url: pr.html_url, title: pr.title },
-      mergeBaseSha: comparison.mergeBaseSha,
+      mergeBaseSha: workspace.mergeBaseSha,
       headSha: pr.head.sha,
       finding: {
         path: thread.path,
@@ -136,17 +183,25 @@ async function attempt<W extends WorkspaceHandle>(
       })),
     },
   });
-  job.result = result;
-  if (result.termination_reason === "cancelled") return { kind: "cancelled" };
+}
+
+/**
+ * 5. The reply, or why there is none; 6. the thread resolved when the finding no longer stands,
+ * unless it is already, or a person wrote after the reply Loupe answered (still waiting for one).
+ */
+async function publishReply(
+  options: RunReplyOptions<WorkspaceHandle>,
+  context: Extract<ThreadContext, { kind: "thread" }>,
+  result: ToolLoopResult<ThreadReply>,
+): Promise<ReplyOutcome> {
+  const { request, config } = options;
   const answer = result.answer;
   if (answer === null) {
-    // 5a. No reply passed validation: the thread is told why, so the question is not left hanging.
     const detail = result.validation_failures?.[0] ?? null;
     const reason = result.termination_reason;
     await postReply(options, renderReplyFailure({ reason, detail, answering: request.replyCommentId }));
     return { kind: "failed", reason };
   }
-  // 5b. The reply.
   await postReply(
     options,
     renderThreadReply({
@@ -154,15 +209,14 @@ async function attempt<W extends WorkspaceHandle>(
       status: answer.finding_status,
       spend: { rounds: result.rounds, toolCalls: result.tool_calls },
       answering: request.replyCommentId,
-      repository: { ...repoRef, host: config.gitHost },
+      repository: { owner: request.owner, repo: request.repo, host: config.gitHost },
     }),
   );
-  // 6. The thread resolved when the finding no longer stands, unless it is already, or a person
-  // wrote after the reply Loupe answered (their comment is still waiting for an answer).
-  const resolve = answer.finding_status !== "still_valid" && !thread.isResolved && !located.laterHumanReply;
+  const { thread, laterHumanReply } = context.located;
+  const resolve = answer.finding_status !== "still_valid" && !thread.isResolved && !laterHumanReply;
   const resolved =
     resolve &&
-    (await resolveReviewThread(octokit, thread.id).then(
+    (await resolveReviewThread(options.octokit, thread.id).then(
       () => true,
       (error: unknown) => {
         options.log.warn({ error: errorDetail(error) }, "thread not resolved");
