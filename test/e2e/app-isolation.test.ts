@@ -17,7 +17,7 @@ import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import type { CheckRun } from "../support/fake-github-checks.ts";
 import { pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
-import { type LatencySamples, percentile, startLatencyProbe } from "../support/latency-probe.ts";
+import { expectResponsive, sampled } from "../support/latency-sampling.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import {
   type ScriptedProvider,
@@ -29,9 +29,6 @@ import { createWideTreeRepo, type WideTreeRepo } from "../support/wide-tree-repo
 
 const SECRET = `whsec-iso-${process.pid}-${Date.now()}`;
 const API_KEY = `test-key-iso-${process.pid}-${Date.now()}`;
-const MAX_P99_MS = 100;
-/** Enough answers of each kind for a 99th percentile that is not just the slowest one. */
-const MIN_SAMPLES = 100;
 const WIDE_ENTRIES = 400_000;
 
 let github: FakeGitHub;
@@ -127,46 +124,12 @@ async function review(loupe: LoupeProcess, repo: string, number: number, headRef
   );
 }
 
-/** Samples /healthz and webhooks while `work` runs, and after it until there are MIN_SAMPLES of each. */
-async function sampled<T>(loupe: LoupeProcess, work: () => Promise<T>): Promise<[T, LatencySamples]> {
-  const target = { url: loupe.url, pid: loupe.pid, secret: SECRET };
-  const probe = startLatencyProbe(target);
-  const result = await work().catch(async (error: unknown) => {
-    await probe.stop().catch(() => undefined);
-    throw error;
-  });
-  const samples = await probe.stop();
-  while (samples.healthz.length < MIN_SAMPLES) {
-    const more = startLatencyProbe(target);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const after = await more.stop();
-    samples.healthz.push(...after.healthz);
-    samples.webhooks.push(...after.webhooks);
-    samples.failures += after.failures;
-  }
-  return [result, samples];
-}
-
-function expectResponsive(samples: LatencySamples, what: string): void {
-  const p99 = { healthz: percentile(samples.healthz, 99), webhooks: percentile(samples.webhooks, 99) };
-  // The figures, for the record (bench/README.md keeps those of earlier runs); only p99 is asserted.
-  const max = (values: readonly number[]) => Math.max(...values).toFixed(1);
-  process.stdout.write(
-    `${what}: ${samples.healthz.length} /healthz answers, p99 ${p99.healthz.toFixed(1)} ms ` +
-      `(max ${max(samples.healthz)}); ${samples.webhooks.length} webhooks, p99 ${p99.webhooks.toFixed(1)} ms ` +
-      `(max ${max(samples.webhooks)})\n`,
-  );
-  expect(samples.failures).toBe(0);
-  expect(p99.healthz).toBeLessThan(MAX_P99_MS);
-  expect(p99.webhooks).toBeLessThan(MAX_P99_MS);
-}
-
 describe("a hostile repository, with the default worker heap", () => {
   const world = useLoupe(reviewScript, {});
 
   it("is reviewed in a worker while /healthz and signed webhooks are answered at p99 under 100 ms", async () => {
     const loupe = world.loupe!;
-    const [run, samples] = await sampled(loupe, () => review(loupe, "wide", 1, wide.headRef));
+    const [run, samples] = await sampled(loupe, SECRET, () => review(loupe, "wide", 1, wide.headRef));
     const final = run.history.at(-1)!;
     expect(final.conclusion).toBe("success");
     expect(final.output?.summary).toContain(TERMINATION_SENTENCES.final_review);
@@ -185,7 +148,7 @@ describe("a worker over its heap limit", () => {
 
   it("ends that review worker_out_of_memory with a completed check run; the server answers throughout and the next review gets a new worker", async () => {
     const loupe = world.loupe!;
-    const [[stopped, next], samples] = await sampled(loupe, async () => [
+    const [[stopped, next], samples] = await sampled(loupe, SECRET, async () => [
       await review(loupe, "wide", 2, wide.headRef),
       await review(loupe, "values", 3, "change"),
     ]);

@@ -18,7 +18,7 @@ import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import type { CheckRun } from "../support/fake-github-checks.ts";
 import { pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
-import { type LatencySamples, percentile, startLatencyProbe } from "../support/latency-probe.ts";
+import { expectResponsive, sampled } from "../support/latency-sampling.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 import {
@@ -35,9 +35,6 @@ import { deliverWebhook } from "../support/webhook-delivery.ts";
 
 const SECRET = `whsec-stall-${process.pid}-${Date.now()}`;
 const API_KEY = `test-key-stall-${process.pid}-${Date.now()}`;
-const MAX_P99_MS = 100;
-/** Enough answers of each kind for a 99th percentile that is not just the slowest one. */
-const MIN_SAMPLES = 100;
 
 let github: FakeGitHub;
 /** Its default branch holds the data files, so the comparison lists only src/a.ts, as GitHub's would. */
@@ -128,40 +125,6 @@ async function reviewOf(repo: string, number: number, headRef: string): Promise<
   );
 }
 
-/** Samples /healthz and webhooks while `work` runs, and after it until there are MIN_SAMPLES of each. */
-async function sampled<T>(work: () => Promise<T>): Promise<[T, LatencySamples]> {
-  const target = { url: loupe.url, pid: loupe.pid, secret: SECRET };
-  const probe = startLatencyProbe(target);
-  const result = await work().catch(async (error: unknown) => {
-    await probe.stop().catch(() => undefined);
-    throw error;
-  });
-  const samples = await probe.stop();
-  while (samples.healthz.length < MIN_SAMPLES) {
-    const more = startLatencyProbe(target);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const after = await more.stop();
-    samples.healthz.push(...after.healthz);
-    samples.webhooks.push(...after.webhooks);
-    samples.failures += after.failures;
-  }
-  return [result, samples];
-}
-
-function expectResponsive(samples: LatencySamples, what: string): void {
-  const p99 = { healthz: percentile(samples.healthz, 99), webhooks: percentile(samples.webhooks, 99) };
-  // The figures, for the record; only p99 is asserted.
-  const max = (values: readonly number[]) => Math.max(...values).toFixed(1);
-  process.stdout.write(
-    `${what}: ${samples.healthz.length} /healthz answers, p99 ${p99.healthz.toFixed(1)} ms ` +
-      `(max ${max(samples.healthz)}); ${samples.webhooks.length} webhooks, p99 ${p99.webhooks.toFixed(1)} ms ` +
-      `(max ${max(samples.webhooks)})\n`,
-  );
-  expect(samples.failures).toBe(0);
-  expect(p99.healthz).toBeLessThan(MAX_P99_MS);
-  expect(p99.webhooks).toBeLessThan(MAX_P99_MS);
-}
-
 function expectFinalReview(run: CheckRun): void {
   const final = run.history.at(-1)!;
   expect(final.conclusion).toBe("success");
@@ -170,7 +133,7 @@ function expectFinalReview(run: CheckRun): void {
 
 describe("hostile inputs, reviewed by the server process", () => {
   it("searches megabytes of one repeated character for a near miss while answering at p99 under 100 ms", async () => {
-    const [run, samples] = await sampled(() => reviewOf("repeated", 1, "change"));
+    const [run, samples] = await sampled(loupe, SECRET, () => reviewOf("repeated", 1, "change"));
     expectFinalReview(run);
     // The search read all 48 MiB and found nothing: no match, not cut.
     const toolMessage = JSON.parse(provider.requests[1]!.bodyText).messages.at(-1);
@@ -180,7 +143,7 @@ describe("hostile inputs, reviewed by the server process", () => {
   });
 
   it("checks and plans 100 findings spanning a megabyte file while answering at p99 under 100 ms", async () => {
-    const [run, samples] = await sampled(() => reviewOf("big", 2, "big"));
+    const [run, samples] = await sampled(loupe, SECRET, () => reviewOf("big", 2, "big"));
     expectFinalReview(run);
     const posted = github.reviews.filter((r) => r.repo === "big");
     expect(posted).toHaveLength(1);
@@ -192,7 +155,7 @@ describe("hostile inputs, reviewed by the server process", () => {
   });
 
   it("matches a 4,096-character path against globs at the limits while answering at p99 under 100 ms", async () => {
-    const [run, samples] = await sampled(() => reviewOf("globs", 3, "long"));
+    const [run, samples] = await sampled(loupe, SECRET, () => reviewOf("globs", 3, "long"));
     expectFinalReview(run);
     // The long name was reviewed (no pattern of either list but `**` matches it).
     expect(provider.requests[3]!.bodyText).toContain(LONG_NAME);

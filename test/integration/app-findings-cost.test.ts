@@ -5,17 +5,9 @@
 // of app-glob-cost.test.ts: the process's own work only), and every finding is placed.
 
 import { describe, expect, it } from "@jest/globals";
-import nock from "nock";
-import {
-  expectCleanEnd,
-  mockPublish,
-  mockReviewStart,
-  PR,
-  pullRequestPayload,
-  useAppScenario,
-} from "../support/app-scenario.ts";
-import { finding, review, stopTurn } from "../support/chat-turns.ts";
-import { probeEventLoopBlocks } from "../support/event-loop-blocks.ts";
+import { expectCleanEnd, mockPublish, mockReviewStart, PR, useAppScenario } from "../support/app-scenario.ts";
+import { review, stopTurn } from "../support/chat-turns.ts";
+import { longestBlockOfReview, warmUpReview } from "../support/review-blocks.ts";
 import {
   BIG_FILE as BIG,
   BIG_FILE_LINES as LINES,
@@ -32,22 +24,9 @@ const app = useAppScenario({
   },
 });
 
-/** Once per process, an ordinary review: what a fresh process pays once is start-up, not a stall. */
-async function warmUp(): Promise<void> {
-  const h = await app.start([{ body: stopTurn(review([finding({ severity: "low" })])) }]);
-  const gh = mockReviewStart(app.fx, { network: true });
-  mockPublish(gh).createReview(PR, [200, { id: 1 }]);
-  await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
-  await h.drain();
-  expect(gh.completion()).toMatchObject({ status: "completed", conclusion: "success" });
-  await app.provider.stop();
-  expectCleanEnd(h, null, [gh]);
-  nock.cleanAll();
-}
-
 describe("a final review of 100 findings over a megabyte file", () => {
   it("is checked and planned without blocking the event loop, and the review completes", async () => {
-    await warmUp();
+    await warmUpReview(app);
     const h = await app.start([{ body: stopTurn(review(spanningFindings())) }]);
     const gh = mockReviewStart(app.fx, {
       network: true,
@@ -56,15 +35,7 @@ describe("a final review of 100 findings over a megabyte file", () => {
     });
     mockPublish(gh).createReview(PR, [200, { id: 7 }]);
 
-    const probe = probeEventLoopBlocks();
-    let maxBlockMs: number;
-    try {
-      await h.receive("pull_request", pullRequestPayload(app.fx, "opened", head));
-      await h.drain();
-      maxBlockMs = probe.stop().maxBlockMs;
-    } finally {
-      probe.stop();
-    }
+    const maxBlockMs = await longestBlockOfReview(h, app, head);
 
     expect(gh.completion()).toMatchObject({ status: "completed", conclusion: "success" });
     // max_findings (50) inline, each over its whole range in the file's one hunk; the rest in the body.

@@ -6,17 +6,9 @@
 // never blocked for 100 ms (the probe of app-glob-cost.test.ts: the process's own work only).
 
 import { describe, expect, it } from "@jest/globals";
-import nock from "nock";
-import {
-  expectCleanEnd,
-  mockPublish,
-  mockReviewStart,
-  PR,
-  pullRequestPayload,
-  useAppScenario,
-} from "../support/app-scenario.ts";
+import { expectCleanEnd, mockPublish, mockReviewStart, PR, useAppScenario } from "../support/app-scenario.ts";
 import { finding, review, stopTurn } from "../support/chat-turns.ts";
-import { probeEventLoopBlocks } from "../support/event-loop-blocks.ts";
+import { longestBlockOfReview, warmUpReview } from "../support/review-blocks.ts";
 import { configAtTheLimits, LONG_NAME } from "../support/stall-inputs.ts";
 
 const app = useAppScenario({ harness: { botLogin: "loupe-test[bot]" } });
@@ -34,22 +26,12 @@ const MAX_BLOCK_MS = 100;
  */
 const ISOLATED = { isolation: {} };
 
-async function warmUp(): Promise<void> {
-  const h = await app.start([{ body: stopTurn(review([finding({ severity: "low" })])) }], ISOLATED);
-  const config = "paths:\n  include: ['src/**', '{lib,docs}/**']\n  exclude: ['**/*.min.js']\n";
-  const gh = mockReviewStart(app.fx, { network: true, config });
-  mockPublish(gh).createReview(PR, [200, { id: 1 }]);
-  await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
-  await h.drain();
-  expect(gh.completion()).toMatchObject({ status: "completed", conclusion: "success" });
-  await app.provider.stop();
-  expectCleanEnd(h, null, [gh]);
-  nock.cleanAll();
-}
-
 describe("a .github/loupe.yml at the glob limits, with brace alternatives", () => {
   it("is matched against a 4,096-character name without blocking, and the review completes", async () => {
-    await warmUp();
+    await warmUpReview(app, {
+      settings: ISOLATED,
+      mocks: { config: "paths:\n  include: ['src/**', '{lib,docs}/**']\n  exclude: ['**/*.min.js']\n" },
+    });
     const h = await app.start(
       [{ body: stopTurn(review([finding({ line: 2, severity: "high" })])) }],
       ISOLATED,
@@ -71,15 +53,7 @@ describe("a .github/loupe.yml at the glob limits, with brace alternatives", () =
     const gh = mockReviewStart(app.fx, { config, network: true, compareData: { ...compare, files } });
     mockPublish(gh).createReview(PR, [200, { id: 7 }]);
 
-    const probe = probeEventLoopBlocks();
-    let maxBlockMs: number;
-    try {
-      await h.receive("pull_request", pullRequestPayload(app.fx, "opened"));
-      await h.drain();
-      maxBlockMs = probe.stop().maxBlockMs;
-    } finally {
-      probe.stop();
-    }
+    const maxBlockMs = await longestBlockOfReview(h, app);
 
     expect(gh.completion()).toMatchObject({ status: "completed", conclusion: "success" });
     expect(gh.reviewsPosted()[0]!.comments).toEqual([

@@ -7,17 +7,9 @@
 // app-glob-cost.test.ts: the process's own work only), and the model gets the search's answer.
 
 import { describe, expect, it } from "@jest/globals";
-import nock from "nock";
-import {
-  expectCleanEnd,
-  mockPublish,
-  mockReviewStart,
-  PR,
-  pullRequestPayload,
-  useAppScenario,
-} from "../support/app-scenario.ts";
+import { expectCleanEnd, mockPublish, mockReviewStart, PR, useAppScenario } from "../support/app-scenario.ts";
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
-import { probeEventLoopBlocks } from "../support/event-loop-blocks.ts";
+import { longestBlockOfReview, warmUpReview } from "../support/review-blocks.ts";
 import { NEAR_MISS, writeRepeatedCharacterFiles } from "../support/stall-inputs.ts";
 
 let head = "";
@@ -29,22 +21,9 @@ const app = useAppScenario({
   },
 });
 
-/** Once per process, an ordinary review: what a fresh process pays once is start-up, not a stall. */
-async function warmUp(): Promise<void> {
-  const h = await app.start([{ body: stopTurn(review([finding({ severity: "low" })])) }]);
-  const gh = mockReviewStart(app.fx, { network: true, headSha: head, compareData: app.fx.compareData() });
-  mockPublish(gh).createReview(PR, [200, { id: 1 }]);
-  await h.receive("pull_request", pullRequestPayload(app.fx, "opened", head));
-  await h.drain();
-  expect(gh.completion()).toMatchObject({ status: "completed", conclusion: "success" });
-  await app.provider.stop();
-  expectCleanEnd(h, null, [gh]);
-  nock.cleanAll();
-}
-
 describe("search_repository over megabytes of one repeated character", () => {
   it("answers the model without blocking the event loop, and the review completes", async () => {
-    await warmUp();
+    await warmUpReview(app, { headSha: head, mocks: { headSha: head, compareData: app.fx.compareData() } });
     const h = await app.start([
       {
         body: toolCallsTurn([{ id: "call_1", name: "search_repository", arguments: { query: NEAR_MISS } }]),
@@ -55,15 +34,7 @@ describe("search_repository over megabytes of one repeated character", () => {
     const gh = mockReviewStart(app.fx, { network: true, headSha: head, compareData: app.fx.compareData() });
     mockPublish(gh).createReview(PR, [200, { id: 7 }]);
 
-    const probe = probeEventLoopBlocks();
-    let maxBlockMs: number;
-    try {
-      await h.receive("pull_request", pullRequestPayload(app.fx, "opened", head));
-      await h.drain();
-      maxBlockMs = probe.stop().maxBlockMs;
-    } finally {
-      probe.stop();
-    }
+    const maxBlockMs = await longestBlockOfReview(h, app, head);
 
     expect(gh.completion()).toMatchObject({ status: "completed", conclusion: "success" });
     expect(gh.reviewsPosted()[0]!.comments).toEqual([
