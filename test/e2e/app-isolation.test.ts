@@ -11,11 +11,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
-import { formatExternalId } from "../../src/github/external-id.ts";
 import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import type { CheckRun } from "../support/fake-github-checks.ts";
-import { pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { expectResponsive, sampled } from "../support/latency-sampling.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
@@ -24,7 +22,7 @@ import {
   type ScriptedTurn,
   startScriptedProvider,
 } from "../support/scripted-provider.ts";
-import { deliverWebhook } from "../support/webhook-delivery.ts";
+import { reviewThroughServer } from "../support/server-review.ts";
 import { createWideTreeRepo, type WideTreeRepo } from "../support/wide-tree-repo.ts";
 
 const SECRET = `whsec-iso-${process.pid}-${Date.now()}`;
@@ -104,24 +102,8 @@ function useLoupe(script: () => ScriptedTurn[], extra: Record<string, string>) {
 }
 
 /** Opens a pull request, delivers its webhook, and waits for its check run to complete. */
-async function review(loupe: LoupeProcess, repo: string, number: number, headRef: string): Promise<CheckRun> {
-  const target = { htmlBase: github.url, owner: "octo", repo, defaultBranch: "main", installationId: 1 };
-  const pr = github.addPullRequest({ owner: "octo", repo, number, headRef });
-  const delivery = await deliverWebhook({
-    url: loupe.webhookUrl,
-    event: "pull_request",
-    payload: pullRequestEvent("opened", target, pr),
-    secret: SECRET,
-  });
-  expect(delivery.status).toBe(200);
-  const externalId = formatExternalId(number);
-  return await loupe.until(
-    () =>
-      github.checkRuns.find(
-        (r) => r.repo === repo && r.externalId === externalId && r.history.at(-1)?.status === "completed",
-      ),
-    `the check run of octo/${repo}#${number}`,
-  );
+function review(loupe: LoupeProcess, repo: string, number: number, headRef: string): Promise<CheckRun> {
+  return reviewThroughServer({ github, loupe, secret: SECRET, repo, number, headRef });
 }
 
 describe("a hostile repository, with the default worker heap", () => {

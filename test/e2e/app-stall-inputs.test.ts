@@ -12,11 +12,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
-import { formatExternalId } from "../../src/github/external-id.ts";
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import type { CheckRun } from "../support/fake-github-checks.ts";
-import { pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { expectResponsive, sampled } from "../support/latency-sampling.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
@@ -31,7 +29,7 @@ import {
   spanningFindings,
   writeRepeatedCharacterFiles,
 } from "../support/stall-inputs.ts";
-import { deliverWebhook } from "../support/webhook-delivery.ts";
+import { reviewThroughServer } from "../support/server-review.ts";
 
 const SECRET = `whsec-stall-${process.pid}-${Date.now()}`;
 const API_KEY = `test-key-stall-${process.pid}-${Date.now()}`;
@@ -105,24 +103,8 @@ afterAll(async () => {
 });
 
 /** Opens a pull request, delivers its webhook, and waits for its check run to complete. */
-async function reviewOf(repo: string, number: number, headRef: string): Promise<CheckRun> {
-  const target = { htmlBase: github.url, owner: "octo", repo, defaultBranch: "main", installationId: 1 };
-  const pr = github.addPullRequest({ owner: "octo", repo, number, headRef });
-  const delivery = await deliverWebhook({
-    url: loupe.webhookUrl,
-    event: "pull_request",
-    payload: pullRequestEvent("opened", target, pr),
-    secret: SECRET,
-  });
-  expect(delivery.status).toBe(200);
-  const externalId = formatExternalId(number);
-  return await loupe.until(
-    () =>
-      github.checkRuns.find(
-        (r) => r.repo === repo && r.externalId === externalId && r.history.at(-1)?.status === "completed",
-      ),
-    `the check run of octo/${repo}#${number}`,
-  );
+function reviewOf(repo: string, number: number, headRef: string): Promise<CheckRun> {
+  return reviewThroughServer({ github, loupe, secret: SECRET, repo, number, headRef });
 }
 
 function expectFinalReview(run: CheckRun): void {
