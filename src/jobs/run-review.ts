@@ -10,7 +10,7 @@ import { errorDetail } from "../pipeline/error-detail.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
 import { gitHubHost } from "../host/github/github-host.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
-import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
+import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import { endingFor } from "./ending.ts";
 import type { JobEnvironment } from "./job-environment.ts";
@@ -67,7 +67,7 @@ export async function runReview<W extends WorkspaceHandle>(
     log.warn({ error: errorDetail(error) }, "review ended early");
     // A review that failed before its check run was asked for still reports somewhere.
     if (!runs.asked()) await runs.open(request.headSha).catch(() => undefined);
-    return abortedOutcome(signal) ?? { kind: "failed", error };
+    return cancellation(signal) ?? { kind: "failed", error };
   });
   const ending = endingFor(outcome);
   // Handed back to the shared queue: the run stays open for the replica that takes the job over
@@ -86,12 +86,6 @@ export async function runReview<W extends WorkspaceHandle>(
     durationMs: now() - startedAt,
   });
   return { remember: ending.remember };
-}
-
-function abortedOutcome(signal: AbortSignal): ReviewOutcome | null {
-  return signal.aborted && isCancelReason(signal.reason)
-    ? { kind: "cancelled", reason: signal.reason }
-    : null;
 }
 
 /** The job's check run: the queued one when it waits on the same commit, else a new one. */

@@ -2,7 +2,7 @@
 // exit code. Infrastructure faults (GitHub down, a broken workspace) are thrown by the pipeline;
 // a caller that must still report them (the App's check run) records them as `failed`.
 
-import type { CancelReason } from "../domain/cancel-reason.ts";
+import { type CancelReason, isCancelReason } from "../domain/cancel-reason.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { PlannedReview } from "./review-ports.ts";
@@ -54,4 +54,11 @@ export interface ReviewedOutcome {
 
 export function skipped(code: SkipCode, detail: string, remember = true): ReviewOutcome {
   return { kind: "skipped", code, detail, remember };
+}
+
+/** The cancellation a queue asked for (superseded, shutdown, hand-back), or null when none was. */
+export function cancellation(signal: AbortSignal): ReviewOutcome | null {
+  return signal.aborted && isCancelReason(signal.reason)
+    ? { kind: "cancelled", reason: signal.reason }
+    : null;
 }

@@ -7,7 +7,6 @@
 
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
-import { isCancelReason } from "../domain/cancel-reason.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import { describeGuidance } from "./describe-guidance.ts";
@@ -20,7 +19,7 @@ import { selectChange } from "./change-step.ts";
 import type { JobLogger } from "./job-logger.ts";
 import { loopInput, scopeLine } from "./loop-step.ts";
 import { publishStep } from "./publish-step.ts";
-import { type ReviewOutcome, skipped } from "./review-outcome.ts";
+import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 import { scopeStep } from "./scope-step.ts";
 import { stoppedRecord, unlessStopped } from "./stopped-review.ts";
@@ -203,12 +202,6 @@ function reviewedFacts(prepared: Prepared, result: LoopResult) {
 
 function guidanceNote(prepared: Prepared, host: PullRequestHost<WorkspaceHandle>): string {
   return describeGuidance(prepared.guidance, host.guidance.origin);
-}
-
-function cancellation(signal: AbortSignal): ReviewOutcome | null {
-  return signal.aborted && isCancelReason(signal.reason)
-    ? { kind: "cancelled", reason: signal.reason }
-    : null;
 }
 
 /** Removes the workspace when the review ends, however it ends; a failure to is only logged. */

@@ -10,11 +10,12 @@ import { describeFailure } from "../pipeline/describe-failure.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
 import { workerStopOf } from "../pipeline/stopped-review.ts";
 import { comparePullRequest } from "../github/compare.ts";
+import { installationToken } from "../github/installation-token.ts";
 import { listReviewThreads, resolveReviewThread } from "../github/review-threads.ts";
 import type { JobEnvironment } from "../jobs/job-environment.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { ToolLoopResult } from "../llm/types.ts";
-import { redactSecrets, registerSecret } from "../domain/redact.ts";
+import { redactSecrets } from "../domain/redact.ts";
 import { renderReplyFailure, renderThreadReply } from "../review/render-reply.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
@@ -52,7 +53,7 @@ interface Answered {
 async function answerThread<W extends WorkspaceHandle>(options: RunReplyOptions<W>): Promise<Answered> {
   const context = await threadContext(options);
   if (context.kind === "skipped") return { outcome: context, result: null };
-  await using token = await installationToken(options);
+  await using token = await forgottenAtEnd(options);
   const workspace = await fetchWorkspace(options, context, token.value);
   await using _workspace = {
     [Symbol.asyncDispose]: () =>
@@ -119,12 +120,11 @@ async function threadContext(options: RunReplyOptions<WorkspaceHandle>): Promise
 }
 
 /** The installation token, redacted from every output until the reply's work is over. */
-async function installationToken(
+async function forgottenAtEnd(
   options: RunReplyOptions<WorkspaceHandle>,
 ): Promise<AsyncDisposable & { readonly value: string }> {
-  const auth = (await options.octokit.auth({ type: "installation" })) as { token: string };
-  const release = registerSecret(auth.token);
-  return { value: auth.token, [Symbol.asyncDispose]: async () => release() };
+  const { token, release } = await installationToken(options.octokit);
+  return { value: token, [Symbol.asyncDispose]: async () => release() };
 }
 
 /** 3. The merge-base and the head, fetched as a review fetches them (the tools read that snapshot). */

@@ -9,13 +9,13 @@ import { resolveFixedThreads } from "./resolve-threads.ts";
 import { comparePullRequest } from "../../github/compare.ts";
 import { compareHeads } from "../../github/compare-heads.ts";
 import { githubGuidanceSource } from "../../github/guidance-source.ts";
+import { installationToken } from "../../github/installation-token.ts";
 import type { GitHubClient } from "../../github/octokit.ts";
 import { readLoupeHistory } from "../../github/posted-fingerprints.ts";
 import { publishReview } from "../../github/publish-review.ts";
 import { readRepoConfigFile } from "../../github/repo-config-file.ts";
 import type { SecondaryRetryOptions } from "../../github/retry-secondary.ts";
 import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
-import { registerSecret } from "../../domain/redact.ts";
 import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
 import type { PullRequestHost } from "../pull-request-host.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";
@@ -71,15 +71,15 @@ export function gitHubHost<W extends WorkspaceHandle>(
     openWorkspace: async ({ pullRequest, mergeBaseSha, signal }) => {
       // The installation token goes only to the configured git host, as a header; it is redacted
       // from every output until the host is disposed, after the last text that could quote it.
-      const auth = (await octokit.auth({ type: "installation" })) as { token: string };
-      releases.push(registerSecret(auth.token));
+      const { token, release } = await installationToken(octokit);
+      releases.push(release);
       return await options.fetchWorkspace({
         url: `${options.gitBaseUrl}/${request.owner}/${request.repo}.git`,
         headSha: pullRequest.headSha,
         mergeBaseSha,
         baseSha: pullRequest.baseSha,
         pullNumber: request.pullNumber,
-        token: auth.token,
+        token,
         signal,
       });
     },
