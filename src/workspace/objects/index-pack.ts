@@ -11,7 +11,12 @@ import { type ByteBudgetCache, createByteBudgetCache } from "./byte-budget-cache
 import { applyDelta } from "./delta.ts";
 import { type EntryHeader, parseEntryHeader } from "./entry-header.ts";
 import { type GitObject, gitObjectId } from "./git-object.ts";
-import { corruptPack, createPackEntryReader, STREAM_ABOVE } from "./pack-entry-reader.ts";
+import {
+  corruptPack,
+  createPackEntryReader,
+  type PackEntryReader,
+  STREAM_ABOVE,
+} from "./pack-entry-reader.ts";
 import { type IndexedObject, writePackIndex } from "./pack-index-writer.ts";
 import type { PackSource } from "./pack-source.ts";
 
@@ -54,6 +59,21 @@ const corrupt = corruptPack;
 export async function indexPack(options: IndexPackOptions): Promise<IndexedPack> {
   const { source } = options;
   const windowBytes = options.windowBytes ?? WINDOW;
+  const { count, checksum, dataEnd } = verifyPack(source, windowBytes);
+  const reader = createPackEntryReader(source, dataEnd, windowBytes);
+  const cache: ByteBudgetCache<GitObject> = createByteBudgetCache(options.cacheBytes ?? 32 * 1024 * 1024);
+  const scanned = await scanEntries(reader, cache, count, dataEnd);
+  await resolveDeltas(scanned, createResolver(scanned, reader, cache, options.readExternal));
+  const objects: IndexedObject[] = scanned.entries.map((entry) => ({
+    oid: entry.oid!,
+    offset: entry.offset,
+    crc: entry.crc,
+  }));
+  return { checksum: checksum.toString("hex"), objectCount: count, index: writePackIndex(objects, checksum) };
+}
+
+/** The pack's header and trailing checksum, checked over the whole pack before anything else. */
+function verifyPack(source: PackSource, windowBytes: number) {
   const dataEnd = source.size - TRAILER;
   const start = Buffer.from(source.read(0, HEADER)); // copies: the next read reuses the bytes
   if (dataEnd < HEADER || start.toString("latin1", 0, 4) !== "PACK") throw corrupt("not a pack file");
@@ -66,14 +86,24 @@ export async function indexPack(options: IndexPackOptions): Promise<IndexedPack>
     hash.update(source.read(at, Math.min(windowBytes, dataEnd - at)));
   }
   if (!hash.digest().equals(checksum)) throw corrupt("its checksum does not match its contents");
+  return { count, checksum, dataEnd };
+}
 
-  const { view, inflateAt, streamWhole, crcOf } = createPackEntryReader(source, dataEnd, windowBytes);
+interface ScannedPack {
+  readonly entries: Entry[];
+  readonly byOffset: Map<number, Entry>;
+  readonly offsetOfOid: Map<string, number>;
+}
 
-  // Pass 1: every entry's extent and CRC, and the id of every whole object.
-  const entries: Entry[] = [];
-  const byOffset = new Map<number, Entry>();
-  const offsetOfOid = new Map<string, number>();
-  const cache: ByteBudgetCache<GitObject> = createByteBudgetCache(options.cacheBytes ?? 32 * 1024 * 1024);
+/** Pass 1: every entry's extent and CRC, and the id of every whole object. */
+async function scanEntries(
+  reader: PackEntryReader,
+  cache: ByteBudgetCache<GitObject>,
+  count: number,
+  dataEnd: number,
+): Promise<ScannedPack> {
+  const { view, inflateAt, streamWhole, crcOf } = reader;
+  const scanned: ScannedPack = { entries: [], byOffset: new Map(), offsetOfOid: new Map() };
   let offset = HEADER;
   for (let n = 0; n < count; n += 1) {
     if (offset >= dataEnd) throw corrupt(`it ends after ${n} of its ${count} entries`);
@@ -96,17 +126,29 @@ export async function indexPack(options: IndexPackOptions): Promise<IndexedPack>
     const entry: Entry = { offset, header, dataStart, end, crc: crcOf(offset, end) };
     if (oid !== undefined) {
       entry.oid = oid;
-      offsetOfOid.set(oid, offset);
+      scanned.offsetOfOid.set(oid, offset);
     }
-    entries.push(entry);
-    byOffset.set(offset, entry);
+    scanned.entries.push(entry);
+    scanned.byOffset.set(offset, entry);
     offset = end;
   }
   if (offset !== dataEnd) throw corrupt("it has bytes after its last entry");
+  return scanned;
+}
 
-  // The object at `from`, resolving its delta chain; undefined while a REF_DELTA base has no id
-  // yet (a delta later in the pack) and is not in the store either.
-  const resolve = async (from: number): Promise<GitObject | undefined> => {
+type Resolve = (from: number) => Promise<GitObject | undefined>;
+
+/**
+ * The object at an offset, resolving its delta chain; undefined while a REF_DELTA base has no id
+ * yet (a delta later in the pack) and is not in the store either.
+ */
+function createResolver(
+  scanned: ScannedPack,
+  reader: PackEntryReader,
+  cache: ByteBudgetCache<GitObject>,
+  readExternal: IndexPackOptions["readExternal"],
+): Resolve {
+  return async (from) => {
     const chain: { key: string; delta: Buffer }[] = [];
     let at = from;
     let base: GitObject | undefined;
@@ -114,10 +156,10 @@ export async function indexPack(options: IndexPackOptions): Promise<IndexedPack>
       const key = String(at);
       base = cache.get(key);
       if (base !== undefined) break;
-      const entry = byOffset.get(at);
+      const entry = scanned.byOffset.get(at);
       if (entry === undefined) throw corrupt(`a delta names a base at ${at}, where no entry starts`);
       const { header } = entry;
-      const { data } = inflateAt(entry.dataStart, header.size, entry.end - entry.dataStart);
+      const { data } = reader.inflateAt(entry.dataStart, header.size, entry.end - entry.dataStart);
       if (header.kind === "whole") {
         base = { type: header.type, bytes: data };
         cache.set(key, base, data.byteLength);
@@ -129,13 +171,13 @@ export async function indexPack(options: IndexPackOptions): Promise<IndexedPack>
         at = header.baseOffset;
         continue;
       }
-      const local = offsetOfOid.get(header.baseOid);
+      const local = scanned.offsetOfOid.get(header.baseOid);
       if (local !== undefined) {
         at = local;
         continue;
       }
       // Not (yet) known in this pack: a thin pack's base in the store, or a later entry's object.
-      base = await options.readExternal(header.baseOid);
+      base = await readExternal(header.baseOid);
       if (base === undefined) return undefined;
     }
     for (let step = chain.length - 1; step >= 0; step -= 1) {
@@ -145,9 +187,11 @@ export async function indexPack(options: IndexPackOptions): Promise<IndexedPack>
     }
     return base;
   };
+}
 
-  // Pass 2: the deltas, in pack order; a base that is itself a later REF_DELTA waits a round.
-  let unresolved = entries.filter((entry) => entry.oid === undefined);
+/** Pass 2: the deltas, in pack order; a base that is itself a later REF_DELTA waits a round. */
+async function resolveDeltas(scanned: ScannedPack, resolve: Resolve): Promise<void> {
+  let unresolved = scanned.entries.filter((entry) => entry.oid === undefined);
   while (unresolved.length > 0) {
     const waiting: Entry[] = [];
     for (const entry of unresolved) {
@@ -157,18 +201,11 @@ export async function indexPack(options: IndexPackOptions): Promise<IndexedPack>
         continue;
       }
       entry.oid = gitObjectId(object.type, object.bytes);
-      offsetOfOid.set(entry.oid, entry.offset);
+      scanned.offsetOfOid.set(entry.oid, entry.offset);
     }
     if (waiting.length === unresolved.length) {
       throw corrupt(`${waiting.length} deltas name bases that are neither in the pack nor in the store`);
     }
     unresolved = waiting;
   }
-
-  const objects: IndexedObject[] = entries.map((entry) => ({
-    oid: entry.oid!,
-    offset: entry.offset,
-    crc: entry.crc,
-  }));
-  return { checksum: checksum.toString("hex"), objectCount: count, index: writePackIndex(objects, checksum) };
 }
