@@ -14,13 +14,12 @@
 // Packs written by anyone else (a local repository's, from native git) are hashed on read, as are
 // objects whose delta chain reaches a base outside the verified packs (a loose object).
 
-import fs from "node:fs";
 import path from "node:path";
 import { type ByteBudgetCache, createByteBudgetCache } from "./byte-budget-cache.ts";
 import { applyDelta } from "./delta.ts";
 import { CorruptObjectStoreError, type GitObject, gitObjectId } from "./git-object.ts";
 import { readLooseObject } from "./loose-object.ts";
-import { openPackFile, type PackFile } from "./pack-file.ts";
+import { createOpenPacks, OFFSETS_PER_PACK, type OpenPack } from "./open-packs.ts";
 
 export interface TooLarge {
   readonly tooLarge: number;
@@ -58,14 +57,6 @@ export const DEFAULT_OBJECT_CACHE_BYTES = 32 * 1024 * 1024;
 const MAX_CHAIN = 10_000;
 const MAX_EXTERNAL_DEPTH = 64;
 
-interface OpenPack {
-  readonly name: string;
-  readonly file: PackFile;
-  /** This pack's keys in the object cache are keyBase + offset. */
-  readonly keyBase: number;
-  readonly verified: boolean;
-}
-
 /** A resolved object, and what is known of its id. */
 interface Resolved {
   readonly object: GitObject;
@@ -75,114 +66,26 @@ interface Resolved {
   hashedAs?: string;
 }
 
-/** Offsets per pack in the cache's key space: packs up to 2^40 bytes (1 TiB). */
-const OFFSETS_PER_PACK = 2 ** 40;
-
 export function createObjectDatabase(options: ObjectDatabaseOptions): ObjectDatabase {
   const objectsDir = path.join(options.gitdir, "objects");
-  const packDir = path.join(objectsDir, "pack");
+  const packs = createOpenPacks(path.join(objectsDir, "pack"));
   const cache: ByteBudgetCache<Resolved, number> = createByteBudgetCache(
     options.cacheBytes ?? DEFAULT_OBJECT_CACHE_BYTES,
   );
-  let packs: OpenPack[] | undefined;
-  let opened = 0;
-  // Packs this reader could not open (an unknown index version): left to the fallback.
-  const skipped = new Set<string>();
-  const verifiedPacks = new Set<string>();
-
-  const scanPacks = (): OpenPack[] => {
-    const known = new Set((packs ?? []).map((pack) => pack.name));
-    const found = [...(packs ?? [])];
-    let names: string[];
-    try {
-      names = fs.readdirSync(packDir);
-    } catch {
-      names = [];
-    }
-    for (const idx of names.filter((name) => name.endsWith(".idx")).sort()) {
-      const name = `${idx.slice(0, -4)}.pack`;
-      if (known.has(name) || skipped.has(name) || !names.includes(name)) continue;
-      const file = openPackFile(path.join(packDir, name), path.join(packDir, idx), name);
-      if (file === undefined) skipped.add(name);
-      else {
-        const keyBase = opened * OFFSETS_PER_PACK;
-        opened += 1;
-        found.push({ name, file, keyBase, verified: verifiedPacks.has(name) });
-      }
-    }
-    packs = found;
-    return found;
-  };
-
-  const locate = (oid: string): { pack: OpenPack; offset: number } | undefined => {
-    for (const pack of packs ?? scanPacks()) {
-      const offset = pack.file.index.offsetOf(oid);
-      if (offset !== undefined) return { pack, offset };
-    }
-    return undefined;
-  };
-
-  // The object at `offset`. With `maxSize`, the top entry is checked before it is inflated: a
-  // larger object (by its header, or its delta's result size) comes back as TooLarge. Bases are
-  // read unbounded, being needed for any result at all.
-  const resolveAt = (pack: OpenPack, offset: number, depth: number, maxSize: number): Resolved | TooLarge => {
-    const deltas: { key: number; delta: Uint8Array }[] = [];
-    let at = offset;
-    let base: Resolved | undefined;
-    while (base === undefined) {
-      // Offsets past the key space are not cached (a pack over 1 TiB).
-      const key = at < OFFSETS_PER_PACK ? pack.keyBase + at : -1;
-      base = cache.get(key);
-      if (base !== undefined) break;
-      // Only the top entry is bounded: bases are needed for any result at all.
-      const entry = pack.file.readEntry(at, deltas.length === 0 ? maxSize : undefined);
-      if (entry.kind === "too_large") return { tooLarge: entry.size };
-      if (entry.kind === "whole") {
-        base = { object: { type: entry.type, bytes: entry.bytes }, trusted: pack.verified };
-        if (key >= 0) cache.set(key, base, entry.bytes.byteLength);
-        break;
-      }
-      deltas.push({ key, delta: entry.delta });
-      if (deltas.length > MAX_CHAIN)
-        throw new CorruptObjectStoreError(`delta chain longer than ${MAX_CHAIN}`);
-      if (entry.kind === "ofs_delta") {
-        at = entry.baseOffset;
-        continue;
-      }
-      const local = pack.file.index.offsetOf(entry.baseOid);
-      if (local !== undefined) {
-        at = local;
-        continue;
-      }
-      // A thin pack's base lives elsewhere in the store (the pack fetched before it).
-      const external = readStored(entry.baseOid, depth + 1, Number.POSITIVE_INFINITY);
-      if (external === undefined) {
-        throw new CorruptObjectStoreError(`the delta base ${entry.baseOid} is missing from the store`);
-      }
-      base = external as Resolved;
-    }
-    const trusted = base.trusted && pack.verified;
-    for (let step = deltas.length - 1; step >= 0; step -= 1) {
-      const { key, delta } = deltas[step]!;
-      const bytes = applyDelta(base.object.bytes, delta);
-      base = { object: { type: base.object.type, bytes }, trusted };
-      if (key >= 0) cache.set(key, base, bytes.byteLength);
-    }
-    return base.object.bytes.byteLength > maxSize ? { tooLarge: base.object.bytes.byteLength } : base;
-  };
+  const chains: ChainReader = { cache, readStored: (oid, depth, maxSize) => readStored(oid, depth, maxSize) };
 
   const readStored = (oid: string, depth: number, maxSize: number): Resolved | TooLarge | undefined => {
     if (depth > MAX_EXTERNAL_DEPTH)
       throw new CorruptObjectStoreError("delta bases refer to each other in a loop");
-    let found = locate(oid);
+    let found = packs.locate(oid);
     if (found === undefined) {
       const loose = readLooseObject(objectsDir, oid, maxSize);
       if (loose !== undefined) return "tooLarge" in loose ? loose : { object: loose, trusted: false };
       // A pack written since the last scan (a fetch that deepened) is found on a second look.
-      scanPacks();
-      found = locate(oid);
+      packs.rescan();
+      found = packs.locate(oid);
     }
-    return found === undefined ? undefined : resolveAt(found.pack, found.offset, depth, maxSize);
+    return found === undefined ? undefined : resolveAt(chains, found.pack, found.offset, depth, maxSize);
   };
 
   const readChecked = async (oid: string, maxSize: number): Promise<GitObject | TooLarge | undefined> => {
@@ -209,15 +112,72 @@ export function createObjectDatabase(options: ObjectDatabaseOptions): ObjectData
   return {
     readObject: (oid) => readChecked(oid, Number.POSITIVE_INFINITY) as Promise<GitObject | undefined>,
     readObjectWithin: readChecked,
-    markPackVerified(packName) {
-      verifiedPacks.add(packName);
-    },
+    markPackVerified: (packName) => packs.markVerified(packName),
     get cachedBytes() {
       return cache.bytesHeld;
     },
-    close() {
-      for (const pack of packs ?? []) pack.file.close();
-      packs = undefined;
-    },
+    close: () => packs.close(),
   };
+}
+
+/** What resolving a delta chain needs of its store: the cache, and objects outside the pack. */
+interface ChainReader {
+  readonly cache: ByteBudgetCache<Resolved, number>;
+  readonly readStored: (oid: string, depth: number, maxSize: number) => Resolved | TooLarge | undefined;
+}
+
+/**
+ * The object at `offset` of `pack`. With `maxSize`, the top entry is checked before it is
+ * inflated: a larger object (by its header, or its delta's result size) comes back as TooLarge.
+ * Bases are read unbounded, being needed for any result at all.
+ */
+function resolveAt(
+  { cache, readStored }: ChainReader,
+  pack: OpenPack,
+  offset: number,
+  depth: number,
+  maxSize: number,
+): Resolved | TooLarge {
+  const deltas: { key: number; delta: Uint8Array }[] = [];
+  let at = offset;
+  let base: Resolved | undefined;
+  while (base === undefined) {
+    // Offsets past the key space are not cached (a pack over 1 TiB).
+    const key = at < OFFSETS_PER_PACK ? pack.keyBase + at : -1;
+    base = cache.get(key);
+    if (base !== undefined) break;
+    // Only the top entry is bounded: bases are needed for any result at all.
+    const entry = pack.file.readEntry(at, deltas.length === 0 ? maxSize : undefined);
+    if (entry.kind === "too_large") return { tooLarge: entry.size };
+    if (entry.kind === "whole") {
+      base = { object: { type: entry.type, bytes: entry.bytes }, trusted: pack.verified };
+      if (key >= 0) cache.set(key, base, entry.bytes.byteLength);
+      break;
+    }
+    deltas.push({ key, delta: entry.delta });
+    if (deltas.length > MAX_CHAIN) throw new CorruptObjectStoreError(`delta chain longer than ${MAX_CHAIN}`);
+    if (entry.kind === "ofs_delta") {
+      at = entry.baseOffset;
+      continue;
+    }
+    const local = pack.file.index.offsetOf(entry.baseOid);
+    if (local !== undefined) {
+      at = local;
+      continue;
+    }
+    // A thin pack's base lives elsewhere in the store (the pack fetched before it).
+    const external = readStored(entry.baseOid, depth + 1, Number.POSITIVE_INFINITY);
+    if (external === undefined) {
+      throw new CorruptObjectStoreError(`the delta base ${entry.baseOid} is missing from the store`);
+    }
+    base = external as Resolved;
+  }
+  const trusted = base.trusted && pack.verified;
+  for (let step = deltas.length - 1; step >= 0; step -= 1) {
+    const { key, delta } = deltas[step]!;
+    const bytes = applyDelta(base.object.bytes, delta);
+    base = { object: { type: base.object.type, bytes }, trusted };
+    if (key >= 0) cache.set(key, base, bytes.byteLength);
+  }
+  return base.object.bytes.byteLength > maxSize ? { tooLarge: base.object.bytes.byteLength } : base;
 }
