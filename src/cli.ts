@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import module from "node:module";
 import { asksForHelp, COMMAND_HELP, type CommandName, isCommandName, MAIN_HELP } from "./cli/help.ts";
-import { LoupeError } from "./domain/errors.ts";
 import type { CliIo } from "./cli/io.ts";
+import { LoupeError } from "./domain/errors.ts";
 import { redactSecrets } from "./domain/redact.ts";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;

@@ -10,13 +10,13 @@ import { loadEnvironment } from "./config/load-env.ts";
 import { readPort, readServerMode } from "./config/server-config.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
+import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { startAppServer } from "./http/app-server.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
 import { createLoupe } from "./index.ts";
 import { createLog } from "./log/create-log.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
-import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { readAppYml } from "./setup/app-manifest.ts";
 import { startSetupServer } from "./setup/setup-server.ts";
 

@@ -7,7 +7,7 @@
 // progress update first so a late PATCH can never overwrite the completed run. Every write retries
 // GitHub's secondary rate limits within a deadline; every text is clamped by github/check-run.ts.
 
-import { errorDetail } from "../pipeline/error-detail.ts";
+import type { CancelReason } from "../domain/cancel-reason.ts";
 import type { CheckConclusion, CheckRunOutput } from "../github/check-run.ts";
 import {
   completeCheckRun,
@@ -18,9 +18,9 @@ import {
 import { renderProgressOutput } from "../github/check-run-output.ts";
 import type { GitHubClient, RepoRef } from "../github/octokit.ts";
 import { withSecondaryRetry } from "../github/retry-secondary.ts";
-import type { JobLogger } from "../pipeline/job-logger.ts";
-import type { CancelReason } from "../domain/cancel-reason.ts";
 import type { RoundProgress } from "../llm/types.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
+import type { JobLogger } from "../pipeline/job-logger.ts";
 import { createProgressThrottle } from "./progress-throttle.ts";
 import { cancelledOutput, queuedOutput, reviewingOutput } from "./texts.ts";
 

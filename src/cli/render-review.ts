@@ -2,10 +2,10 @@
 // what the App would post for it: the review body exactly as the App renders it (summary,
 // "Outside the diff", notes) and each inline comment with the line it would be anchored to.
 
-import type { PlannedReview } from "../pipeline/review-ports.ts";
-import { renderCliMarkdown as renderResultMarkdown } from "../review/render-cli.ts";
 import type { LoopResult } from "../llm/types.ts";
+import type { PlannedReview } from "../pipeline/review-ports.ts";
 import { codeSpan } from "../review/markdown-escape.ts";
+import { renderCliMarkdown as renderResultMarkdown } from "../review/render-cli.ts";
 
 export interface RenderLocalReviewInput {
   readonly result: LoopResult;

@@ -7,7 +7,7 @@
 
 import type { TreeChange } from "../workspace/tree-diff.ts";
 import type { ObjectReader, TreeEntry } from "../workspace/types.ts";
-import { createCandidateLoader, type Candidate, isRegular } from "./rename-candidates.ts";
+import { type Candidate, createCandidateLoader, isRegular } from "./rename-candidates.ts";
 import { compareScores, newRow, offer, type Score } from "./score-matrix.ts";
 import { DEFAULT_RENAME_SCORE, MAX_SCORE, similarityPercent, sizesTooFar } from "./similarity.ts";
 

@@ -14,15 +14,15 @@ import { randomUUID } from "node:crypto";
 import { DelayedError, type Job, Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { KnownRun } from "../check-runs/check-runs.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
-import type { JobLogger } from "../pipeline/job-logger.ts";
-import type { ReviewJob } from "../jobs/review-job.ts";
-import type { EnqueueOutcome, JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { queueKey, type ReviewRequest } from "../domain/review-request.ts";
+import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
+import type { ReviewJob } from "../jobs/review-job.ts";
+import type { EnqueueOutcome, JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
+import type { JobLogger } from "../pipeline/job-logger.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming, REVIEW_QUEUE_NAME } from "./fleet-timing.ts";
 import { createPrState } from "./pr-state.ts";
-import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
 
 export interface RedisQueueOptions {
   readonly redisUrl: string;

@@ -7,11 +7,11 @@
 
 import { Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
-import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../replies/reply-queue.ts";
+import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
 import type { JobLogger } from "../pipeline/job-logger.ts";
-import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
+import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
+import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../replies/reply-queue.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
 
 export const REPLY_QUEUE_NAME = "loupe-replies";

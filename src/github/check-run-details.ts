@@ -3,9 +3,9 @@
 // The failed checks quote keys and paths the model chose, so each is shown as a code span,
 // redacted; nothing of the provider's body is ever part of them.
 
+import { redactSecrets } from "../domain/redact.ts";
 import { resultDetails, sameList } from "../llm/result-details.ts";
 import type { LoopResult } from "../llm/types.ts";
-import { redactSecrets } from "../domain/redact.ts";
 import { type Block, code, paragraph, strong, text } from "../review/markdown-tree.ts";
 import { sentenceInlines } from "../review/model-inlines.ts";
 

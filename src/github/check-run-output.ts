@@ -4,18 +4,18 @@
 // every field stays within GitHub's 65,535-character limit. Everything is built as a Markdown
 // tree and serialized by the same inert writer as review comments.
 
-import { describeToolCalls } from "../llm/transport/describe.ts";
-import type { LoopResult, RoundProgress, TraceTurn } from "../llm/types.ts";
 import type { Severity } from "../domain/finding.ts";
+import { SEVERITIES } from "../domain/finding.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
 import { redactSecrets } from "../domain/redact.ts";
+import { cutCodePoints } from "../domain/text.ts";
+import { describeToolCalls } from "../llm/transport/describe.ts";
+import type { LoopResult, RoundProgress, TraceTurn } from "../llm/types.ts";
 import { fitBlocks } from "../review/fit-blocks.ts";
 import { escapeText } from "../review/markdown-escape.ts";
 import { serializeBlocks, tableRow } from "../review/markdown-serialize.ts";
-import { cutCodePoints } from "../domain/text.ts";
 import { type Block, code, emphasis, type Inline, paragraph, strong, text } from "../review/markdown-tree.ts";
 import { sanitizeBlocks } from "../review/sanitize.ts";
-import { SEVERITIES } from "../domain/finding.ts";
 import type { CheckRunOutput } from "./check-run.ts";
 import { renderResultDetails } from "./check-run-details.ts";
 

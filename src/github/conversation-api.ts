@@ -2,8 +2,8 @@
 // 👀 acknowledgement, comments and replies, and the reads a command needs. Kept in one adapter so
 // the command handler stays pure over an interface and its tests can swap nothing but GitHub.
 
-import { canWrite } from "../conversation/permission.ts";
 import { PAUSE_LABEL } from "../conversation/pause-state.ts";
+import { canWrite } from "../conversation/permission.ts";
 import { type GitHubClient, httpStatus, type RepoRef } from "./octokit.ts";
 
 export type CommentSource = "issue_comment" | "review_comment";

@@ -3,14 +3,14 @@
 // local repository (the CLI) has no history, publishes nothing and has no threads. An absent
 // capability is an absent object, never a method that pretends.
 
-import type { PullRequest } from "../domain/pull-request.ts";
 import type { ComparedFile } from "../conversation/file-changes.ts";
 import type { HeadComparison } from "../conversation/review-scope.ts";
 import type { ChangeSet } from "../domain/changed-file.ts";
-import type { ConfigFileRead } from "../github/repo-config-file.ts";
-import type { InlineComment, PublishOutcome } from "../github/publish-review.ts";
-import type { GuidanceSource } from "../guidance/types.ts";
+import type { PullRequest } from "../domain/pull-request.ts";
 import type { LoupeHistory } from "../github/posted-fingerprints.ts";
+import type { InlineComment, PublishOutcome } from "../github/publish-review.ts";
+import type { ConfigFileRead } from "../github/repo-config-file.ts";
+import type { GuidanceSource } from "../guidance/types.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 
 /** The repository a review is of; links in model text may point only into it. */

@@ -10,12 +10,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { type ApplicationFunction, createProbot } from "probot";
-import { errorDetail } from "../pipeline/error-detail.ts";
-import type { Metrics } from "../metrics/metrics.ts";
 import { WEBHOOK_PATH } from "../config/webhook-target.ts";
+import type { Metrics } from "../metrics/metrics.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
 import { createAccessLog } from "./access-log.ts";
-import { startWebhookProxy } from "./webhook-proxy.ts";
 import { createWebhookGuard } from "./webhook-guard.ts";
+import { startWebhookProxy } from "./webhook-proxy.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;

@@ -2,8 +2,8 @@
 // repository's fail_on) may fail a check; every incomplete review is neutral, because Loupe's own
 // trouble (budgets, the provider, bad model output) must never block a merge.
 
-import type { CheckConclusion } from "../github/check-run.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
+import type { CheckConclusion } from "../github/check-run.ts";
 
 export function conclusionFor(reason: TerminationReason, gateFailed: boolean): CheckConclusion {
   if (reason === "cancelled") return "cancelled";

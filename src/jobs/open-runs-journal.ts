@@ -9,8 +9,8 @@
 
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { errorDetail } from "../pipeline/error-detail.ts";
 import type { GitHubClient } from "../github/octokit.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
 
 export interface OpenRun {
   readonly installationId: number;

@@ -7,10 +7,10 @@
 // shutdown, is reported (`onDropped`), so the shell can show a queued check run and close it:
 // nothing waits invisibly or vanishes silently. The runner receives the job as plain data.
 
-import { newJob, type ReviewJob } from "./review-job.ts";
-import type { EnqueueOutcome, JobRunner, ReviewQueue } from "./review-queue.ts";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { queueKey, type ReviewRequest } from "../domain/review-request.ts";
+import { newJob, type ReviewJob } from "./review-job.ts";
+import type { EnqueueOutcome, JobRunner, ReviewQueue } from "./review-queue.ts";
 
 export interface QueueTimers {
   setTimeout(fn: () => void, ms: number): unknown;

@@ -1,6 +1,7 @@
 // Reads the protocol metadata of a chat-completions body (id, model, usage) without trusting it:
 // anything missing or malformed becomes null rather than an exception.
 
+import { readSpend, type Spend } from "../domain/spend.ts";
 import type { Usage } from "./types.ts";
 
 export interface Envelope {
@@ -8,6 +9,8 @@ export interface Envelope {
   readonly model: string | null;
   readonly finishReason: string | null;
   readonly usage: Usage | null;
+  /** The same usage split as it is billed (cached input apart), with any cost the provider reported. */
+  readonly spend: Spend | null;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -37,6 +40,7 @@ export function readEnvelope(body: unknown): Envelope {
     model: short(record.model),
     finishReason: short(choice.finish_reason),
     usage: readUsage(record.usage),
+    spend: readSpend(record.usage),
   };
 }
 

@@ -3,13 +3,13 @@
 // own words, so a repair request and the check run can say exactly what was wrong.
 
 import * as v from "valibot";
+import type { FinalReview, Finding } from "../domain/finding.ts";
 import { readRepositoryTextFile } from "../tools/repository-file.ts";
 import type { ToolErrorCode } from "../tools/types.ts";
 import type { RepositoryView } from "../workspace/types.ts";
 import { readAnswerObject } from "./answer-json.ts";
 import { FinalReviewSchema } from "./final-review-schema.ts";
 import { capFailures, pathProblem, schemaIssueMessage } from "./review-check-messages.ts";
-import type { FinalReview, Finding } from "../domain/finding.ts";
 
 /** Resolves a repository-relative path to a regular text file of the head commit. */
 export type FindingFileCheck = (

@@ -3,6 +3,7 @@
 // budget that ended normal rounds, the repair round in flight and its record, and the trace.
 
 import type { ReviewLimits } from "../config/review-limits.ts";
+import { NO_SPEND, type Spend } from "../domain/spend.ts";
 import { type BudgetState, type BudgetStop, isErrorReason } from "./budget.ts";
 import type { Envelope } from "./envelope.ts";
 import type { Ending, PendingRepair } from "./loop-options.ts";
@@ -28,6 +29,7 @@ export class LoopState<T> {
   readonly trace: TraceTurn[] = [];
   readonly deadline: number;
   usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  spend: Spend = NO_SPEND;
   rounds = 0;
   toolCalls = 0;
   toolContentBytes = 0;
@@ -82,6 +84,7 @@ export class LoopState<T> {
       toolCalls: this.toolCalls,
       totalTokens: this.usage.total_tokens,
       usage: { ...this.usage },
+      spend: this.spend,
     });
   }
 
@@ -97,6 +100,7 @@ export class LoopState<T> {
       termination_reason: ending.reason,
       answer: ending.answer ?? null,
       usage: this.usage,
+      spend: this.spend,
       rounds: this.rounds,
       tool_calls: this.toolCalls,
       duration_ms: Math.max(0, Math.round(this.options.now() - this.started)),

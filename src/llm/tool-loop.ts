@@ -7,6 +7,7 @@
 // loop counts, and how that becomes its result, is loop-state.ts; a turn that ends with text,
 // answer-round.ts.
 
+import { addSpend } from "../domain/spend.ts";
 import { answerRound, repairFailed } from "./answer-round.ts";
 import { budgetReason, nextRoundBudget } from "./budget.ts";
 import { addUsage, type Envelope, readEnvelope } from "./envelope.ts";
@@ -94,6 +95,7 @@ async function round<T>(loop: Loop<T>): Promise<Step<T>> {
   }
   const envelope = readEnvelope(outcome.body);
   if (envelope.usage !== null) state.usage = addUsage(state.usage, envelope.usage);
+  if (envelope.spend !== null) state.spend = addSpend(state.spend, envelope.spend);
   state.lastRoundTokens = envelope.usage?.total_tokens ?? 0;
   if (transports.settle(outcome.body, state.rounds)) state.trace.push(traceSwitch(state.rounds));
   const verdict = transports.current.read(outcome.body, {

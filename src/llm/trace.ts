@@ -62,6 +62,6 @@ export function traceTurn(
 
 /** Auto mode's switch to text markers: its own entry, no provider turn (the round's comes next). */
 export function traceSwitch(round: number): TraceTurn {
-  const none: Envelope = { id: null, model: null, finishReason: null, usage: null };
+  const none: Envelope = { id: null, model: null, finishReason: null, usage: null, spend: null };
   return traceTurn(round, none, "switch_to_text_tool_calls");
 }

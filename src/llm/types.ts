@@ -3,6 +3,7 @@
 
 import type { FinalReview } from "../domain/finding.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
+import type { Spend } from "../domain/spend.ts";
 import type { ProviderFailureDetail } from "./provider.ts";
 
 export interface Usage {
@@ -54,6 +55,8 @@ export interface RepairRound {
 export interface LoopRecord {
   readonly termination_reason: TerminationReason;
   readonly usage: Usage;
+  /** The usage as it is billed: what the review's cost is computed from. */
+  readonly spend: Spend;
   readonly rounds: number;
   readonly tool_calls: number;
   readonly duration_ms: number;
@@ -94,4 +97,5 @@ export interface RoundProgress {
   readonly totalTokens: number;
   /** The tokens so far, split as the provider reports them (what a stopped review still counts). */
   readonly usage: Usage;
+  readonly spend: Spend;
 }

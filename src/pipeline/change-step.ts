@@ -4,8 +4,8 @@
 
 import { isPathIncludedInSlices } from "../config/paths-in-slices.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
-import { TimeSlices } from "../domain/time-slices.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
+import { TimeSlices } from "../domain/time-slices.ts";
 import { filterInSlices } from "./filter-in-slices.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
 

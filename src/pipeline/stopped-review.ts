@@ -6,6 +6,7 @@
 
 import { isLoupeError } from "../domain/errors.ts";
 import { isWorkerStopReason, type TerminationReason, type WorkerStopReason } from "../domain/outcome.ts";
+import { NO_SPEND } from "../domain/spend.ts";
 import type { LoopRecord, RoundProgress } from "../llm/types.ts";
 
 /** The reason, when a port's error says its worker was stopped; null for any other error. */
@@ -41,6 +42,7 @@ export function stoppedRecord(
   return {
     termination_reason: reason,
     usage: progress?.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    spend: progress?.spend ?? NO_SPEND,
     rounds: progress?.round ?? 0,
     tool_calls: progress?.toolCalls ?? 0,
     duration_ms: durationMs,

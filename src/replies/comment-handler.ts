@@ -4,15 +4,15 @@
 // comment asks for can throw past this handler unlogged.
 
 import type { Context } from "probot";
-import { handleComment, type ThreadReplyRequest } from "./handle-comment.ts";
-import { QueueUnavailableError } from "../jobs/queue-unavailable.ts";
 import { createPermissionCache, type PermissionCache } from "../conversation/permission-cache.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { redactSecrets } from "../domain/redact.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
 import { createConversationApi } from "../github/conversation-api.ts";
 import type { GitHubClient } from "../github/octokit.ts";
-import type { ReviewRequest } from "../domain/review-request.ts";
-import { redactSecrets } from "../domain/redact.ts";
+import { QueueUnavailableError } from "../jobs/queue-unavailable.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
 import { toCommentEvent } from "../webhooks/to-comment-event.ts";
+import { handleComment, type ThreadReplyRequest } from "./handle-comment.ts";
 
 export interface CommentHandlerOptions {
   readonly botLogin: () => Promise<string>;

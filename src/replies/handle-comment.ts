@@ -4,12 +4,12 @@
 // permission is the first thing asked of GitHub. Pure over the GitHub adapter and the two queues,
 // so every branch is tested with nock and real payloads.
 
-import type { ConversationApi } from "../github/conversation-api.ts";
-import type { ReviewRequest } from "../domain/review-request.ts";
-import type { CommentEvent } from "../webhooks/to-comment-event.ts";
 import { type CommandName, mentionsBot, parseCommand } from "../conversation/command.ts";
 import { CLOSED_TEXT, helpText, pausedText, resumedText } from "../conversation/help-text.ts";
 import { decideAuthor } from "../conversation/permission.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
+import type { ConversationApi } from "../github/conversation-api.ts";
+import type { CommentEvent } from "../webhooks/to-comment-event.ts";
 
 export interface ThreadReplyRequest {
   readonly deliveryId: string;

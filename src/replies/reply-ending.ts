@@ -1,12 +1,12 @@
 // How a reply job ended, reported from one place: one JSON log line an operator can grep
 // (`reply_ended`), and the metrics port (a closed set of outcomes, never a repository label).
 
-import type { ThreadReply, FindingStatus } from "../llm/reply-schema.ts";
+import type { ReplySkipReason } from "../conversation/locate-reply.ts";
+import type { TerminationReason } from "../domain/outcome.ts";
+import type { FindingStatus, ThreadReply } from "../llm/reply-schema.ts";
 import type { ToolLoopResult } from "../llm/types.ts";
 import type { Metrics } from "../metrics/metrics.ts";
-import type { TerminationReason } from "../domain/outcome.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
-import type { ReplySkipReason } from "../conversation/locate-reply.ts";
 
 export type ReplyOutcome =
   | { readonly kind: "answered"; readonly status: FindingStatus; readonly resolved: boolean }

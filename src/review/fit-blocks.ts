@@ -2,8 +2,8 @@
 // does not is shortened in its content (text and code, at code-point boundaries) and serialized
 // again, never cut in its Markdown, so every fence and span stays closed. A visible note ends it.
 
-import { serializeBlock } from "./markdown-serialize.ts";
 import { cutCodePoints } from "../domain/text.ts";
+import { serializeBlock } from "./markdown-serialize.ts";
 import { type Block, emphasis, type Inline, paragraph, text } from "./markdown-tree.ts";
 
 export const TRUNCATION_MARKER = "\n\n*… (truncated by Loupe)*";

@@ -2,8 +2,8 @@
 // Blocks are separated by a blank line and each one is closed where it ends (fences included),
 // so no block can change how the next one is read.
 
-import { codeSpan, escapeText, guardLineStarts, type TextContext } from "./markdown-escape.ts";
 import { fenceFor, indentedBlock } from "./code-fence.ts";
+import { codeSpan, escapeText, guardLineStarts, type TextContext } from "./markdown-escape.ts";
 import { breakMarkers, stripInvisible } from "./markdown-text.ts";
 import type { Block, CodeInfo, Inline } from "./markdown-tree.ts";
 

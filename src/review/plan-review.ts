@@ -5,6 +5,7 @@
 // one slice of that: the work is linear in the findings and the files' lines.
 
 import type { Finding, Severity } from "../domain/finding.ts";
+import type { TimeSlices } from "../domain/time-slices.ts";
 import { anchorFinding, findingRange } from "./anchor-finding.ts";
 import { FileCode } from "./file-code.ts";
 import { fingerprintCode } from "./fingerprint.ts";
@@ -12,7 +13,6 @@ import { type Hunk, parsePatch, parsePatchInSlices } from "./patch-hunks.ts";
 import type { ChangedFile, PlannedComment, PlannedOutside, PublishPlan } from "./plan-types.ts";
 import { renderInlineComment } from "./render-inline.ts";
 import type { RepositoryRef } from "./repository-link.ts";
-import type { TimeSlices } from "../domain/time-slices.ts";
 import { isAtLeast, severityRank } from "./severity.ts";
 
 export interface PlanReviewInput {

@@ -5,6 +5,7 @@
 // line saying how many (everything else has budgets that leave findings most of the room).
 
 import type { FinalReview, Finding, Severity } from "../domain/finding.ts";
+import { SEVERITIES } from "../domain/finding.ts";
 import { fingerprintMarker } from "./fingerprint.ts";
 import { serializeBlocks } from "./markdown-serialize.ts";
 import { type Block, code, emphasis, heading, hiddenMarker, paragraph, text } from "./markdown-tree.ts";
@@ -13,7 +14,6 @@ import { BODY_BUDGETS, headingInlines, locationText, renderFindingFields } from 
 import type { RepositoryRef } from "./repository-link.ts";
 import { reviewMarker } from "./review-marker.ts";
 import { sanitizeBlocks } from "./sanitize.ts";
-import { SEVERITIES } from "../domain/finding.ts";
 
 export const MAX_REVIEW_BODY = 65536;
 

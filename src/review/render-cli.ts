@@ -3,17 +3,17 @@
 // The same inert rendering as on GitHub (the output is often pasted there), with no links kept:
 // a local run has no repository on a host to link into.
 
+import type { Finding } from "../domain/finding.ts";
+import { SEVERITIES } from "../domain/finding.ts";
+import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
 import { resultDetails, sameList } from "../llm/result-details.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
 import type { LoopResult } from "../llm/types.ts";
-import type { Finding } from "../domain/finding.ts";
-import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
 import { serializeBlocks } from "./markdown-serialize.ts";
 import { type Block, code, codeBlock, heading, paragraph, strong, text } from "./markdown-tree.ts";
-import { INLINE_BUDGETS, locationText, renderFindingFields, titleText } from "./render-finding.ts";
 import { sentenceInlines } from "./model-inlines.ts";
+import { INLINE_BUDGETS, locationText, renderFindingFields, titleText } from "./render-finding.ts";
 import { sanitizeBlocks } from "./sanitize.ts";
-import { SEVERITIES } from "../domain/finding.ts";
 
 export function renderCliMarkdown(result: LoopResult): string {
   const out: Block[] = [heading(1, text("Loupe review"))];

@@ -3,8 +3,8 @@
 // tree (sanitize.ts) within its own length budget.
 
 import type { Finding } from "../domain/finding.ts";
-import { escapeText } from "./markdown-escape.ts";
 import { cutCodePoints } from "../domain/text.ts";
+import { escapeText } from "./markdown-escape.ts";
 import { type Block, type Inline, paragraph, strong, text } from "./markdown-tree.ts";
 import type { RepositoryRef } from "./repository-link.ts";
 import { sanitizeBlocks } from "./sanitize.ts";

@@ -2,9 +2,9 @@
 // cut to a length limit (fit-blocks.ts), and into Markdown that is inert on GitHub whatever it
 // contains (markdown-serialize.ts). See docs/publishing.md, "Rendering model text".
 
+import { cutCodePoints } from "../domain/text.ts";
 import { fitBlocks } from "./fit-blocks.ts";
 import { serializeBlocks } from "./markdown-serialize.ts";
-import { cutCodePoints } from "../domain/text.ts";
 import type { Block } from "./markdown-tree.ts";
 import { modelBlocks } from "./model-markdown.ts";
 import type { RepositoryRef } from "./repository-link.ts";

@@ -2,8 +2,8 @@
 // interpolated value escaped. The register page carries the manifest in a form that posts to
 // GitHub, exactly as GitHub's manifest flow expects.
 
-import type { RegisteredApp } from "./manifest-conversion.ts";
 import { WEBHOOK_PATH } from "../config/webhook-target.ts";
+import type { RegisteredApp } from "./manifest-conversion.ts";
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

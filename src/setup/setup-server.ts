@@ -9,6 +9,7 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { webhookTarget } from "../config/webhook-target.ts";
 import { LoupeError } from "../domain/errors.ts";
 import { createOpsRoutes } from "../http/ops-routes.ts";
 import { checkSetupHost } from "./allowed-host.ts";
@@ -16,7 +17,6 @@ import { type AppYml, buildManifest, CALLBACK_PATH, createAppUrl } from "./app-m
 import { createCallback, credentialsExist } from "./setup-callback.ts";
 import { alreadyRegisteredPage, askPublicUrlPage, problemPage, registerPage } from "./setup-pages.ts";
 import { clearedStateCookie, createSetupStates, stateCookie } from "./setup-state.ts";
-import { webhookTarget } from "../config/webhook-target.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

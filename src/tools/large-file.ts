@@ -3,8 +3,8 @@
 // says what is true: the change is too large to show, with each side's size (from the object
 // headers, without inflating anything) and its line count when the blob is small enough to count.
 
-import type { ObjectReader } from "../workspace/types.ts";
 import { looksBinary } from "../workspace/text.ts";
+import type { ObjectReader } from "../workspace/types.ts";
 
 /** Larger blobs are sized but not read: their kind and line count stay unknown. */
 export const LARGE_FILE_COUNT_BYTES = 16 * 1024 * 1024;

@@ -3,10 +3,10 @@
 // line had to be cut to keep the serialized result under the cap.
 
 import * as v from "valibot";
+import { sliceSafely } from "../workspace/text.ts";
 import { defineTool, type ToolContext } from "./definition.ts";
 import { readRepositoryTextFile } from "./repository-file.ts";
 import { failure, isFailure, jsonStringLength, utf8Length } from "./result.ts";
-import { sliceSafely } from "../workspace/text.ts";
 import type { ToolResult } from "./types.ts";
 
 export const ReadRepositoryFileArgs = v.strictObject({

@@ -3,11 +3,11 @@
 // non-UTF-8 and oversized files. read_repository_file and the final-review path check share it.
 
 import { checkRepositoryPath } from "../workspace/safe-path.ts";
+import { countLines, decodeUtf8, looksBinary, splitLines } from "../workspace/text.ts";
 import type { ObjectReader, RepositoryView, TreeEntry } from "../workspace/types.ts";
 import { DEFAULT_TOOL_LIMITS } from "./limits.ts";
 import { resolvePath } from "./resolve-path.ts";
 import { failure, isFailure } from "./result.ts";
-import { countLines, decodeUtf8, looksBinary, splitLines } from "../workspace/text.ts";
 import type { ToolFailure } from "./types.ts";
 
 export type TextFile = {

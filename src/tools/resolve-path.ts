@@ -4,9 +4,9 @@
 // the fully resolved path, never on the spelling the model sent. Nothing touches the disk.
 
 import { isGitSegment } from "../workspace/safe-path.ts";
+import { decodeUtf8 } from "../workspace/text.ts";
 import type { CommitSnapshot, ObjectReader, TreeEntry } from "../workspace/types.ts";
 import { failure } from "./result.ts";
-import { decodeUtf8 } from "../workspace/text.ts";
 import type { ToolFailure } from "./types.ts";
 
 /** Linux's MAXSYMLINKS; a chain longer than this is treated as a loop. */

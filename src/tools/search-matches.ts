@@ -3,10 +3,10 @@
 // serialized size would pass its cap. A search cut short by its budget says where it stopped
 // (`stopped_at`), making room for that by giving up its last matches if it must.
 
+import { sliceSafely } from "../workspace/text.ts";
 import type { ToolLimits } from "./limits.ts";
 import { utf8Length } from "./result.ts";
 import type { SearchStop } from "./search-budget.ts";
-import { sliceSafely } from "../workspace/text.ts";
 import type { ToolResult } from "./types.ts";
 
 export const MAX_EXCERPT_CHARS = 200;

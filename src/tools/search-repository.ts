@@ -8,6 +8,7 @@
 
 import * as v from "valibot";
 import { checkRepositoryPath, isGitSegment } from "../workspace/safe-path.ts";
+import { looksBinary } from "../workspace/text.ts";
 import type { TreeEntry } from "../workspace/types.ts";
 import { defineTool, type ToolContext } from "./definition.ts";
 import { ByteLiteral } from "./literal-bytes.ts";
@@ -19,7 +20,6 @@ import { SearchBudget } from "./search-budget.ts";
 import { scanDecoded } from "./search-decoded.ts";
 import { type FileScanEnd, scanFile } from "./search-file.ts";
 import { Matches } from "./search-matches.ts";
-import { looksBinary } from "../workspace/text.ts";
 import type { ToolResult } from "./types.ts";
 
 export const SearchRepositoryArgs = v.strictObject({

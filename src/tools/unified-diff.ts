@@ -1,6 +1,7 @@
 // One change of the tree diff as git's unified diff text (`git diff`, renames found like `-M`):
 // extended headers, `index` line, `---`/`+++`, `Binary files … differ`, the too-large line and the hunks.
 
+import { looksBinary } from "../workspace/text.ts";
 import type { TreeChange } from "../workspace/tree-diff.ts";
 import type { EntryMode, ObjectReader, TreeEntry } from "../workspace/types.ts";
 import { quoteGitPath } from "./git-quote.ts";
@@ -12,7 +13,6 @@ import {
   type LargeFileReads,
   largeChangeLine,
 } from "./large-file.ts";
-import { looksBinary } from "../workspace/text.ts";
 
 const GIT_MODES: Readonly<Record<EntryMode, string>> = {
   file: "100644",

@@ -4,7 +4,6 @@
 // because `review_drafts`/`ignore_bots` live in the repository's `.github/loupe.yml`.
 
 import { labelNames } from "../conversation/pause-state.ts";
-import { parseExternalId } from "../github/external-id.ts";
 import type {
   MappedEvent,
   PullRequestSnapshot,
@@ -13,6 +12,7 @@ import type {
   SkippedEvent,
   SkipReason,
 } from "../domain/review-request.ts";
+import { parseExternalId } from "../github/external-id.ts";
 
 export interface WebhookInput {
   readonly name: string;

@@ -19,6 +19,7 @@ import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { expectResponsive, sampled } from "../support/latency-sampling.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+import { reviewThroughServer } from "../support/server-review.ts";
 import {
   BIG_FILE,
   BIG_FILE_LINES,
@@ -29,7 +30,6 @@ import {
   spanningFindings,
   writeRepeatedCharacterFiles,
 } from "../support/stall-inputs.ts";
-import { reviewThroughServer } from "../support/server-review.ts";
 
 const SECRET = `whsec-stall-${process.pid}-${Date.now()}`;
 const API_KEY = `test-key-stall-${process.pid}-${Date.now()}`;

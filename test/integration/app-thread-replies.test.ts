@@ -3,7 +3,6 @@
 // the local git server for the head, and the scripted provider for the reply loop.
 
 import { describe, expect, it } from "@jest/globals";
-import { startRedisServer } from "../support/redis-server.ts";
 import { LoupeError } from "../../src/domain/errors.ts";
 import { TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
 import { answersComment } from "../../src/review/render-reply.ts";
@@ -21,6 +20,7 @@ import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { reviewCommentPayload } from "../support/conversation-payloads.ts";
 import { type GitHubMock, mockGitHub } from "../support/github-mock.ts";
 import type { ProbotHarness } from "../support/probot-harness.ts";
+import { startRedisServer } from "../support/redis-server.ts";
 
 const app = useAppScenario({ harness: { botLogin: BOT_LOGIN } });
 const ROOT = 5501;

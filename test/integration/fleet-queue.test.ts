@@ -3,10 +3,10 @@
 // running heads) and the order in which installations get their turn.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import type { ReviewRequest } from "../../src/domain/review-request.ts";
 import { createRedisQueue } from "../../src/fleet/redis-queue.ts";
 import type { ReviewJob } from "../../src/jobs/review-job.ts";
 import type { JobSettlement, ReviewQueue } from "../../src/jobs/review-queue.ts";
-import type { ReviewRequest } from "../../src/domain/review-request.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 
 let redis: RedisServer;

@@ -2,12 +2,12 @@
 // reply taken over when the replica answering it is killed (SIGKILL, a real process), handed back
 // at shutdown, and a webhook answered 503 when Redis cannot take the reply.
 
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { createRedisReplyQueue } from "../../src/fleet/redis-reply-queue.ts";
+import { QueueUnavailableError } from "../../src/jobs/queue-unavailable.ts";
 import type { ThreadReplyRequest } from "../../src/replies/handle-comment.ts";
 import type { ReplyRunner } from "../../src/replies/reply-queue.ts";
-import { QueueUnavailableError } from "../../src/jobs/queue-unavailable.ts";
-import { createRedisReplyQueue } from "../../src/fleet/redis-reply-queue.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 
 let redis: RedisServer;

@@ -5,8 +5,8 @@
 // with a worker script whose loop spins for a pull request titled "[spin]" (spinning-worker.ts).
 
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { formatExternalId } from "../../src/github/external-id.ts";
 import { TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
+import { formatExternalId } from "../../src/github/external-id.ts";
 import {
   expectCleanEnd,
   mockReviewStart,

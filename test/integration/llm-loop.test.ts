@@ -134,6 +134,32 @@ describe("provider fixtures replayed byte for byte", () => {
   );
 });
 
+describe("spend, as the provider bills it", () => {
+  it("adds each round's cached and fresh input, output and reported cost over HTTP", async () => {
+    const round1 = toolCallsTurn([{ id: "c1", name: "inspect_git_diff", arguments: {} }], {
+      usage: {
+        prompt_tokens: 1000,
+        completion_tokens: 40,
+        total_tokens: 1040,
+        prompt_tokens_details: { cached_tokens: 600 },
+        cost: 0.002,
+      },
+    });
+    const { result } = await runScriptedReview([{ body: round1 }, { body: good() }]);
+    expect(result.termination_reason).toBe("final_review");
+    // The stop turn reports 200 prompt and 20 completion tokens and no cost: the provider's
+    // figure no longer covers every round, so none is claimed.
+    expect(result.spend).toEqual({
+      rounds: 2,
+      input_tokens: 400 + 200,
+      cached_input_tokens: 600,
+      output_tokens: 40 + 20,
+      provider_dollars: null,
+    });
+    expect(result.usage.total_tokens).toBe(1040 + 220);
+  });
+});
+
 describe("budgets end with a final-answer round first", () => {
   it("asks for the final answer in the last allowed round, with tools still listed", async () => {
     const round1 = toolCallsTurn([{ id: "c1", name: "inspect_git_diff", arguments: {} }]);

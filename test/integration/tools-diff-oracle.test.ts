@@ -5,9 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { changesOf } from "../../src/diff/changes.ts";
 import { createToolRegistry } from "../../src/tools/registry.ts";
 import { openLocalRepository } from "../../src/workspace/open-local.ts";
-import { changesOf } from "../../src/diff/changes.ts";
 import type { Workspace } from "../../src/workspace/types.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 

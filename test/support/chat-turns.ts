@@ -12,7 +12,7 @@ let counter = 0;
 
 export function toolCallsTurn(
   calls: readonly ScriptedCall[],
-  options: { messageExtra?: Record<string, unknown>; id?: string; usage?: Record<string, number> } = {},
+  options: { messageExtra?: Record<string, unknown>; id?: string; usage?: Record<string, unknown> } = {},
 ): Record<string, unknown> {
   counter++;
   return {

@@ -8,13 +8,13 @@ import { applyCheckRunWrite, type CheckRun, checkRunJson } from "./fake-github-c
 import { collaboratorRoute } from "./fake-github-collaborators.ts";
 import { compareCommits, resolveCommit } from "./fake-github-compare.ts";
 import { type PayloadTarget, type PullRequestFacts, pullRequestObject } from "./fake-github-payloads.ts";
-import { type ThreadState, threadRestRoute } from "./fake-github-threads.ts";
 import {
   createReview,
   listReviewComments,
   listReviews,
   type StoredReview,
 } from "./fake-github-review-store.ts";
+import { type ThreadState, threadRestRoute } from "./fake-github-threads.ts";
 
 export interface FakeRepository {
   readonly owner: string;

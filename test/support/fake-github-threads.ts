@@ -4,9 +4,9 @@
 // reviewThreads and resolves one, in the shapes GitHub's GraphQL API returns (a bot named by its
 // slug, `__typename: "Bot"`). A person's reply is added by the test, as if typed on github.com.
 
+import type { StoredComment, StoredReview } from "./fake-github-review-store.ts";
 import type { ApiReply, FakeRepository, FakeState } from "./fake-github-routes.ts";
 import { error } from "./fake-github-routes.ts";
-import type { StoredComment, StoredReview } from "./fake-github-review-store.ts";
 
 export interface ThreadReply {
   readonly id: number;

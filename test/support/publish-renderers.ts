@@ -2,6 +2,8 @@
 // the exact hidden markers it must carry and its GitHub length limit.
 
 import { configErrorOutput } from "../../src/check-runs/texts.ts";
+import type { Finding } from "../../src/domain/finding.ts";
+import { NO_SPEND } from "../../src/domain/spend.ts";
 import { type CheckRunOutput, clampOutput } from "../../src/github/check-run.ts";
 import {
   MAX_CHECK_RUN_FIELD,
@@ -9,7 +11,6 @@ import {
   renderSkipOutput,
 } from "../../src/github/check-run-output.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
-import type { Finding } from "../../src/domain/finding.ts";
 import { fingerprintMarker } from "../../src/review/fingerprint.ts";
 import type { InlineAnchor, PublishPlan } from "../../src/review/plan-types.ts";
 import {
@@ -95,6 +96,7 @@ function loopResult(f: ModelFields): LoopResult {
     termination_reason: "final_review",
     review: { summary: f.summary, findings: [finding(f), finding(f, null)], notes: [f.note, f.note] },
     usage,
+    spend: NO_SPEND,
     rounds: 1,
     tool_calls: 1,
     duration_ms: 10,

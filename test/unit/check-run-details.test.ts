@@ -1,13 +1,15 @@
 import { describe, expect, it } from "@jest/globals";
+import { NO_SPEND } from "../../src/domain/spend.ts";
 import { renderCheckRunOutput } from "../../src/github/check-run-output.ts";
-import { renderCliMarkdown as renderResultMarkdown } from "../../src/review/render-cli.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
+import { renderCliMarkdown as renderResultMarkdown } from "../../src/review/render-cli.ts";
 
 const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 const base: LoopResult = {
   termination_reason: "final_review",
   review: null,
   usage,
+  spend: NO_SPEND,
   rounds: 2,
   tool_calls: 0,
   duration_ms: 100,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
+import { TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
+import { NO_SPEND } from "../../src/domain/spend.ts";
 import {
   MAX_CHECK_RUN_FIELD,
   renderCheckRunOutput,
@@ -6,7 +8,6 @@ import {
   renderSkipOutput,
 } from "../../src/github/check-run-output.ts";
 import type { LoopResult, TraceTurn } from "../../src/llm/types.ts";
-import { TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 const usage = { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500 };
@@ -39,6 +40,7 @@ function result(over: Partial<LoopResult> = {}): LoopResult {
     termination_reason: "final_review",
     review: null,
     usage,
+    spend: NO_SPEND,
     rounds: 2,
     tool_calls: 1,
     duration_ms: 4200,
@@ -131,6 +133,7 @@ describe("progress and skip outputs", () => {
         toolCalls: 5,
         totalTokens: 9000,
         usage: { prompt_tokens: 8000, completion_tokens: 1000, total_tokens: 9000 },
+        spend: NO_SPEND,
       },
       SHA,
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { readAppConfig } from "../../src/config/app-config.ts";
-import { conclusionFor } from "../../src/jobs/conclusion.ts";
 import { TERMINATION_REASONS } from "../../src/domain/outcome.ts";
+import { conclusionFor } from "../../src/jobs/conclusion.ts";
 
 describe("conclusionFor", () => {
   it.each(TERMINATION_REASONS.map((r) => [r]))("maps %s", (reason) => {

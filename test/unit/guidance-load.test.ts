@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.ts";
-import { describeGuidance } from "../../src/pipeline/describe-guidance.ts";
 import { loadGuidance } from "../../src/guidance/load-guidance.ts";
 import { snapshotGuidanceSource } from "../../src/guidance/snapshot-source.ts";
 import { GUIDANCE_LIMITS, type GuidanceSource } from "../../src/guidance/types.ts";
 import { guidanceLines } from "../../src/llm/guidance-prompt.ts";
+import { describeGuidance } from "../../src/pipeline/describe-guidance.ts";
 import { type MemoryFiles, memoryView } from "../support/fake-tools.ts";
 
 const CHANGED = ["src/service.ts", "src/ui/button.tsx", "README.md"];

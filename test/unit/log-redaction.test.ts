@@ -5,9 +5,9 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "@jest/globals";
 import { pino } from "pino";
-import { redactCredentialParams } from "../../src/log/credential-params.ts";
-import { logOptions } from "../../src/log/create-log.ts";
 import { registerSecret } from "../../src/domain/redact.ts";
+import { logOptions } from "../../src/log/create-log.ts";
+import { redactCredentialParams } from "../../src/log/credential-params.ts";
 
 function capture() {
   const lines: Record<string, unknown>[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { createProgressThrottle } from "../../src/check-runs/progress-throttle.ts";
+import { NO_SPEND } from "../../src/domain/spend.ts";
 import type { RoundProgress } from "../../src/llm/types.ts";
 
 const round = (n: number): RoundProgress => ({
@@ -8,6 +9,7 @@ const round = (n: number): RoundProgress => ({
   toolCalls: n,
   totalTokens: 100 * n,
   usage: { prompt_tokens: 90 * n, completion_tokens: 10 * n, total_tokens: 100 * n },
+  spend: NO_SPEND,
 });
 
 function harness(intervalMs: number) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { extractFingerprints } from "../../src/review/fingerprint.ts";
 import { cutCodePoints } from "../../src/domain/text.ts";
+import { extractFingerprints } from "../../src/review/fingerprint.ts";
 import { stripInvisible } from "../../src/review/markdown-text.ts";
 import { hasReviewMarker } from "../../src/review/render.ts";
 import { sanitizeMarkdown, TRUNCATION_MARKER } from "../../src/review/sanitize.ts";

@@ -1,9 +1,9 @@
 import { parseEnv } from "node:util";
 import { describe, expect, it } from "@jest/globals";
+import { webhookTarget } from "../../src/config/webhook-target.ts";
 import { buildManifest, createAppUrl, readAppYml } from "../../src/setup/app-manifest.ts";
 import { envValue, mergeEnvText } from "../../src/setup/env-file.ts";
 import { escapeHtml } from "../../src/setup/setup-pages.ts";
-import { webhookTarget } from "../../src/config/webhook-target.ts";
 
 const PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEow+/=\nAAAB\n-----END RSA PRIVATE KEY-----\n";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { LoupeError } from "../../src/domain/errors.ts";
+import { NO_SPEND } from "../../src/domain/spend.ts";
 import { stoppedRecord, unlessStopped, workerStopOf } from "../../src/pipeline/stopped-review.ts";
 
 describe("a worker stop as a value", () => {
@@ -28,15 +29,17 @@ describe("a worker stop as a value", () => {
 
   it("keeps the figures of the last round reported, and nothing when no round ran", () => {
     const usage = { prompt_tokens: 90, completion_tokens: 10, total_tokens: 100 };
+    const spend = { ...NO_SPEND, rounds: 2, input_tokens: 90, output_tokens: 10, provider_dollars: null };
     expect(
       stoppedRecord(
         "worker_timeout",
-        { round: 2, maxRounds: 8, toolCalls: 3, totalTokens: 100, usage },
+        { round: 2, maxRounds: 8, toolCalls: 3, totalTokens: 100, usage, spend },
         1234,
       ),
     ).toEqual({
       termination_reason: "worker_timeout",
       usage,
+      spend,
       rounds: 2,
       tool_calls: 3,
       duration_ms: 1234,

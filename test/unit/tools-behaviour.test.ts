@@ -2,9 +2,9 @@
 // ranges, paging, literal search scoping and the diff's filters and budget.
 
 import { describe, expect, it } from "@jest/globals";
+import { changesOf } from "../../src/diff/changes.ts";
 import { createToolRegistry } from "../../src/tools/registry.ts";
 import type { ToolName } from "../../src/tools/types.ts";
-import { changesOf } from "../../src/diff/changes.ts";
 import { memoryRepository } from "../support/memory-repository.ts";
 
 const service = Array.from({ length: 212 }, (_, i) =>

@@ -2,8 +2,8 @@
 // is its fallback. Both must give the same outcome for every input, and the reused handle must
 // come back whole from a damaged stream.
 
-import { afterAll, describe, expect, it } from "@jest/globals";
 import zlib from "node:zlib";
+import { afterAll, describe, expect, it } from "@jest/globals";
 import { inflateStream, useReusedHandle } from "../../src/workspace/objects/inflater.ts";
 
 const text = Buffer.from("a line of text that compresses well\n".repeat(2000));

@@ -4,8 +4,8 @@
 // in its hidden markers, publishing once per (head, run), and resolving its own threads. Disposing
 // the host forgets the token.
 
+import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
 import type { ReviewRequest } from "../../domain/review-request.ts";
-import { resolveFixedThreads } from "./resolve-threads.ts";
 import { comparePullRequest } from "../../github/compare.ts";
 import { compareHeads } from "../../github/compare-heads.ts";
 import { githubGuidanceSource } from "../../github/guidance-source.ts";
@@ -15,10 +15,10 @@ import { readLoupeHistory } from "../../github/posted-fingerprints.ts";
 import { publishReview } from "../../github/publish-review.ts";
 import { readRepoConfigFile } from "../../github/repo-config-file.ts";
 import type { SecondaryRetryOptions } from "../../github/retry-secondary.ts";
-import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
 import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
 import type { PullRequestHost } from "../pull-request-host.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";
+import { resolveFixedThreads } from "./resolve-threads.ts";
 
 /** What a fetch of the two commits of a pull request is told: plain data, and a signal. */
 export interface FetchWorkspaceInput {

@@ -4,8 +4,8 @@
 
 import { labelNames } from "../../conversation/pause-state.ts";
 import type { PullRequest } from "../../domain/pull-request.ts";
-import type { GitHubClient } from "../../github/octokit.ts";
 import type { ReviewRequest } from "../../domain/review-request.ts";
+import type { GitHubClient } from "../../github/octokit.ts";
 
 export async function resolvePullRequest(
   octokit: GitHubClient,

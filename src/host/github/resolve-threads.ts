@@ -2,10 +2,10 @@
 // select-resolvable.ts for the rule). Skipped without a call when Loupe never left a review comment
 // on the pull request; a failure here is reported in the check run, never fails the review.
 
-import type { GitHubClient, RepoRef } from "../../github/octokit.ts";
-import { listReviewThreads, resolveThreads } from "../../github/review-threads.ts";
 import { type ComparedFile, fileChanges } from "../../conversation/file-changes.ts";
 import { selectResolvable } from "../../conversation/select-resolvable.ts";
+import type { GitHubClient, RepoRef } from "../../github/octokit.ts";
+import { listReviewThreads, resolveThreads } from "../../github/review-threads.ts";
 
 export interface ResolveOutcome {
   readonly resolved: number;
