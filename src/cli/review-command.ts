@@ -55,6 +55,8 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
       signal: controller.signal,
       asked: true,
       askedFull: true,
+      // Asked for: no author policy holds a review someone started by hand.
+      authorPolicy: "everyone",
       started: async () => 0,
       log: { info: () => {}, warn: () => {} },
     });

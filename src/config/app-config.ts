@@ -2,6 +2,7 @@
 // own readers). Every value has a default and a hard cap; a bad value is a one-line
 // configuration error naming the variable, never a silent fallback.
 
+import { AUTHOR_POLICIES, type AuthorPolicy, DEFAULT_AUTHOR_POLICY } from "../domain/author-policy.ts";
 import { LoupeError } from "../domain/errors.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -25,6 +26,8 @@ export interface AppConfig {
    * crash it completes them at start (open-runs-journal.ts); null to keep no record.
    */
   readonly stateDir: string | null;
+  /** AUTO_REVIEW_AUTHORS: whose pull requests are reviewed without being asked (a repository may tighten it). */
+  readonly autoReviewAuthors: AuthorPolicy;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -61,7 +64,15 @@ export function readAppConfig(env: Env): AppConfig {
   if (/[\0\r\n]/.test(stateDir)) {
     throw new LoupeError("configuration_invalid", "LOUPE_STATE_DIR must be a directory path");
   }
+  const authors = (env.AUTO_REVIEW_AUTHORS ?? "").trim() || DEFAULT_AUTHOR_POLICY;
+  if (!(AUTHOR_POLICIES as readonly string[]).includes(authors)) {
+    throw new LoupeError(
+      "configuration_invalid",
+      `AUTO_REVIEW_AUTHORS must be one of ${AUTHOR_POLICIES.join(", ")}`,
+    );
+  }
   return {
+    autoReviewAuthors: authors as AuthorPolicy,
     reviewConcurrency,
     replyConcurrency,
     shutdownGraceMs,

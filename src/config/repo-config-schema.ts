@@ -3,6 +3,7 @@
 // types and out-of-range values are errors with their dotted path; nothing is guessed or clamped.
 
 import * as v from "valibot";
+import { AUTHOR_POLICIES } from "../domain/author-policy.ts";
 import { SEVERITIES } from "../domain/finding.ts";
 import { checkGlob, GLOB_LIMITS } from "./glob.ts";
 
@@ -100,6 +101,13 @@ export const RepoConfigSchema = v.strictObject({
   incremental: v.optional(v.boolean(), true),
   /** Review on every push; with false, only a command or the re-run button starts a review. */
   auto_review: v.optional(v.boolean(), true),
+  /**
+   * Whose pull requests are reviewed automatically; absent: the operator's AUTO_REVIEW_AUTHORS.
+   * It can only tighten the operator's choice (domain/author-policy.ts).
+   */
+  auto_review_authors: v.optional(
+    v.picklist(AUTHOR_POLICIES, `must be one of ${AUTHOR_POLICIES.join(", ")}`),
+  ),
 });
 
 export type RepoConfig = v.InferOutput<typeof RepoConfigSchema>;

@@ -1,6 +1,8 @@
 // What a webhook asks Loupe to do, after the pure mapping: review one pull request at one head
 // SHA, or nothing (with the reason). The queue and the orchestrator only ever see these values.
 
+import type { PullRequestAuthor } from "./author-policy.ts";
+
 export type ReviewTrigger =
   | "pull_request.opened"
   | "pull_request.reopened"
@@ -20,7 +22,7 @@ export interface PullRequestSnapshot {
   readonly baseRef: string;
   readonly baseSha: string;
   readonly draft: boolean;
-  readonly authorIsBot: boolean;
+  readonly author: PullRequestAuthor;
   readonly open: boolean;
   /** Label names (the pause label holds automatic reviews back). */
   readonly labels: readonly string[];

@@ -60,6 +60,12 @@ export interface HostThreads {
   }): Promise<{ readonly resolved: number; readonly failed: number }>;
 }
 
+/** The people of the repository, as far as a review needs to know them. */
+export interface HostPeople {
+  /** Whether the login has write access or more to the repository. */
+  canWrite(login: string): Promise<boolean>;
+}
+
 /** W: the workspace as the host's fetch makes it (a Workspace, or a handle to one in a worker thread). */
 export interface PullRequestHost<W extends WorkspaceHandle = Workspace> {
   readonly repository: HostRepository;
@@ -76,4 +82,5 @@ export interface PullRequestHost<W extends WorkspaceHandle = Workspace> {
   readonly history?: HostHistory;
   readonly publisher?: HostPublisher;
   readonly threads?: HostThreads;
+  readonly people?: HostPeople;
 }

@@ -60,6 +60,7 @@ export async function runReview<W extends WorkspaceHandle>(
     signal,
     asked: request.rerun,
     askedFull: request.trigger === "command.full_review",
+    authorPolicy: config.autoReviewAuthors,
     started: async (pr) => (await runs.open(pr.headSha)).id,
     onRound: (progress) => runs.current()?.progress(progress),
     log,

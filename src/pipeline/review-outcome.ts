@@ -16,6 +16,7 @@ export type SkipCode =
   | "no_files"
   | "repository_too_large"
   | "auto_review_off"
+  | "author_not_allowed"
   | "paused";
 
 export interface ConfigError {

@@ -7,6 +7,7 @@
 
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
+import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
@@ -14,6 +15,7 @@ import type { Guidance } from "../guidance/types.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { LoopResult, RoundProgress } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
+import { decideAuthor } from "./author-step.ts";
 import { selectChange } from "./change-step.ts";
 import { describeGuidance } from "./describe-guidance.ts";
 import type { JobLogger } from "./job-logger.ts";
@@ -32,6 +34,8 @@ export interface ReviewRun {
   readonly asked: boolean;
   /** A full review was asked for, even where an incremental one would do. */
   readonly askedFull: boolean;
+  /** The operator's AUTO_REVIEW_AUTHORS: whose pull requests are reviewed without being asked. */
+  readonly authorPolicy: AuthorPolicy;
   /** Called once the pull request is known; answers the id the review's markers carry (the check run). */
   readonly started: (pullRequest: PullRequest) => Promise<number>;
   readonly onRound?: (progress: RoundProgress) => void;
@@ -92,6 +96,14 @@ async function prepare<W extends WorkspaceHandle>(
   });
   if (settings.kind !== "settings") return settings;
   const { config } = settings;
+  const author = await decideAuthor({
+    operatorPolicy: run.authorPolicy,
+    config,
+    pullRequest,
+    asked: run.asked,
+    people: host.people,
+  });
+  if (author !== null) return author;
   const changes = await host.changes(pullRequest);
   const change = await selectChange(changes, config);
   if (change.kind !== "change") return change;

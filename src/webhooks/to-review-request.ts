@@ -95,7 +95,11 @@ function fromPullRequest(d: Delivery): MappedEvent {
     baseRef: str(obj(pr.base)?.ref) ?? "",
     baseSha,
     draft: pr.draft === true,
-    authorIsBot: obj(pr.user)?.type === "Bot",
+    author: {
+      login: str(obj(pr.user)?.login),
+      isBot: obj(pr.user)?.type === "Bot",
+      association: str(pr.author_association) ?? "NONE",
+    },
     open: true,
     labels: labelNames(pr.labels),
   };

@@ -21,6 +21,7 @@ import type { ProviderConfig, ToolCallMode } from "../../src/config/provider-con
 import { DEFAULT_REPLY_BUDGET } from "../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/review-limits.ts";
 import { WORKER_MEMORY_MB } from "../../src/config/worker-config.ts";
+import { DEFAULT_AUTHOR_POLICY } from "../../src/domain/author-policy.ts";
 import { createIsolatedPorts } from "../../src/isolation/isolated-ports.ts";
 import { repositoryWorkerEntry } from "../../src/isolation/worker-entry.ts";
 import { createWorkerPool } from "../../src/isolation/worker-pool.ts";
@@ -125,6 +126,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     gitBaseUrl: options.gitBaseUrl,
     gitHost: host,
     stateDir: null,
+    autoReviewAuthors: DEFAULT_AUTHOR_POLICY,
     ...options.config,
   };
   const limits: ReviewLimits = { ...DEFAULT_REVIEW_LIMITS, ...options.limits };

@@ -35,7 +35,7 @@ describe("toReviewRequest: pull_request", () => {
               baseRef: "master",
               baseSha: payload.pull_request.base.sha,
               draft: false,
-              authorIsBot: false,
+              author: { login: "Codertocat", isBot: false, association: "OWNER" },
               open: true,
               labels: payload.pull_request.labels.map((l: { name: string }) => l.name),
             },
@@ -51,7 +51,7 @@ describe("toReviewRequest: pull_request", () => {
     payload.pull_request.user.type = "Bot";
     const mapped = map("pull_request", payload);
     if (mapped.kind !== "review") throw new Error("expected a review");
-    expect(mapped.requests[0]!.pullRequest).toMatchObject({ draft: true, authorIsBot: true });
+    expect(mapped.requests[0]!.pullRequest).toMatchObject({ draft: true, author: { isBot: true } });
   });
 
   it.each([

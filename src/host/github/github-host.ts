@@ -8,6 +8,7 @@ import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
 import type { ReviewRequest } from "../../domain/review-request.ts";
 import { comparePullRequest } from "../../github/compare.ts";
 import { compareHeads } from "../../github/compare-heads.ts";
+import { createConversationApi } from "../../github/conversation-api.ts";
 import { githubGuidanceSource } from "../../github/guidance-source.ts";
 import { installationToken } from "../../github/installation-token.ts";
 import type { GitHubClient } from "../../github/octokit.ts";
@@ -106,6 +107,7 @@ export function gitHubHost<W extends WorkspaceHandle>(
           ...input,
         }),
     },
+    people: { canWrite: (login) => createConversationApi(octokit, ref).canWrite(login) },
     [Symbol.asyncDispose]: async () => {
       for (const release of releases.splice(0)) release();
     },

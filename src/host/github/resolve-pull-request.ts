@@ -11,7 +11,8 @@ export async function resolvePullRequest(
   octokit: GitHubClient,
   request: ReviewRequest,
 ): Promise<PullRequest> {
-  if (request.pullRequest !== null && !request.rerun) {
+  // A job queued by an older Loupe carries no author: it is read again, like a re-run.
+  if (request.pullRequest !== null && !request.rerun && request.pullRequest.author !== undefined) {
     const { baseRef: _baseRef, ...snapshot } = request.pullRequest;
     return { number: request.pullNumber, headSha: request.headSha, ...snapshot };
   }
@@ -28,7 +29,11 @@ export async function resolvePullRequest(
     body: data.body ?? null,
     url: data.html_url,
     draft: data.draft === true,
-    authorIsBot: data.user?.type === "Bot",
+    author: {
+      login: data.user?.login ?? null,
+      isBot: data.user?.type === "Bot",
+      association: data.author_association ?? "NONE",
+    },
     open: data.state === "open",
     labels: labelNames(data.labels),
   };

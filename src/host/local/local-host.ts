@@ -34,7 +34,7 @@ export function localHost(options: LocalHostOptions): PullRequestHost & AsyncDis
     headSha: workspace.head.commit,
     baseSha: workspace.mergeBase.commit,
     draft: false,
-    authorIsBot: false,
+    author: { login: null, isBot: false, association: "OWNER" },
     open: true,
     labels: [],
   };

@@ -1,0 +1,92 @@
+// Who may start an automatic review, through Loupe as a real server process against the fake
+// GitHub and the scripted model, with the operator's default policy (members): a pull request a
+// stranger opened spends nothing and gets a skipped check run that says how to start the review;
+// a maintainer's `@loupe review` then reviews it.
+
+import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import { formatExternalId } from "../../src/github/external-id.ts";
+import { stopTurn } from "../support/chat-turns.ts";
+import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { issueCommentEvent, pullRequestEvent } from "../support/fake-github-payloads.ts";
+import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
+import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+import { deliverWebhook } from "../support/webhook-delivery.ts";
+
+const SECRET = `whsec-e2e-authors-${process.pid}-${Date.now()}`;
+const API_KEY = `test-key-e2e-authors-${process.pid}-${Date.now()}`;
+
+let github: FakeGitHub;
+let provider: ScriptedProvider;
+let loupe: LoupeProcess;
+let fixture: FixtureRepo;
+
+beforeAll(async () => {
+  fixture = createOneChangeRepo();
+  github = await startFakeGitHub();
+  github.addRepository({
+    owner: "octo",
+    repo: "public",
+    source: fixture,
+    collaborators: { Codertocat: "maintain" },
+  });
+  provider = await startScriptedProvider([
+    { body: stopTurn({ summary: "Reviewed at a maintainer's request.", findings: [], notes: [] }) },
+  ]);
+  loupe = await startLoupeProcess({
+    command: "node",
+    env: fakeWorldEnv({ github, providerBaseURL: provider.baseURL, webhookSecret: SECRET, apiKey: API_KEY }),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await loupe?.stop();
+  await provider?.stop();
+  await github?.stop();
+  fixture?.dispose();
+});
+
+it("skips a stranger's pull request without a model request, then reviews it on a maintainer's command", async () => {
+  const target = {
+    htmlBase: github.url,
+    owner: "octo",
+    repo: "public",
+    defaultBranch: "main",
+    installationId: 1,
+  };
+  const pr = github.addPullRequest({ owner: "octo", repo: "public", number: 9, headRef: "change" });
+  const opened = pullRequestEvent("opened", target, pr);
+  opened.pull_request.user.login = "stranger";
+  opened.pull_request.author_association = "FIRST_TIME_CONTRIBUTOR";
+  const delivery = await deliverWebhook({
+    url: loupe.webhookUrl,
+    event: "pull_request",
+    payload: opened,
+    secret: SECRET,
+  });
+  expect(delivery.status).toBe(200);
+
+  const externalId = formatExternalId(9);
+  const completedRuns = () =>
+    github.checkRuns.filter((r) => r.externalId === externalId && r.history.at(-1)?.status === "completed");
+  const skipped = await loupe.until(() => completedRuns()[0]?.history.at(-1), "the skipped check run");
+  expect(skipped.conclusion).toBe("skipped");
+  expect(skipped.output?.summary).toContain("`auto_review_authors: members`");
+  expect(skipped.output?.summary).toContain("`review` command");
+  expect(provider.requests).toHaveLength(0);
+  expect(github.reviews.filter((r) => r.repo === "public")).toHaveLength(0);
+
+  const command = await deliverWebhook({
+    url: loupe.webhookUrl,
+    event: "issue_comment",
+    payload: issueCommentEvent(target, pr, 4242, "@loupe review"),
+    secret: SECRET,
+  });
+  expect(command.status).toBeLessThan(300);
+  const reviewed = await loupe.until(
+    () => completedRuns().find((r) => r.history.at(-1)?.conclusion === "success"),
+    "the review a maintainer asked for",
+  );
+  expect(reviewed.history.at(-1)?.output?.summary).toContain("`final_review`");
+  expect(provider.requests).toHaveLength(1);
+});

@@ -1,0 +1,114 @@
+// Who may start an automatic review: the policy by author association, the repository tightening
+// (never loosening) the operator's choice, write access asked of the host, and asked-for reviews
+// never held back.
+
+import { describe, expect, it } from "@jest/globals";
+import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
+import { type AuthorPolicy, authorVerdict, stricterPolicy } from "../../src/domain/author-policy.ts";
+import type { PullRequest } from "../../src/domain/pull-request.ts";
+import { decideAuthor } from "../../src/pipeline/author-step.ts";
+
+const author = (association: string, login: string | null = "someone") => ({
+  login,
+  isBot: false,
+  association,
+});
+
+describe("authorVerdict", () => {
+  it.each([
+    ["everyone", "NONE", "allowed"],
+    ["members", "OWNER", "allowed"],
+    ["members", "MEMBER", "allowed"],
+    ["members", "COLLABORATOR", "allowed"],
+    ["members", "CONTRIBUTOR", "refused"],
+    ["members", "FIRST_TIME_CONTRIBUTOR", "refused"],
+    ["members", "NONE", "refused"],
+    ["writers", "OWNER", "allowed"],
+    ["writers", "MEMBER", "ask"],
+    ["writers", "NONE", "ask"],
+  ] as const)("%s and %s: %s", (policy, association, verdict) => {
+    expect(authorVerdict(policy, author(association))).toBe(verdict);
+  });
+
+  it("refuses an author it cannot name under writers", () => {
+    expect(authorVerdict("writers", author("NONE", null))).toBe("refused");
+  });
+});
+
+it("lets a repository tighten the operator's policy, never loosen it", () => {
+  const order: AuthorPolicy[] = ["everyone", "members", "writers"];
+  for (const a of order)
+    for (const b of order)
+      expect(stricterPolicy(a, b)).toBe(order[Math.max(order.indexOf(a), order.indexOf(b))]);
+});
+
+describe("decideAuthor", () => {
+  const pr = (association: string): PullRequest => ({
+    number: 7,
+    url: "",
+    title: "",
+    body: null,
+    headSha: "h",
+    baseSha: "b",
+    draft: false,
+    author: author(association, "stranger"),
+    open: true,
+    labels: [],
+  });
+  const asked: string[] = [];
+  const people = (writers: string[]) => ({
+    canWrite: async (login: string) => {
+      asked.push(login);
+      return writers.includes(login);
+    },
+  });
+
+  it("skips a stranger's pull request and says how a writer starts the review", async () => {
+    const outcome = await decideAuthor({
+      operatorPolicy: "members",
+      config: defaultRepoConfig(),
+      pullRequest: pr("NONE"),
+      asked: false,
+      people: people([]),
+    });
+    expect(outcome).toMatchObject({ kind: "skipped", code: "author_not_allowed" });
+    expect(outcome?.kind === "skipped" && outcome.detail).toMatch(
+      /`auto_review_authors: members`.*`review` command/,
+    );
+  });
+
+  it("reviews what a person asked for, whoever opened it", async () => {
+    const config = { ...defaultRepoConfig(), auto_review_authors: "writers" as const };
+    expect(
+      await decideAuthor({
+        operatorPolicy: "writers",
+        config,
+        pullRequest: pr("NONE"),
+        asked: true,
+        people: undefined,
+      }),
+    ).toBeNull();
+  });
+
+  it("asks the host for write access under writers, and a repository cannot loosen the operator", async () => {
+    const config = { ...defaultRepoConfig(), auto_review_authors: "everyone" as const };
+    const input = { operatorPolicy: "writers" as const, config, pullRequest: pr("MEMBER"), asked: false };
+    expect(await decideAuthor({ ...input, people: people(["stranger"]) })).toBeNull();
+    expect(await decideAuthor({ ...input, people: people([]) })).toMatchObject({
+      code: "author_not_allowed",
+    });
+    expect(asked).toEqual(["stranger", "stranger"]);
+  });
+
+  it("lets a repository tighten members to writers", async () => {
+    const config = { ...defaultRepoConfig(), auto_review_authors: "writers" as const };
+    const outcome = await decideAuthor({
+      operatorPolicy: "members",
+      config,
+      pullRequest: pr("COLLABORATOR"),
+      asked: false,
+      people: people([]),
+    });
+    expect(outcome).toMatchObject({ code: "author_not_allowed" });
+  });
+});
