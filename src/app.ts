@@ -9,6 +9,7 @@ import type { AppConfig } from "./config/app-config.ts";
 import { createPermissionCache } from "./conversation/permission-cache.ts";
 import type { CancelReason } from "./domain/cancel-reason.ts";
 import type { ReviewRequest } from "./domain/review-request.ts";
+import { budgetStoreFor } from "./fleet/budget-store-for.ts";
 import type { FleetTiming } from "./fleet/fleet-timing.ts";
 import { replyQueueFor } from "./fleet/reply-queue-for.ts";
 import { reviewQueueFor } from "./fleet/review-queue-for.ts";
@@ -18,7 +19,7 @@ import type { GitHubClient } from "./github/octokit.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
 import { createOpenRunsJournal, NO_JOURNAL, type OpenRunsJournal } from "./jobs/open-runs-journal.ts";
 import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
-import { runReview } from "./jobs/run-review.ts";
+import { type AppBudget, runReview } from "./jobs/run-review.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
 import { errorDetail } from "./pipeline/error-detail.ts";
@@ -46,6 +47,8 @@ export interface LoupeAppOptions<W extends WorkspaceHandle = Workspace> {
   readonly fleetTiming?: Partial<FleetTiming>;
   /** The clock commenters' permissions expire by in the cache (tests move it). */
   readonly now?: () => number;
+  /** Spend caps per installation; their store is chosen like the queues (Redis, or this process). */
+  readonly budget?: AppBudget;
 }
 
 /** What runs once Probot has run the app: what the server shuts down and tests drain. */
@@ -112,9 +115,19 @@ function startRuntime<W extends WorkspaceHandle>(
     sleep,
   });
   const reviewEnded = createReviewEndedReporter(metrics, app.log);
+  const budget =
+    options.budget === undefined
+      ? {}
+      : {
+          budget: {
+            ...options.budget,
+            store: options.budget.store ?? budgetStoreFor(redisUrl, config.stateDir),
+          },
+        };
   const runner: JobRunner = async (job, signal, onCheckRun) =>
     runReview({
       ...{ job, signal, ports, config, log: app.log, botLogin, sleep, checkRuns, onEnded: reviewEnded },
+      ...budget,
       octokit: await installation(job.request.installationId),
       ...(onCheckRun ? { onCheckRun } : {}),
     });

@@ -48,6 +48,7 @@ export function createLoupe(
       appId,
       ...(metrics ? { metrics } : {}),
       redisUrl: fleet.redisUrl,
+      budget: { settings: settings.budget, maxTokens: limits.maxTokens },
       fleetTiming: { lockMs: fleet.lockMs, stalledIntervalMs: fleet.lockMs / 2, leaseMs: 2 * fleet.lockMs },
     });
     await loupe.app(app, appOptions);

@@ -4,6 +4,7 @@
 // line naming its variable; they run in the order an operator meets them in the README.
 
 import { type AppConfig, readAppConfig } from "./app-config.ts";
+import { type BudgetSettings, readBudgetSettings } from "./budget-config.ts";
 import { type DashboardCredentials, readDashboardCredentials } from "./dashboard-config.ts";
 import { type FleetConfig, readFleetConfig } from "./fleet-config.ts";
 import type { Env } from "./load-env.ts";
@@ -25,6 +26,8 @@ export interface AppSettings {
   readonly provider: ProviderConfig;
   readonly workers: WorkerConfig;
   readonly port: number;
+  /** Prices, and the installations' spend caps. */
+  readonly budget: BudgetSettings;
 }
 
 export function readAppSettings(env: Env): AppSettings {
@@ -48,5 +51,6 @@ export function readAppSettings(env: Env): AppSettings {
     provider,
     workers,
     port: readPort(env),
+    budget: readBudgetSettings(env),
   };
 }

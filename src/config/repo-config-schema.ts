@@ -64,6 +64,13 @@ const count = (cap: number) =>
     v.maxValue(cap, `must be at most ${cap}`),
   );
 
+const positiveTokens = v.pipe(
+  v.number(),
+  v.integer("must be a whole number of tokens"),
+  v.minValue(1, "must be at least 1"),
+);
+const positiveDollars = v.pipe(v.number(), v.gtValue(0, "must be more than 0 dollars"));
+
 /** Every key with its default: a missing key (or a missing file) takes the value written here. */
 export const RepoConfigSchema = v.strictObject({
   enabled: v.optional(v.boolean(), true),
@@ -105,6 +112,19 @@ export const RepoConfigSchema = v.strictObject({
    * Whose pull requests are reviewed automatically; absent: the operator's AUTO_REVIEW_AUTHORS.
    * It can only tighten the operator's choice (domain/author-policy.ts).
    */
+  /**
+   * The repository's own spend caps, counted for it alone; the installation's caps still apply,
+   * so a repository can lower what it may spend, never raise it.
+   */
+  budget: v.optional(
+    v.strictObject({
+      tokens_per_day: v.optional(positiveTokens),
+      tokens_per_month: v.optional(positiveTokens),
+      dollars_per_day: v.optional(positiveDollars),
+      dollars_per_month: v.optional(positiveDollars),
+    }),
+    () => ({}),
+  ),
   auto_review_authors: v.optional(
     v.picklist(AUTHOR_POLICIES, `must be one of ${AUTHOR_POLICIES.join(", ")}`),
   ),

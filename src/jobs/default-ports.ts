@@ -64,7 +64,10 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
           ...(input.guidance ? { guidance: input.guidance } : {}),
           ...(input.focus ? { focus: input.focus } : {}),
         },
-        limits: options.limits,
+        limits:
+          input.maxTokens === undefined
+            ? options.limits
+            : { ...options.limits, maxTokens: Math.min(options.limits.maxTokens, input.maxTokens) },
         toolCalls: options.provider.toolCalls,
         includeTrace: options.includeTrace ?? true,
         signal: input.signal,

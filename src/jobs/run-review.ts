@@ -4,6 +4,8 @@
 // quote it was published.
 
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
+import type { BudgetSettings } from "../config/budget-config.ts";
+import type { BudgetStore } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import { queueKey } from "../domain/review-request.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
@@ -15,6 +17,7 @@ import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import { endingFor } from "./ending.ts";
 import type { JobEnvironment } from "./job-environment.ts";
+import { createReviewBudget } from "./review-budget.ts";
 import type { ReviewJob } from "./review-job.ts";
 import type { JobSettlement } from "./review-queue.ts";
 
@@ -27,6 +30,14 @@ export interface RunReviewOptions<W extends WorkspaceHandle = Workspace> extends
   readonly onCheckRun?: (run: KnownRun) => Promise<void>;
   /** Told once, after the check run is completed: the metrics and the review's log line. */
   readonly onEnded?: (ending: ReviewEnding) => void;
+  readonly budget?: AppBudget;
+}
+
+/** The operator's spend settings, the review's own token budget, and where spend is counted. */
+export interface AppBudget {
+  readonly settings: BudgetSettings;
+  readonly maxTokens: number;
+  readonly store?: BudgetStore;
 }
 
 export async function runReview<W extends WorkspaceHandle>(
@@ -64,6 +75,20 @@ export async function runReview<W extends WorkspaceHandle>(
     started: async (pr) => (await runs.open(pr.headSha)).id,
     onRound: (progress) => runs.current()?.progress(progress),
     log,
+    ...(options.budget?.store === undefined
+      ? {}
+      : {
+          budget: createReviewBudget({
+            store: options.budget.store,
+            settings: options.budget.settings,
+            maxTokens: options.budget.maxTokens,
+            owner: {
+              installationId: request.installationId,
+              repository: `${request.owner}/${request.repo}`.toLowerCase(),
+            },
+            now,
+          }),
+        }),
   }).catch(async (error: unknown): Promise<ReviewOutcome> => {
     log.warn({ error: errorDetail(error) }, "review ended early");
     // A review that failed before its check run was asked for still reports somewhere.

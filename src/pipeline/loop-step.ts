@@ -26,6 +26,8 @@ export interface LoopStepInput<W extends WorkspaceHandle> {
   readonly scope: ScopeStep;
   readonly signal: AbortSignal;
   readonly onRound: (progress: RoundProgress) => void;
+  /** The budget's grant, when it is less than the review's own token budget; null: no cap. */
+  readonly maxTokens: number | null;
 }
 
 export function loopInput<W extends WorkspaceHandle>(input: LoopStepInput<W>): LoopInput<W> {
@@ -40,6 +42,7 @@ export function loopInput<W extends WorkspaceHandle>(input: LoopStepInput<W>): L
     guidance: input.guidance.files,
     signal: input.signal,
     onRound: input.onRound,
+    ...(input.maxTokens === null ? {} : { maxTokens: input.maxTokens }),
     ...(focus === null ? {} : { focus }),
   };
 }

@@ -17,6 +17,7 @@ export type SkipCode =
   | "repository_too_large"
   | "auto_review_off"
   | "author_not_allowed"
+  | "budget_reached"
   | "paused";
 
 export interface ConfigError {

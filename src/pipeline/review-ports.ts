@@ -33,6 +33,8 @@ export interface LoopInput<W extends WorkspaceHandle = Workspace> {
   readonly onRound: (progress: RoundProgress) => void;
   /** What this review covers (incremental or full, and why). */
   readonly focus?: ReviewFocus;
+  /** Fewer tokens than the review's own budget, when the installation's budget grants fewer. */
+  readonly maxTokens?: number;
 }
 
 export interface ReplyLoopInput<W extends WorkspaceHandle = Workspace> {

@@ -16,6 +16,7 @@ import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { LoopResult, RoundProgress } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { decideAuthor } from "./author-step.ts";
+import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts";
 import { selectChange } from "./change-step.ts";
 import { describeGuidance } from "./describe-guidance.ts";
 import type { JobLogger } from "./job-logger.ts";
@@ -40,6 +41,8 @@ export interface ReviewRun {
   readonly started: (pullRequest: PullRequest) => Promise<number>;
   readonly onRound?: (progress: RoundProgress) => void;
   readonly log: JobLogger;
+  /** What the review may spend; absent, only its own budgets bound it (the CLI). */
+  readonly budget?: ReviewBudget;
 }
 
 export async function reviewPullRequest<W extends WorkspaceHandle>(
@@ -49,6 +52,9 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
 ): Promise<ReviewOutcome> {
   const prepared = await prepare(host, ports, run);
   if (prepared.kind !== "prepared") return prepared;
+  const held = await budgetStep(run.budget, { asked: run.asked, config: prepared.config });
+  if (held.kind !== "budget") return held;
+  await using budget = held;
   const opened = await openWorkspaceStep(host, {
     pullRequest: prepared.pullRequest,
     mergeBaseSha: prepared.changes.mergeBaseSha,
@@ -65,7 +71,7 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
   }
   if (opened.kind !== "workspace") return opened;
   await using workspace = disposable(opened.workspace, run.log);
-  return await reviewInWorkspace(host, ports, run, { ...prepared, view: workspace.value });
+  return await reviewInWorkspace(host, ports, run, { ...prepared, view: workspace.value, budget });
 }
 
 interface Prepared {
@@ -131,7 +137,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   host: PullRequestHost<W>,
   ports: ReviewPorts<W>,
   run: ReviewRun,
-  prepared: Prepared & { readonly view: W },
+  prepared: Prepared & { readonly view: W; readonly budget: HeldBudget },
 ): Promise<ReviewOutcome> {
   const { pullRequest, config, view } = prepared;
   const mergeBaseSha = prepared.changes.mergeBaseSha;
@@ -149,9 +155,14 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
       mergeBaseSha,
       scope,
       signal: run.signal,
-      onRound: (progress) => run.onRound?.(progress),
+      maxTokens: prepared.budget.maxTokens,
+      onRound: (progress) => {
+        prepared.budget.spent(progress.spend);
+        run.onRound?.(progress);
+      },
     }),
   );
+  prepared.budget.spent(result.spend);
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
   const line = scopeLine(scope);

@@ -1,0 +1,97 @@
+// The App's budget for one review: the operator's caps for the installation, the repository's own
+// (tighter) caps from `.github/loupe.yml`, reserved in the budget store before the review starts
+// and settled with its real spend when it ends. A review a person asked for (a writer's command,
+// the re-run button) may go past the caps up to BUDGET_HARD_FACTOR times them; automatic ones stop
+// at the caps. A refusal says what was spent, the cap, and when it resets.
+
+import type { BudgetSettings } from "../config/budget-config.ts";
+import type { RepoConfig } from "../config/repo-config-schema.ts";
+import {
+  type BudgetCap,
+  type BudgetCounter,
+  type BudgetOwner,
+  type BudgetStore,
+  countersFor,
+  unitsOf,
+} from "../domain/budget.ts";
+import { costOf } from "../domain/spend.ts";
+import type { Admission, ReviewBudget } from "../pipeline/budget-step.ts";
+
+export interface ReviewBudgetOptions {
+  readonly store: BudgetStore;
+  readonly settings: BudgetSettings;
+  readonly owner: BudgetOwner;
+  /** The review's own token budget (REVIEW_MAX_TOKENS): the most it ever reserves. */
+  readonly maxTokens: number;
+  readonly now?: () => number;
+}
+
+/** Below this, a review cannot do a round of useful work: it is refused instead of started. */
+export const MIN_REVIEW_TOKENS = 20_000;
+
+export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
+  const { store, settings } = options;
+  const now = options.now ?? Date.now;
+  return {
+    async admit({ asked, config }): Promise<Admission> {
+      const caps = [...settings.caps, ...repositoryCaps(config)];
+      if (caps.length === 0)
+        return { kind: "admitted", maxTokens: options.maxTokens, settle: async () => {} };
+      const counters = countersFor(caps, options.owner, now(), asked ? settings.hardFactor : 1);
+      const rate = settings.prices === null ? 0 : dollarsPerTokenAtMost(settings.prices);
+      const want = { min: Math.min(MIN_REVIEW_TOKENS, options.maxTokens), max: options.maxTokens };
+      const grant = await store.reserve(counters, want, rate);
+      if (grant.kind === "refused")
+        return { kind: "refused", detail: refusal(grant.counter, grant.spent, asked, settings) };
+      return {
+        kind: "admitted",
+        maxTokens: grant.tokens,
+        settle: async (spend) => {
+          const cost = costOf(spend, settings.prices);
+          const dollars = cost.kind === "unpriced" ? 0 : cost.dollars;
+          const tokens = spend.input_tokens + spend.cached_input_tokens + spend.output_tokens;
+          const spent = unitsOf(counters, tokens, dollars);
+          const reserved = unitsOf(counters, grant.tokens, grant.tokens * rate);
+          await store.adjust(
+            counters,
+            spent.map((amount, i) => amount - reserved[i]!),
+          );
+        },
+      };
+    },
+  };
+}
+
+/** The repository's own caps (`budget` in loupe.yml): counted for it alone, on top of the installation's. */
+function repositoryCaps(config: RepoConfig): BudgetCap[] {
+  const b = config.budget;
+  const caps: BudgetCap[] = [];
+  const add = (unit: BudgetCap["unit"], period: BudgetCap["period"], limit: number | undefined) => {
+    if (limit !== undefined) caps.push({ scope: "repository", unit, period, limit });
+  };
+  add("tokens", "day", b.tokens_per_day);
+  add("tokens", "month", b.tokens_per_month);
+  add("dollars", "day", b.dollars_per_day);
+  add("dollars", "month", b.dollars_per_month);
+  return caps;
+}
+
+function dollarsPerTokenAtMost(prices: NonNullable<BudgetSettings["prices"]>): number {
+  return Math.max(prices.input, prices.cachedInput, prices.output) / 1_000_000;
+}
+
+function refusal(counter: BudgetCounter, spent: number, asked: boolean, settings: BudgetSettings): string {
+  const { cap } = counter;
+  const amount = (n: number) =>
+    cap.unit === "tokens" ? `${Math.round(n).toLocaleString("en-US")} tokens` : `$${n.toFixed(2)}`;
+  const who = cap.scope === "installation" ? "This installation" : "This repository";
+  const when = cap.period === "day" ? "today (UTC)" : "this month (UTC)";
+  const resets = new Date(counter.resetsAt)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/:00\.000Z$/, " UTC");
+  const base = `Budget reached: ${who} has spent ${amount(spent)} ${when}, against a cap of ${amount(cap.limit)} (${cap.scope === "installation" ? "operator" : "`budget` in `.github/loupe.yml`"}). It starts again at ${resets}.`;
+  return asked
+    ? `${base} A review someone asks for may go up to ${settings.hardFactor}× the cap, and this one would go past that.`
+    : `${base} Someone with write access can still start this review with a \`review\` command mentioning Loupe (up to ${settings.hardFactor}× the cap).`;
+}
