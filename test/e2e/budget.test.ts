@@ -1,0 +1,114 @@
+// Spend caps through Loupe as a real server process, the fake GitHub and the scripted model: a
+// review spends most of the installation's daily tokens; the next pull request is refused before
+// any model request, its check run saying what was spent, the cap and when it resets; a
+// maintainer's `@loupe review` may go past the cap (up to BUDGET_HARD_FACTOR) and is reviewed.
+
+import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import { formatExternalId } from "../../src/github/external-id.ts";
+import { stopTurn } from "../support/chat-turns.ts";
+import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { issueCommentEvent } from "../support/fake-github-payloads.ts";
+import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
+import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+import { reviewThroughServer } from "../support/server-review.ts";
+import { deliverWebhook } from "../support/webhook-delivery.ts";
+
+const SECRET = `whsec-e2e-budget-${process.pid}-${Date.now()}`;
+const API_KEY = `test-key-e2e-budget-${process.pid}-${Date.now()}`;
+
+let github: FakeGitHub;
+let provider: ScriptedProvider;
+let loupe: LoupeProcess;
+let fixture: FixtureRepo;
+
+/** A final review whose round the provider bills at 15,000 prompt and 100 completion tokens. */
+function expensiveReview() {
+  const body = stopTurn({ summary: "Fine.", findings: [], notes: [] });
+  return { ...body, usage: { prompt_tokens: 15_000, completion_tokens: 100, total_tokens: 15_100 } };
+}
+
+beforeAll(async () => {
+  fixture = createOneChangeRepo();
+  github = await startFakeGitHub();
+  github.addRepository({
+    owner: "octo",
+    repo: "spend",
+    source: fixture,
+    collaborators: { Codertocat: "maintain" },
+  });
+  provider = await startScriptedProvider([{ body: expensiveReview() }, { body: expensiveReview() }]);
+  loupe = await startLoupeProcess({
+    command: "node",
+    env: fakeWorldEnv({
+      github,
+      providerBaseURL: provider.baseURL,
+      webhookSecret: SECRET,
+      apiKey: API_KEY,
+      extra: { BUDGET_TOKENS_PER_DAY: "30000", BUDGET_HARD_FACTOR: "1.5" },
+    }),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await loupe?.stop();
+  await provider?.stop();
+  await github?.stop();
+  fixture?.dispose();
+});
+
+it("refuses the review past the daily cap with the reset time, and a maintainer's command goes past it", async () => {
+  const first = await reviewThroughServer({
+    github,
+    loupe,
+    secret: SECRET,
+    repo: "spend",
+    number: 1,
+    headRef: "change",
+  });
+  expect(first.history.at(-1)?.conclusion).toBe("success");
+
+  const second = await reviewThroughServer({
+    github,
+    loupe,
+    secret: SECRET,
+    repo: "spend",
+    number: 2,
+    headRef: "change",
+  });
+  const refused = second.history.at(-1)!;
+  expect(refused.conclusion).toBe("skipped");
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  expect(refused.output?.summary).toContain(
+    "has spent 15,100 tokens today (UTC), against a cap of 30,000 tokens",
+  );
+  expect(refused.output?.summary).toContain(`It starts again at ${tomorrow} 00:00 UTC`);
+  expect(refused.output?.summary).toContain("`review` command");
+  expect(provider.requests).toHaveLength(1);
+
+  const pr = github.addPullRequest({ owner: "octo", repo: "spend", number: 2, headRef: "change" });
+  const target = {
+    htmlBase: github.url,
+    owner: "octo",
+    repo: "spend",
+    defaultBranch: "main",
+    installationId: 1,
+  };
+  const command = await deliverWebhook({
+    url: loupe.webhookUrl,
+    event: "issue_comment",
+    payload: issueCommentEvent(target, pr, 5150, "@loupe review"),
+    secret: SECRET,
+  });
+  expect(command.status).toBeLessThan(300);
+  const externalId = formatExternalId(2);
+  await loupe.until(
+    () =>
+      github.checkRuns.find(
+        (r) =>
+          r.repo === "spend" && r.externalId === externalId && r.history.at(-1)?.conclusion === "success",
+      ),
+    "the review a maintainer asked for past the cap",
+  );
+  expect(provider.requests).toHaveLength(2);
+});
