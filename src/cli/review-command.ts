@@ -4,19 +4,19 @@
 // final_review (or when the App would skip the change), 1 on any other termination reason, 2 on
 // bad usage/configuration.
 
-import type { CliIo } from "./io.ts";
-import { readProviderConfig } from "../config/provider-config.ts";
-import { readReviewLimits } from "../config/review-limits.ts";
+import { CliSettingsSchema } from "../config/cli-settings.ts";
+import { readEnvOrThrow } from "../config/read-env.ts";
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
-import { describeGuidance } from "../pipeline/describe-guidance.ts";
 import { readReviewConfigFile } from "../host/local/config-file.ts";
 import { localHost, looksLikeUrl } from "../host/local/local-host.ts";
 import { openRepository } from "../host/local/open-repository.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
+import { describeGuidance } from "../pipeline/describe-guidance.ts";
 import type { ConfigError, ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { VALUE_OPTIONS } from "./help.ts";
+import type { CliIo } from "./io.ts";
 import { renderLocalReviewMarkdown, renderSkipMarkdown } from "./render-review.ts";
 
 interface ReviewArgs {
@@ -30,8 +30,8 @@ interface ReviewArgs {
 
 export async function runReviewCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv);
-  const provider = readProviderConfig(io.env);
-  const ports = createDefaultPorts({ provider, limits: readReviewLimits(io.env), includeTrace: args.trace });
+  const { provider, limits } = readEnvOrThrow(CliSettingsSchema, io.env);
+  const ports = createDefaultPorts({ provider, limits, includeTrace: args.trace });
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.once("SIGINT", onSignal);

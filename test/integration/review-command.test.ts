@@ -50,6 +50,7 @@ async function loupe(
             PATH: process.env.PATH ?? "",
             OPENAI_BASE_URL: server.baseURL,
             OPENAI_API_KEY: API_KEY,
+            REVIEW_MODEL: "deepseek-v4-flash",
             ...env,
           },
         },

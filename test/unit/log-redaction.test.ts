@@ -5,9 +5,9 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "@jest/globals";
 import { pino } from "pino";
-import { redactCredentialParams } from "../../src/log/credential-params.ts";
-import { logOptions } from "../../src/log/create-log.ts";
 import { registerSecret } from "../../src/domain/redact.ts";
+import { logOptions } from "../../src/log/create-log.ts";
+import { redactCredentialParams } from "../../src/log/credential-params.ts";
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -17,7 +17,7 @@ function capture() {
       done();
     },
   });
-  return { log: pino(logOptions({ LOG_LEVEL: "trace" }), stream), lines };
+  return { log: pino(logOptions({ level: "trace", messageKey: "msg" }), stream), lines };
 }
 
 describe("credential query parameters", () => {
