@@ -19,8 +19,8 @@ export const DashboardSchema = v.pipe(
         v.trim(),
         v.check(
           (p) => p.length >= MIN_PASSWORD && p.length <= MAX_LENGTH && PRINTABLE.test(p),
-          `DASHBOARD_PASSWORD must be ${MIN_PASSWORD} to ${MAX_LENGTH} printable characters without spaces ` +
-            "(generate one with `openssl rand -hex 24`)",
+          `DASHBOARD_PASSWORD must be ${MIN_PASSWORD} to ${MAX_LENGTH} printable characters without spaces: ` +
+            "generate one with `openssl rand -hex 24`",
         ),
       ),
     ),
@@ -30,7 +30,8 @@ export const DashboardSchema = v.pipe(
         v.trim(),
         v.check(
           (user) => user.length <= MAX_LENGTH && PRINTABLE.test(user) && !user.includes(":"),
-          `DASHBOARD_USER must be at most ${MAX_LENGTH} printable characters without spaces or ':'`,
+          `DASHBOARD_USER must be at most ${MAX_LENGTH} printable characters without spaces or ':': ` +
+            `set a plain user name, or unset DASHBOARD_USER for ${DEFAULT_DASHBOARD_USER}`,
         ),
       ),
     ),

@@ -70,13 +70,16 @@ export function optionalChoiceVar<const T extends readonly [string, ...string[]]
   return v.optional(choiceText(name, choices, unsetMeans));
 }
 
-/** Printable ASCII without spaces, at most `max` characters (tokens, user names); never shown. */
-export function tokenVar(name: string, max: number, rule: string) {
+/** Printable ASCII without spaces, at most `max` characters (a token); never shown. */
+export function tokenVar(name: string, max: number, fix: string) {
   return v.optional(
     v.pipe(
       v.string(),
       v.trim(),
-      v.check((text) => text.length <= max && /^[\x21-\x7e]+$/.test(text), `${name} must be ${rule}`),
+      v.check(
+        (text) => text.length <= max && /^[\x21-\x7e]+$/.test(text),
+        `${name} must be at most ${max} printable characters without spaces: ${fix}`,
+      ),
     ),
   );
 }

@@ -20,7 +20,8 @@ export type ToolCallMode = (typeof TOOL_CALL_MODES)[number];
 function baseUrlProblem(text: string): string | null {
   if (!URL.canParse(text)) return "is not an absolute URL: set e.g. https://api.openai.com/v1";
   const url = new URL(text);
-  if (url.protocol !== "https:" && url.protocol !== "http:") return "does not start with https:// or http://";
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return "does not start with https:// or http://: set e.g. https://api.openai.com/v1";
   // A key in the URL would travel into logs and error messages: it belongs in OPENAI_API_KEY.
   if (url.username !== "" || url.password !== "")
     return "contains credentials: put the key in OPENAI_API_KEY";
@@ -48,7 +49,7 @@ export const ProviderConfigSchema = v.pipe(
     ),
     OPENAI_API_KEY: v.pipe(
       required("OPENAI_API_KEY", "the API key of the provider at OPENAI_BASE_URL"),
-      v.check((key) => !/\s/.test(key), "OPENAI_API_KEY must not contain whitespace: set the key alone"),
+      v.check((key) => !/\s/.test(key), "OPENAI_API_KEY contains whitespace: set the key alone"),
     ),
     REVIEW_MODEL: v.pipe(
       required(
@@ -57,7 +58,7 @@ export const ProviderConfigSchema = v.pipe(
       ),
       v.check(
         (model) => /^[A-Za-z0-9._:/@-]{1,200}$/.test(model),
-        "REVIEW_MODEL must be a model name without spaces (at most 200 characters)",
+        "REVIEW_MODEL is not a model name (at most 200 characters, no spaces): set the name the provider lists, e.g. gpt-4.1-mini",
       ),
     ),
     OPENAI_MAX_RETRIES: integerVar("OPENAI_MAX_RETRIES", 0, 6, 2),

@@ -48,7 +48,7 @@ export const AppIdentitySchema = v.pipe(
       v.trim(),
       v.check(
         (id) => /^[0-9]+$/.test(id) && Number(id) > 0,
-        "APP_ID must be the GitHub App's numeric id (its settings page shows it) when PRIVATE_KEY or PRIVATE_KEY_PATH is set",
+        "APP_ID must be the GitHub App's numeric id when PRIVATE_KEY or PRIVATE_KEY_PATH is set: copy it from the App's settings page",
       ),
       v.transform(Number),
     ),
@@ -77,11 +77,7 @@ export type AppIdentity = v.InferOutput<typeof AppIdentitySchema>;
 /** METRICS_TOKEN: the bearer token GET /metrics asks for, or null when /metrics is open. */
 export const MetricsTokenSchema = v.pipe(
   v.object({
-    METRICS_TOKEN: tokenVar(
-      "METRICS_TOKEN",
-      200,
-      "at most 200 printable characters without spaces (generate one with `openssl rand -hex 32`)",
-    ),
+    METRICS_TOKEN: tokenVar("METRICS_TOKEN", 200, "generate one with `openssl rand -hex 32`"),
   }),
   v.transform((env) => env.METRICS_TOKEN ?? null),
 );
