@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { LoupeError } from "../domain/errors.ts";
 import type { Env } from "./env-fields.ts";
+import { mergeEnvironment } from "./load-env.ts";
 
 export type EnvResult<T> =
   | { readonly ok: true; readonly value: T }
@@ -12,17 +13,9 @@ export type EnvResult<T> =
 
 type EnvSchema = v.GenericSchema<Record<string, string>, unknown>;
 
-export function withoutBlanks(env: Env): Record<string, string> {
-  const set: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && value.trim() !== "") set[name] = value;
-  }
-  return set;
-}
-
 export function parseEnv<S extends EnvSchema>(schema: S, env: Env): EnvResult<v.InferOutput<S>> {
   // One line per variable: a pipe stops at its first problem, every other variable is still read.
-  const parsed = v.safeParse(schema, withoutBlanks(env), { abortPipeEarly: true });
+  const parsed = v.safeParse(schema, mergeEnvironment(env, {}), { abortPipeEarly: true });
   if (parsed.success) return { ok: true, value: parsed.output };
   return { ok: false, errors: [...new Set(parsed.issues.map((issue) => issue.message))] };
 }

@@ -5,7 +5,8 @@
 import { privateKeyProblem } from "./app-credentials.ts";
 import { type AppSettings, AppSettingsSchema } from "./app-settings.ts";
 import type { Env } from "./env-fields.ts";
-import { parseEnv, withoutBlanks } from "./read-env.ts";
+import { mergeEnvironment } from "./load-env.ts";
+import { parseEnv } from "./read-env.ts";
 import { hasAppCredentials, type ServerConfig, ServerConfigSchema } from "./server-config.ts";
 import { stateDirProblem } from "./state-dir.ts";
 
@@ -15,7 +16,7 @@ export type Startup =
   | { readonly kind: "invalid"; readonly errors: readonly string[] };
 
 export function readStartup(raw: Env): Startup {
-  const env = withoutBlanks(raw);
+  const env = mergeEnvironment(raw, {});
   if (!hasAppCredentials(env)) {
     const server = parseEnv(ServerConfigSchema, env);
     return server.ok ? { kind: "setup", server: server.value } : { kind: "invalid", errors: server.errors };
