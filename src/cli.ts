@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import module from "node:module";
 import { asksForHelp, COMMAND_HELP, type CommandName, isCommandName, MAIN_HELP } from "./cli/help.ts";
 import type { CliIo } from "./cli/io.ts";
-import { LoupeError } from "./domain/errors.ts";
+import { isLoupeError, LoupeError } from "./domain/errors.ts";
 import { redactSecrets } from "./domain/redact.ts";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
@@ -59,7 +59,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         ? 2
         : 1;
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr(`loupe: ${redactSecrets(message).split("\n")[0]}\n`);
+    const lines = redactSecrets(message).split("\n");
+    // A configuration error lists every problem of the environment, one line each.
+    const shown = isLoupeError(error, "configuration_invalid") ? lines : lines.slice(0, 1);
+    for (const line of shown) io.stderr(`loupe: ${line}\n`);
     return code;
   }
 }

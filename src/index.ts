@@ -4,8 +4,8 @@
 
 import type { ApplicationFunction } from "probot";
 import { createLoupeApp, type LoupeRuntime } from "./app.ts";
-import { type AppSettings, readAppSettings } from "./config/app-settings.ts";
-import { mergeEnvironment } from "./config/load-env.ts";
+import { type AppSettings, AppSettingsSchema } from "./config/app-settings.ts";
+import { readEnvOrThrow } from "./config/read-env.ts";
 import { createIsolatedPorts } from "./isolation/isolated-ports.ts";
 import { repositoryWorkerEntry } from "./isolation/worker-entry.ts";
 import { createWorkerPool, type WorkerPool } from "./isolation/worker-pool.ts";
@@ -58,7 +58,7 @@ export function createLoupe(
 }
 
 // Probot's own runner loads this file with no `.env` of Loupe's: the environment alone, empty
-// values unset as `npm start` reads them.
+// values unset as `npm start` reads them, through the same schema.
 const app: ApplicationFunction = (probot, options) =>
-  createLoupe(readAppSettings(mergeEnvironment(process.env, {}))).app(probot, options);
+  createLoupe(readEnvOrThrow(AppSettingsSchema, process.env)).app(probot, options);
 export default app;

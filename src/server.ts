@@ -1,13 +1,13 @@
-// `npm start`. Reads the environment (and `.env`; empty values are unset, the environment wins),
-// then either serves Loupe's setup flow (no App credentials yet) or runs the App with Probot, after
-// the checks Probot skips: a webhook secret and a chosen model endpoint are required, and SIGTERM
-// drains the queue so every check run is completed. /healthz and /readyz answer in both modes,
-// /metrics once the App runs.
+// `npm start`. Reads the environment (and `.env`; empty values are unset, the environment wins)
+// once, through the settings schemas, then either serves Loupe's setup flow (no App credentials
+// yet) or runs the App with Probot, after the checks Probot skips: a strong webhook secret, a
+// chosen model endpoint and model, a writable state directory. Any problem stops it before it
+// listens, every problem on its own line. SIGTERM drains the queue so every check run is
+// completed. /healthz and /readyz answer in both modes, /metrics once the App runs.
 
 import path from "node:path";
-import { readAppSettings } from "./config/app-settings.ts";
 import { loadEnvironment } from "./config/load-env.ts";
-import { readPort, readServerMode } from "./config/server-config.ts";
+import { readStartup } from "./config/startup.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
@@ -22,25 +22,29 @@ import { startSetupServer } from "./setup/setup-server.ts";
 
 async function main(): Promise<void> {
   const env = loadEnvironment(process.env, path.join(process.cwd(), ".env"));
-  const mode = readServerMode(env);
-  if (mode.kind === "setup") {
+  const startup = readStartup(env);
+  if (startup.kind === "invalid") {
+    for (const line of startup.errors) process.stderr.write(`loupe: ${redactSecrets(line)}\n`);
+    process.exit(1);
+  }
+  if (startup.kind === "setup") {
     const server = await startSetupServer({
       env,
       envFile: path.join(process.cwd(), ".env"),
       appYml: readAppYml(),
-      host: env.HOST ?? "localhost",
-      port: readPort(env),
+      host: startup.server.host,
+      port: startup.server.port,
       log: (line) => process.stdout.write(`${line}\n`),
     });
     process.once("SIGTERM", () => server.close(() => process.exit(0)));
     return;
   }
-  const settings = readAppSettings(env);
+  const { settings } = startup;
   const { app: config, metricsToken, dashboard: dashboardCredentials } = settings;
   // Never released: wherever one of these shows up in a log line, it is redacted.
-  for (const secret of [mode.webhookSecret, metricsToken, dashboardCredentials?.password])
+  for (const secret of [settings.webhookSecret, metricsToken, dashboardCredentials?.password])
     registerSecret(secret ?? undefined);
-  const log = await createLog(env);
+  const log = await createLog(settings.log);
   const metrics = createPrometheusMetrics();
   const readiness = createReadinessTracker();
   const loupe = createLoupe(settings, { metrics });
@@ -48,9 +52,9 @@ async function main(): Promise<void> {
   const server = await startAppServer({
     env,
     log,
-    webhookSecret: mode.webhookSecret,
+    webhookSecret: settings.webhookSecret,
     metrics,
-    host: env.HOST ?? "localhost",
+    host: settings.host,
     port: settings.port,
     app: async (app, options) => {
       await loupe.app(app, options);

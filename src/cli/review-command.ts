@@ -4,8 +4,8 @@
 // final_review (or when the App would skip the change), 1 on any other termination reason, 2 on
 // bad usage/configuration.
 
-import { readProviderConfig } from "../config/provider-config.ts";
-import { readReviewLimits } from "../config/review-limits.ts";
+import { CliSettingsSchema } from "../config/cli-settings.ts";
+import { readEnvOrThrow } from "../config/read-env.ts";
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
 import { readReviewConfigFile } from "../host/local/config-file.ts";
 import { localHost, looksLikeUrl } from "../host/local/local-host.ts";
@@ -30,8 +30,8 @@ interface ReviewArgs {
 
 export async function runReviewCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv);
-  const provider = readProviderConfig(io.env);
-  const ports = createDefaultPorts({ provider, limits: readReviewLimits(io.env), includeTrace: args.trace });
+  const { provider, limits } = readEnvOrThrow(CliSettingsSchema, io.env);
+  const ports = createDefaultPorts({ provider, limits, includeTrace: args.trace });
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.once("SIGINT", onSignal);

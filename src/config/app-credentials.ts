@@ -5,26 +5,25 @@
 
 import { createPrivateKey } from "node:crypto";
 import fs from "node:fs";
-import { LoupeError } from "../domain/errors.ts";
-import type { Env } from "./load-env.ts";
+import type { Env } from "./env-fields.ts";
 
-export function checkPrivateKey(env: Env): void {
+/** An error line, or null when the key (or the file PRIVATE_KEY_PATH names) is an RSA private key. */
+export function privateKeyProblem(env: Env): string | null {
   const fromPath = env.PRIVATE_KEY === undefined && env.PRIVATE_KEY_PATH !== undefined;
   const name = fromPath ? "PRIVATE_KEY_PATH" : "PRIVATE_KEY";
   const text = fromPath ? readKeyFile(env.PRIVATE_KEY_PATH ?? "") : (env.PRIVATE_KEY ?? "");
-  if (!isRsaPrivateKey(pemText(text))) {
-    throw new LoupeError(
-      "configuration_invalid",
-      `${name} ${fromPath ? "names a file that is" : "is"} not an RSA private key in PEM form: download a private key from the App's settings page`,
-    );
+  if (text === null) {
+    return "PRIVATE_KEY_PATH names no readable file: set the path of the .pem file downloaded from the App's settings page";
   }
+  if (isRsaPrivateKey(pemText(text))) return null;
+  return `${name} ${fromPath ? "names a file that is" : "is"} not an RSA private key in PEM form: download a private key from the App's settings page`;
 }
 
-function readKeyFile(file: string): string {
+function readKeyFile(file: string): string | null {
   try {
     return fs.readFileSync(file, "utf8");
   } catch {
-    throw new LoupeError("configuration_invalid", "PRIVATE_KEY_PATH names no readable file");
+    return null;
   }
 }
 

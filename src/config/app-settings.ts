@@ -1,56 +1,51 @@
-// Everything the App's process reads from its environment, read once at start and passed down:
-// the App itself, the fleet, the loop's and replies' budgets, the provider, the repository
-// workers, the port, and the operator endpoints' credentials. Each reader stops Loupe with one
-// line naming its variable; they run in the order an operator meets them in the README.
+// Everything the App's process reads from its environment: one schema composed of one schema per
+// area, read once at start and passed down. Each area reads the whole environment and takes the
+// variables it names, so every problem in every area is reported together. The areas are listed
+// in the order an operator meets them in the README.
 
-import { type AppConfig, readAppConfig } from "./app-config.ts";
-import { type BudgetSettings, readBudgetSettings } from "./budget-config.ts";
-import { type DashboardCredentials, readDashboardCredentials } from "./dashboard-config.ts";
-import { type FleetConfig, readFleetConfig } from "./fleet-config.ts";
-import type { Env } from "./load-env.ts";
-import { type ProviderConfig, readProviderConfig } from "./provider-config.ts";
-import { readReplyLimits } from "./reply-limits.ts";
-import { type ReviewLimits, readReviewLimits } from "./review-limits.ts";
-import { readMetricsToken, readPort } from "./server-config.ts";
-import { readWorkerConfig, type WorkerConfig } from "./worker-config.ts";
+import * as v from "valibot";
+import { AppConfigSchema } from "./app-config.ts";
+import { BudgetSchema } from "./budget-config.ts";
+import { DashboardSchema } from "./dashboard-config.ts";
+import { FleetConfigSchema } from "./fleet-config.ts";
+import { LogConfigSchema } from "./log-config.ts";
+import { ProviderConfigSchema } from "./provider-config.ts";
+import { fanOut } from "./read-env.ts";
+import { ReplyBudgetSchema } from "./reply-limits.ts";
+import { ReviewLimitsSchema } from "./review-limits.ts";
+import { AppIdentitySchema, MetricsTokenSchema, ServerConfigSchema } from "./server-config.ts";
+import { WorkerConfigSchema } from "./worker-config.ts";
 
-export interface AppSettings {
-  readonly app: AppConfig;
-  /** The GitHub App's id (APP_ID), when it is a number. */
-  readonly appId: number | null;
-  readonly metricsToken: string | null;
-  readonly dashboard: DashboardCredentials | null;
-  readonly fleet: FleetConfig;
-  readonly limits: ReviewLimits;
-  readonly replyLimits: ReviewLimits;
-  readonly provider: ProviderConfig;
-  readonly workers: WorkerConfig;
-  readonly port: number;
+const AREAS = {
+  identity: AppIdentitySchema,
+  server: ServerConfigSchema,
+  log: LogConfigSchema,
+  metricsToken: MetricsTokenSchema,
+  dashboard: DashboardSchema,
+  provider: ProviderConfigSchema,
+  limits: ReviewLimitsSchema,
+  app: AppConfigSchema,
+  workers: WorkerConfigSchema,
+  replyBudget: ReplyBudgetSchema,
+  fleet: FleetConfigSchema,
   /** Prices, and the installations' spend caps. */
-  readonly budget: BudgetSettings;
-}
+  budget: BudgetSchema,
+};
 
-export function readAppSettings(env: Env): AppSettings {
-  const app = readAppConfig(env);
-  const metricsToken = readMetricsToken(env);
-  const dashboard = readDashboardCredentials(env);
-  const fleet = readFleetConfig(env);
-  const limits = readReviewLimits(env);
-  const replyLimits = readReplyLimits(env, limits);
-  const provider = readProviderConfig(env);
-  const workers = readWorkerConfig(env, app.reviewConcurrency);
-  const appId = env.APP_ID && /^\d+$/.test(env.APP_ID) ? Number(env.APP_ID) : null;
-  return {
-    app,
-    appId,
-    metricsToken,
-    dashboard,
-    fleet,
-    limits,
-    replyLimits,
-    provider,
-    workers,
-    port: readPort(env),
-    budget: readBudgetSettings(env),
-  };
-}
+export const AppSettingsSchema = v.pipe(
+  v.record(v.string(), v.string()),
+  v.transform(fanOut(Object.keys(AREAS) as (keyof typeof AREAS)[])),
+  v.object(AREAS),
+  v.transform(({ identity, server, replyBudget, ...areas }) => ({
+    ...areas,
+    /** The GitHub App's id (APP_ID). */
+    appId: identity.appId,
+    webhookSecret: identity.webhookSecret,
+    port: server.port,
+    host: server.host,
+    /** A reply's budgets; the per-round, content and response bounds are the review's. */
+    replyLimits: { ...areas.limits, ...replyBudget },
+  })),
+);
+
+export type AppSettings = v.InferOutput<typeof AppSettingsSchema>;

@@ -3,13 +3,7 @@
 // no dashboard at all. The password's minimum length is what makes guessing it over HTTP hopeless
 // (no lock-out needed); a user set without a password is taken for a forgotten password and refused.
 
-import { LoupeError } from "../domain/errors.ts";
-import type { Env } from "./load-env.ts";
-
-export interface DashboardCredentials {
-  readonly user: string;
-  readonly password: string;
-}
+import * as v from "valibot";
 
 export const DEFAULT_DASHBOARD_USER = "loupe";
 const MIN_PASSWORD = 16;
@@ -17,32 +11,42 @@ const MAX_LENGTH = 200;
 // Printable ASCII without spaces; the user may not hold ':', which ends it in a Basic credential.
 const PRINTABLE = /^[\x21-\x7e]+$/;
 
+export const DashboardSchema = v.pipe(
+  v.object({
+    DASHBOARD_PASSWORD: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.check(
+          (p) => p.length >= MIN_PASSWORD && p.length <= MAX_LENGTH && PRINTABLE.test(p),
+          `DASHBOARD_PASSWORD must be ${MIN_PASSWORD} to ${MAX_LENGTH} printable characters without spaces: ` +
+            "generate one with `openssl rand -hex 24`",
+        ),
+      ),
+    ),
+    DASHBOARD_USER: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.check(
+          (user) => user.length <= MAX_LENGTH && PRINTABLE.test(user) && !user.includes(":"),
+          `DASHBOARD_USER must be at most ${MAX_LENGTH} printable characters without spaces or ':': ` +
+            `set a plain user name, or unset DASHBOARD_USER for ${DEFAULT_DASHBOARD_USER}`,
+        ),
+      ),
+    ),
+  }),
+  v.check(
+    (env) => env.DASHBOARD_PASSWORD !== undefined || env.DASHBOARD_USER === undefined,
+    "DASHBOARD_USER is set without DASHBOARD_PASSWORD: set both to serve the queue dashboard, or neither",
+  ),
+  v.transform((env) =>
+    env.DASHBOARD_PASSWORD === undefined
+      ? null
+      : { user: env.DASHBOARD_USER ?? DEFAULT_DASHBOARD_USER, password: env.DASHBOARD_PASSWORD },
+  ),
+);
+
 /** The dashboard's credentials, or null when DASHBOARD_PASSWORD is unset (no dashboard). */
-export function readDashboardCredentials(env: Env): DashboardCredentials | null {
-  const password = env.DASHBOARD_PASSWORD?.trim() ?? "";
-  const rawUser = env.DASHBOARD_USER?.trim() ?? "";
-  if (password === "") {
-    if (rawUser !== "") {
-      throw new LoupeError(
-        "configuration_invalid",
-        "DASHBOARD_USER is set without DASHBOARD_PASSWORD: set both to serve the queue dashboard, or neither",
-      );
-    }
-    return null;
-  }
-  if (password.length < MIN_PASSWORD || password.length > MAX_LENGTH || !PRINTABLE.test(password)) {
-    throw new LoupeError(
-      "configuration_invalid",
-      `DASHBOARD_PASSWORD must be ${MIN_PASSWORD} to ${MAX_LENGTH} printable characters without spaces ` +
-        "(generate one with `openssl rand -hex 24`)",
-    );
-  }
-  const user = rawUser === "" ? DEFAULT_DASHBOARD_USER : rawUser;
-  if (user.length > MAX_LENGTH || !PRINTABLE.test(user) || user.includes(":")) {
-    throw new LoupeError(
-      "configuration_invalid",
-      `DASHBOARD_USER must be at most ${MAX_LENGTH} printable characters without spaces or ':'`,
-    );
-  }
-  return { user, password };
-}
+export type DashboardSettings = v.InferOutput<typeof DashboardSchema>;
+export type DashboardCredentials = NonNullable<DashboardSettings>;

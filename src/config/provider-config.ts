@@ -1,20 +1,12 @@
-// Where the model lives and how Loupe talks to it. The API key is registered as a secret the
-// moment it is read, so it is redacted from anything that might echo it later.
+// Where the model lives and how Loupe talks to it. No endpoint and no model have a default: the
+// key must only ever go to an endpoint the operator chose, and a model name belongs to one
+// provider (another provider's default would fail the first review with a 404). The API key is
+// registered as a secret the moment it is read, so it is redacted from anything that might echo it.
 
-import { LoupeError } from "../domain/errors.ts";
+import * as v from "valibot";
 import { registerSecret } from "../domain/redact.ts";
-import { readPositiveInteger } from "./env-integer.ts";
-import { DEFAULT_REVIEW_LIMITS, HARD_CAPS } from "./review-limits.ts";
-
-export interface ProviderConfig {
-  baseURL: string;
-  apiKey: string;
-  model: string;
-  maxResponseBytes: number;
-  maxRetries: number;
-  /** How tool calls travel: native function calls, markers in the model's text, or native first. */
-  toolCalls: ToolCallMode;
-}
+import { choiceVar, integerVar } from "./env-fields.ts";
+import { REVIEW_MAX_RESPONSE_BYTES } from "./review-limits.ts";
 
 /**
  * `native`: the request carries `tools`. `text`: no `tools`; the system message lists the tools
@@ -23,72 +15,68 @@ export interface ProviderConfig {
  */
 export const TOOL_CALL_MODES = ["native", "text", "auto"] as const;
 export type ToolCallMode = (typeof TOOL_CALL_MODES)[number];
-export const DEFAULT_TOOL_CALL_MODE: ToolCallMode = "auto";
 
-export const DEFAULT_MODEL = "deepseek-v4-flash";
-export const DEFAULT_MAX_RETRIES = 2;
-export const MAX_RETRIES_CAP = 6;
+/** Why a base URL cannot be the endpoint's base, or null when it can. */
+function baseUrlProblem(text: string): string | null {
+  if (!URL.canParse(text)) return "is not an absolute URL: set e.g. https://api.openai.com/v1";
+  const url = new URL(text);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return "does not start with https:// or http://: set e.g. https://api.openai.com/v1";
+  // A key in the URL would travel into logs and error messages: it belongs in OPENAI_API_KEY.
+  if (url.username !== "" || url.password !== "")
+    return "contains credentials: put the key in OPENAI_API_KEY";
+  // The client appends /chat/completions itself; the full path would 404 at the first review.
+  if (/\/chat\/completions\/*$/.test(url.pathname))
+    return "ends with the request path: drop /chat/completions";
+  return null;
+}
 
-type Env = NodeJS.ProcessEnv | Record<string, string | undefined>;
+const required = (name: string, what: string) =>
+  v.pipe(v.optional(v.string(), ""), v.trim(), v.nonEmpty(`${name} is required: ${what}`));
 
-export function readProviderConfig(env: Env): ProviderConfig {
-  const apiKey = (env.OPENAI_API_KEY ?? "").trim();
-  if (apiKey === "") throw new LoupeError("configuration_invalid", "OPENAI_API_KEY is required");
-  if (/\s/.test(apiKey))
-    throw new LoupeError("configuration_invalid", "OPENAI_API_KEY must not contain whitespace");
-  registerSecret(apiKey);
-  const model = (env.REVIEW_MODEL ?? "").trim() || DEFAULT_MODEL;
-  if (!/^[A-Za-z0-9._:/@-]{1,200}$/.test(model)) {
-    throw new LoupeError("configuration_invalid", "REVIEW_MODEL must be a model name without spaces");
-  }
-  return {
-    baseURL: readBaseUrl(env.OPENAI_BASE_URL),
-    apiKey,
-    model,
-    maxResponseBytes: readPositiveInteger(
-      env,
-      "REVIEW_MAX_RESPONSE_BYTES",
-      DEFAULT_REVIEW_LIMITS.maxResponseBytes,
-      HARD_CAPS.maxResponseBytes,
+export const ProviderConfigSchema = v.pipe(
+  v.object({
+    OPENAI_BASE_URL: v.pipe(
+      required(
+        "OPENAI_BASE_URL",
+        "the OpenAI-compatible endpoint OPENAI_API_KEY belongs to, e.g. https://api.openai.com/v1 (README: Provider recipes)",
+      ),
+      v.check(
+        (text) => baseUrlProblem(text) === null,
+        (issue) => `OPENAI_BASE_URL ${baseUrlProblem(String(issue.input))}`,
+      ),
+      v.transform((text) => text.replace(/\/+$/, "")),
     ),
-    // 0 is meaningful here (no retry), so it is read as "retries + 1" attempts would be awkward:
-    // accept 0 explicitly, then the positive-integer rules.
-    maxRetries:
-      (env.OPENAI_MAX_RETRIES ?? "").trim() === "0"
-        ? 0
-        : readPositiveInteger(env, "OPENAI_MAX_RETRIES", DEFAULT_MAX_RETRIES, MAX_RETRIES_CAP),
-    toolCalls: readToolCallMode(env.REVIEW_TOOL_CALLS),
-  };
-}
+    OPENAI_API_KEY: v.pipe(
+      required("OPENAI_API_KEY", "the API key of the provider at OPENAI_BASE_URL"),
+      v.check((key) => !/\s/.test(key), "OPENAI_API_KEY contains whitespace: set the key alone"),
+    ),
+    REVIEW_MODEL: v.pipe(
+      required(
+        "REVIEW_MODEL",
+        "the model's name at OPENAI_BASE_URL, e.g. gpt-4.1-mini (OpenAI) or deepseek-v4-flash (DeepSeek)",
+      ),
+      v.check(
+        (model) => /^[A-Za-z0-9._:/@-]{1,200}$/.test(model),
+        "REVIEW_MODEL is not a model name (at most 200 characters, no spaces): set the name the provider lists, e.g. gpt-4.1-mini",
+      ),
+    ),
+    OPENAI_MAX_RETRIES: integerVar("OPENAI_MAX_RETRIES", 0, 6, 2),
+    REVIEW_TOOL_CALLS: choiceVar("REVIEW_TOOL_CALLS", TOOL_CALL_MODES, "auto"),
+    REVIEW_MAX_RESPONSE_BYTES,
+  }),
+  v.transform((env) => {
+    registerSecret(env.OPENAI_API_KEY);
+    return {
+      baseURL: env.OPENAI_BASE_URL,
+      apiKey: env.OPENAI_API_KEY,
+      model: env.REVIEW_MODEL,
+      maxResponseBytes: env.REVIEW_MAX_RESPONSE_BYTES,
+      maxRetries: env.OPENAI_MAX_RETRIES,
+      /** How tool calls travel: native function calls, markers in the model's text, or native first. */
+      toolCalls: env.REVIEW_TOOL_CALLS as ToolCallMode,
+    };
+  }),
+);
 
-export function readToolCallMode(raw: string | undefined): ToolCallMode {
-  const text = (raw ?? "").trim();
-  if (text === "") return DEFAULT_TOOL_CALL_MODE;
-  if ((TOOL_CALL_MODES as readonly string[]).includes(text)) return text as ToolCallMode;
-  throw new LoupeError("configuration_invalid", "REVIEW_TOOL_CALLS must be native, text or auto");
-}
-
-function readBaseUrl(raw: string | undefined): string {
-  const text = (raw ?? "").trim();
-  if (text === "") {
-    // No default: the API key must only ever go to an endpoint the operator chose.
-    throw new LoupeError(
-      "configuration_invalid",
-      "OPENAI_BASE_URL is required: the OpenAI-compatible endpoint OPENAI_API_KEY belongs to, e.g. https://api.openai.com/v1 (README: Provider recipes)",
-    );
-  }
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new LoupeError("configuration_invalid", "OPENAI_BASE_URL must be an absolute http(s) URL");
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new LoupeError("configuration_invalid", "OPENAI_BASE_URL must be an absolute http(s) URL");
-  }
-  if (url.username !== "" || url.password !== "") {
-    // A key in the URL would travel into logs and error messages: it belongs in OPENAI_API_KEY.
-    throw new LoupeError("configuration_invalid", "OPENAI_BASE_URL must not contain credentials");
-  }
-  return text.replace(/\/+$/, "");
-}
+export type ProviderConfig = v.InferOutput<typeof ProviderConfigSchema>;

@@ -1,30 +1,12 @@
-// The operator's budgets for one review. Every value has a default and a hard cap; a value that
-// is not a positive integer, or is over its cap, is a configuration error (never a silent default).
+// The operator's budgets for one review. Every value has a default and a hard cap in the schema;
+// a value that is not an integer within them is an error line naming the variable.
 
-import { readPositiveInteger } from "./env-integer.ts";
-
-export interface ReviewLimits {
-  /** Provider requests per review, the final-answer round included. */
-  maxRounds: number;
-  maxToolCallsPerRound: number;
-  maxToolCalls: number;
-  /** Whole review, from the first request to the validated final review. */
-  timeoutMs: number;
-  /** Sum of the provider's reported total_tokens over all rounds. */
-  maxTokens: number;
-  /** Sum of the tool messages' content bytes sent back to the model. */
-  maxToolContentBytes: number;
-  /** One provider HTTP response body. */
-  maxResponseBytes: number;
-  /** Each trace preview (UTF-8 bytes). */
-  tracePreviewBytes: number;
-  /** Bytes the git server may send for the review's two commits (bounds its disk use and time). */
-  maxFetchBytes: number;
-}
+import * as v from "valibot";
+import { integerVar } from "./env-fields.ts";
 
 const MIB = 1024 * 1024;
 
-export const DEFAULT_REVIEW_LIMITS: ReviewLimits = Object.freeze({
+export const DEFAULT_REVIEW_LIMITS = Object.freeze({
   maxRounds: 8,
   maxToolCallsPerRound: 8,
   maxToolCalls: 32,
@@ -36,7 +18,7 @@ export const DEFAULT_REVIEW_LIMITS: ReviewLimits = Object.freeze({
   maxFetchBytes: 1024 * MIB,
 });
 
-export const HARD_CAPS: ReviewLimits = Object.freeze({
+export const HARD_CAPS = Object.freeze({
   maxRounds: 32,
   maxToolCallsPerRound: 32,
   maxToolCalls: 256,
@@ -48,30 +30,41 @@ export const HARD_CAPS: ReviewLimits = Object.freeze({
   maxFetchBytes: 8192 * MIB,
 });
 
-/** Env var name per configurable limit (tracePreviewBytes is fixed by the protocol: ≤ 4 KiB). */
-export const REVIEW_LIMIT_VARIABLES = {
-  maxRounds: "REVIEW_MAX_ROUNDS",
-  maxToolCallsPerRound: "REVIEW_MAX_TOOL_CALLS_PER_ROUND",
-  maxToolCalls: "REVIEW_MAX_TOOL_CALLS",
-  timeoutMs: "REVIEW_TIMEOUT_MS",
-  maxTokens: "REVIEW_MAX_TOKENS",
-  maxToolContentBytes: "REVIEW_MAX_TOOL_CONTENT_BYTES",
-  maxResponseBytes: "REVIEW_MAX_RESPONSE_BYTES",
-  maxFetchBytes: "REVIEW_MAX_FETCH_BYTES",
-} as const satisfies Partial<Record<keyof ReviewLimits, string>>;
+type Limit = Exclude<keyof typeof DEFAULT_REVIEW_LIMITS, "tracePreviewBytes">;
+const limit = (name: string, key: Limit) => integerVar(name, 1, HARD_CAPS[key], DEFAULT_REVIEW_LIMITS[key]);
 
-export function readReviewLimits(env: Readonly<Record<string, string | undefined>>): ReviewLimits {
-  const read = (key: keyof typeof REVIEW_LIMIT_VARIABLES): number =>
-    readPositiveInteger(env, REVIEW_LIMIT_VARIABLES[key], DEFAULT_REVIEW_LIMITS[key], HARD_CAPS[key]);
-  return {
-    maxRounds: read("maxRounds"),
-    maxToolCallsPerRound: read("maxToolCallsPerRound"),
-    maxToolCalls: read("maxToolCalls"),
-    timeoutMs: read("timeoutMs"),
-    maxTokens: read("maxTokens"),
-    maxToolContentBytes: read("maxToolContentBytes"),
-    maxResponseBytes: read("maxResponseBytes"),
+/** One provider response body: the provider's reader bounds it too. */
+export const REVIEW_MAX_RESPONSE_BYTES = limit("REVIEW_MAX_RESPONSE_BYTES", "maxResponseBytes");
+
+export const ReviewLimitsSchema = v.pipe(
+  v.object({
+    REVIEW_MAX_ROUNDS: limit("REVIEW_MAX_ROUNDS", "maxRounds"),
+    REVIEW_MAX_TOOL_CALLS_PER_ROUND: limit("REVIEW_MAX_TOOL_CALLS_PER_ROUND", "maxToolCallsPerRound"),
+    REVIEW_MAX_TOOL_CALLS: limit("REVIEW_MAX_TOOL_CALLS", "maxToolCalls"),
+    REVIEW_TIMEOUT_MS: limit("REVIEW_TIMEOUT_MS", "timeoutMs"),
+    REVIEW_MAX_TOKENS: limit("REVIEW_MAX_TOKENS", "maxTokens"),
+    REVIEW_MAX_TOOL_CONTENT_BYTES: limit("REVIEW_MAX_TOOL_CONTENT_BYTES", "maxToolContentBytes"),
+    REVIEW_MAX_RESPONSE_BYTES,
+    REVIEW_MAX_FETCH_BYTES: limit("REVIEW_MAX_FETCH_BYTES", "maxFetchBytes"),
+  }),
+  v.transform((env) => ({
+    /** Provider requests per review, the final-answer round included. */
+    maxRounds: env.REVIEW_MAX_ROUNDS,
+    maxToolCallsPerRound: env.REVIEW_MAX_TOOL_CALLS_PER_ROUND,
+    maxToolCalls: env.REVIEW_MAX_TOOL_CALLS,
+    /** Whole review, from the first request to the validated final review. */
+    timeoutMs: env.REVIEW_TIMEOUT_MS,
+    /** Sum of the provider's reported total_tokens over all rounds. */
+    maxTokens: env.REVIEW_MAX_TOKENS,
+    /** Sum of the tool messages' content bytes sent back to the model. */
+    maxToolContentBytes: env.REVIEW_MAX_TOOL_CONTENT_BYTES,
+    /** One provider HTTP response body. */
+    maxResponseBytes: env.REVIEW_MAX_RESPONSE_BYTES,
+    /** Each trace preview (UTF-8 bytes): fixed by the protocol, at most 4 KiB. */
     tracePreviewBytes: DEFAULT_REVIEW_LIMITS.tracePreviewBytes,
-    maxFetchBytes: read("maxFetchBytes"),
-  };
-}
+    /** Bytes the git server may send for the review's two commits (bounds its disk use and time). */
+    maxFetchBytes: env.REVIEW_MAX_FETCH_BYTES,
+  })),
+);
+
+export type ReviewLimits = v.InferOutput<typeof ReviewLimitsSchema>;

@@ -1,63 +1,83 @@
-// What `npm start` needs before it serves anything: whether the App is registered yet (no
-// credentials → the setup flow), and, when it is, the webhook secret. Probot would accept webhooks
-// signed with the well-known secret "development" when WEBHOOK_SECRET is missing, so Loupe refuses
-// to start instead, whatever NODE_ENV says.
+// What `npm start` needs before it serves anything: where it listens, whether the App is registered
+// yet (no credentials → the setup flow), and, when it is, the App's id and webhook secret. Probot
+// would accept webhooks signed with the well-known secret "development" when WEBHOOK_SECRET is
+// missing, so Loupe refuses to start instead, whatever NODE_ENV says; and a short secret is as
+// guessable, since anyone who guesses it can sign webhooks that start reviews.
 
-import { LoupeError } from "../domain/errors.ts";
-import { checkPrivateKey } from "./app-credentials.ts";
-import type { Env } from "./load-env.ts";
+import * as v from "valibot";
+import { type Env, shown, tokenVar } from "./env-fields.ts";
 
-export type ServerMode =
-  | { readonly kind: "setup" }
-  | { readonly kind: "app"; readonly appId: number; readonly webhookSecret: string };
+export const MIN_WEBHOOK_SECRET = 16;
 
-export function readServerMode(env: Env): ServerMode {
-  const appId = env.APP_ID;
-  const hasKey = env.PRIVATE_KEY !== undefined || env.PRIVATE_KEY_PATH !== undefined;
-  if (appId === undefined && !hasKey) return { kind: "setup" };
-  if (appId === undefined || !/^\s*\d+\s*$/.test(appId) || Number(appId) === 0) {
-    throw new LoupeError(
-      "configuration_invalid",
-      "APP_ID must be the GitHub App's numeric id (its settings page shows it) when PRIVATE_KEY or PRIVATE_KEY_PATH is set",
-    );
-  }
-  if (!hasKey) {
-    throw new LoupeError(
-      "configuration_invalid",
-      "PRIVATE_KEY or PRIVATE_KEY_PATH is required with APP_ID: generate a private key on the App's settings page",
-    );
-  }
-  checkPrivateKey(env);
-  const webhookSecret = (env.WEBHOOK_SECRET ?? "").trim();
-  if (webhookSecret === "") {
-    throw new LoupeError(
-      "configuration_invalid",
-      "WEBHOOK_SECRET is required: set it to the App's webhook secret (the setup flow writes it to .env; " +
-        "or generate one with `openssl rand -hex 32` and enter the same value on the App's settings page)",
-    );
-  }
-  return { kind: "app", appId: Number(appId), webhookSecret };
+export const ServerConfigSchema = v.pipe(
+  v.object({
+    // 0 takes any free port; 3000 is the default Probot uses for the App.
+    PORT: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.check(
+          (text) => /^[0-9]{1,5}$/.test(text) && Number(text) <= 65535,
+          (issue) =>
+            `PORT=${shown(issue.input)} is not a port number: set an integer from 0 to 65535 (0 for any free port), or unset PORT for 3000`,
+        ),
+        v.transform(Number),
+      ),
+      "3000",
+    ),
+    HOST: v.optional(v.pipe(v.string(), v.trim()), "localhost"),
+  }),
+  v.transform((env) => ({ port: env.PORT, host: env.HOST })),
+);
+
+export type ServerConfig = v.InferOutput<typeof ServerConfigSchema>;
+
+/** Without an App id and a key, `npm start` serves the setup flow that registers the App. */
+export function hasAppCredentials(env: Env): boolean {
+  return [env.APP_ID, env.PRIVATE_KEY, env.PRIVATE_KEY_PATH].some((value) => (value ?? "").trim() !== "");
 }
+
+const WEBHOOK_SECRET_FIX =
+  "set it to the App's webhook secret (the setup flow writes it to .env; or generate one with " +
+  "`openssl rand -hex 32` and enter the same value on the App's settings page)";
+
+export const AppIdentitySchema = v.pipe(
+  v.object({
+    APP_ID: v.pipe(
+      v.optional(v.string(), ""),
+      v.trim(),
+      v.check(
+        (id) => /^[0-9]+$/.test(id) && Number(id) > 0,
+        "APP_ID must be the GitHub App's numeric id when PRIVATE_KEY or PRIVATE_KEY_PATH is set: copy it from the App's settings page",
+      ),
+      v.transform(Number),
+    ),
+    PRIVATE_KEY: v.optional(v.string()),
+    PRIVATE_KEY_PATH: v.optional(v.string()),
+    WEBHOOK_SECRET: v.pipe(
+      v.optional(v.string(), ""),
+      v.trim(),
+      v.nonEmpty(`WEBHOOK_SECRET is required: ${WEBHOOK_SECRET_FIX}`),
+      v.minLength(
+        MIN_WEBHOOK_SECRET,
+        `WEBHOOK_SECRET is shorter than ${MIN_WEBHOOK_SECRET} characters, so a sender could guess it and sign webhooks: ` +
+          "generate a strong one with `openssl rand -hex 32` and enter the same value on the App's settings page",
+      ),
+    ),
+  }),
+  v.check(
+    (env) => env.PRIVATE_KEY !== undefined || env.PRIVATE_KEY_PATH !== undefined,
+    "PRIVATE_KEY or PRIVATE_KEY_PATH is required with APP_ID: generate a private key on the App's settings page",
+  ),
+  v.transform((env) => ({ appId: env.APP_ID, webhookSecret: env.WEBHOOK_SECRET })),
+);
+
+export type AppIdentity = v.InferOutput<typeof AppIdentitySchema>;
 
 /** METRICS_TOKEN: the bearer token GET /metrics asks for, or null when /metrics is open. */
-export function readMetricsToken(env: Env): string | null {
-  const token = env.METRICS_TOKEN?.trim();
-  if (token === undefined || token === "") return null;
-  if (token.length > 200 || !/^[\x21-\x7e]+$/.test(token)) {
-    throw new LoupeError(
-      "configuration_invalid",
-      "METRICS_TOKEN must be at most 200 printable characters without spaces",
-    );
-  }
-  return token;
-}
-
-/** PORT (default 3000, 0 for any free port): the same default Probot uses for the App. */
-export function readPort(env: Env): number {
-  const raw = env.PORT?.trim();
-  if (raw === undefined) return 3000;
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
-    throw new LoupeError("configuration_invalid", "PORT must be a port number from 0 to 65535");
-  }
-  return Number(raw);
-}
+export const MetricsTokenSchema = v.pipe(
+  v.object({
+    METRICS_TOKEN: tokenVar("METRICS_TOKEN", 200, "generate one with `openssl rand -hex 32`"),
+  }),
+  v.transform((env) => env.METRICS_TOKEN ?? null),
+);

@@ -1,19 +1,10 @@
 // The operator's settings for the worker threads that do the App's repository work (the fetch,
 // the tools, the plan: src/isolation): how many run in this process, and how much heap each may
-// use before it is stopped. Every value has a default and a hard cap; a bad value is a
-// configuration error naming the variable.
+// use before it is stopped. Every value has a default and a hard cap in the schema.
 
-import { LoupeError } from "../domain/errors.ts";
-import { readPositiveInteger } from "./env-integer.ts";
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-export interface WorkerConfig {
-  /** Worker threads in this process; reviews and replies share them. */
-  readonly threads: number;
-  /** Each worker's V8 heap limit (its old generation), in MiB. */
-  readonly memoryMb: number;
-}
+import * as v from "valibot";
+import { REVIEW_CONCURRENCY } from "./app-config.ts";
+import { integerVar, optionalIntegerVar } from "./env-fields.ts";
 
 export const WORKER_THREADS_CAP = 32;
 
@@ -24,20 +15,23 @@ export const WORKER_THREADS_CAP = 32;
  */
 export const WORKER_MEMORY_MB = Object.freeze({ default: 512, min: 32, cap: 4096 });
 
-/** The number of workers defaults to REVIEW_CONCURRENCY: one per review that may run at once. */
-export function readWorkerConfig(env: Env, reviewConcurrency: number): WorkerConfig {
-  const threads = readPositiveInteger(env, "REVIEW_WORKERS", reviewConcurrency, WORKER_THREADS_CAP);
-  const memoryMb = readPositiveInteger(
-    env,
-    "REVIEW_WORKER_MEMORY_MB",
-    WORKER_MEMORY_MB.default,
-    WORKER_MEMORY_MB.cap,
-  );
-  if (memoryMb < WORKER_MEMORY_MB.min) {
-    throw new LoupeError(
-      "configuration_invalid",
-      `REVIEW_WORKER_MEMORY_MB must be at least ${WORKER_MEMORY_MB.min} (got ${memoryMb})`,
-    );
-  }
-  return { threads, memoryMb };
-}
+export const WorkerConfigSchema = v.pipe(
+  v.object({
+    REVIEW_CONCURRENCY,
+    REVIEW_WORKERS: optionalIntegerVar("REVIEW_WORKERS", 1, WORKER_THREADS_CAP, "REVIEW_CONCURRENCY"),
+    REVIEW_WORKER_MEMORY_MB: integerVar(
+      "REVIEW_WORKER_MEMORY_MB",
+      WORKER_MEMORY_MB.min,
+      WORKER_MEMORY_MB.cap,
+      WORKER_MEMORY_MB.default,
+    ),
+  }),
+  v.transform((env) => ({
+    /** Worker threads in this process (one per review that may run at once by default); reviews and replies share them. */
+    threads: env.REVIEW_WORKERS ?? env.REVIEW_CONCURRENCY,
+    /** Each worker's V8 heap limit (its old generation), in MiB. */
+    memoryMb: env.REVIEW_WORKER_MEMORY_MB,
+  })),
+);
+
+export type WorkerConfig = v.InferOutput<typeof WorkerConfigSchema>;

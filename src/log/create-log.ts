@@ -10,7 +10,17 @@ import { type Logger, type LoggerOptions, pino } from "pino";
 import { redactSecrets } from "../domain/redact.ts";
 import { redactCredentialParams } from "./credential-params.ts";
 
-type Env = Readonly<Record<string, string | undefined>>;
+/** pino's level names, and `silent`: LOG_LEVEL is one of them. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** How the process logs, read from LOG_LEVEL, LOG_FORMAT and Probot's other variables at start. */
+export interface LogSettings {
+  readonly level: (typeof LOG_LEVELS)[number];
+  readonly format: "json" | "pretty";
+  readonly messageKey: string;
+  readonly levelInString: boolean;
+  readonly sentryDsn: string | undefined;
+}
 
 const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie", "set-cookie"];
 
@@ -34,19 +44,12 @@ function redactArgument(value: unknown): unknown {
   return fields;
 }
 
-/** LOG_FORMAT as Probot reads it: json or pretty, json by default in production. */
-export function logFormat(env: Env): "json" | "pretty" {
-  const format = env.LOG_FORMAT;
-  if (format !== undefined && format !== "") return format === "pretty" ? "pretty" : "json";
-  return env.NODE_ENV === "production" ? "json" : "pretty";
-}
-
 /** pino's options: Probot's level, name and message key, and the redaction above. */
-export function logOptions(env: Env): LoggerOptions {
+export function logOptions(settings: Pick<LogSettings, "level" | "messageKey">): LoggerOptions {
   return {
-    level: env.LOG_LEVEL ?? "info",
+    level: settings.level,
     name: "probot",
-    messageKey: env.LOG_MESSAGE_KEY ?? "msg",
+    messageKey: settings.messageKey,
     redact: { paths: [...REDACTED_PATHS], censor: "[REDACTED]" },
     hooks: {
       logMethod(args, method) {
@@ -57,13 +60,13 @@ export function logOptions(env: Env): LoggerOptions {
   };
 }
 
-export async function createLog(env: Env): Promise<Logger> {
+export async function createLog(settings: LogSettings): Promise<Logger> {
   const transform = await getTransformStream({
-    logFormat: logFormat(env),
-    logLevelInString: env.LOG_LEVEL_IN_STRING === "true",
-    sentryDsn: env.SENTRY_DSN,
+    logFormat: settings.format,
+    logLevelInString: settings.levelInString,
+    sentryDsn: settings.sentryDsn,
   });
   // SonicBoom is a writable stream in all but its declared type.
   transform.pipe(pino.destination(1) as unknown as NodeJS.WritableStream);
-  return pino(logOptions(env), transform);
+  return pino(logOptions(settings), transform);
 }

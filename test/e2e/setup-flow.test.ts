@@ -132,6 +132,7 @@ describe("the setup flow against a fake GitHub", () => {
     const app = await start(dir, {
       OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
       OPENAI_API_KEY: "test-key-setup",
+      REVIEW_MODEL: "gpt-4.1-mini",
     });
     expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
     const ping = { zen: "Keep it logically awesome.", hook_id: 1, hook: { type: "App", id: 1 } };

@@ -50,6 +50,7 @@ async function loupe(
             PATH: process.env.PATH ?? "",
             OPENAI_BASE_URL: server.baseURL,
             OPENAI_API_KEY: API_KEY,
+            REVIEW_MODEL: "deepseek-v4-flash",
             ...env,
           },
         },
@@ -162,6 +163,22 @@ describe("loupe review as a child process against the scripted provider", () => 
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).not.toContain(repo.dir);
+    expect(run.requests).toHaveLength(0);
+  });
+
+  it("exits 2 listing every problem of its settings, one line each, read by the App's schemas", async () => {
+    const args = ["--repo", repo.dir, "--base", base, "--head", head];
+    const run = await loupe(args, [], {
+      REVIEW_MODEL: "",
+      REVIEW_MAX_ROUNDS: "0",
+      REVIEW_TOOL_CALLS: "json",
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^loupe: REVIEW_MODEL is required: /),
+      expect.stringMatching(/^loupe: REVIEW_TOOL_CALLS="json" is not one of native, text, auto: /),
+      expect.stringMatching(/^loupe: REVIEW_MAX_ROUNDS="0" is not an integer from 1 to 32: /),
+    ]);
     expect(run.requests).toHaveLength(0);
   });
 });

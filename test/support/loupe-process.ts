@@ -64,6 +64,7 @@ export function fakeWorldEnv(world: {
     GHE_PROTOCOL: "http",
     OPENAI_BASE_URL: world.providerBaseURL,
     OPENAI_API_KEY: world.apiKey,
+    REVIEW_MODEL: "deepseek-v4-flash",
     LOG_LEVEL: "info",
     NODE_ENV: "production",
     ...world.extra,
@@ -98,8 +99,8 @@ function spawnLoupe(options: LoupeProcessOptions, port: number) {
     HOME: home,
     TMPDIR: os.tmpdir(),
     HOST: "127.0.0.1",
-    ...options.env,
     PORT: String(port),
+    ...options.env,
   };
   const [file, args] =
     options.command === "npm"

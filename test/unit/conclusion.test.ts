@@ -1,7 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
-import { readAppConfig } from "../../src/config/app-config.ts";
+import { AppConfigSchema } from "../../src/config/app-config.ts";
 import { TERMINATION_REASONS } from "../../src/domain/outcome.ts";
 import { conclusionFor } from "../../src/jobs/conclusion.ts";
+import { settingsError, settingsOf } from "../support/settings.ts";
+
+const readAppConfig = (env: Record<string, string>) => settingsOf(AppConfigSchema, env);
 
 describe("conclusionFor", () => {
   it.each(TERMINATION_REASONS.map((r) => [r]))("maps %s", (reason) => {
@@ -13,7 +16,7 @@ describe("conclusionFor", () => {
   });
 });
 
-describe("readAppConfig", () => {
+describe("the App's settings", () => {
   it("has defaults", () => {
     expect(readAppConfig({})).toEqual({
       reviewConcurrency: 2,
@@ -24,6 +27,7 @@ describe("readAppConfig", () => {
       gitBaseUrl: "https://github.com",
       gitHost: "github.com",
       stateDir: null,
+      autoReviewAuthors: "members",
     });
     expect(readAppConfig({ LOUPE_STATE_DIR: " /var/lib/loupe " }).stateDir).toBe("/var/lib/loupe");
     expect(readAppConfig({ GHE_HOST: "ghe.example.com:8443", GHE_PROTOCOL: "http" }).gitBaseUrl).toBe(
@@ -31,15 +35,18 @@ describe("readAppConfig", () => {
     );
   });
   it.each([
-    [{ REVIEW_CONCURRENCY: "0" }, "REVIEW_CONCURRENCY must be an integer from 1 to 16"],
-    [{ REVIEW_CONCURRENCY: "17" }, "REVIEW_CONCURRENCY must be an integer from 1 to 16"],
-    [{ REVIEW_CONCURRENCY: "2.5" }, "REVIEW_CONCURRENCY must be an integer from 1 to 16"],
-    [{ SHUTDOWN_GRACE_SECONDS: "x" }, "SHUTDOWN_GRACE_SECONDS must be an integer from 0 to 300"],
-    [{ GHE_PROTOCOL: "ftp" }, "GHE_PROTOCOL must be https or http"],
-    [{ GHE_HOST: "evil.com/path" }, "GHE_HOST must be a host name (and optional port)"],
-    [{ CHECK_RUN_NAME: "a\nb" }, "CHECK_RUN_NAME must be one line of at most 100 characters"],
-    [{ LOUPE_STATE_DIR: "/var/lib\nloupe" }, "LOUPE_STATE_DIR must be a directory path"],
+    [{ REVIEW_CONCURRENCY: "0" }, 'REVIEW_CONCURRENCY="0" is not an integer from 1 to 16'],
+    [{ REVIEW_CONCURRENCY: "17" }, 'REVIEW_CONCURRENCY="17" is not an integer from 1 to 16'],
+    [{ REVIEW_CONCURRENCY: "2.5" }, 'REVIEW_CONCURRENCY="2.5" is not an integer from 1 to 16'],
+    [{ SHUTDOWN_GRACE_SECONDS: "x" }, 'SHUTDOWN_GRACE_SECONDS="x" is not an integer from 0 to 300'],
+    [{ GHE_PROTOCOL: "ftp" }, 'GHE_PROTOCOL="ftp" is not one of https, http'],
+    [{ GHE_HOST: "evil.com/path" }, 'GHE_HOST="evil.com/path" is not a host name'],
+    [{ CHECK_RUN_NAME: "a\nb" }, "CHECK_RUN_NAME is not one line of at most 100 characters"],
+    [{ LOUPE_STATE_DIR: "/var/lib\nloupe" }, "LOUPE_STATE_DIR is not a directory path"],
+    [{ AUTO_REVIEW_AUTHORS: "anyone" }, 'AUTO_REVIEW_AUTHORS="anyone" is not one of everyone, members, writers'],
   ])("rejects %j with one line", (env, message) => {
-    expect(() => readAppConfig(env)).toThrow(message);
+    const line = settingsError(AppConfigSchema, env);
+    expect(line).toContain(message);
+    expect(line).not.toContain("\n");
   });
 });

@@ -2,9 +2,12 @@
 // And the Basic credential check the dashboard applies to every request.
 
 import { describe, expect, it } from "@jest/globals";
-import { readDashboardCredentials } from "../../src/config/dashboard-config.ts";
+import { DashboardSchema } from "../../src/config/dashboard-config.ts";
 import { basicAuthorized } from "../../src/dashboard/basic-auth.ts";
-import { configError } from "../support/config-error.ts";
+import { settingsError, settingsOf } from "../support/settings.ts";
+
+const readDashboardCredentials = (env: Record<string, string>) => settingsOf(DashboardSchema, env);
+const configError = (env: Record<string, string>) => settingsError(DashboardSchema, env);
 
 const PASSWORD = "0123456789abcdef-long";
 
@@ -22,18 +25,18 @@ describe("the dashboard's credentials", () => {
   });
 
   it("refuse a user without a password, a short or spaced password, and a user with ':'", () => {
-    expect(configError(() => readDashboardCredentials({ DASHBOARD_USER: "ops" }))).toMatch(
+    expect(configError({ DASHBOARD_USER: "ops" })).toMatch(
       /DASHBOARD_USER is set without DASHBOARD_PASSWORD/,
     );
     for (const password of ["short-password", "has a space in the middle", "x".repeat(201)]) {
-      expect(configError(() => readDashboardCredentials({ DASHBOARD_PASSWORD: password }))).toMatch(
+      expect(configError({ DASHBOARD_PASSWORD: password })).toMatch(
         /DASHBOARD_PASSWORD must be 16 to 200 printable characters/,
       );
     }
     for (const user of ["a:b", "two words", "é"]) {
-      expect(
-        configError(() => readDashboardCredentials({ DASHBOARD_USER: user, DASHBOARD_PASSWORD: PASSWORD })),
-      ).toMatch(/DASHBOARD_USER must be at most 200 printable characters/);
+      expect(configError({ DASHBOARD_USER: user, DASHBOARD_PASSWORD: PASSWORD })).toMatch(
+        /DASHBOARD_USER must be at most 200 printable characters/,
+      );
     }
   });
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
-import { readFleetConfig } from "../../src/config/fleet-config.ts";
+import { FleetConfigSchema } from "../../src/config/fleet-config.ts";
+import { settingsError, settingsOf } from "../support/settings.ts";
 
-describe("readFleetConfig", () => {
+const readFleetConfig = (env: Record<string, string>) => settingsOf(FleetConfigSchema, env);
+
+describe("the fleet's settings", () => {
   it("is the single process without REDIS_URL, and a 30 s lock by default", () => {
     expect(readFleetConfig({})).toEqual({ redisUrl: null, lockMs: 30_000 });
     expect(readFleetConfig({ REDIS_URL: "  " })).toEqual({ redisUrl: null, lockMs: 30_000 });
@@ -20,15 +23,15 @@ describe("readFleetConfig", () => {
   it.each([["localhost:6379"], ["http://redis:6379"], ["redis//x"]])(
     "refuses REDIS_URL=%j, naming the variable",
     (value) => {
-      expect(() => readFleetConfig({ REDIS_URL: value })).toThrow(
-        "REDIS_URL must be a redis:// or rediss:// URL",
-      );
+      const line = settingsError(FleetConfigSchema, { REDIS_URL: value });
+      expect(line).toContain("REDIS_URL is not a redis:// or rediss:// URL");
+      expect(line).not.toContain(value); // a Redis URL may carry its password
     },
   );
 
   it.each([["4"], ["301"], ["ten"], ["-5"], ["5.5"]])("refuses FLEET_LOCK_SECONDS=%j", (value) => {
-    expect(() => readFleetConfig({ FLEET_LOCK_SECONDS: value })).toThrow(
-      "FLEET_LOCK_SECONDS must be an integer from 5 to 300",
+    expect(settingsError(FleetConfigSchema, { FLEET_LOCK_SECONDS: value })).toContain(
+      `FLEET_LOCK_SECONDS="${value}" is not an integer from 5 to 300`,
     );
   });
 });

@@ -1,8 +1,12 @@
 import { describe, expect, it } from "@jest/globals";
-import { readProviderConfig } from "../../src/config/provider-config.ts";
-import { REPLY_HARD_CAPS, readReplyLimits } from "../../src/config/reply-limits.ts";
-import { DEFAULT_REVIEW_LIMITS, HARD_CAPS, readReviewLimits } from "../../src/config/review-limits.ts";
-import { configError } from "../support/config-error.ts";
+import { ProviderConfigSchema } from "../../src/config/provider-config.ts";
+import { REPLY_HARD_CAPS, ReplyBudgetSchema } from "../../src/config/reply-limits.ts";
+import { DEFAULT_REVIEW_LIMITS, HARD_CAPS, ReviewLimitsSchema } from "../../src/config/review-limits.ts";
+import { settingsError, settingsErrors, settingsOf } from "../support/settings.ts";
+
+type Env = Record<string, string>;
+const readReviewLimits = (env: Env) => settingsOf(ReviewLimitsSchema, env);
+const readProviderConfig = (env: Env) => settingsOf(ProviderConfigSchema, env);
 
 describe("review limits from the environment", () => {
   it("uses the defaults when nothing is set", () => {
@@ -34,28 +38,28 @@ describe("review limits from the environment", () => {
     ["REVIEW_MAX_TOKENS", String(HARD_CAPS.maxTokens + 1)],
     ["REVIEW_MAX_TOOL_CONTENT_BYTES", "99999999999"],
     ["REVIEW_MAX_FETCH_BYTES", String(HARD_CAPS.maxFetchBytes + 1)],
-  ])("refuses %s=%s with one line naming it", (name, value) => {
-    const message = configError(() => readReviewLimits({ [name]: value }));
-    expect(message).toContain(name);
+  ])("refuses %s=%s with one line naming it, its value and the fix", (name, value) => {
+    const message = settingsError(ReviewLimitsSchema, { [name]: value });
+    expect(message).toContain(`${name}=${JSON.stringify(value)} is not an integer from 1 to `);
+    expect(message).toContain(`or unset ${name} for `);
     expect(message).not.toContain("\n");
   });
 });
 
-describe("reply limits from the environment", () => {
-  it("are smaller than a review's by default, and keep the review's other bounds", () => {
-    const review = readReviewLimits({ REVIEW_MAX_RESPONSE_BYTES: "4096" });
-    expect(readReplyLimits({}, review)).toEqual({
-      ...review,
+describe("reply budgets from the environment", () => {
+  it("are smaller than a review's by default", () => {
+    expect(settingsOf(ReplyBudgetSchema, {})).toEqual({
       maxRounds: 4,
       maxToolCalls: 8,
       maxTokens: 100_000,
       timeoutMs: 120_000,
     });
-    expect(readReplyLimits({ REPLY_MAX_ROUNDS: "16", REPLY_TIMEOUT_MS: "1000" }, review)).toMatchObject({
-      maxRounds: 16,
-      timeoutMs: 1000,
-      maxResponseBytes: 4096,
-    });
+    expect(settingsOf(ReplyBudgetSchema, { REPLY_MAX_ROUNDS: "16", REPLY_TIMEOUT_MS: "1000" })).toMatchObject(
+      {
+        maxRounds: 16,
+        timeoutMs: 1000,
+      },
+    );
   });
 
   it.each([
@@ -64,23 +68,27 @@ describe("reply limits from the environment", () => {
     ["REPLY_MAX_TOKENS", "lots"],
     ["REPLY_TIMEOUT_MS", String(REPLY_HARD_CAPS.timeoutMs + 1)],
   ])("refuses %s=%s with one line naming it", (name, value) => {
-    const message = configError(() => readReplyLimits({ [name]: value }, DEFAULT_REVIEW_LIMITS));
-    expect(message).toContain(name);
+    const message = settingsError(ReplyBudgetSchema, { [name]: value });
+    expect(message).toContain(`${name}=`);
     expect(message).not.toContain("\n");
   });
 });
 
 describe("provider configuration", () => {
-  const base = { OPENAI_BASE_URL: "https://api.example.test/v1", OPENAI_API_KEY: "sk-abcdefghijklmnop" };
+  const base = {
+    OPENAI_BASE_URL: "https://api.example.test/v1",
+    OPENAI_API_KEY: "sk-abcdefghijklmnop",
+    REVIEW_MODEL: "gpt-4.1-mini",
+  };
 
-  it("needs a key and an endpoint, and defaults the rest", () => {
-    expect(configError(() => readProviderConfig({ OPENAI_BASE_URL: base.OPENAI_BASE_URL }))).toContain(
-      "OPENAI_API_KEY",
+  it("needs a key, an endpoint and a model, and defaults the rest", () => {
+    expect(settingsError(ProviderConfigSchema, { ...base, OPENAI_API_KEY: "" })).toMatch(
+      /^OPENAI_API_KEY is required: /,
     );
     expect(readProviderConfig(base)).toEqual({
       baseURL: "https://api.example.test/v1",
       apiKey: "sk-abcdefghijklmnop",
-      model: "deepseek-v4-flash",
+      model: "gpt-4.1-mini",
       maxResponseBytes: 2097152,
       maxRetries: 2,
       toolCalls: "auto",
@@ -91,8 +99,9 @@ describe("provider configuration", () => {
     ["unset", {}],
     ["empty", { OPENAI_BASE_URL: "" }],
     ["blank", { OPENAI_BASE_URL: "  " }],
-  ])("has no default endpoint: OPENAI_BASE_URL %s is an error naming it", (_, env) => {
-    const message = configError(() => readProviderConfig({ OPENAI_API_KEY: base.OPENAI_API_KEY, ...env }));
+  ])("has no default endpoint: OPENAI_BASE_URL %s is an error naming it", (_what, env) => {
+    const { OPENAI_BASE_URL: _, ...rest } = base;
+    const message = settingsError(ProviderConfigSchema, { ...rest, ...env });
     expect(message).toMatch(/^OPENAI_BASE_URL is required/);
     expect(message).not.toContain("\n");
   });
@@ -106,7 +115,7 @@ describe("provider configuration", () => {
     ["REVIEW_TOOL_CALLS", "json"],
     ["REVIEW_TOOL_CALLS", "Native"],
   ])("refuses %s=%s", (name, value) => {
-    const message = configError(() => readProviderConfig({ ...base, [name]: value }));
+    const message = settingsError(ProviderConfigSchema, { ...base, [name]: value });
     expect(message).toContain(name);
     expect(message).not.toContain("pw@");
   });
@@ -118,5 +127,38 @@ describe("provider configuration", () => {
 
   it("accepts zero retries", () => {
     expect(readProviderConfig({ ...base, OPENAI_MAX_RETRIES: "0" }).maxRetries).toBe(0);
+  });
+
+  it.each([
+    "https://api.openai.com/v1/chat/completions",
+    "https://api.openai.com/v1/chat/completions/",
+    "http://127.0.0.1:8000/v1/chat/completions",
+  ])("refuses the full request path %s: the client appends it, and it would 404", (url) => {
+    expect(settingsError(ProviderConfigSchema, { ...base, OPENAI_BASE_URL: url })).toBe(
+      "OPENAI_BASE_URL ends with the request path: drop /chat/completions",
+    );
+  });
+
+  it("has no default model: a model name belongs to one provider", () => {
+    const { REVIEW_MODEL: _, ...rest } = base;
+    const message = settingsError(ProviderConfigSchema, rest);
+    expect(message).toMatch(/^REVIEW_MODEL is required: the model's name at OPENAI_BASE_URL, e.g. /);
+  });
+
+  it("reports every problem at once, the key never shown", () => {
+    const errors = settingsErrors(ProviderConfigSchema, {
+      OPENAI_API_KEY: "sk-secret with-space",
+      OPENAI_BASE_URL: "https://api.example.test/v1/chat/completions",
+      OPENAI_MAX_RETRIES: "7",
+      REVIEW_TOOL_CALLS: "json",
+    });
+    expect(errors.map((line) => line.split(/[= ]/)[0])).toEqual([
+      "OPENAI_BASE_URL",
+      "OPENAI_API_KEY",
+      "REVIEW_MODEL",
+      "OPENAI_MAX_RETRIES",
+      "REVIEW_TOOL_CALLS",
+    ]);
+    expect(errors.join("\n")).not.toContain("sk-secret");
   });
 });

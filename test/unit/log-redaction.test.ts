@@ -17,7 +17,7 @@ function capture() {
       done();
     },
   });
-  return { log: pino(logOptions({ LOG_LEVEL: "trace" }), stream), lines };
+  return { log: pino(logOptions({ level: "trace", messageKey: "msg" }), stream), lines };
 }
 
 describe("credential query parameters", () => {

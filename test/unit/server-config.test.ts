@@ -4,8 +4,28 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "@jest/globals";
 import { loadEnvironment, mergeEnvironment } from "../../src/config/load-env.ts";
-import { readMetricsToken, readServerMode } from "../../src/config/server-config.ts";
+import { MetricsTokenSchema } from "../../src/config/server-config.ts";
+import { readStartup } from "../../src/config/startup.ts";
 import { configError } from "../support/config-error.ts";
+import { settingsError, settingsOf } from "../support/settings.ts";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The server mode `npm start` would run, or its error lines joined (to match one of them). */
+function readServerMode(env: Env) {
+  const startup = readStartup(env);
+  if (startup.kind === "invalid") throw new Error(startup.errors.join("\n"));
+  if (startup.kind === "setup") return { kind: "setup" };
+  return { kind: "app", appId: startup.settings.appId, webhookSecret: startup.settings.webhookSecret };
+}
+
+function startupErrors(env: Env): readonly string[] {
+  const startup = readStartup(env);
+  if (startup.kind !== "invalid") throw new Error(`expected errors, got ${startup.kind}`);
+  return startup.errors;
+}
+
+const readMetricsToken = (env: Env) => settingsOf(MetricsTokenSchema, env);
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -47,11 +67,17 @@ describe("the server mode", () => {
     privateKeyEncoding: { type: "pkcs1", format: "pem" },
     publicKeyEncoding: { type: "spki", format: "pem" },
   }).privateKey;
-  const app = { APP_ID: "12", PRIVATE_KEY: pem, WEBHOOK_SECRET: "s3cret" };
+  const SECRET = "s3cret-of-24-characters";
+  const provider = {
+    OPENAI_BASE_URL: "https://api.example.test/v1",
+    OPENAI_API_KEY: "sk-server-config-test",
+    REVIEW_MODEL: "gpt-4.1-mini",
+  };
+  const app = { APP_ID: "12", PRIVATE_KEY: pem, WEBHOOK_SECRET: SECRET, ...provider };
 
   it("is the setup flow with no credentials, the App with them", () => {
     expect(readServerMode({})).toEqual({ kind: "setup" });
-    expect(readServerMode(app)).toEqual({ kind: "app", appId: 12, webhookSecret: "s3cret" });
+    expect(readServerMode(app)).toEqual({ kind: "app", appId: 12, webhookSecret: SECRET });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-key-"));
     try {
       const file = path.join(dir, "app.pem");
@@ -67,27 +93,21 @@ describe("the server mode", () => {
         kind: "app",
       });
       fs.writeFileSync(file, "not a key\n");
+      expect(startupErrors({ ...app, PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: file })).toEqual([
+        "PRIVATE_KEY_PATH names a file that is not an RSA private key in PEM form: download a private key from the App's settings page",
+      ]);
       expect(
-        configError(() =>
-          readServerMode({ ...app, PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: file } as never),
-        ),
-      ).toContain("PRIVATE_KEY_PATH names a file that is not an RSA private key");
-      expect(
-        configError(() =>
-          readServerMode({
-            ...app,
-            PRIVATE_KEY: undefined,
-            PRIVATE_KEY_PATH: path.join(dir, "none"),
-          } as never),
-        ),
-      ).toContain("PRIVATE_KEY_PATH names no readable file");
+        startupErrors({ ...app, PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: path.join(dir, "none") }),
+      ).toEqual([
+        "PRIVATE_KEY_PATH names no readable file: set the path of the .pem file downloaded from the App's settings page",
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it.each([
-    ["no webhook secret", { APP_ID: "12", PRIVATE_KEY: pem }, "WEBHOOK_SECRET is required"],
+    ["no webhook secret", { ...app, WEBHOOK_SECRET: undefined }, "WEBHOOK_SECRET is required"],
     [
       "a malformed key",
       { ...app, PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----\nxyz" },
@@ -95,22 +115,22 @@ describe("the server mode", () => {
     ],
     ["an id of 0", { ...app, APP_ID: "0" }, "APP_ID must be"],
     ["a blank webhook secret", { ...app, WEBHOOK_SECRET: " " }, "WEBHOOK_SECRET is required"],
-    ["a key without an id", { PRIVATE_KEY: "pem", WEBHOOK_SECRET: "s" }, "APP_ID must be"],
+    ["a key without an id", { ...app, APP_ID: undefined }, "APP_ID must be"],
     ["a non-numeric id", { ...app, APP_ID: "loupe" }, "APP_ID must be"],
     [
       "an id without a key",
-      { APP_ID: "12", WEBHOOK_SECRET: "s" },
+      { ...app, PRIVATE_KEY: undefined },
       "PRIVATE_KEY or PRIVATE_KEY_PATH is required",
     ],
   ])("refuses %s with one line saying what to set", (_, env, message) => {
-    const text = configError(() => readServerMode(env));
-    expect(text).toContain(message);
-    expect(text).not.toContain("\n");
+    const errors = startupErrors(env);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(message);
   });
 
   it("asks for the webhook secret whatever NODE_ENV is", () => {
     for (const NODE_ENV of ["production", "development", "test"]) {
-      expect(configError(() => readServerMode({ APP_ID: "1", PRIVATE_KEY: pem, NODE_ENV }))).toContain(
+      expect(startupErrors({ ...app, WEBHOOK_SECRET: undefined, NODE_ENV })[0]).toContain(
         "openssl rand -hex 32",
       );
     }
@@ -120,9 +140,12 @@ describe("the server mode", () => {
 describe("METRICS_TOKEN", () => {
   it("is optional, and refused when it has spaces or is too long", () => {
     expect(readMetricsToken({ METRICS_TOKEN: "abc.DEF-123" })).toBe("abc.DEF-123");
-    expect(configError(() => readMetricsToken({ METRICS_TOKEN: "two words" }))).toContain("METRICS_TOKEN");
-    expect(configError(() => readMetricsToken({ METRICS_TOKEN: "x".repeat(201) }))).toContain(
-      "METRICS_TOKEN",
+    expect(readMetricsToken({})).toBeNull();
+    expect(settingsError(MetricsTokenSchema, { METRICS_TOKEN: "two words" })).toMatch(
+      /^METRICS_TOKEN must be/,
+    );
+    expect(settingsError(MetricsTokenSchema, { METRICS_TOKEN: "x".repeat(201) })).toMatch(
+      /^METRICS_TOKEN must be/,
     );
   });
 });

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "@jest/globals";
-import { readWorkerConfig, WORKER_MEMORY_MB, WORKER_THREADS_CAP } from "../../src/config/worker-config.ts";
+import { WORKER_MEMORY_MB, WORKER_THREADS_CAP, WorkerConfigSchema } from "../../src/config/worker-config.ts";
 import { deadlineGraceMs, resourceLimitsFor } from "../../src/isolation/worker-thread.ts";
+import { settingsError, settingsOf } from "../support/settings.ts";
 
 describe("the repository workers' settings", () => {
   it("default to one worker per review slot and a 512 MiB heap", () => {
-    expect(readWorkerConfig({}, 3)).toEqual({ threads: 3, memoryMb: WORKER_MEMORY_MB.default });
-    expect(readWorkerConfig({ REVIEW_WORKERS: "5", REVIEW_WORKER_MEMORY_MB: "64" }, 2)).toEqual({
+    expect(settingsOf(WorkerConfigSchema, { REVIEW_CONCURRENCY: "3" })).toEqual({
+      threads: 3,
+      memoryMb: WORKER_MEMORY_MB.default,
+    });
+    expect(settingsOf(WorkerConfigSchema, { REVIEW_WORKERS: "5", REVIEW_WORKER_MEMORY_MB: "64" })).toEqual({
       threads: 5,
       memoryMb: 64,
     });
@@ -13,19 +17,13 @@ describe("the repository workers' settings", () => {
 
   it("refuse values out of bounds, naming the variable", () => {
     for (const [env, message] of [
-      [{ REVIEW_WORKERS: "0" }, "REVIEW_WORKERS must be a positive integer"],
-      [
-        { REVIEW_WORKERS: String(WORKER_THREADS_CAP + 1) },
-        `REVIEW_WORKERS must be at most ${WORKER_THREADS_CAP}`,
-      ],
-      [{ REVIEW_WORKER_MEMORY_MB: "lots" }, "REVIEW_WORKER_MEMORY_MB must be a positive integer"],
-      [{ REVIEW_WORKER_MEMORY_MB: "16" }, `REVIEW_WORKER_MEMORY_MB must be at least ${WORKER_MEMORY_MB.min}`],
-      [
-        { REVIEW_WORKER_MEMORY_MB: "5000" },
-        `REVIEW_WORKER_MEMORY_MB must be at most ${WORKER_MEMORY_MB.cap}`,
-      ],
+      [{ REVIEW_WORKERS: "0" }, `REVIEW_WORKERS="0" is not an integer from 1 to ${WORKER_THREADS_CAP}`],
+      [{ REVIEW_WORKERS: String(WORKER_THREADS_CAP + 1) }, "REVIEW_WORKERS="],
+      [{ REVIEW_WORKER_MEMORY_MB: "lots" }, 'REVIEW_WORKER_MEMORY_MB="lots" is not an integer'],
+      [{ REVIEW_WORKER_MEMORY_MB: "16" }, `from ${WORKER_MEMORY_MB.min} to ${WORKER_MEMORY_MB.cap}`],
+      [{ REVIEW_WORKER_MEMORY_MB: "5000" }, 'REVIEW_WORKER_MEMORY_MB="5000"'],
     ] as const) {
-      expect(() => readWorkerConfig(env, 2)).toThrow(message);
+      expect(settingsError(WorkerConfigSchema, env)).toContain(message);
     }
   });
 

@@ -32,7 +32,8 @@ export async function openRepository(options: OpenRepositoryOptions): Promise<Wo
   }
   const token = options.env.LOUPE_GIT_TOKEN;
   registerSecret(token); // for the life of the command, like the provider's key
-  const [{ readReviewLimits }, { fetchWorkspace }] = await Promise.all([
+  const [{ readEnvOrThrow }, { ReviewLimitsSchema }, { fetchWorkspace }] = await Promise.all([
+    import("../../config/read-env.ts"),
     import("../../config/review-limits.ts"),
     import("../../workspace/fetch.ts"),
   ]);
@@ -41,7 +42,7 @@ export async function openRepository(options: OpenRepositoryOptions): Promise<Wo
     headSha: options.head,
     baseSha: options.base,
     token: token === undefined || token === "" ? undefined : token,
-    maxBytes: readReviewLimits(options.env).maxFetchBytes,
+    maxBytes: readEnvOrThrow(ReviewLimitsSchema, options.env).maxFetchBytes,
     signal: options.signal,
   });
 }
