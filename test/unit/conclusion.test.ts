@@ -43,7 +43,10 @@ describe("the App's settings", () => {
     [{ GHE_HOST: "evil.com/path" }, 'GHE_HOST="evil.com/path" is not a host name'],
     [{ CHECK_RUN_NAME: "a\nb" }, "CHECK_RUN_NAME is not one line of at most 100 characters"],
     [{ LOUPE_STATE_DIR: "/var/lib\nloupe" }, "LOUPE_STATE_DIR is not a directory path"],
-    [{ AUTO_REVIEW_AUTHORS: "anyone" }, 'AUTO_REVIEW_AUTHORS="anyone" is not one of everyone, members, writers'],
+    [
+      { AUTO_REVIEW_AUTHORS: "anyone" },
+      'AUTO_REVIEW_AUTHORS="anyone" is not one of everyone, members, writers',
+    ],
   ])("rejects %j with one line", (env, message) => {
     const line = settingsError(AppConfigSchema, env);
     expect(line).toContain(message);
