@@ -2,6 +2,7 @@
 // what the App would post for it: the review body exactly as the App renders it (summary,
 // "Outside the diff", notes) and each inline comment with the line it would be anchored to.
 
+import { type Cost, describeSpend } from "../domain/spend.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";
 import { codeSpan } from "../review/markdown-escape.ts";
@@ -9,6 +10,7 @@ import { renderCliMarkdown as renderResultMarkdown } from "../review/render-cli.
 
 export interface RenderLocalReviewInput {
   readonly result: LoopResult;
+  readonly cost: Cost;
   readonly plan: PlannedReview | null;
   readonly configuration: string;
   readonly filesReviewed: number;
@@ -21,6 +23,7 @@ export function renderLocalReviewMarkdown(input: RenderLocalReviewInput): string
   const out = [renderResultMarkdown({ ...input.result, review: null }).trimEnd(), ""];
   const leftOut = input.filesLeftOut > 0 ? ` (${input.filesLeftOut} left out: deleted, or by \`paths\`)` : "";
   out.push(`Configuration: ${input.configuration}. Files reviewed: ${input.filesReviewed}${leftOut}.`);
+  out.push("", describeSpend(input.result.spend, input.cost));
   if (input.guidance !== undefined) out.push("", input.guidance);
   const plan = input.plan;
   if (plan !== null) {

@@ -30,7 +30,7 @@ interface ReviewArgs {
 
 export async function runReviewCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv);
-  const { provider, limits } = readEnvOrThrow(CliSettingsSchema, io.env);
+  const { provider, limits, budget } = readEnvOrThrow(CliSettingsSchema, io.env);
   const ports = createDefaultPorts({ provider, limits, includeTrace: args.trace });
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
@@ -57,6 +57,7 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
       askedFull: true,
       // Asked for: no author policy holds a review someone started by hand.
       authorPolicy: "everyone",
+      prices: budget.prices,
       started: async () => 0,
       log: { info: () => {}, warn: () => {} },
     });
@@ -89,8 +90,13 @@ function renderOutcome(outcome: ReviewOutcome, configuration: string, format: Re
         guidance: describeGuidance(outcome.guidance, "the base revision"),
       };
       return format === "json"
-        ? `${JSON.stringify({ ...outcome.result, ...facts, plan: outcome.plan }, null, 2)}\n`
-        : renderLocalReviewMarkdown({ result: outcome.result, plan: outcome.plan, ...facts });
+        ? `${JSON.stringify({ ...outcome.result, cost: outcome.cost, ...facts, plan: outcome.plan }, null, 2)}\n`
+        : renderLocalReviewMarkdown({
+            result: outcome.result,
+            cost: outcome.cost,
+            plan: outcome.plan,
+            ...facts,
+          });
     }
   }
 }

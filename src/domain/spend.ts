@@ -99,3 +99,16 @@ export function describeCost(cost: Cost): string {
   const shown = cost.dollars >= 1 ? cost.dollars.toFixed(2) : cost.dollars.toPrecision(2);
   return `$${cost.dollars === 0 ? "0.00" : shown}${cost.kind === "reported" ? " (reported by the provider)" : ""}`;
 }
+
+/** `Cost: $0.0123 — 1,200 input (800 cached) and 60 output tokens.` for check runs and logs. */
+export function describeSpend(spend: Spend, cost: Cost): string {
+  const n = (value: number) => value.toLocaleString("en-US");
+  const input = spend.input_tokens + spend.cached_input_tokens;
+  const cached = spend.cached_input_tokens > 0 ? ` (${n(spend.cached_input_tokens)} cached)` : "";
+  return `Cost: ${describeCost(cost)} — ${n(input)} input${cached} and ${n(spend.output_tokens)} output tokens.`;
+}
+
+/** Dollars, when known: what logs and metrics record. */
+export function dollarsOf(cost: Cost): number | null {
+  return cost.kind === "unpriced" ? null : cost.dollars;
+}

@@ -7,6 +7,7 @@
 import type { Severity } from "../domain/finding.ts";
 import { SEVERITIES } from "../domain/finding.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
+import { type Cost, describeSpend } from "../domain/spend.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
@@ -34,6 +35,8 @@ export interface CheckRunOutputInput {
   readonly headSha: string;
   /** Loupe's own extra explanation (e.g. "posted in the body after a 422"); sanitised anyway. */
   readonly extraNote?: string;
+  /** What the review's spend cost; absent where a caller knows no prices (a bare renderer). */
+  readonly cost?: Cost;
 }
 
 /** A finished review always shows its trace (or why there is none), so `text` is always there. */
@@ -83,6 +86,7 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
           .concat([[text(String(input.filesReviewed))], [text(String(input.filesSkipped))]]),
       ],
     },
+    ...(input.cost === undefined ? [] : [paragraph(text(describeSpend(result.spend, input.cost)))]),
     paragraph(text("Conclusion: "), code(input.conclusion), text(" · head "), code(input.headSha)),
   );
   return {

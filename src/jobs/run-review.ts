@@ -72,6 +72,7 @@ export async function runReview<W extends WorkspaceHandle>(
     asked: request.rerun,
     askedFull: request.trigger === "command.full_review",
     authorPolicy: config.autoReviewAuthors,
+    prices: options.budget?.settings.prices ?? null,
     started: async (pr) => (await runs.open(pr.headSha)).id,
     onRound: (progress) => runs.current()?.progress(progress),
     log,
@@ -109,6 +110,7 @@ export async function runReview<W extends WorkspaceHandle>(
     headSha: runs.current()?.headSha ?? request.headSha,
     conclusion: ending.conclusion,
     result: outcome.kind === "reviewed" ? outcome.result : null,
+    cost: outcome.kind === "reviewed" ? outcome.cost : null,
     durationMs: now() - startedAt,
   });
   return { remember: ending.remember };

@@ -4,6 +4,7 @@
 // Labels are small closed sets only: never a repository, pull request or SHA (unbounded series).
 
 import type { TerminationReason } from "../domain/outcome.ts";
+import type { Spend } from "../domain/spend.ts";
 
 /** What a finished review reports (the JSON log line carries the same facts plus its identity). */
 export interface ReviewEndedReport {
@@ -14,6 +15,10 @@ export interface ReviewEndedReport {
   readonly durationSeconds: number;
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** The same tokens as billed: fresh input, cached input and output. */
+  readonly spend: Spend;
+  /** The review's cost in dollars, or null when nothing prices it. */
+  readonly dollars: number | null;
 }
 
 /** What a finished reply in a review thread reports. */

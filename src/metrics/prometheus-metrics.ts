@@ -34,6 +34,17 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     labelNames: ["kind"] as const,
     registers: [registry],
   });
+  const billed = new Counter({
+    name: "loupe_tokens_total",
+    help: "Tokens of reviews as providers bill them, by kind (input, cached_input, output)",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  });
+  const dollars = new Counter({
+    name: "loupe_cost_dollars_total",
+    help: "Dollars reviews cost, by the provider's reported cost or the operator's REVIEW_PRICE_* (unpriced reviews add nothing)",
+    registers: [registry],
+  });
   const toolCalls = new Counter({
     name: "loupe_tool_calls_total",
     help: "Repository tool calls the model made, by tool and whether the tool succeeded",
@@ -72,6 +83,10 @@ export function createPrometheusMetrics(): PrometheusMetrics {
       duration.observe(report.durationSeconds);
       if (report.promptTokens > 0) tokens.inc({ kind: "prompt" }, report.promptTokens);
       if (report.completionTokens > 0) tokens.inc({ kind: "completion" }, report.completionTokens);
+      billed.inc({ kind: "input" }, report.spend.input_tokens);
+      billed.inc({ kind: "cached_input" }, report.spend.cached_input_tokens);
+      billed.inc({ kind: "output" }, report.spend.output_tokens);
+      if (report.dollars !== null) dollars.inc(report.dollars);
     },
     replyEnded(report) {
       replies.inc({ outcome: report.outcome });

@@ -2,6 +2,7 @@
 // log line (JSON with LOG_FORMAT=json) carrying what an operator greps for: which pull request and
 // commit, why the loop stopped, the check run's conclusion, and what the review cost.
 
+import { type Cost, dollarsOf, NO_SPEND } from "../domain/spend.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { Metrics } from "./metrics.ts";
 
@@ -12,6 +13,8 @@ export interface ReviewEnding {
   readonly conclusion: string;
   /** null when the job ended before or without the loop (skips, configuration, failures). */
   readonly result: LoopResult | null;
+  /** What the loop's spend cost (null with the result). */
+  readonly cost: Cost | null;
   readonly durationMs: number;
 }
 
@@ -26,12 +29,16 @@ export function createReviewEndedReporter(metrics: Metrics, log: ReviewEndedLogg
     const result = ending.result;
     const terminationReason = result?.termination_reason ?? "none";
     const usage = result?.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    const spend = result?.spend ?? NO_SPEND;
+    const dollars = ending.cost === null ? null : dollarsOf(ending.cost);
     metrics.reviewEnded({
       terminationReason,
       conclusion: ending.conclusion,
       durationSeconds: ending.durationMs / 1000,
       promptTokens: usage.prompt_tokens,
       completionTokens: usage.completion_tokens,
+      spend,
+      dollars,
     });
     log.info(
       {
@@ -46,6 +53,11 @@ export function createReviewEndedReporter(metrics: Metrics, log: ReviewEndedLogg
         tokens: usage.total_tokens,
         prompt_tokens: usage.prompt_tokens,
         completion_tokens: usage.completion_tokens,
+        input_tokens: spend.input_tokens,
+        cached_input_tokens: spend.cached_input_tokens,
+        output_tokens: spend.output_tokens,
+        // null: no prices set and no cost reported (README: Cost and budgets), never a guessed 0.
+        cost_dollars: dollars,
         duration_ms: Math.round(ending.durationMs),
       },
       "review ended",

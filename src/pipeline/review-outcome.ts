@@ -3,6 +3,7 @@
 // a caller that must still report them (the App's check run) records them as `failed`.
 
 import { type CancelReason, isCancelReason } from "../domain/cancel-reason.ts";
+import type { Cost } from "../domain/spend.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { PlannedReview } from "./review-ports.ts";
@@ -42,6 +43,8 @@ export type ReviewOutcome =
 export interface ReviewedOutcome {
   readonly kind: "reviewed";
   readonly result: LoopResult;
+  /** What the loop's spend cost, by the provider's figure or the operator's prices, or unknown. */
+  readonly cost: Cost;
   /** null when the loop returned no valid review. */
   readonly plan: PlannedReview | null;
   readonly headSha: string;

@@ -9,6 +9,7 @@ import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
 import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
+import { costOf, type Prices } from "../domain/spend.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { Guidance } from "../guidance/types.ts";
@@ -43,6 +44,8 @@ export interface ReviewRun {
   readonly log: JobLogger;
   /** What the review may spend; absent, only its own budgets bound it (the CLI). */
   readonly budget?: ReviewBudget;
+  /** The operator's prices (REVIEW_PRICE_*), or null: a cost is then the provider's figure or unknown. */
+  readonly prices: Prices | null;
 }
 
 export async function reviewPullRequest<W extends WorkspaceHandle>(
@@ -63,7 +66,7 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
   if (opened.kind === "stopped") {
     const result = { ...stoppedRecord(opened.reason, null, 0), review: null };
     return {
-      ...reviewedFacts(prepared, result),
+      ...reviewedFacts(prepared, result, run.prices),
       plan: null,
       notes: [guidanceNote(prepared, host)],
       publishFailed: false,
@@ -167,7 +170,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   if (aborted !== null) return aborted;
   const line = scopeLine(scope);
   const notes = [...(line === null ? [] : [line]), guidanceNote(prepared, host)];
-  const reviewed = reviewedFacts(prepared, result);
+  const reviewed = reviewedFacts(prepared, result, run.prices);
   if (result.review === null) return { ...reviewed, plan: null, notes, publishFailed: false };
   const planned = await unlessStopped(() =>
     ports.planReview({
@@ -194,7 +197,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   );
   if (planned.kind === "stopped") {
     const stopped = { ...result, termination_reason: planned.reason, review: null, trace: null };
-    return { ...reviewedFacts(prepared, stopped), plan: null, notes, publishFailed: false };
+    return { ...reviewedFacts(prepared, stopped, run.prices), plan: null, notes, publishFailed: false };
   }
   const plan = planned.value;
   notes.push(`Findings: ${plan.placement}`);
@@ -212,10 +215,11 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
 }
 
 /** What every reviewed outcome says of the change, whatever the loop's result. */
-function reviewedFacts(prepared: Prepared, result: LoopResult) {
+function reviewedFacts(prepared: Prepared, result: LoopResult, prices: Prices | null) {
   return {
     kind: "reviewed" as const,
     result,
+    cost: costOf(result.spend, prices),
     headSha: prepared.pullRequest.headSha,
     filesReviewed: prepared.reviewable.length,
     filesSkipped: prepared.skippedFiles,

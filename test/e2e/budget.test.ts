@@ -1,5 +1,6 @@
-// Spend caps through Loupe as a real server process, the fake GitHub and the scripted model: a
-// review spends most of the installation's daily tokens; the next pull request is refused before
+// Cost and spend caps through Loupe as a real server process, the fake GitHub and the scripted
+// model: a priced review shows its cost in its check run, its log line and /metrics, and spends
+// most of the installation's daily tokens; the next pull request is refused before
 // any model request, its check run saying what was spent, the cap and when it resets; a
 // maintainer's `@loupe review` may go past the cap (up to BUDGET_HARD_FACTOR) and is reviewed.
 
@@ -22,10 +23,18 @@ let provider: ScriptedProvider;
 let loupe: LoupeProcess;
 let fixture: FixtureRepo;
 
-/** A final review whose round the provider bills at 15,000 prompt and 100 completion tokens. */
+/** A final review whose round the provider bills at 15,000 prompt (10,000 cached) and 100 completion tokens. */
 function expensiveReview() {
   const body = stopTurn({ summary: "Fine.", findings: [], notes: [] });
-  return { ...body, usage: { prompt_tokens: 15_000, completion_tokens: 100, total_tokens: 15_100 } };
+  return {
+    ...body,
+    usage: {
+      prompt_tokens: 15_000,
+      completion_tokens: 100,
+      total_tokens: 15_100,
+      prompt_tokens_details: { cached_tokens: 10_000 },
+    },
+  };
 }
 
 beforeAll(async () => {
@@ -45,7 +54,15 @@ beforeAll(async () => {
       providerBaseURL: provider.baseURL,
       webhookSecret: SECRET,
       apiKey: API_KEY,
-      extra: { BUDGET_TOKENS_PER_DAY: "30000", BUDGET_HARD_FACTOR: "1.5" },
+      extra: {
+        BUDGET_TOKENS_PER_DAY: "30000",
+        BUDGET_HARD_FACTOR: "1.5",
+        LOG_FORMAT: "json",
+        // $2 per million fresh input, $0.50 cached, $8 output.
+        REVIEW_PRICE_INPUT: "2",
+        REVIEW_PRICE_CACHED_INPUT: "0.5",
+        REVIEW_PRICE_OUTPUT: "8",
+      },
     }),
   });
 }, 60_000);
@@ -67,6 +84,20 @@ it("refuses the review past the daily cap with the reset time, and a maintainer'
     headRef: "change",
   });
   expect(first.history.at(-1)?.conclusion).toBe("success");
+  // 5,000 × $2 + 10,000 × $0.50 + 100 × $8, per million: $0.0158 (the inert writer escapes `$`,
+  // which GitHub would read as math).
+  expect(first.history.at(-1)?.output?.summary).toContain(
+    "Cost: \\$0.016 — 15,000 input (10,000 cached) and 100 output tokens.",
+  );
+  const metrics = await (await fetch(`${loupe.url}/metrics`)).text();
+  expect(metrics).toMatch(/^loupe_cost_dollars_total 0\.0158$/m);
+  expect(metrics).toMatch(/^loupe_tokens_total\{kind="cached_input"\} 10000$/m);
+  const ended = loupe
+    .output()
+    .split("\n")
+    .filter((line) => line.includes('"review_ended"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(ended[0]).toMatchObject({ cost_dollars: 0.0158, input_tokens: 5000, cached_input_tokens: 10_000 });
 
   const second = await reviewThroughServer({
     github,

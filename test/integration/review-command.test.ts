@@ -78,6 +78,9 @@ describe("loupe review as a child process against the scripted provider", () => 
     expect(result.termination_reason).toBe("final_review");
     expect(result.review.findings[0]).toMatchObject({ path: "src/service.ts", line: 3 });
     expect(result.trace[0].tool_calls[0]).toMatchObject({ name: "inspect_git_diff", ok: true });
+    // Two rounds of 100 + 200 prompt and 10 + 20 completion tokens; no prices set, so no cost is claimed.
+    expect(result.spend).toMatchObject({ input_tokens: 300, cached_input_tokens: 0, output_tokens: 30 });
+    expect(result.cost).toEqual({ kind: "unpriced" });
     const toolMessage = bodyAt(run.requests, 1).messages[3] as { role: string; content: string } | undefined;
     expect(toolMessage?.role).toBe("tool");
     expect(toolMessage?.content).toContain("validate(w);");

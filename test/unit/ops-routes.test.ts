@@ -62,6 +62,7 @@ describe("/metrics", () => {
       headSha: "a".repeat(40),
       conclusion: "neutral",
       result: null,
+      cost: null,
       durationMs: 2500,
     });
     metrics.webhookDelivery("pull_request", "already_reviewed");
