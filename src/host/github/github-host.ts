@@ -4,8 +4,8 @@
 // in its hidden markers, publishing once per (head, run), and resolving its own threads. Disposing
 // the host forgets the token.
 
+import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
 import type { ReviewRequest } from "../../domain/review-request.ts";
-import { resolveFixedThreads } from "./resolve-threads.ts";
 import { comparePullRequest } from "../../github/compare.ts";
 import { compareHeads } from "../../github/compare-heads.ts";
 import { githubGuidanceSource } from "../../github/guidance-source.ts";
@@ -15,10 +15,10 @@ import { readLoupeHistory } from "../../github/posted-fingerprints.ts";
 import { publishReview } from "../../github/publish-review.ts";
 import { readRepoConfigFile } from "../../github/repo-config-file.ts";
 import type { SecondaryRetryOptions } from "../../github/retry-secondary.ts";
-import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
 import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
 import type { PullRequestHost } from "../pull-request-host.ts";
 import { resolvePullRequest } from "./resolve-pull-request.ts";
+import { resolveFixedThreads } from "./resolve-threads.ts";
 
 /** What a fetch of the two commits of a pull request is told: plain data, and a signal. */
 export interface FetchWorkspaceInput {
@@ -49,6 +49,8 @@ export interface GitHubHostOptions<W extends WorkspaceHandle = Workspace> {
   /** Loupe's own `<slug>[bot]` login: only its texts count as Loupe's. */
   readonly botLogin: () => Promise<string>;
   readonly retry: SecondaryRetryOptions;
+  /** Where the repository's configuration is on the default branch (the Action's `config`). */
+  readonly configPath?: string;
 }
 
 export function gitHubHost<W extends WorkspaceHandle>(
@@ -62,8 +64,8 @@ export function gitHubHost<W extends WorkspaceHandle>(
     repository: { ...ref, host: options.gitHost },
     pullRequest: () => resolvePullRequest(octokit, request),
     repoConfig: async () => ({
-      file: await readRepoConfigFile(octokit, ref),
-      source: `${REPO_CONFIG_PATH} on the default branch`,
+      file: await readRepoConfigFile(octokit, ref, options.configPath ?? REPO_CONFIG_PATH),
+      source: `${options.configPath ?? REPO_CONFIG_PATH} on the default branch`,
     }),
     changes: (pullRequest) =>
       comparePullRequest(octokit, { ...pr, baseSha: pullRequest.baseSha, headSha: pullRequest.headSha }),
