@@ -8,13 +8,13 @@ import { applyCheckRunWrite, type CheckRun, checkRunJson } from "./fake-github-c
 import { collaboratorRoute } from "./fake-github-collaborators.ts";
 import { compareCommits, resolveCommit } from "./fake-github-compare.ts";
 import { type PayloadTarget, type PullRequestFacts, pullRequestObject } from "./fake-github-payloads.ts";
-import { type ThreadState, threadRestRoute } from "./fake-github-threads.ts";
 import {
   createReview,
   listReviewComments,
   listReviews,
   type StoredReview,
 } from "./fake-github-review-store.ts";
+import { type ThreadState, threadRestRoute } from "./fake-github-threads.ts";
 
 export interface FakeRepository {
   readonly owner: string;
@@ -42,7 +42,8 @@ export interface FakeState extends ThreadState {
   htmlBase: string;
   readonly repositories: Map<string, FakeRepository>;
   readonly pulls: Map<string, PullRequestFacts>;
-  readonly tokens: Map<string, { installationId: number; expiresAt: number }>;
+  /** readOnly: a workflow token that may only read (a fork's `pull_request`): writes answer 403. */
+  readonly tokens: Map<string, { installationId: number; expiresAt: number; readOnly?: boolean }>;
   readonly checkRuns: CheckRun[];
   readonly reviews: StoredReview[];
   /** Reactions Loupe added to comments (the 👀 of a command). */
@@ -131,6 +132,9 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
     return error(404, "Not Found");
   }
   const rest = repoRoute[3] ?? "";
+  if (presented.readOnly === true && request.method !== "GET") {
+    return error(403, "Resource not accessible by integration");
+  }
   const target: PayloadTarget = { htmlBase: state.htmlBase, ...repository };
   const where = { gitdir: repository.gitdir, home: state.home };
   const pullOf = (n: string) => state.pulls.get(`${repository.owner}/${repository.repo}#${n}`);
