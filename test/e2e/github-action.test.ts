@@ -37,10 +37,10 @@ let github: FakeGitHub;
 let fixture: FixtureRepo;
 const providers: ScriptedProvider[] = [];
 
-const target = () => ({
+const target = (repo = "values") => ({
   htmlBase: github.url,
   owner: "octo",
-  repo: "values",
+  repo,
   defaultBranch: "main",
   installationId: 1,
 });
@@ -72,13 +72,14 @@ async function runAction(options: {
   readonly provider: ScriptedProvider;
   readonly inputs?: Record<string, string>;
   readonly workspace?: (dir: string) => void;
+  readonly repo?: string;
 }): Promise<ActionRun> {
   const run = await runActionEntry({
     eventName: options.eventName,
     payload: workflowEvent(options.payload),
     token: options.token,
     githubUrl: github.url,
-    repository: "octo/values",
+    repository: `octo/${options.repo ?? "values"}`,
     inputs: {
       "openai-base-url": options.provider.baseURL,
       "openai-api-key": API_KEY,
@@ -94,10 +95,10 @@ async function runAction(options: {
   return run;
 }
 
-const reviewsOf = (number: number) =>
-  github.reviews.filter((r) => r.repo === "values" && r.pullNumber === number);
-const checkRunsOf = (number: number) =>
-  github.checkRuns.filter((r) => r.repo === "values" && r.externalId === formatExternalId(number));
+const reviewsOf = (number: number, repo = "values") =>
+  github.reviews.filter((r) => r.repo === repo && r.pullNumber === number);
+const checkRunsOf = (number: number, repo = "values") =>
+  github.checkRuns.filter((r) => r.repo === repo && r.externalId === formatExternalId(number));
 
 /** A clone of the fixture in the workspace at `revision`, as actions/checkout would leave it. */
 const checkout = (revision: string) => (dir: string) => {
@@ -123,6 +124,13 @@ beforeAll(async () => {
     repo: "values",
     source: fixture,
     collaborators: { maintainer: "maintain", visitor: "read" },
+  });
+  github.addRepository({
+    owner: "octo",
+    repo: "gated",
+    source: fixture,
+    config: "fail_on: medium\n",
+    configPath: "ci/loupe.yml",
   });
 }, 60_000);
 
@@ -272,5 +280,30 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(reviewsOf(6)).toHaveLength(0);
     expect(checkRunsOf(6)).toHaveLength(0);
     expect(provider.requests).toHaveLength(0);
+  }, 60_000);
+
+  it("reads the configuration at the `config` path on the default branch, and fails on its fail_on", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "gated", number: 7, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target("gated"), pr),
+      token: github.workflowToken("octo", "gated"),
+      provider,
+      inputs: { config: "ci/loupe.yml" },
+      repo: "gated",
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("::error::A finding reached this repository's `fail_on` severity.");
+    expect(reviewsOf(7, "gated")).toHaveLength(1);
+    expect(checkRunsOf(7, "gated")[0]?.history.at(-1)).toMatchObject({
+      status: "completed",
+      conclusion: "failure",
+    });
+    expect(
+      github.requests.some(
+        (r) => r.url.includes("/contents/ci%2Floupe.yml") || r.url.includes("/contents/ci/loupe.yml"),
+      ),
+    ).toBe(true);
   }, 60_000);
 });

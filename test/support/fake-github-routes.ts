@@ -23,6 +23,8 @@ export interface FakeRepository {
   readonly defaultBranch: string;
   readonly installationId: number;
   readonly config: string | undefined;
+  /** Where `config` lives on the default branch (`.github/loupe.yml` unless a test moves it). */
+  readonly configPath: string;
   readonly collaborators: Readonly<Record<string, string>>;
 }
 
@@ -144,7 +146,7 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
   match = on("GET", /^\/contents\/(.+)$/);
   if (match) {
     const file = decodeURIComponent(match[1]!);
-    if (file !== ".github/loupe.yml" || repository.config === undefined) return error(404, "Not Found");
+    if (file !== repository.configPath || repository.config === undefined) return error(404, "Not Found");
     if (/raw/.test(String(request.headers.accept))) {
       return {
         status: 200,
@@ -160,7 +162,7 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
         encoding: "base64",
         size: Buffer.byteLength(repository.config),
         path: file,
-        name: "loupe.yml",
+        name: file.split("/").pop(),
         content,
       },
     };

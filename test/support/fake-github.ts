@@ -45,6 +45,8 @@ export interface FakeRepositoryOptions {
   readonly installationId?: number;
   /** Text of `.github/loupe.yml` on the default branch; absent → 404. */
   readonly config?: string;
+  /** Where `config` is served instead of `.github/loupe.yml` (the GitHub Action's `config` input). */
+  readonly configPath?: string;
   /** People with a role on the repository (login → admin, maintain, write, triage, read). */
   readonly collaborators?: Readonly<Record<string, string>>;
 }
@@ -270,6 +272,7 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
         defaultBranch: repository.defaultBranch ?? "main",
         installationId: repository.installationId ?? 1,
         config: repository.config,
+        configPath: repository.configPath ?? ".github/loupe.yml",
         collaborators: repository.collaborators ?? {},
       });
     },
