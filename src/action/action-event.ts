@@ -14,6 +14,7 @@ export type ActionEvent =
   | {
       readonly kind: "command";
       readonly pullNumber: number;
+      readonly commentId: number;
       readonly login: string;
       readonly full: boolean;
     }
@@ -67,6 +68,7 @@ export function toActionEvent(name: string, payload: unknown, options: ActionEve
   return {
     kind: "command",
     pullNumber: comment.pullNumber,
+    commentId: comment.commentId,
     login: decision.login,
     full: parsed.command === "full_review",
   };

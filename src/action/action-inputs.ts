@@ -7,6 +7,7 @@ import { type ProviderConfig, readProviderConfig } from "../config/provider-conf
 import { type ReviewLimits, readReviewLimits } from "../config/review-limits.ts";
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
 import { SEVERITIES, type Severity } from "../domain/finding.ts";
+import { registerSecret } from "../domain/redact.ts";
 
 /** Input name → the environment variable the shared readers know it by. */
 export const ENV_OF_INPUT = {
@@ -56,6 +57,8 @@ export function readActionSettings(env: Env): ActionSettings {
   for (const [input, variable] of Object.entries(ENV_OF_INPUT)) shared[variable] = actionInput(env, input);
   const token = actionInput(env, "github-token") || (env.GITHUB_TOKEN ?? "").trim();
   if (token === "") throw new LoupeError("configuration_invalid", "input github-token is required");
+  // As the provider's key is: from here on, no output of the action may quote the token.
+  registerSecret(token);
   return {
     ...inInputTerms(() => ({ provider: readProviderConfig(shared), limits: readReviewLimits(shared) })),
     failOn: readFailOn(actionInput(env, "fail-on")),

@@ -62,6 +62,10 @@ export async function runAction(io: ActionIo): Promise<number> {
         `@${event.login} may not ask for a review: that takes write access to the repository.`,
       );
     }
+    // 👀 on the comment, as the App answers a command; a token that may not react changes nothing.
+    await api
+      .acknowledge("issue_comment", event.commentId)
+      .catch(() => io.stdout(annotation("warning", "Loupe could not react to the comment.")));
     const pull = await api.pullHead(event.pullNumber);
     request = commandRequest(event, { ...context, runId, headSha: pull.headSha });
   }

@@ -243,6 +243,12 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(run.outputs["termination-reason"]).toBe("final_review");
     expect(run.summary).toContain(FINDING_TITLE);
     expect(github.requests.some((r) => r.url.includes("/collaborators/maintainer/permission"))).toBe(true);
+    expect(github.reactions).toContainEqual({
+      owner: "octo",
+      repo: "values",
+      commentId: 501,
+      content: "eyes",
+    });
   }, 60_000);
 
   it("does nothing on `@loupe review` from someone who cannot write", async () => {
@@ -261,6 +267,7 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(checkRunsOf(5)).toHaveLength(0);
     expect(provider.requests).toHaveLength(0);
     expect(run.summary).toContain("@visitor may not ask for a review");
+    expect(github.reactions.filter((r) => r.commentId === 502)).toHaveLength(0);
     expect(run.outputs).toEqual({ "termination-reason": "", findings: "0", tokens: "0", cost: "" });
   }, 60_000);
 
