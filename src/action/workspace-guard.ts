@@ -24,8 +24,9 @@ function subfolders(dir: string): string[] {
   try {
     return fs
       .readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && entry.name !== ".git")
-      .map((entry) => path.join(dir, entry.name));
+      .filter((entry) => entry.name !== ".git")
+      .map((entry) => path.join(dir, entry.name))
+      .filter((full) => fs.statSync(full, { throwIfNoEntry: false })?.isDirectory() === true);
   } catch {
     return [];
   }
