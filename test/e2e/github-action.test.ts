@@ -313,4 +313,44 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
       ),
     ).toBe(true);
   }, 60_000);
+
+  it("posts the review without a check run when the token may not write checks", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 8, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values", { noChecks: true }),
+      provider,
+    });
+    expect(run.code).toBe(0);
+    expect(reviewsOf(8)).toHaveLength(1);
+    expect(checkRunsOf(8)).toHaveLength(0);
+    expect(run.summary).toContain("may not create check runs");
+    expect(run.summary).toContain("`final_review`");
+    expect(run.summary).not.toContain("(not posted)");
+  }, 60_000);
+
+  it("ends a review the provider cannot give with a warning and a neutral check run, never a failed job", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 9, headRef: "change-v10" });
+    const provider = await startScriptedProvider([
+      { fault: "empty_500" },
+      { fault: "empty_500" },
+      { fault: "empty_500" },
+    ]);
+    providers.push(provider);
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values"),
+      provider,
+      inputs: { "fail-on": "info" },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("::warning::Loupe: review incomplete (provider_unavailable)");
+    expect(reviewsOf(9)).toHaveLength(0);
+    expect(checkRunsOf(9)[0]?.history.at(-1)).toMatchObject({ status: "completed", conclusion: "neutral" });
+    expect(run.outputs["termination-reason"]).toBe("provider_unavailable");
+    expect(run.summary).toContain("`provider_unavailable`");
+  }, 60_000);
 });

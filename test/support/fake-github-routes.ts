@@ -44,8 +44,14 @@ export interface FakeState extends ThreadState {
   htmlBase: string;
   readonly repositories: Map<string, FakeRepository>;
   readonly pulls: Map<string, PullRequestFacts>;
-  /** readOnly: a workflow token that may only read (a fork's `pull_request`): writes answer 403. */
-  readonly tokens: Map<string, { installationId: number; expiresAt: number; readOnly?: boolean }>;
+  /**
+   * readOnly: a workflow token that may only read (a fork's `pull_request`): writes answer 403.
+   * noChecks: a workflow token without `checks: write`: check-run writes answer 403.
+   */
+  readonly tokens: Map<
+    string,
+    { installationId: number; expiresAt: number; readOnly?: boolean; noChecks?: boolean }
+  >;
   readonly checkRuns: CheckRun[];
   readonly reviews: StoredReview[];
   /** Reactions Loupe added to comments (the 👀 of a command). */
@@ -134,7 +140,11 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
     return error(404, "Not Found");
   }
   const rest = repoRoute[3] ?? "";
-  if (presented.readOnly === true && request.method !== "GET") {
+  const checkWrite = request.method !== "GET" && /^\/check-runs(\/|$)/.test(rest);
+  if (
+    (presented.readOnly === true || (presented.noChecks === true && checkWrite)) &&
+    request.method !== "GET"
+  ) {
     return error(403, "Resource not accessible by integration");
   }
   const target: PayloadTarget = { htmlBase: state.htmlBase, ...repository };

@@ -92,9 +92,14 @@ export interface FakeGitHub {
   addPullRequest(options: FakePullRequestOptions): PullRequestFacts;
   /**
    * A GitHub Actions workflow token for the repository (GITHUB_TOKEN): it reads and writes what the
-   * repository's installation may, or only reads (a fork's `pull_request`: every write answers 403).
+   * repository's installation may, or only reads (a fork's `pull_request`: every write answers 403),
+   * or everything but check runs (a workflow without `checks: write`).
    */
-  workflowToken(owner: string, repo: string, options?: { readonly readOnly?: boolean }): string;
+  workflowToken(
+    owner: string,
+    repo: string,
+    options?: { readonly readOnly?: boolean; readonly noChecks?: boolean },
+  ): string;
   /** The repository's installation id (default 1). */
   installationOf(owner: string, repo: string): number;
   stop(): Promise<void>;
@@ -301,6 +306,7 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
         installationId: repository.installationId,
         expiresAt: Date.now() + 60 * 60 * 1000,
         readOnly: options.readOnly === true,
+        noChecks: options.noChecks === true,
       });
       return token;
     },
