@@ -74,11 +74,17 @@ describe("the action's inputs", () => {
   });
 
   it("are refused in the terms of action.yml", () => {
-    expect(errorOf({ ...base, "INPUT_OPENAI-API-KEY": "" })).toBe("input openai-api-key is required");
-    expect(errorOf({ ...base, "INPUT_MAX-ROUNDS": "99" })).toBe(
-      "input max-rounds must be at most 32 (got 99)",
-    );
-    expect(errorOf({ ...base, "INPUT_OPENAI-BASE-URL": "" })).toMatch(/^input openai-base-url is required/);
+    // The shared readers' wording may change; what must hold is that the input is named, never the
+    // environment variable behind it.
+    const named = (message: string, input: string) => {
+      expect(message).toContain(`input ${input}`);
+      expect(message).not.toMatch(/\b(OPENAI|REVIEW)_[A-Z_]+/);
+    };
+    named(errorOf({ ...base, "INPUT_OPENAI-API-KEY": "" }), "openai-api-key");
+    named(errorOf({ ...base, "INPUT_MAX-ROUNDS": "99" }), "max-rounds");
+    named(errorOf({ ...base, "INPUT_TIMEOUT-MS": "soon" }), "timeout-ms");
+    named(errorOf({ ...base, "INPUT_OPENAI-BASE-URL": "" }), "openai-base-url");
+    named(errorOf({ ...base, "INPUT_TOOL-CALLS": "smoke" }), "tool-calls");
     expect(errorOf({ ...base, "INPUT_FAIL-ON": "severe" })).toMatch(/^input fail-on must be one of critical/);
     expect(errorOf({ ...base, INPUT_CONFIG: "../other/loupe.yml" })).toMatch(
       /^input config must be a relative path/,

@@ -12,8 +12,8 @@ import {
   DEFAULT_BOT_LOGIN,
   DEFAULT_MENTION,
   ENV_OF_INPUT,
+  readActionSettings,
 } from "../../src/action/action-inputs.ts";
-import { DEFAULT_MODEL, DEFAULT_TOOL_CALL_MODE } from "../../src/config/provider-config.ts";
 import { ActionMetadata } from "../support/action-metadata-schema.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -34,8 +34,14 @@ describe("action.yml", () => {
   it("declares exactly the inputs the action reads, with Loupe's defaults", () => {
     const { inputs = {} } = v.parse(ActionMetadata, metadata);
     expect(Object.keys(inputs).sort()).toEqual([...Object.keys(ENV_OF_INPUT), ...ACTION_INPUTS].sort());
-    expect(inputs["review-model"]?.default).toBe(DEFAULT_MODEL);
-    expect(inputs["tool-calls"]?.default).toBe(DEFAULT_TOOL_CALL_MODE);
+    // The defaults Loupe itself takes when the inputs are blank.
+    const { provider } = readActionSettings({
+      "INPUT_OPENAI-BASE-URL": "https://models.example/v1",
+      "INPUT_OPENAI-API-KEY": "sk-metadata-test",
+      "INPUT_GITHUB-TOKEN": "ghs_metadata_test",
+    });
+    expect(inputs["review-model"]?.default).toBe(provider.model);
+    expect(inputs["tool-calls"]?.default).toBe(provider.toolCalls);
     expect(inputs["bot-login"]?.default).toBe(DEFAULT_BOT_LOGIN);
     expect(inputs.mention?.default).toBe(DEFAULT_MENTION);
     // A workflow expression, not a JavaScript template: GitHub fills in the job's token.
