@@ -1,9 +1,12 @@
-// The Octokit that run-review talks to: Probot's installation-scoped client (context.octokit).
-// Only the REST methods, `paginate` and `auth` are used, so tests can pass Probot's own class.
+// The Octokit every GitHub call goes through: Probot's installation-scoped client (context.octokit)
+// in the App, `@octokit/rest` in the GitHub Action. Only what both have is named here — the core
+// (request, graphql, hook, auth), the REST methods and `paginate` — so either one fits.
 
-import type { ProbotOctokit } from "probot";
+import type { Octokit } from "@octokit/core";
+import type { PaginateInterface } from "@octokit/plugin-paginate-rest";
+import type { Api } from "@octokit/plugin-rest-endpoint-methods";
 
-export type GitHubClient = InstanceType<typeof ProbotOctokit>;
+export type GitHubClient = Octokit & Api & { readonly paginate: PaginateInterface };
 
 export interface RepoRef {
   readonly owner: string;

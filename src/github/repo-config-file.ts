@@ -1,5 +1,6 @@
-// Reads `.github/loupe.yml` from the repository's default branch (no ref), so a pull request —
-// a fork's included — cannot change how Loupe reviews it. A missing file means the defaults.
+// Reads `.github/loupe.yml` (or the path the GitHub Action was given) from the repository's default
+// branch (no ref), so a pull request — a fork's included — cannot change how Loupe reviews it. A
+// missing file means the defaults.
 
 import { MAX_CONFIG_BYTES, REPO_CONFIG_PATH } from "../config/repo-config.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
@@ -10,20 +11,20 @@ export type ConfigFileRead =
   | { readonly kind: "missing" }
   | { readonly kind: "unreadable"; readonly message: string };
 
-export async function readRepoConfigFile(octokit: GitHubClient, ref: RepoRef): Promise<ConfigFileRead> {
+export async function readRepoConfigFile(
+  octokit: GitHubClient,
+  ref: RepoRef,
+  path: string = REPO_CONFIG_PATH,
+): Promise<ConfigFileRead> {
   try {
-    const { data } = await octokit.rest.repos.getContent({
-      owner: ref.owner,
-      repo: ref.repo,
-      path: REPO_CONFIG_PATH,
-    });
+    const { data } = await octokit.rest.repos.getContent({ owner: ref.owner, repo: ref.repo, path });
     if (Array.isArray(data) || data.type !== "file" || !("content" in data)) {
-      return { kind: "unreadable", message: `${REPO_CONFIG_PATH} is not a regular file.` };
+      return { kind: "unreadable", message: `${path} is not a regular file.` };
     }
     if (data.size > MAX_CONFIG_BYTES) {
       return {
         kind: "unreadable",
-        message: `${REPO_CONFIG_PATH} is larger than ${MAX_CONFIG_BYTES / 1024} KiB.`,
+        message: `${path} is larger than ${MAX_CONFIG_BYTES / 1024} KiB.`,
       };
     }
     const text = Buffer.from(data.content, "base64").toString("utf8");

@@ -23,6 +23,8 @@ export interface FakeRepository {
   readonly defaultBranch: string;
   readonly installationId: number;
   readonly config: string | undefined;
+  /** Where `config` lives on the default branch (`.github/loupe.yml` unless a test moves it). */
+  readonly configPath: string;
   readonly collaborators: Readonly<Record<string, string>>;
 }
 
@@ -42,7 +44,14 @@ export interface FakeState extends ThreadState {
   htmlBase: string;
   readonly repositories: Map<string, FakeRepository>;
   readonly pulls: Map<string, PullRequestFacts>;
-  readonly tokens: Map<string, { installationId: number; expiresAt: number }>;
+  /**
+   * readOnly: a workflow token that may only read (a fork's `pull_request`): writes answer 403.
+   * noChecks: a workflow token without `checks: write`: check-run writes answer 403.
+   */
+  readonly tokens: Map<
+    string,
+    { installationId: number; expiresAt: number; readOnly?: boolean; noChecks?: boolean }
+  >;
   readonly checkRuns: CheckRun[];
   readonly reviews: StoredReview[];
   /** Reactions Loupe added to comments (the 👀 of a command). */
@@ -131,6 +140,13 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
     return error(404, "Not Found");
   }
   const rest = repoRoute[3] ?? "";
+  const checkWrite = request.method !== "GET" && /^\/check-runs(\/|$)/.test(rest);
+  if (
+    (presented.readOnly === true || (presented.noChecks === true && checkWrite)) &&
+    request.method !== "GET"
+  ) {
+    return error(403, "Resource not accessible by integration");
+  }
   const target: PayloadTarget = { htmlBase: state.htmlBase, ...repository };
   const where = { gitdir: repository.gitdir, home: state.home };
   const pullOf = (n: string) => state.pulls.get(`${repository.owner}/${repository.repo}#${n}`);
@@ -140,7 +156,7 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
   match = on("GET", /^\/contents\/(.+)$/);
   if (match) {
     const file = decodeURIComponent(match[1]!);
-    if (file !== ".github/loupe.yml" || repository.config === undefined) return error(404, "Not Found");
+    if (file !== repository.configPath || repository.config === undefined) return error(404, "Not Found");
     if (/raw/.test(String(request.headers.accept))) {
       return {
         status: 200,
@@ -156,7 +172,7 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
         encoding: "base64",
         size: Buffer.byteLength(repository.config),
         path: file,
-        name: "loupe.yml",
+        name: file.split("/").pop(),
         content,
       },
     };

@@ -17,7 +17,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { generateAppKey, presentedToken } from "./fake-github-auth.ts";
+import { generateAppKey, newInstallationToken, presentedToken } from "./fake-github-auth.ts";
 import type { CheckRun } from "./fake-github-checks.ts";
 import { createManifestFlow, type ManifestFlow, type ManifestReply } from "./fake-github-manifests.ts";
 import type { PullRequestFacts } from "./fake-github-payloads.ts";
@@ -45,6 +45,8 @@ export interface FakeRepositoryOptions {
   readonly installationId?: number;
   /** Text of `.github/loupe.yml` on the default branch; absent → 404. */
   readonly config?: string;
+  /** Where `config` is served instead of `.github/loupe.yml` (the GitHub Action's `config` input). */
+  readonly configPath?: string;
   /** People with a role on the repository (login → admin, maintain, write, triage, read). */
   readonly collaborators?: Readonly<Record<string, string>>;
 }
@@ -88,6 +90,16 @@ export interface FakeGitHub {
   readonly registrations: ManifestFlow["registrations"];
   addRepository(options: FakeRepositoryOptions): void;
   addPullRequest(options: FakePullRequestOptions): PullRequestFacts;
+  /**
+   * A GitHub Actions workflow token for the repository (GITHUB_TOKEN): it reads and writes what the
+   * repository's installation may, or only reads (a fork's `pull_request`: every write answers 403),
+   * or everything but check runs (a workflow without `checks: write`).
+   */
+  workflowToken(
+    owner: string,
+    repo: string,
+    options?: { readonly readOnly?: boolean; readonly noChecks?: boolean },
+  ): string;
   /** The repository's installation id (default 1). */
   installationOf(owner: string, repo: string): number;
   stop(): Promise<void>;
@@ -169,7 +181,9 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
         const answer =
           token === undefined || token.expiresAt <= Date.now()
             ? { status: 401, body: { message: "Bad credentials" } }
-            : graphqlRoute(state, token.installationId, record.body);
+            : token.readOnly === true && /^\s*mutation\b/.test(String(JSON.parse(record.body).query))
+              ? { status: 403, body: { message: "Resource not accessible by integration" } }
+              : graphqlRoute(state, token.installationId, record.body);
         reply(res, answer as ManifestReply);
       });
       return;
@@ -263,6 +277,7 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
         defaultBranch: repository.defaultBranch ?? "main",
         installationId: repository.installationId ?? 1,
         config: repository.config,
+        configPath: repository.configPath ?? ".github/loupe.yml",
         collaborators: repository.collaborators ?? {},
       });
     },
@@ -282,6 +297,18 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
       setRef(repository.gitdir, `refs/pull/${pr.number}/head`, facts.headSha);
       state.pulls.set(`${pr.owner}/${pr.repo}#${pr.number}`, facts);
       return facts;
+    },
+    workflowToken(owner, repo, options = {}) {
+      const repository = state.repositories.get(`${owner}/${repo}`);
+      if (repository === undefined) throw new Error(`fake GitHub: no repository ${owner}/${repo}`);
+      const token = newInstallationToken();
+      state.tokens.set(token, {
+        installationId: repository.installationId,
+        expiresAt: Date.now() + 60 * 60 * 1000,
+        readOnly: options.readOnly === true,
+        noChecks: options.noChecks === true,
+      });
+      return token;
     },
     installationOf(owner, repo) {
       const repository = state.repositories.get(`${owner}/${repo}`);

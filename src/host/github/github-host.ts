@@ -50,6 +50,8 @@ export interface GitHubHostOptions<W extends WorkspaceHandle = Workspace> {
   /** Loupe's own `<slug>[bot]` login: only its texts count as Loupe's. */
   readonly botLogin: () => Promise<string>;
   readonly retry: SecondaryRetryOptions;
+  /** Where the repository's configuration is on the default branch (the Action's `config`). */
+  readonly configPath?: string;
 }
 
 export function gitHubHost<W extends WorkspaceHandle>(
@@ -63,8 +65,8 @@ export function gitHubHost<W extends WorkspaceHandle>(
     repository: { ...ref, host: options.gitHost },
     pullRequest: () => resolvePullRequest(octokit, request),
     repoConfig: async () => ({
-      file: await readRepoConfigFile(octokit, ref),
-      source: `${REPO_CONFIG_PATH} on the default branch`,
+      file: await readRepoConfigFile(octokit, ref, options.configPath ?? REPO_CONFIG_PATH),
+      source: `${options.configPath ?? REPO_CONFIG_PATH} on the default branch`,
     }),
     changes: (pullRequest) =>
       comparePullRequest(octokit, { ...pr, baseSha: pullRequest.baseSha, headSha: pullRequest.headSha }),

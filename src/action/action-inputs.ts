@@ -1,0 +1,114 @@
+// The action's inputs, read by the same functions as the App's environment. GitHub hands each
+// input to the step as INPUT_<NAME> (upper-cased, hyphens kept); they are renamed here into the
+// operator's variables (OPENAI_API_KEY, REVIEW_MAX_ROUNDS, …) and read by readProviderConfig and
+// readReviewLimits, so this file is the one place to re-point when those readers change.
+
+import { type ProviderConfig, readProviderConfig } from "../config/provider-config.ts";
+import { type ReviewLimits, readReviewLimits } from "../config/review-limits.ts";
+import { isLoupeError, LoupeError } from "../domain/errors.ts";
+import { SEVERITIES, type Severity } from "../domain/finding.ts";
+import { registerSecret } from "../domain/redact.ts";
+
+/** Input name → the environment variable the shared readers know it by. */
+export const ENV_OF_INPUT = {
+  "openai-base-url": "OPENAI_BASE_URL",
+  "openai-api-key": "OPENAI_API_KEY",
+  "review-model": "REVIEW_MODEL",
+  "tool-calls": "REVIEW_TOOL_CALLS",
+  "max-rounds": "REVIEW_MAX_ROUNDS",
+  "max-tool-calls-per-round": "REVIEW_MAX_TOOL_CALLS_PER_ROUND",
+  "max-tool-calls": "REVIEW_MAX_TOOL_CALLS",
+  "timeout-ms": "REVIEW_TIMEOUT_MS",
+  "max-tokens": "REVIEW_MAX_TOKENS",
+  "max-tool-content-bytes": "REVIEW_MAX_TOOL_CONTENT_BYTES",
+  "max-response-bytes": "REVIEW_MAX_RESPONSE_BYTES",
+  "max-fetch-bytes": "REVIEW_MAX_FETCH_BYTES",
+} as const;
+
+/** The inputs only the action has. */
+export const ACTION_INPUTS = ["config", "fail-on", "github-token", "bot-login", "mention"] as const;
+
+export const DEFAULT_BOT_LOGIN = "github-actions[bot]";
+export const DEFAULT_MENTION = "loupe";
+
+export interface ActionSettings {
+  readonly provider: ProviderConfig;
+  readonly limits: ReviewLimits;
+  /** The severity that fails the job; null: the repository's own `fail_on` decides. */
+  readonly failOn: Severity | null;
+  /** The repository configuration's path on the default branch; null: `.github/loupe.yml`. */
+  readonly configPath: string | null;
+  readonly token: string;
+  /** Whose reviews are Loupe's earlier ones: the workflow token's bot, or an App's `<slug>[bot]`. */
+  readonly botLogin: string;
+  /** `@<mention> review` in a comment asks for a review. */
+  readonly mention: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** An input as the runner passes it; absent and blank are the same (GitHub passes "" for unset). */
+export function actionInput(env: Env, name: string): string {
+  return (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
+}
+
+export function readActionSettings(env: Env): ActionSettings {
+  const shared: Record<string, string> = {};
+  for (const [input, variable] of Object.entries(ENV_OF_INPUT)) shared[variable] = actionInput(env, input);
+  const token = actionInput(env, "github-token") || (env.GITHUB_TOKEN ?? "").trim();
+  if (token === "") throw new LoupeError("configuration_invalid", "input github-token is required");
+  // As the provider's key is: from here on, no output of the action may quote the token.
+  registerSecret(token);
+  return {
+    ...inInputTerms(() => ({ provider: readProviderConfig(shared), limits: readReviewLimits(shared) })),
+    failOn: readFailOn(actionInput(env, "fail-on")),
+    configPath: readConfigPath(actionInput(env, "config")),
+    token,
+    botLogin: actionInput(env, "bot-login") || DEFAULT_BOT_LOGIN,
+    mention: readMention(actionInput(env, "mention") || DEFAULT_MENTION),
+  };
+}
+
+/** The shared readers name environment variables; a workflow's author wrote inputs. */
+function inInputTerms<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!isLoupeError(error)) throw error;
+    let message = error.message.replace(/\s*\(README: [^)]*\)/, "");
+    for (const [input, variable] of Object.entries(ENV_OF_INPUT)) {
+      message = message.replace(new RegExp(`\\b${variable}\\b`, "g"), `input ${input}`);
+    }
+    throw new LoupeError(error.code, message);
+  }
+}
+
+function readFailOn(text: string): Severity | null {
+  if (text === "") return null;
+  if ((SEVERITIES as readonly string[]).includes(text)) return text as Severity;
+  throw new LoupeError("configuration_invalid", `input fail-on must be one of ${SEVERITIES.join(", ")}`);
+}
+
+function readConfigPath(text: string): string | null {
+  if (text === "") return null;
+  // A path inside the repository, read from its default branch: never a URL, never outside it.
+  if (
+    text.startsWith("/") ||
+    text.split("/").some((part) => part === ".." || part === "") ||
+    /\\/.test(text)
+  ) {
+    throw new LoupeError(
+      "configuration_invalid",
+      "input config must be a relative path inside the repository",
+    );
+  }
+  return text;
+}
+
+function readMention(text: string): string {
+  const name = text.replace(/^@/, "");
+  if (!/^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/.test(name)) {
+    throw new LoupeError("configuration_invalid", "input mention must be a GitHub login, e.g. loupe");
+  }
+  return name;
+}

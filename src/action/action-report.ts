@@ -1,0 +1,76 @@
+// What the action reports when a review ends, as a value: the step summary (the check run's own
+// texts, then the review exactly as it was or would have been posted), the step's outputs, and
+// why the job fails, if it does. Only a complete review with a finding at the gate's severity,
+// or a configuration the author must fix, fails the job: Loupe's own trouble never blocks a merge.
+
+import { SEVERITIES, type Severity } from "../domain/finding.ts";
+import type { Ending } from "../jobs/ending.ts";
+import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
+import { isAtLeast } from "../review/severity.ts";
+
+export interface ActionReport {
+  readonly summary: string;
+  readonly outputs: Readonly<Record<"termination-reason" | "findings" | "tokens" | "cost", string>>;
+  /** Why the job fails; null when it succeeds. */
+  readonly failure: string | null;
+}
+
+export interface ReportInput {
+  readonly outcome: ReviewOutcome;
+  readonly ending: Ending;
+  readonly pullNumber: number;
+  /** The token could not write the review (403): the summary is where it is. */
+  readonly readOnly: boolean;
+  /** The check run could not be created; why, in a sentence. */
+  readonly noCheckRun: string | null;
+  readonly failOn: Severity | null;
+}
+
+export const READ_ONLY_NOTE =
+  "This workflow's token may not write to the pull request (GitHub gives a fork's `pull_request` event a read-only token), so the review is only here. For inline comments on pull requests from forks, run Loupe on `pull_request_target` (see docs/github-action.md in Loupe's repository): it never checks out or runs the pull request's code.";
+
+/** The gate the job applies: the action's `fail-on` when given, else the repository's `fail_on`. */
+export function gateReached(outcome: ReviewOutcome, failOn: Severity | null): boolean {
+  if (outcome.kind !== "reviewed" || outcome.plan === null) return false;
+  if (outcome.result.termination_reason !== "final_review") return false;
+  const counts = outcome.plan.findingsBySeverity;
+  return failOn === null
+    ? outcome.plan.gateFailed
+    : SEVERITIES.some((s) => counts[s] > 0 && isAtLeast(s, failOn));
+}
+
+export function reportOutcome(input: ReportInput): ActionReport {
+  const { outcome, ending } = input;
+  const sections = [
+    `## Loupe · pull request #${input.pullNumber}`,
+    `**${ending.output.title}**`,
+    ending.output.summary,
+  ];
+  if (input.noCheckRun !== null) sections.push(`> ${input.noCheckRun}`);
+  if (input.readOnly) sections.push(`> ${READ_ONLY_NOTE}`);
+  const plan = outcome.kind === "reviewed" ? outcome.plan : null;
+  if (plan?.postable) {
+    sections.push(input.readOnly ? "### The review (not posted)" : "### The review", plan.allInBody());
+  }
+  const reviewed = outcome.kind === "reviewed" ? outcome : null;
+  const findings = plan === null ? 0 : SEVERITIES.reduce((sum, s) => sum + plan.findingsBySeverity[s], 0);
+  return {
+    summary: `${sections.join("\n\n")}\n`,
+    outputs: {
+      "termination-reason": reviewed?.result.termination_reason ?? "",
+      findings: String(findings),
+      tokens: String(reviewed?.result.usage.total_tokens ?? 0),
+      // Pricing is not known yet: empty, never a guess.
+      cost: "",
+    },
+    failure: failureOf(input),
+  };
+}
+
+function failureOf(input: ReportInput): string | null {
+  if (input.outcome.kind === "config_invalid") return "The repository's Loupe configuration is invalid.";
+  if (!gateReached(input.outcome, input.failOn)) return null;
+  return input.failOn === null
+    ? "A finding reached this repository's `fail_on` severity."
+    : `A finding reached the \`fail-on\` severity (${input.failOn}).`;
+}

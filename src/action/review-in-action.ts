@@ -1,0 +1,99 @@
+// One review in the action: the pipeline on the App's GitHub host with the action's token, inside
+// the App's check run (or none, when the token may not make one), reported through the step's
+// summary and outputs. A publish the token may not make (403) leaves the review in the summary.
+
+import type { ReviewRequest } from "../domain/review-request.ts";
+import type { GitHubClient } from "../github/octokit.ts";
+import { httpStatus } from "../github/octokit.ts";
+import { gitHubHost } from "../host/github/github-host.ts";
+import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
+import { createDefaultPorts } from "../jobs/default-ports.ts";
+import { endingFor } from "../jobs/ending.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
+import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
+import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
+import { actionCheckRun } from "./action-check-run.ts";
+import type { ActionSettings } from "./action-inputs.ts";
+import { actionLogger, annotation, type Write } from "./action-log.ts";
+import { gateReached, reportOutcome } from "./action-report.ts";
+import type { RunnerContext } from "./runner-context.ts";
+import { appendSummary, writeOutputs } from "./step-files.ts";
+
+export interface ReviewInActionInput {
+  readonly context: RunnerContext;
+  readonly settings: ActionSettings;
+  readonly octokit: GitHubClient;
+  readonly request: ReviewRequest;
+  readonly io: { readonly stdout: Write; readonly signal: AbortSignal };
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export async function reviewInAction(input: ReviewInActionInput): Promise<number> {
+  const { context, settings, octokit, request, io } = input;
+  const log = actionLogger(io.stdout);
+  const ports = createDefaultPorts({ provider: settings.provider, limits: settings.limits });
+  const retry = { sleep: input.sleep, now: Date.now, deadline: Date.now() + ports.reviewTimeoutMs + 60_000 };
+  await using host = gitHubHost({
+    octokit,
+    request,
+    gitBaseUrl: context.serverUrl,
+    gitHost: new URL(context.serverUrl).host,
+    fetchWorkspace: ports.fetchWorkspace,
+    botLogin: async () => settings.botLogin,
+    retry,
+    ...(settings.configPath === null ? {} : { configPath: settings.configPath }),
+  });
+  const watched = watchRefusal(host);
+  const target = { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber };
+  const run = actionCheckRun({ octokit, target, deadline: retry.deadline, log, sleep: input.sleep });
+  const outcome = await reviewPullRequest(watched.host, ports, {
+    signal: io.signal,
+    asked: request.rerun,
+    askedFull: request.trigger === "command.full_review",
+    started: (pullRequest) => run.open(pullRequest.headSha),
+    onRound: (progress) => run.current()?.progress(progress),
+    log,
+  }).catch((error: unknown): ReviewOutcome => {
+    log.warn({ error: errorDetail(error) }, "review ended early");
+    return { kind: "failed", error };
+  });
+  const gated = withActionGate(outcome, settings);
+  const ending = endingFor(gated);
+  await run.current()?.complete(ending);
+  const report = reportOutcome({
+    outcome: gated,
+    ending,
+    pullNumber: request.pullNumber,
+    readOnly: watched.refused(),
+    noCheckRun: run.missing(),
+    failOn: settings.failOn,
+  });
+  appendSummary(context.summaryPath, report.summary);
+  writeOutputs(context.outputPath, report.outputs);
+  if (report.failure !== null) io.stdout(annotation("error", report.failure));
+  else if (ending.conclusion === "neutral") io.stdout(annotation("warning", ending.output.title));
+  return report.failure === null ? 0 : 1;
+}
+
+/** The check run concludes on the action's `fail-on` when one was given, as the job does. */
+function withActionGate(outcome: ReviewOutcome, settings: ActionSettings): ReviewOutcome {
+  if (outcome.kind !== "reviewed" || outcome.plan === null || settings.failOn === null) return outcome;
+  return { ...outcome, plan: { ...outcome.plan, gateFailed: gateReached(outcome, settings.failOn) } };
+}
+
+/** The host as the pipeline sees it, noting when GitHub refused the review for want of permission. */
+function watchRefusal(host: PullRequestHost): { readonly host: PullRequestHost; refused(): boolean } {
+  let refused = false;
+  const inner = host.publisher;
+  const publisher: HostPublisher | undefined =
+    inner === undefined
+      ? undefined
+      : {
+          publish: (review) =>
+            inner.publish(review).catch((error: unknown) => {
+              if (httpStatus(error) === 403) refused = true;
+              throw error;
+            }),
+        };
+  return { host: { ...host, ...(publisher === undefined ? {} : { publisher }) }, refused: () => refused };
+}

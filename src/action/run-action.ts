@@ -1,0 +1,100 @@
+// Loupe as a GitHub Action: the triggering event's pull request, reviewed by the one review
+// pipeline on the same GitHub host as the App (its fetch of the immutable head with the token, the
+// tools and loop, validation, anchoring, publishing), inside the same check run. What the action
+// adds is the runner's side: its inputs and event, a writer's comment as a trigger, the refusal
+// to run beside a checkout of the pull request's code, and the step summary and outputs.
+
+import fs from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
+import { isLoupeError } from "../domain/errors.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
+import { createConversationApi } from "../github/conversation-api.ts";
+import type { GitHubClient } from "../github/octokit.ts";
+import { commandRequest, toActionEvent } from "./action-event.ts";
+import { type ActionSettings, readActionSettings } from "./action-inputs.ts";
+import { annotation, type Write } from "./action-log.ts";
+import { actionGitHubClient } from "./github-client.ts";
+import { reviewInAction } from "./review-in-action.ts";
+import { type RunnerContext, readRunnerContext } from "./runner-context.ts";
+import { appendSummary, writeOutputs } from "./step-files.ts";
+import { headCheckout } from "./workspace-guard.ts";
+
+export interface ActionIo {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdout: Write;
+  /** Aborted when the runner cancels the job. */
+  readonly signal: AbortSignal;
+}
+
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  delay(ms, undefined, signal === undefined ? {} : { signal });
+
+/** The step's exit code: 0, or 1 when the job must fail (bad inputs, a refusal, the gate). */
+export async function runAction(io: ActionIo): Promise<number> {
+  let context: RunnerContext;
+  let settings: ActionSettings;
+  try {
+    context = readRunnerContext(io.env);
+    settings = readActionSettings(io.env);
+  } catch (error) {
+    if (!isLoupeError(error)) throw error;
+    io.stdout(annotation("error", error.message));
+    return 1;
+  }
+  const payload: unknown = JSON.parse(fs.readFileSync(context.eventPath, "utf8"));
+  const runId = (io.env.GITHUB_RUN_ID ?? "").trim() || "0";
+  const event = toActionEvent(context.eventName, payload, { ...settings, runId });
+  if (event.kind === "skip") return nothingToDo(context, io, event.message);
+  const octokit = actionGitHubClient({
+    token: settings.token,
+    baseUrl: context.apiUrl,
+    warn: (message) => io.stdout(annotation("warning", message)),
+  });
+  let request: ReviewRequest;
+  if (event.kind === "review") {
+    request = event.request;
+  } else {
+    const api = createConversationApi(octokit, context);
+    if (!(await api.canWrite(event.login))) {
+      return nothingToDo(
+        context,
+        io,
+        `@${event.login} may not ask for a review: that takes write access to the repository.`,
+      );
+    }
+    // 👀 on the comment, as the App answers a command; a token that may not react changes nothing.
+    await api
+      .acknowledge("issue_comment", event.commentId)
+      .catch(() => io.stdout(annotation("warning", "Loupe could not react to the comment.")));
+    const pull = await api.pullHead(event.pullNumber);
+    request = commandRequest(event, { ...context, runId, headSha: pull.headSha });
+  }
+  return await guardedReview({ context, settings, octokit, request, io });
+}
+
+async function guardedReview(input: {
+  readonly context: RunnerContext;
+  readonly settings: ActionSettings;
+  readonly octokit: GitHubClient;
+  readonly request: ReviewRequest;
+  readonly io: ActionIo;
+}): Promise<number> {
+  const { context, request, io } = input;
+  const refusal = await headCheckout(context.workspace, request.headSha);
+  if (refusal !== null) {
+    appendSummary(
+      context.summaryPath,
+      `## Loupe · pull request #${request.pullNumber}\n\n**Not reviewed.** ${refusal}\n`,
+    );
+    io.stdout(annotation("error", refusal));
+    return 1;
+  }
+  return await reviewInAction({ ...input, sleep });
+}
+
+function nothingToDo(context: RunnerContext, io: ActionIo, message: string): number {
+  appendSummary(context.summaryPath, `## Loupe\n\nNothing to review: ${message}\n`);
+  writeOutputs(context.outputPath, { "termination-reason": "", findings: "0", tokens: "0", cost: "" });
+  io.stdout(annotation("notice", message));
+  return 0;
+}

@@ -1,0 +1,356 @@
+// Loupe as a GitHub Action, run as GitHub's runner runs it: the committed bundle in a child
+// process with the event file, the token, the runner's variables and INPUT_* inputs, against the
+// fake GitHub (REST, and git over a real `git http-backend` for the fetch of the head) and a
+// scripted model. For each trigger it checks what GitHub would show: the review, the check run,
+// the step's outputs and its summary — and that no secret reaches any of them.
+
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { formatExternalId } from "../../src/github/external-id.ts";
+import { type ActionRun, runActionEntry } from "../support/action-runner.ts";
+import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
+import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { issueCommentEvent, pullRequestEvent } from "../support/fake-github-payloads.ts";
+import { createRepo, type FixtureRepo, gitEnvironment } from "../support/git-fixture.ts";
+import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+
+const API_KEY = `test-key-action-${process.pid}-${Date.now()}`;
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i + 1} = ${i + 1};`);
+const FINDING_TITLE = "v10 no longer equals its name";
+const finalReview = {
+  summary: "One constant changed its value.",
+  findings: [
+    {
+      severity: "medium",
+      title: FINDING_TITLE,
+      explanation: "The constant v10 is now 100 while every other constant equals its index.",
+      path: "src/values.ts",
+      line: 10,
+      evidence: "export const v10 = 100;",
+      recommendation: "Restore 10 or rename the constant.",
+    },
+  ],
+  notes: [],
+};
+
+let github: FakeGitHub;
+let fixture: FixtureRepo;
+const providers: ScriptedProvider[] = [];
+
+const target = (repo = "values") => ({
+  htmlBase: github.url,
+  owner: "octo",
+  repo,
+  defaultBranch: "main",
+  installationId: 1,
+});
+
+/** The model reads the file once, then answers with the review. */
+async function scriptedModel(): Promise<ScriptedProvider> {
+  const provider = await startScriptedProvider([
+    {
+      body: toolCallsTurn([
+        { id: "call_1", name: "read_repository_file", arguments: { path: "src/values.ts" } },
+      ]),
+    },
+    { body: stopTurn(finalReview) },
+  ]);
+  providers.push(provider);
+  return provider;
+}
+
+/** A workflow's event: the payload GitHub sends, without the App installation a workflow never has. */
+function workflowEvent(payload: Record<string, unknown>): Record<string, unknown> {
+  const { installation: _installation, ...rest } = payload;
+  return rest;
+}
+
+async function runAction(options: {
+  readonly eventName: string;
+  readonly payload: Record<string, unknown>;
+  readonly token: string;
+  readonly provider: ScriptedProvider;
+  readonly inputs?: Record<string, string>;
+  readonly workspace?: (dir: string) => void;
+  readonly repo?: string;
+}): Promise<ActionRun> {
+  const run = await runActionEntry({
+    eventName: options.eventName,
+    payload: workflowEvent(options.payload),
+    token: options.token,
+    githubUrl: github.url,
+    repository: `octo/${options.repo ?? "values"}`,
+    inputs: {
+      "openai-base-url": options.provider.baseURL,
+      "openai-api-key": API_KEY,
+      "github-token": options.token,
+      ...options.inputs,
+    },
+    ...(options.workspace ? { workspace: options.workspace } : {}),
+  });
+  for (const text of [run.stdout, run.stderr, run.summary, JSON.stringify(run.outputs)]) {
+    expect(text).not.toContain(API_KEY);
+    expect(text).not.toContain(options.token);
+  }
+  return run;
+}
+
+const reviewsOf = (number: number, repo = "values") =>
+  github.reviews.filter((r) => r.repo === repo && r.pullNumber === number);
+const checkRunsOf = (number: number, repo = "values") =>
+  github.checkRuns.filter((r) => r.repo === repo && r.externalId === formatExternalId(number));
+
+/** A clone of the fixture in the workspace at `revision`, as actions/checkout would leave it. */
+const checkout = (revision: string) => (dir: string) => {
+  const env = gitEnvironment(fixture.home);
+  execFileSync("git", ["clone", "--quiet", fixture.dir, dir], { env });
+  execFileSync("git", ["-c", "advice.detachedHead=false", "checkout", "--quiet", revision], {
+    cwd: dir,
+    env,
+  });
+};
+
+beforeAll(async () => {
+  fixture = createRepo();
+  fixture.write("src/values.ts", `${lines(30).join("\n")}\n`);
+  fixture.commit("values");
+  fixture.branch("change-v10");
+  fixture.write("src/values.ts", `${lines(30).join("\n").replace("v10 = 10;", "v10 = 100;")}\n`);
+  fixture.commit("v10 is 100");
+  fixture.checkout("main");
+  github = await startFakeGitHub();
+  github.addRepository({
+    owner: "octo",
+    repo: "values",
+    source: fixture,
+    collaborators: { maintainer: "maintain", visitor: "read" },
+  });
+  github.addRepository({
+    owner: "octo",
+    repo: "gated",
+    source: fixture,
+    config: "fail_on: medium\n",
+    configPath: "ci/loupe.yml",
+  });
+}, 60_000);
+
+afterAll(async () => {
+  for (const provider of providers) await provider.stop();
+  await github?.stop();
+  fixture?.dispose();
+});
+
+describe("Loupe's GitHub Action, run as the runner runs it", () => {
+  it("reviews a same-repository pull request: review, check run, outputs and summary", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 1, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values"),
+      provider,
+    });
+    expect(run.code).toBe(0);
+    const [review, ...others] = reviewsOf(1);
+    expect(others).toHaveLength(0);
+    expect(review?.commitId).toBe(pr.headSha);
+    expect(review?.comments).toEqual([expect.objectContaining({ path: "src/values.ts", line: 10 })]);
+    const [checkRun] = checkRunsOf(1);
+    const last = checkRun?.history.at(-1);
+    expect(last).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(last?.output?.summary).toContain("final_review");
+    expect(run.outputs).toEqual({
+      "termination-reason": "final_review",
+      findings: "1",
+      tokens: "330",
+      cost: "",
+    });
+    expect(run.summary).toContain("`final_review`");
+    expect(run.summary).toContain(FINDING_TITLE);
+    expect(run.summary).toContain("330");
+    // The head was fetched over git's smart HTTP with the workflow's token.
+    expect(github.gitRequests.some((r) => r.url.includes("git-upload-pack"))).toBe(true);
+    expect(provider.remaining()).toBe(0);
+  }, 60_000);
+
+  it("reviews a fork's pull request under pull_request_target beside a checkout of the base, and fails on fail-on", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 2, headRef: "change-v10" });
+    const payload = pullRequestEvent("opened", target(), pr);
+    payload.pull_request.head.repo = {
+      ...payload.pull_request.head.repo,
+      full_name: "forker/values",
+      fork: true,
+      owner: { ...payload.pull_request.head.repo.owner, login: "forker" },
+    };
+    payload.pull_request.head.label = "forker:change-v10";
+    const provider = await scriptedModel();
+    const run = await runAction({
+      eventName: "pull_request_target",
+      payload,
+      token: github.workflowToken("octo", "values"),
+      provider,
+      inputs: { "fail-on": "medium" },
+      workspace: checkout("main"),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("::error::A finding reached the `fail-on` severity (medium).");
+    expect(reviewsOf(2)).toHaveLength(1);
+    expect(reviewsOf(2)[0]?.comments).toHaveLength(1);
+    expect(checkRunsOf(2)[0]?.history.at(-1)).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(run.outputs["termination-reason"]).toBe("final_review");
+  }, 60_000);
+
+  it("writes the review to the step summary when the token is read-only (a fork's pull_request)", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 3, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values", { readOnly: true }),
+      provider,
+    });
+    expect(run.code).toBe(0);
+    expect(reviewsOf(3)).toHaveLength(0);
+    expect(checkRunsOf(3)).toHaveLength(0);
+    expect(run.summary).toContain("may not create check runs");
+    expect(run.summary).toContain("`pull_request_target`");
+    expect(run.summary).toContain("### The review (not posted)");
+    expect(run.summary).toContain(FINDING_TITLE);
+    expect(run.summary).toContain("`final_review`");
+    expect(run.outputs).toEqual({
+      "termination-reason": "final_review",
+      findings: "1",
+      tokens: "330",
+      cost: "",
+    });
+  }, 60_000);
+
+  it("reviews on `@loupe review` from a writer", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 4, headRef: "change-v10" });
+    const payload = issueCommentEvent(target(), pr, 501, "@loupe review");
+    payload.comment.user = { ...payload.comment.user, login: "maintainer", type: "User" };
+    const provider = await scriptedModel();
+    const run = await runAction({
+      eventName: "issue_comment",
+      payload,
+      token: github.workflowToken("octo", "values"),
+      provider,
+    });
+    expect(run.code).toBe(0);
+    expect(reviewsOf(4)).toHaveLength(1);
+    expect(reviewsOf(4)[0]?.commitId).toBe(pr.headSha);
+    expect(checkRunsOf(4)[0]?.history.at(-1)).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(run.outputs["termination-reason"]).toBe("final_review");
+    expect(run.summary).toContain(FINDING_TITLE);
+    expect(github.requests.some((r) => r.url.includes("/collaborators/maintainer/permission"))).toBe(true);
+    expect(github.reactions).toContainEqual({
+      owner: "octo",
+      repo: "values",
+      commentId: 501,
+      content: "eyes",
+    });
+  }, 60_000);
+
+  it("does nothing on `@loupe review` from someone who cannot write", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 5, headRef: "change-v10" });
+    const payload = issueCommentEvent(target(), pr, 502, "@loupe review");
+    payload.comment.user = { ...payload.comment.user, login: "visitor", type: "User" };
+    const provider = await scriptedModel();
+    const run = await runAction({
+      eventName: "issue_comment",
+      payload,
+      token: github.workflowToken("octo", "values"),
+      provider,
+    });
+    expect(run.code).toBe(0);
+    expect(reviewsOf(5)).toHaveLength(0);
+    expect(checkRunsOf(5)).toHaveLength(0);
+    expect(provider.requests).toHaveLength(0);
+    expect(run.summary).toContain("@visitor may not ask for a review");
+    expect(github.reactions.filter((r) => r.commentId === 502)).toHaveLength(0);
+    expect(run.outputs).toEqual({ "termination-reason": "", findings: "0", tokens: "0", cost: "" });
+  }, 60_000);
+
+  it("refuses to run beside a checkout of the pull request's head", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 6, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const run = await runAction({
+      eventName: "pull_request_target",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values"),
+      provider,
+      workspace: checkout(pr.headSha),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("::error::GITHUB_WORKSPACE holds a checkout of the pull request's head");
+    expect(run.summary).toContain("Not reviewed.");
+    expect(reviewsOf(6)).toHaveLength(0);
+    expect(checkRunsOf(6)).toHaveLength(0);
+    expect(provider.requests).toHaveLength(0);
+  }, 60_000);
+
+  it("reads the configuration at the `config` path on the default branch, and fails on its fail_on", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "gated", number: 7, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target("gated"), pr),
+      token: github.workflowToken("octo", "gated"),
+      provider,
+      inputs: { config: "ci/loupe.yml" },
+      repo: "gated",
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("::error::A finding reached this repository's `fail_on` severity.");
+    expect(reviewsOf(7, "gated")).toHaveLength(1);
+    expect(checkRunsOf(7, "gated")[0]?.history.at(-1)).toMatchObject({
+      status: "completed",
+      conclusion: "failure",
+    });
+    expect(
+      github.requests.some(
+        (r) => r.url.includes("/contents/ci%2Floupe.yml") || r.url.includes("/contents/ci/loupe.yml"),
+      ),
+    ).toBe(true);
+  }, 60_000);
+
+  it("posts the review without a check run when the token may not write checks", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 8, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values", { noChecks: true }),
+      provider,
+    });
+    expect(run.code).toBe(0);
+    expect(reviewsOf(8)).toHaveLength(1);
+    expect(checkRunsOf(8)).toHaveLength(0);
+    expect(run.summary).toContain("may not create check runs");
+    expect(run.summary).toContain("`final_review`");
+    expect(run.summary).not.toContain("(not posted)");
+  }, 60_000);
+
+  it("ends a review the provider cannot give with a warning and a neutral check run, never a failed job", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 9, headRef: "change-v10" });
+    const provider = await startScriptedProvider([
+      { fault: "empty_500" },
+      { fault: "empty_500" },
+      { fault: "empty_500" },
+    ]);
+    providers.push(provider);
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values"),
+      provider,
+      inputs: { "fail-on": "info" },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("::warning::Loupe: review incomplete (provider_unavailable)");
+    expect(reviewsOf(9)).toHaveLength(0);
+    expect(checkRunsOf(9)[0]?.history.at(-1)).toMatchObject({ status: "completed", conclusion: "neutral" });
+    expect(run.outputs["termination-reason"]).toBe("provider_unavailable");
+    expect(run.summary).toContain("`provider_unavailable`");
+  }, 60_000);
+});
