@@ -1,10 +1,14 @@
 // The action's inputs, read by the same functions as the App's environment. GitHub hands each
 // input to the step as INPUT_<NAME> (upper-cased, hyphens kept); they are renamed here into the
-// operator's variables (OPENAI_API_KEY, REVIEW_MAX_ROUNDS, …) and read by readProviderConfig and
-// readReviewLimits, so this file is the one place to re-point when those readers change.
+// operator's variables (OPENAI_API_KEY, REVIEW_MAX_ROUNDS, …) and read by the CLI's settings
+// schema (the App's provider, limit and price areas), so every problem is reported at once.
 
-import { type ProviderConfig, readProviderConfig } from "../config/provider-config.ts";
-import { type ReviewLimits, readReviewLimits } from "../config/review-limits.ts";
+import type { BudgetSettings } from "../config/budget-config.ts";
+import { CliSettingsSchema } from "../config/cli-settings.ts";
+import type { ProviderConfig } from "../config/provider-config.ts";
+import { readEnvOrThrow } from "../config/read-env.ts";
+import type { ReviewLimits } from "../config/review-limits.ts";
+import { AUTHOR_POLICIES, type AuthorPolicy, DEFAULT_AUTHOR_POLICY } from "../domain/author-policy.ts";
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
 import { SEVERITIES, type Severity } from "../domain/finding.ts";
 import { registerSecret } from "../domain/redact.ts";
@@ -23,10 +27,20 @@ export const ENV_OF_INPUT = {
   "max-tool-content-bytes": "REVIEW_MAX_TOOL_CONTENT_BYTES",
   "max-response-bytes": "REVIEW_MAX_RESPONSE_BYTES",
   "max-fetch-bytes": "REVIEW_MAX_FETCH_BYTES",
+  "price-input": "REVIEW_PRICE_INPUT",
+  "price-cached-input": "REVIEW_PRICE_CACHED_INPUT",
+  "price-output": "REVIEW_PRICE_OUTPUT",
 } as const;
 
 /** The inputs only the action has. */
-export const ACTION_INPUTS = ["config", "fail-on", "github-token", "bot-login", "mention"] as const;
+export const ACTION_INPUTS = [
+  "config",
+  "fail-on",
+  "github-token",
+  "bot-login",
+  "mention",
+  "auto-review-authors",
+] as const;
 
 export const DEFAULT_BOT_LOGIN = "github-actions[bot]";
 export const DEFAULT_MENTION = "loupe";
@@ -34,6 +48,10 @@ export const DEFAULT_MENTION = "loupe";
 export interface ActionSettings {
   readonly provider: ProviderConfig;
   readonly limits: ReviewLimits;
+  /** The prices a review's cost is computed with (the `price-*` inputs), or null. */
+  readonly prices: BudgetSettings["prices"];
+  /** Whose pull requests are reviewed without a writer's command (as the App's AUTO_REVIEW_AUTHORS). */
+  readonly authorPolicy: AuthorPolicy;
   /** The severity that fails the job; null: the repository's own `fail_on` decides. */
   readonly failOn: Severity | null;
   /** The repository configuration's path on the default branch; null: `.github/loupe.yml`. */
@@ -60,8 +78,12 @@ export function readActionSettings(env: Env): ActionSettings {
   // As the provider's key is: from here on, no output of the action may quote the token.
   registerSecret(token);
   return {
-    ...inInputTerms(() => ({ provider: readProviderConfig(shared), limits: readReviewLimits(shared) })),
+    ...inInputTerms(() => {
+      const { provider, limits, budget } = readEnvOrThrow(CliSettingsSchema, shared);
+      return { provider, limits, prices: budget.prices };
+    }),
     failOn: readFailOn(actionInput(env, "fail-on")),
+    authorPolicy: readAuthorPolicy(actionInput(env, "auto-review-authors")),
     configPath: readConfigPath(actionInput(env, "config")),
     token,
     botLogin: actionInput(env, "bot-login") || DEFAULT_BOT_LOGIN,
@@ -81,6 +103,15 @@ function inInputTerms<T>(read: () => T): T {
     }
     throw new LoupeError(error.code, message);
   }
+}
+
+function readAuthorPolicy(text: string): AuthorPolicy {
+  if (text === "") return DEFAULT_AUTHOR_POLICY;
+  if ((AUTHOR_POLICIES as readonly string[]).includes(text)) return text as AuthorPolicy;
+  throw new LoupeError(
+    "configuration_invalid",
+    `input auto-review-authors must be one of ${AUTHOR_POLICIES.join(", ")}`,
+  );
 }
 
 function readFailOn(text: string): Severity | null {

@@ -60,8 +60,8 @@ export function reportOutcome(input: ReportInput): ActionReport {
       "termination-reason": reviewed?.result.termination_reason ?? "",
       findings: String(findings),
       tokens: String(reviewed?.result.usage.total_tokens ?? 0),
-      // Pricing is not known yet: empty, never a guess.
-      cost: "",
+      // Dollars, when the provider reported them or the price inputs are set: empty, never a guess.
+      cost: reviewed === null || reviewed.cost.kind === "unpriced" ? "" : reviewed.cost.dollars.toFixed(6),
     },
     failure: failureOf(input),
   };

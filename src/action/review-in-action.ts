@@ -50,6 +50,9 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
     signal: io.signal,
     asked: request.rerun,
     askedFull: request.trigger === "command.full_review",
+    // pull_request_target runs for anyone's pull request, on the team's key: as in the App.
+    authorPolicy: settings.authorPolicy,
+    prices: settings.prices,
     started: (pullRequest) => run.open(pullRequest.headSha),
     onRound: (progress) => run.current()?.progress(progress),
     log,

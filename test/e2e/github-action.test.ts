@@ -83,6 +83,7 @@ async function runAction(options: {
     inputs: {
       "openai-base-url": options.provider.baseURL,
       "openai-api-key": API_KEY,
+      "review-model": "deepseek-v4-flash",
       "github-token": options.token,
       ...options.inputs,
     },

@@ -10,6 +10,7 @@ import { isLoupeError } from "../../src/domain/errors.ts";
 const base = {
   "INPUT_OPENAI-BASE-URL": "https://models.example/v1",
   "INPUT_OPENAI-API-KEY": "sk-action-inputs-test",
+  "INPUT_REVIEW-MODEL": "deepseek-v4-flash",
   "INPUT_GITHUB-TOKEN": "ghs_inputs_test",
 };
 
@@ -27,6 +28,21 @@ describe("the action's inputs", () => {
   it("are read as the runner names them, upper-cased with hyphens kept", () => {
     expect(actionInput({ "INPUT_FAIL-ON": " high " }, "fail-on")).toBe("high");
     expect(actionInput({}, "fail-on")).toBe("");
+  });
+
+  it("read the prices and who may start a review, with the App's defaults and terms", () => {
+    expect(readActionSettings(base)).toMatchObject({ prices: null, authorPolicy: "members" });
+    const priced = readActionSettings({
+      ...base,
+      "INPUT_PRICE-INPUT": "2",
+      "INPUT_PRICE-OUTPUT": "8",
+      "INPUT_AUTO-REVIEW-AUTHORS": "writers",
+    });
+    expect(priced).toMatchObject({ prices: { input: 2, cachedInput: 2, output: 8 }, authorPolicy: "writers" });
+    expect(errorOf({ ...base, "INPUT_PRICE-INPUT": "2" })).toMatch(/^input price-output is missing/);
+    expect(errorOf({ ...base, "INPUT_AUTO-REVIEW-AUTHORS": "all" })).toMatch(
+      /^input auto-review-authors must be one of everyone, members, writers/,
+    );
   });
 
   it("give Loupe's defaults when only the provider is set", () => {

@@ -38,9 +38,12 @@ describe("action.yml", () => {
     const { provider } = readActionSettings({
       "INPUT_OPENAI-BASE-URL": "https://models.example/v1",
       "INPUT_OPENAI-API-KEY": "sk-metadata-test",
+      "INPUT_REVIEW-MODEL": "some-model",
       "INPUT_GITHUB-TOKEN": "ghs_metadata_test",
     });
-    expect(inputs["review-model"]?.default).toBe(provider.model);
+    // No default model: a model's name belongs to one provider.
+    expect(inputs["review-model"]).toMatchObject({ required: true });
+    expect(inputs["review-model"]?.default).toBeUndefined();
     expect(inputs["tool-calls"]?.default).toBe(provider.toolCalls);
     expect(inputs["bot-login"]?.default).toBe(DEFAULT_BOT_LOGIN);
     expect(inputs.mention?.default).toBe(DEFAULT_MENTION);
