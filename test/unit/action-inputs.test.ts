@@ -38,7 +38,10 @@ describe("the action's inputs", () => {
       "INPUT_PRICE-OUTPUT": "8",
       "INPUT_AUTO-REVIEW-AUTHORS": "writers",
     });
-    expect(priced).toMatchObject({ prices: { input: 2, cachedInput: 2, output: 8 }, authorPolicy: "writers" });
+    expect(priced).toMatchObject({
+      prices: { input: 2, cachedInput: 2, output: 8 },
+      authorPolicy: "writers",
+    });
     expect(errorOf({ ...base, "INPUT_PRICE-INPUT": "2" })).toMatch(/^input price-output is missing/);
     expect(errorOf({ ...base, "INPUT_AUTO-REVIEW-AUTHORS": "all" })).toMatch(
       /^input auto-review-authors must be one of everyone, members, writers/,
