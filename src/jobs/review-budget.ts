@@ -90,7 +90,11 @@ function refusal(counter: BudgetCounter, spent: number, asked: boolean, settings
     .toISOString()
     .replace("T", " ")
     .replace(/:00\.000Z$/, " UTC");
-  const base = `Budget reached: ${who} has spent ${amount(spent)} ${when}, against a cap of ${amount(cap.limit)} (${cap.scope === "installation" ? "operator" : "`budget` in `.github/loupe.yml`"}). It starts again at ${resets}.`;
+  const source = cap.scope === "installation" ? "the operator's" : "`budget` in `.github/loupe.yml`";
+  // What is counted includes what reviews still running may spend: they give back the rest.
+  const base =
+    `Budget reached: ${who} has used ${amount(spent)} ${when}, counting what reviews still running may spend, ` +
+    `against a cap of ${amount(cap.limit)} (${source}). It starts again at ${resets}.`;
   return asked
     ? `${base} A review someone asks for may go up to ${settings.hardFactor}× the cap, and this one would go past that.`
     : `${base} Someone with write access can still start this review with a \`review\` command mentioning Loupe (up to ${settings.hardFactor}× the cap).`;

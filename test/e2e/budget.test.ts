@@ -111,7 +111,7 @@ it("refuses the review past the daily cap with the reset time, and a maintainer'
   expect(refused.conclusion).toBe("skipped");
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   expect(refused.output?.summary).toContain(
-    "has spent 15,100 tokens today (UTC), against a cap of 30,000 tokens",
+    "has used 15,100 tokens today (UTC), counting what reviews still running may spend, against a cap of 30,000 tokens",
   );
   expect(refused.output?.summary).toContain(`It starts again at ${tomorrow} 00:00 UTC`);
   expect(refused.output?.summary).toContain("`review` command");
