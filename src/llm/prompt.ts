@@ -6,6 +6,7 @@ import type { ListedChange } from "../diff/listed-change.ts";
 import type { GuidanceFile } from "../guidance/types.ts";
 import { boundedJsonList } from "./bounded-json-list.ts";
 import { finalReviewJsonSchema } from "./final-review-schema.ts";
+import { FINDING_POLICY } from "./finding-policy.ts";
 import { type ReviewFocus, renderFocus } from "./focus-prompt.ts";
 import { guidanceLines } from "./guidance-prompt.ts";
 import type { ChatMessage } from "./provider.ts";
@@ -43,6 +44,7 @@ const RULES = [
   UNTRUSTED_DATA_RULE,
   `${TOOLS_RULE} Start with inspect_git_diff.`,
   "Report only real problems you can support with evidence from the repository. Each finding needs a repository-relative path of an existing file in the head commit and, when it applies, a 1-based line within that file.",
+  ...FINDING_POLICY,
   "When you are done, answer with the final review as one JSON object and nothing else (no Markdown, no prose), exactly matching this JSON Schema, with no additional fields:",
 ];
 
