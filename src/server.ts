@@ -7,16 +7,16 @@
 import path from "node:path";
 import { readAppSettings } from "./config/app-settings.ts";
 import { loadEnvironment } from "./config/load-env.ts";
-import { readPort, readServerMode } from "./config/server-config.ts";
+import { readListenHost, readPort, readServerMode } from "./config/server-config.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
+import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { startAppServer } from "./http/app-server.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
 import { createLoupe } from "./index.ts";
 import { createLog } from "./log/create-log.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
-import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { readAppYml } from "./setup/app-manifest.ts";
 import { startSetupServer } from "./setup/setup-server.ts";
 
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
       env,
       envFile: path.join(process.cwd(), ".env"),
       appYml: readAppYml(),
-      host: env.HOST ?? "localhost",
+      host: readListenHost(env),
       port: readPort(env),
       log: (line) => process.stdout.write(`${line}\n`),
     });
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     log,
     webhookSecret: mode.webhookSecret,
     metrics,
-    host: env.HOST ?? "localhost",
+    host: readListenHost(env),
     port: settings.port,
     app: async (app, options) => {
       await loupe.app(app, options);

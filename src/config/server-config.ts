@@ -52,6 +52,16 @@ export function readMetricsToken(env: Env): string | null {
   return token;
 }
 
+/**
+ * Where the server listens: LOUPE_LISTEN_HOST, else HOST, else localhost (Probot's default). The
+ * container image sets LOUPE_LISTEN_HOST=0.0.0.0 because `docker run --env-file` overrides the
+ * image's own HOST, and an env file made from .env.example says HOST=localhost: the server would
+ * listen on the container's loopback, unreachable through the published port.
+ */
+export function readListenHost(env: Env): string {
+  return env.LOUPE_LISTEN_HOST ?? env.HOST ?? "localhost";
+}
+
 /** PORT (default 3000, 0 for any free port): the same default Probot uses for the App. */
 export function readPort(env: Env): number {
   const raw = env.PORT?.trim();

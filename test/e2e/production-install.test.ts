@@ -70,7 +70,7 @@ describe("the production install (npm ci --omit=dev) in a clean copy", () => {
     expect(installCommand().slice(0, 3)).toEqual(["npm", "ci", "--omit=dev"]);
     expect(startCommand()).toEqual(["node_modules/.bin/node", "src/server.ts"]);
     expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n?.*\/healthz/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n?.*src\/healthcheck\.ts/m);
   });
 
   it("installed no development tool", () => {
