@@ -3,13 +3,13 @@
 // own words, so a repair request and the check run can say exactly what was wrong.
 
 import * as v from "valibot";
+import type { FinalReview, Finding } from "../domain/finding.ts";
 import { readRepositoryTextFile } from "../tools/repository-file.ts";
 import type { ToolErrorCode } from "../tools/types.ts";
 import type { RepositoryView } from "../workspace/types.ts";
 import { readAnswerObject } from "./answer-json.ts";
 import { FinalReviewSchema } from "./final-review-schema.ts";
 import { capFailures, pathProblem, schemaIssueMessage } from "./review-check-messages.ts";
-import type { FinalReview, Finding } from "../domain/finding.ts";
 
 /** Resolves a repository-relative path to a regular text file of the head commit. */
 export type FindingFileCheck = (
@@ -68,10 +68,10 @@ async function checkFinding(index: number, finding: Finding, checkFile: FindingF
   if (finding.line !== null && endLine !== null && endLine < finding.line) {
     failures.push(`${at}.end_line: ${endLine} is before line ${finding.line}`);
   }
-  const file = await checkFile(finding.path);
-  if (!file.ok) return [...failures, pathProblem(index, file.code)];
   const shown =
     finding.path.length > MAX_SHOWN_PATH ? `${finding.path.slice(0, MAX_SHOWN_PATH)}…` : finding.path;
+  const file = await checkFile(finding.path);
+  if (!file.ok) return [...failures, pathProblem(index, file.code, shown)];
   for (const [field, value] of [
     ["line", finding.line],
     ["end_line", endLine],
