@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import module from "node:module";
 import { asksForHelp, COMMAND_HELP, type CommandName, isCommandName, MAIN_HELP } from "./cli/help.ts";
-import { LoupeError } from "./domain/errors.ts";
 import type { CliIo } from "./cli/io.ts";
+import { LoupeError } from "./domain/errors.ts";
 import { redactSecrets } from "./domain/redact.ts";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
@@ -17,6 +17,8 @@ async function loadCommand(name: CommandName): Promise<Command> {
       return (await import("./cli/tool-command.ts")).runToolCommand;
     case "review":
       return (await import("./cli/review-command.ts")).runReviewCommand;
+    case "config":
+      return (await import("./cli/config-command.ts")).runConfigCommand;
   }
 }
 
@@ -70,6 +72,7 @@ export async function runCli(): Promise<void> {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     env: process.env,
+    stderrIsTerminal: process.stderr.isTTY === true,
   };
   process.exitCode = await main(process.argv.slice(2), io);
 }

@@ -4,20 +4,22 @@
 // final_review (or when the App would skip the change), 1 on any other termination reason, 2 on
 // bad usage/configuration.
 
-import type { CliIo } from "./io.ts";
 import { readProviderConfig } from "../config/provider-config.ts";
 import { readReviewLimits } from "../config/review-limits.ts";
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
-import { describeGuidance } from "../pipeline/describe-guidance.ts";
 import { readReviewConfigFile } from "../host/local/config-file.ts";
 import { localHost, looksLikeUrl } from "../host/local/local-host.ts";
 import { openRepository } from "../host/local/open-repository.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
+import { describeGuidance } from "../pipeline/describe-guidance.ts";
 import type { ConfigError, ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { VALUE_OPTIONS } from "./help.ts";
+import type { CliIo } from "./io.ts";
 import { renderLocalReviewMarkdown, renderSkipMarkdown } from "./render-review.ts";
+import { reviewedJson, skippedJson } from "./review-json.ts";
+import { type ReviewProgress, startReviewProgress } from "./review-progress.ts";
 
 interface ReviewArgs {
   repo: string;
@@ -31,8 +33,10 @@ interface ReviewArgs {
 export async function runReviewCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv);
   const provider = readProviderConfig(io.env);
-  const ports = createDefaultPorts({ provider, limits: readReviewLimits(io.env), includeTrace: args.trace });
+  const limits = readReviewLimits(io.env);
+  const ports = createDefaultPorts({ provider, limits, includeTrace: args.trace });
   const controller = new AbortController();
+  let progress: ReviewProgress | undefined;
   const onSignal = (): void => controller.abort();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
@@ -50,17 +54,28 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
       }),
     });
     const configuration = (await host.repoConfig()).source;
+    const target = {
+      host: new URL(provider.baseURL).host,
+      model: provider.model,
+      timeoutMs: limits.timeoutMs,
+    };
+    const started = async () => {
+      if (io.stderrIsTerminal === true) progress = startReviewProgress(io.stderr, target);
+      return 0;
+    };
     // The App's own pipeline, with everything a person asking for a review implies.
     const outcome = await reviewPullRequest(host, ports, {
       signal: controller.signal,
       asked: true,
       askedFull: true,
-      started: async () => 0,
+      started,
+      onRound: (round) => progress?.onRound(round),
       log: { info: () => {}, warn: () => {} },
     });
     io.stdout(renderOutcome(outcome, configuration, args.format));
     return outcome.kind === "reviewed" && outcome.result.termination_reason !== "final_review" ? 1 : 0;
   } finally {
+    progress?.stop();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
@@ -77,7 +92,7 @@ function renderOutcome(outcome: ReviewOutcome, configuration: string, format: Re
       throw new Error("the review was cancelled");
     case "skipped":
       return format === "json"
-        ? `${JSON.stringify({ skipped: { reason: outcome.code, detail: outcome.detail }, configuration }, null, 2)}\n`
+        ? skippedJson(outcome.code, outcome.detail, configuration)
         : renderSkipMarkdown(configuration, outcome.detail);
     case "reviewed": {
       const facts = {
@@ -87,7 +102,7 @@ function renderOutcome(outcome: ReviewOutcome, configuration: string, format: Re
         guidance: describeGuidance(outcome.guidance, "the base revision"),
       };
       return format === "json"
-        ? `${JSON.stringify({ ...outcome.result, ...facts, plan: outcome.plan }, null, 2)}\n`
+        ? reviewedJson(outcome, facts)
         : renderLocalReviewMarkdown({ result: outcome.result, plan: outcome.plan, ...facts });
     }
   }

@@ -4,13 +4,13 @@
 // unknown tool, missing flag, `--args` not JSON or failing the strict schema — exits 2 with one
 // line on stderr, before any repository is opened.
 
-import type { CliIo } from "./io.ts";
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
+import { openRepository } from "../host/local/open-repository.ts";
 import { createToolRegistry, isToolName, parseToolArguments } from "../tools/registry.ts";
 import { TOOL_NAMES, type ToolName } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { VALUE_OPTIONS } from "./help.ts";
-import { openRepository } from "../host/local/open-repository.ts";
+import type { CliIo } from "./io.ts";
 
 export type RepositoryOpener = (options: {
   readonly repo: string;
