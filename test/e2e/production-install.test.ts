@@ -77,7 +77,13 @@ describe("the production install (npm ci --omit=dev) in a clean copy", () => {
     for (const tool of ["jest", "nock", "@biomejs/biome", "@swc/core", "@octokit/webhooks-examples"]) {
       expect(fs.existsSync(path.join(copy, "node_modules", tool))).toBe(false);
     }
-    expect(fs.existsSync(path.join(copy, "node_modules", "prom-client"))).toBe(true);
+    // Optional dependencies are the server's too: an install without them is for the CLI only.
+    const { optionalDependencies } = JSON.parse(fs.readFileSync(path.join(copy, "package.json"), "utf8")) as {
+      optionalDependencies: Record<string, string>;
+    };
+    for (const name of ["prom-client", ...Object.keys(optionalDependencies)]) {
+      expect([name, fs.existsSync(path.join(copy, "node_modules", name))]).toEqual([name, true]);
+    }
   });
 
   it.each([
