@@ -56,7 +56,7 @@ ${REPOSITORY_OPTIONS}
   -h, --help           show this help
 
 environment: OPENAI_BASE_URL, OPENAI_API_KEY, REVIEW_MODEL and the REVIEW_* limits, as for the
-App (see the README).
+App (see docs/configuration.md).
 
 exit status: 0 the model returned a final review, or the App would skip the change,
              1 the review ended for another reason, 2 bad usage or configuration

@@ -1,7 +1,7 @@
 // Everything the App's process reads from its environment, read once at start and passed down:
 // the App itself, the fleet, the loop's and replies' budgets, the provider, the repository
 // workers, the port, and the operator endpoints' credentials. Each reader stops Loupe with one
-// line naming its variable; they run in the order an operator meets them in the README.
+// line naming its variable; they run in the order an operator meets them in docs/install.md.
 
 import { type AppConfig, readAppConfig } from "./app-config.ts";
 import { type DashboardCredentials, readDashboardCredentials } from "./dashboard-config.ts";

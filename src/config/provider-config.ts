@@ -74,7 +74,7 @@ function readBaseUrl(raw: string | undefined): string {
     // No default: the API key must only ever go to an endpoint the operator chose.
     throw new LoupeError(
       "configuration_invalid",
-      "OPENAI_BASE_URL is required: the OpenAI-compatible endpoint OPENAI_API_KEY belongs to, e.g. https://api.openai.com/v1 (README: Provider recipes)",
+      "OPENAI_BASE_URL is required: the OpenAI-compatible endpoint OPENAI_API_KEY belongs to, e.g. https://api.openai.com/v1 (docs/providers.md lists others)",
     );
   }
   let url: URL;

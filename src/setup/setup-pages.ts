@@ -101,7 +101,7 @@ Its id, private key and webhook secret are in <code>${escapeHtml(envFile)}</code
 <pre>OPENAI_BASE_URL=https://api.openai.com/v1
 OPENAI_API_KEY=sk-...
 REVIEW_MODEL=gpt-4.1-mini</pre>
-<code>OPENAI_BASE_URL</code> has no default; the README's "Provider recipes" list other endpoints.</li>
+<code>OPENAI_BASE_URL</code> has no default; docs/providers.md in Loupe's repository lists other endpoints.</li>
 <li>Restart Loupe (<code>npm start</code>): it now runs the App, and stops with a message if something is missing.</li>
 <li>Install the App on the repositories it should review:
 <a href="${escapeHtml(install)}">${escapeHtml(install)}</a>. Each pull request then gets a check run and a review.</li>
