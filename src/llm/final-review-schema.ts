@@ -1,9 +1,9 @@
 // The one schema of the final review: valibot validates the model's answer with it, and the JSON
 // Schema shown to the model in the system message is generated from it, so they cannot drift.
 
+import { SEVERITIES } from "../domain/finding.ts";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
-import { SEVERITIES } from "../domain/finding.ts";
 
 export const MAX_FINDINGS = 100;
 export const MAX_NOTES = 100;

@@ -2,7 +2,6 @@
 // lines of the head commit.
 
 import type { ToolCallMode } from "../config/provider-config.ts";
-import type { FinalReview } from "../domain/finding.ts";
 import type { RepositoryView } from "../workspace/types.ts";
 import { type FindingFileCheck, headFileCheck } from "./final-review.ts";
 import type { ToolLoopOptions } from "./loop-options.ts";
@@ -10,6 +9,7 @@ import { buildInitialMessages, type ReviewPromptInput } from "./prompt.ts";
 import { reviewAnswer } from "./review-answer.ts";
 import { runToolLoop } from "./tool-loop.ts";
 import type { LoopResult } from "./types.ts";
+import type { FinalReview } from "../domain/finding.ts";
 
 export type { ReviewPromptInput } from "./prompt.ts";
 

@@ -3,9 +3,9 @@
 // and the code around the anchored lines are data, JSON-quoted and labelled untrusted: a reply can
 // ask and argue, never instruct, and a claim that something is fixed is not evidence.
 
-import { clip, nonEmpty, OPERATOR_LABEL, TOOLS_RULE, UNTRUSTED_DATA_RULE } from "./prompt.ts";
 import type { ChatMessage } from "./provider.ts";
 import { threadReplyJsonSchema } from "./reply-schema.ts";
+import { clip, nonEmpty, OPERATOR_LABEL, TOOLS_RULE, UNTRUSTED_DATA_RULE } from "./prompt.ts";
 
 export interface ThreadMessage {
   readonly author: string;

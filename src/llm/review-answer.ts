@@ -1,11 +1,11 @@
 // The review's final answer for the tool loop: the final review schema, each finding checked
 // against the head commit, and the review's own final-answer and repair words.
 
-import type { FinalReview } from "../domain/finding.ts";
 import type { FinalAnswer } from "./final-answer.ts";
 import { type FindingFileCheck, validateFinalReview } from "./final-review.ts";
 import { FINAL_ANSWER_INSTRUCTION } from "./prompt.ts";
 import { repairInstruction } from "./repair.ts";
+import type { FinalReview } from "../domain/finding.ts";
 
 const FINDING_TEXTS = ["title", "explanation", "evidence", "recommendation", "suggestion"] as const;
 

@@ -2,8 +2,8 @@
 // from where, and which were left out and why. File names come from the repository, so each is
 // an escaped code span.
 
-import type { Guidance, GuidanceFile } from "../guidance/types.ts";
 import { codeSpan } from "../review/markdown-escape.ts";
+import type { Guidance, GuidanceFile } from "../guidance/types.ts";
 
 export function describeGuidance(guidance: Guidance, from: string): string {
   if (!guidance.enabled) return "Repository guidance: off (`guidance: false` in `.github/loupe.yml`).";

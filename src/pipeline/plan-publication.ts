@@ -3,11 +3,11 @@
 // fallback with every finding in the body), and counts findings for the check run and the gate.
 
 import type { Finding } from "../domain/finding.ts";
-import { TimeSlices } from "../domain/time-slices.ts";
 import { FileCode } from "../review/file-code.ts";
 import { planReviewInSlices } from "../review/plan-review.ts";
 import { renderReviewBody } from "../review/render.ts";
 import { emptySeverityCounts, isAtLeast } from "../review/severity.ts";
+import { TimeSlices } from "../domain/time-slices.ts";
 import { readRepositoryTextFile } from "../tools/repository-file.ts";
 import type { PlanInput, PlannedReview } from "./review-ports.ts";
 

@@ -2,14 +2,14 @@
 // something new to say), then Loupe's own threads resolved when their finding no longer applies.
 // A failure to post makes the review incomplete; a failure to resolve is only reported.
 
-import type { PullRequestHost } from "../host/pull-request-host.ts";
-import { reviewMarker } from "../review/render.ts";
-import type { WorkspaceHandle } from "../workspace/types.ts";
-import { describeFailure } from "./describe-failure.ts";
 import { errorDetail } from "./error-detail.ts";
+import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { JobLogger } from "./job-logger.ts";
+import { reviewMarker } from "../review/render.ts";
+import { describeFailure } from "./describe-failure.ts";
 import type { PlannedReview } from "./review-ports.ts";
 import type { ScopeStep } from "./scope-step.ts";
+import type { WorkspaceHandle } from "../workspace/types.ts";
 
 export interface PublishStepInput {
   readonly host: PullRequestHost<WorkspaceHandle>;

@@ -6,18 +6,18 @@
 
 import type { RepoConfigResult } from "../config/repo-config.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
-import type { ListedChange } from "../diff/listed-change.ts";
-import type { ChangedFile } from "../domain/changed-file.ts";
-import type { Severity } from "../domain/finding.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
-import type { InlineComment } from "../github/publish-review.ts";
-import type { GuidanceFile } from "../guidance/types.ts";
 import type { FetchWorkspace } from "../host/github/github-host.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
+import type { ListedChange } from "../diff/listed-change.ts";
+import type { ChangedFile } from "../domain/changed-file.ts";
+import type { InlineComment } from "../github/publish-review.ts";
+import type { GuidanceFile } from "../guidance/types.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
 import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
+import type { Severity } from "../domain/finding.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 
 export interface LoopInput<W extends WorkspaceHandle = Workspace> {

@@ -2,8 +2,8 @@
 // decides (disabled, drafts, manual-only, paused, bot authors). An invalid file is an outcome that
 // names every error's dotted path, so the fix is obvious wherever it is shown.
 
-import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { isPaused, PAUSE_LABEL } from "../conversation/pause-state.ts";
+import type { RepoConfig } from "../config/repo-config-schema.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { HostConfigFile } from "../host/pull-request-host.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
