@@ -8,7 +8,7 @@ const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 if (major < 24 || (major === 24 && minor < 9)) {
   process.stderr.write(
     `loupe: needs Node.js 24.9 or later, which it installs as its dependency \`node\`; this is ${process.version}.\n` +
-      "Reinstall it with its dependencies (npm install -g loupe-review, without --ignore-scripts), " +
+      "Reinstall it with its dependencies (npm install -g loupe-review, without --ignore-scripts or --omit=optional), " +
       "or run it with a Node 24: /path/to/node24 bin/loupe.js\n",
   );
   process.exit(2);

@@ -17,6 +17,8 @@ async function loadCommand(name: CommandName): Promise<Command> {
       return (await import("./cli/tool-command.ts")).runToolCommand;
     case "review":
       return (await import("./cli/review-command.ts")).runReviewCommand;
+    case "config":
+      return (await import("./cli/config-command.ts")).runConfigCommand;
   }
 }
 
@@ -73,6 +75,7 @@ export async function runCli(): Promise<void> {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     env: process.env,
+    stderrIsTerminal: process.stderr.isTTY === true,
   };
   process.exitCode = await main(process.argv.slice(2), io);
 }

@@ -97,7 +97,7 @@ function inInputTerms<T>(read: () => T): T {
     return read();
   } catch (error) {
     if (!isLoupeError(error)) throw error;
-    let message = error.message.replace(/\s*\(README: [^)]*\)/, "");
+    let message = error.message.replace(/\s*\((?:README: [^)]*|docs\/[^)]*)\)/, "");
     for (const [input, variable] of Object.entries(ENV_OF_INPUT)) {
       message = message.replace(new RegExp(`\\b${variable}\\b`, "g"), `input ${input}`);
     }

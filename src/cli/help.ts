@@ -2,13 +2,14 @@
 // the workspace or the provider client. A test checks them against the tools' real schemas and
 // the options each command parses, so they cannot drift.
 
-export const COMMAND_NAMES = ["review", "tool"] as const;
+export const COMMAND_NAMES = ["review", "tool", "config"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** The options of each command that take a value; each command parses exactly these. */
 export const VALUE_OPTIONS = {
   review: ["--repo", "--base", "--head", "--format", "--config"],
   tool: ["--repo", "--base", "--head", "--args"],
+  config: [],
 } as const satisfies Record<CommandName, readonly string[]>;
 
 export const MAIN_HELP = `loupe: review a change locally the way the Loupe GitHub App reviews pull requests
@@ -19,6 +20,7 @@ commands:
   review   run the whole review (the model and the four repository tools) on a local
            repository and print what the App would post
   tool     run one repository tool exactly as the model would call it and print its result
+  config   check a repository's .github/loupe.yml (no provider needed)
 
 options:
   -h, --help      show this help (also: loupe <command> --help, loupe help <command>)
@@ -27,6 +29,7 @@ options:
 examples:
   loupe review --repo . --base main --head HEAD --format markdown
   loupe tool search_repository --repo . --base main --head HEAD --args '{"query":"TODO"}'
+  loupe config check
 `;
 
 const REPOSITORY_OPTIONS = `  --repo <dir-or-url>  a local repository (work tree, bare repository or linked worktree, any
@@ -53,7 +56,7 @@ ${REPOSITORY_OPTIONS}
   -h, --help           show this help
 
 environment: OPENAI_BASE_URL, OPENAI_API_KEY, REVIEW_MODEL and the REVIEW_* limits, as for the
-App (see the README).
+App (see docs/configuration.md).
 
 exit status: 0 the model returned a final review, or the App would skip the change,
              1 the review ended for another reason, 2 bad usage or configuration
@@ -78,9 +81,22 @@ ${REPOSITORY_OPTIONS}
 exit status: 0 the tool ran (whatever it answered), 1 a fault, 2 bad usage
 `;
 
+export const CONFIG_HELP = `usage: loupe config check [FILE]
+
+Checks a repository configuration (default: .github/loupe.yml in the current directory) with the
+App's own parser and schema, and lists every error. Needs no provider and no repository.
+
+options:
+  -h, --help           show this help
+
+exit status: 0 valid (or no .github/loupe.yml: the defaults apply), 2 invalid (every error on
+             stderr, one per line) or bad usage
+`;
+
 export const COMMAND_HELP: Readonly<Record<CommandName, string>> = {
   review: REVIEW_HELP,
   tool: TOOL_HELP,
+  config: CONFIG_HELP,
 };
 
 export function isCommandName(name: string | undefined): name is CommandName {

@@ -4,4 +4,6 @@ export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly env: NodeJS.ProcessEnv;
+  /** true when stderr is a terminal: a person is watching, and progress is worth printing. */
+  readonly stderrIsTerminal?: boolean;
 }

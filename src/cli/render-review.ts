@@ -7,6 +7,7 @@ import type { LoopResult } from "../llm/types.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";
 import { codeSpan } from "../review/markdown-escape.ts";
 import { renderCliMarkdown as renderResultMarkdown } from "../review/render-cli.ts";
+import { stripHiddenMarkers } from "../review/strip-markers.ts";
 
 export interface RenderLocalReviewInput {
   readonly result: LoopResult;
@@ -31,12 +32,12 @@ export function renderLocalReviewMarkdown(input: RenderLocalReviewInput): string
     if (!plan.postable) {
       out.push("The App would post no review (nothing to say); its check run would carry the outcome.", "");
     } else {
-      out.push("## The review the App would post", "", plan.body, "");
+      out.push("## The review the App would post", "", stripHiddenMarkers(plan.body), "");
       out.push(`## Inline comments the App would post (${plan.comments.length})`, "");
       for (const comment of plan.comments) {
         const lines =
           comment.start_line === undefined ? `${comment.line}` : `${comment.start_line}-${comment.line}`;
-        out.push(`### ${codeSpan(`${comment.path}:${lines}`)}`, "", comment.body, "");
+        out.push(`### ${codeSpan(`${comment.path}:${lines}`)}`, "", stripHiddenMarkers(comment.body), "");
       }
     }
   }

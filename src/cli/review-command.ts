@@ -18,6 +18,8 @@ import type { Workspace } from "../workspace/types.ts";
 import { VALUE_OPTIONS } from "./help.ts";
 import type { CliIo } from "./io.ts";
 import { renderLocalReviewMarkdown, renderSkipMarkdown } from "./render-review.ts";
+import { reviewedJson, skippedJson } from "./review-json.ts";
+import { type ReviewProgress, startReviewProgress } from "./review-progress.ts";
 
 interface ReviewArgs {
   repo: string;
@@ -33,6 +35,7 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
   const { provider, limits, budget } = readEnvOrThrow(CliSettingsSchema, io.env);
   const ports = createDefaultPorts({ provider, limits, includeTrace: args.trace });
   const controller = new AbortController();
+  let progress: ReviewProgress | undefined;
   const onSignal = (): void => controller.abort();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
@@ -50,6 +53,15 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
       }),
     });
     const configuration = (await host.repoConfig()).source;
+    const target = {
+      host: new URL(provider.baseURL).host,
+      model: provider.model,
+      timeoutMs: limits.timeoutMs,
+    };
+    const started = async () => {
+      if (io.stderrIsTerminal === true) progress = startReviewProgress(io.stderr, target);
+      return 0;
+    };
     // The App's own pipeline, with everything a person asking for a review implies.
     const outcome = await reviewPullRequest(host, ports, {
       signal: controller.signal,
@@ -58,12 +70,14 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
       // Asked for: no author policy holds a review someone started by hand.
       authorPolicy: "everyone",
       prices: budget.prices,
-      started: async () => 0,
+      started,
+      onRound: (round) => progress?.onRound(round),
       log: { info: () => {}, warn: () => {} },
     });
     io.stdout(renderOutcome(outcome, configuration, args.format));
     return outcome.kind === "reviewed" && outcome.result.termination_reason !== "final_review" ? 1 : 0;
   } finally {
+    progress?.stop();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
@@ -80,7 +94,7 @@ function renderOutcome(outcome: ReviewOutcome, configuration: string, format: Re
       throw new Error("the review was cancelled");
     case "skipped":
       return format === "json"
-        ? `${JSON.stringify({ skipped: { reason: outcome.code, detail: outcome.detail }, configuration }, null, 2)}\n`
+        ? skippedJson(outcome.code, outcome.detail, configuration)
         : renderSkipMarkdown(configuration, outcome.detail);
     case "reviewed": {
       const facts = {
@@ -90,7 +104,7 @@ function renderOutcome(outcome: ReviewOutcome, configuration: string, format: Re
         guidance: describeGuidance(outcome.guidance, "the base revision"),
       };
       return format === "json"
-        ? `${JSON.stringify({ ...outcome.result, cost: outcome.cost, ...facts, plan: outcome.plan }, null, 2)}\n`
+        ? reviewedJson(outcome, facts)
         : renderLocalReviewMarkdown({
             result: outcome.result,
             cost: outcome.cost,

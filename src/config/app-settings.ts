@@ -1,7 +1,7 @@
 // Everything the App's process reads from its environment: one schema composed of one schema per
 // area, read once at start and passed down. Each area reads the whole environment and takes the
 // variables it names, so every problem in every area is reported together. The areas are listed
-// in the order an operator meets them in the README.
+// in the order an operator meets them in docs/install.md.
 
 import * as v from "valibot";
 import { AppConfigSchema } from "./app-config.ts";

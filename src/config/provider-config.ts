@@ -39,7 +39,7 @@ export const ProviderConfigSchema = v.pipe(
     OPENAI_BASE_URL: v.pipe(
       required(
         "OPENAI_BASE_URL",
-        "the OpenAI-compatible endpoint OPENAI_API_KEY belongs to, e.g. https://api.openai.com/v1 (README: Provider recipes)",
+        "the OpenAI-compatible endpoint OPENAI_API_KEY belongs to, e.g. https://api.openai.com/v1 (docs/providers.md lists others)",
       ),
       v.check(
         (text) => baseUrlProblem(text) === null,

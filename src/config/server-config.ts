@@ -26,8 +26,12 @@ export const ServerConfigSchema = v.pipe(
       "3000",
     ),
     HOST: v.optional(v.pipe(v.string(), v.trim()), "localhost"),
+    // The container image sets LOUPE_LISTEN_HOST=0.0.0.0 because `docker run --env-file` overrides
+    // the image's own HOST, and an env file made from .env.example says HOST=localhost: the
+    // server would listen on the container's loopback, unreachable through the published port.
+    LOUPE_LISTEN_HOST: v.optional(v.pipe(v.string(), v.trim())),
   }),
-  v.transform((env) => ({ port: env.PORT, host: env.HOST })),
+  v.transform((env) => ({ port: env.PORT, host: env.LOUPE_LISTEN_HOST ?? env.HOST })),
 );
 
 export type ServerConfig = v.InferOutput<typeof ServerConfigSchema>;

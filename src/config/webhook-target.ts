@@ -14,6 +14,40 @@ export type UrlCheck =
   | { readonly ok: true; readonly url: string }
   | { readonly ok: false; readonly problem: string };
 
+/** Names that lead back to the machine that resolves them: GitHub would be calling itself. */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === "0.0.0.0" ||
+    host === "[::1]" ||
+    host === "[::]"
+  );
+}
+
+/**
+ * The operator's public URL: an absolute http(s) URL without credentials, query or fragment, not
+ * a loopback name (GitHub cannot reach it). A pasted webhook URL is taken back to its base (Loupe
+ * appends the webhook path itself), and the trailing slash is dropped.
+ */
+export function checkPublicBase(raw: string, name: string): UrlCheck {
+  const checked = checkPublicUrl(raw, name);
+  if (!checked.ok) return checked;
+  const url = new URL(checked.url);
+  if (isLoopback(url.hostname)) {
+    return {
+      ok: false,
+      problem: `${name} must be an address GitHub can reach: ${url.host} is this machine's loopback (for local development, use a WEBHOOK_PROXY_URL channel instead)`,
+    };
+  }
+  return {
+    ok: true,
+    url: checked.url.endsWith(WEBHOOK_PATH) ? checked.url.slice(0, -WEBHOOK_PATH.length) : checked.url,
+  };
+}
+
 /** An absolute http(s) URL without credentials, query or fragment; the trailing slash dropped. */
 export function checkPublicUrl(raw: string, name: string): UrlCheck {
   let url: URL;
@@ -39,7 +73,7 @@ export function webhookTarget(
   const configured = env.LOUPE_PUBLIC_URL;
   const candidate = configured ?? (typed?.trim() ? typed : undefined);
   if (candidate !== undefined) {
-    const checked = checkPublicUrl(
+    const checked = checkPublicBase(
       candidate,
       configured !== undefined ? "LOUPE_PUBLIC_URL" : "The public URL",
     );

@@ -16,7 +16,7 @@ import type { Queue } from "bullmq";
 import type { DashboardCredentials } from "../config/dashboard-config.ts";
 import { BASIC_CHALLENGE, basicAuthorized } from "./basic-auth.ts";
 
-/** Where the dashboard is served (documented in the README's "Scale out"). */
+/** Where the dashboard is served (documented in docs/deploy.md, "Scale out"). */
 export const DASHBOARD_PATH = "/queues";
 
 export interface QueueDashboardOptions {

@@ -36,7 +36,7 @@ export interface RedisQueueOptions {
   readonly cancel: (request: ReviewRequest, checkRunId: number, reason: CancelReason) => Promise<void>;
   /** The BullMQ queue's name (one per Loupe deployment sharing a Redis). */
   readonly queueName?: string;
-  /** Timings, shortened by tests; the defaults are documented in README "Scale out". */
+  /** Timings, shortened by tests; the defaults are documented in docs/deploy.md, "Scale out". */
   readonly timing?: Partial<FleetTiming>;
 }
 

@@ -8,9 +8,18 @@ import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/ch
 import type { ProviderConfig } from "../config/provider-config.ts";
 import { createBoundedFetch } from "./bounded-fetch.ts";
 import { type AttemptFailure, classifyFailure } from "./classify-failure.ts";
-import type { ChatProvider, ChatRequestBody, ProviderOutcome } from "./provider.ts";
+import type { ChatProvider, ChatRequestBody, NonJsonAnswer, ProviderOutcome } from "./provider.ts";
 
-type Attempt = { kind: "response"; body: unknown } | ({ kind: "failure" } & AttemptFailure);
+type Attempt =
+  | { kind: "response"; body: unknown }
+  | ({ kind: "failure"; answer?: NonJsonAnswer; waitedSeconds?: number } & AttemptFailure);
+
+/** Only the kind of a body that is not JSON is kept (an HTML page or not), never the body itself. */
+function nonJsonAnswer(contentType: string | null, text: string): NonJsonAnswer {
+  return /html/i.test(contentType ?? "") || /^\s*<(!doctype|html)/i.test(text.slice(0, 512))
+    ? "html"
+    : "not_json";
+}
 
 export interface OpenAiProviderOptions {
   fetch?: typeof fetch;
@@ -54,10 +63,24 @@ export function createOpenAiProvider(
       try {
         return { kind: "response", body: JSON.parse(text) as unknown };
       } catch {
-        return { kind: "failure", reason: "invalid_model_response", retryable: false };
+        const answer = nonJsonAnswer(response.headers.get("content-type"), text);
+        return {
+          kind: "failure",
+          reason: "invalid_model_response",
+          retryable: false,
+          status: response.status,
+          answer,
+        };
       }
     } catch (error) {
-      return { kind: "failure", ...classifyFailure(error, { signal, deadline }) };
+      const failure = classifyFailure(error, { signal, deadline });
+      // Nothing came back before the deadline: say how long Loupe waited for this provider.
+      const waited = failure.reason === "review_timeout" && failure.status === undefined;
+      return {
+        kind: "failure",
+        ...failure,
+        ...(waited ? { waitedSeconds: Math.round(remaining / 1000) } : {}),
+      };
     } finally {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
@@ -80,8 +103,13 @@ export function createOpenAiProvider(
   };
 }
 
-function toOutcome(failure: AttemptFailure, host: string): ProviderOutcome {
+function toOutcome(
+  failure: AttemptFailure & { answer?: NonJsonAnswer; waitedSeconds?: number },
+  host: string,
+): ProviderOutcome {
   const outcome: ProviderOutcome = { kind: "failure", reason: failure.reason, host };
+  if (failure.answer !== undefined) outcome.answer = failure.answer;
+  if (failure.waitedSeconds !== undefined) outcome.waitedSeconds = failure.waitedSeconds;
   if (failure.status !== undefined) outcome.status = failure.status;
   if (failure.network !== undefined) outcome.network = failure.network;
   if (failure.toolsRejected === true) outcome.toolsRejected = true;

@@ -68,10 +68,10 @@ async function checkFinding(index: number, finding: Finding, checkFile: FindingF
   if (finding.line !== null && endLine !== null && endLine < finding.line) {
     failures.push(`${at}.end_line: ${endLine} is before line ${finding.line}`);
   }
-  const file = await checkFile(finding.path);
-  if (!file.ok) return [...failures, pathProblem(index, file.code)];
   const shown =
     finding.path.length > MAX_SHOWN_PATH ? `${finding.path.slice(0, MAX_SHOWN_PATH)}…` : finding.path;
+  const file = await checkFile(finding.path);
+  if (!file.ok) return [...failures, pathProblem(index, file.code, shown)];
   for (const [field, value] of [
     ["line", finding.line],
     ["end_line", endLine],

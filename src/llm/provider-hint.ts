@@ -12,6 +12,8 @@ export function failureDetail(outcome: ProviderOutcome): ProviderFailureDetail |
     host: outcome.host,
     ...(outcome.status === undefined ? {} : { status: outcome.status }),
     ...(outcome.network === undefined ? {} : { network: outcome.network }),
+    ...(outcome.answer === undefined ? {} : { answer: outcome.answer }),
+    ...(outcome.waitedSeconds === undefined ? {} : { waited_seconds: outcome.waitedSeconds }),
   };
 }
 
@@ -28,9 +30,20 @@ const NETWORK_TEXT = {
     `The TLS handshake with \`${host}\` failed (certificate or protocol): check that \`OPENAI_BASE_URL\` uses the right scheme and that the certificate is trusted.`,
 } as const;
 
+const NOT_JSON_TEXT = {
+  html: (host: string, status: number) =>
+    `The provider at \`${host}\` answered HTTP ${status} with an HTML page, not an API's JSON: check that \`OPENAI_BASE_URL\` is the API root (usually ending in \`/v1\`), not a website, a login page or a proxy's page.`,
+  not_json: (host: string, status: number) =>
+    `The provider at \`${host}\` answered HTTP ${status} with a body that is not JSON: check that \`OPENAI_BASE_URL\` is an OpenAI-compatible chat-completions API root (usually ending in \`/v1\`).`,
+} as const;
+
 export function providerFailureHint(reason: TerminationReason, detail: ProviderFailureDetail): string | null {
   const host = detail.host;
   if (detail.network !== undefined) return NETWORK_TEXT[detail.network](host);
+  if (detail.answer !== undefined) return NOT_JSON_TEXT[detail.answer](host, detail.status ?? 200);
+  if (reason === "review_timeout" && detail.waited_seconds !== undefined) {
+    return `The provider at \`${host}\` sent no answer in ${detail.waited_seconds} s: check that it is running and serving \`REVIEW_MODEL\` (a local server may still be loading the model) and that \`OPENAI_BASE_URL\` names it; raise \`REVIEW_TIMEOUT_MS\` only if it is merely slow.`;
+  }
   const status = detail.status;
   if (status === undefined) {
     return reason === "provider_unavailable"

@@ -36,7 +36,13 @@ export interface ProviderFailureDetail {
   readonly host: string;
   readonly status?: number;
   readonly network?: NetworkFailure;
+  /** A 2xx answer that was not JSON: an HTML page (a website, a login page) or anything else. */
+  readonly answer?: NonJsonAnswer;
+  /** Whole seconds Loupe waited for an answer that never came (the review's time ran out). */
+  readonly waited_seconds?: number;
 }
+
+export type NonJsonAnswer = "html" | "not_json";
 
 export type ProviderOutcome =
   | { kind: "response"; body: unknown }
@@ -47,6 +53,8 @@ export type ProviderOutcome =
       status?: number;
       network?: NetworkFailure;
       host?: string;
+      answer?: NonJsonAnswer;
+      waitedSeconds?: number;
       /** A 400/422 whose error names `tools` or `tool_choice`: the endpoint takes no native calls. */
       toolsRejected?: boolean;
     };

@@ -1,7 +1,7 @@
 // Loupe's own words for each check a final review can fail, e.g.
 // `findings[2].path: no such file in the head commit`. They are built from the schema and the
-// repository only: the model's values never appear in them (a key it invented is shown quoted
-// and cut short), so they can be published on the check run and sent back in a repair request.
+// repository only: the model's values appear in them only quoted and cut short (a key it invented,
+// the path it gave), so they can be published on the check run and sent back in a repair request.
 
 import type * as v from "valibot";
 import type { ToolErrorCode } from "../tools/types.ts";
@@ -79,8 +79,10 @@ const PATH_PROBLEMS: Partial<Record<ToolErrorCode, string>> = {
   symlink_loop: "follows too many symlinks",
 };
 
-export function pathProblem(index: number, code: ToolErrorCode): string {
-  return `findings[${index}].path: ${PATH_PROBLEMS[code] ?? "could not be read in the head commit"}`;
+/** @param shown the path the model gave, already cut short: the operator must see what was wrong. */
+export function pathProblem(index: number, code: ToolErrorCode, shown: string): string {
+  const problem = PATH_PROBLEMS[code] ?? "could not be read in the head commit";
+  return `findings[${index}].path: ${problem} (got ${JSON.stringify(shown)})`;
 }
 
 /** Caps a list of failures, counting the ones left out. */

@@ -56,7 +56,7 @@ export function createReviewEndedReporter(metrics: Metrics, log: ReviewEndedLogg
         input_tokens: spend.input_tokens,
         cached_input_tokens: spend.cached_input_tokens,
         output_tokens: spend.output_tokens,
-        // null: no prices set and no cost reported (README: Cost and budgets), never a guessed 0.
+        // null: no prices set and no cost reported (docs/cost-and-budgets.md), never a guessed 0.
         cost_dollars: dollars,
         duration_ms: Math.round(ending.durationMs),
       },

@@ -18,6 +18,9 @@ export async function selectChange(changes: ChangeSet, config: RepoConfig): Prom
     return { kind: "cancelled", reason: { kind: "superseded", headSha: changes.headMovedTo } };
   }
   const listed = changes.files.length;
+  // Not a matter of `paths`: there is nothing to look at (head is base, or adds nothing to it).
+  if (listed === 0)
+    return skipped("no_changes", "The change has no changed files: head adds nothing to the merge-base.");
   if (listed > config.max_files || changes.filesTruncated) {
     const count = changes.filesTruncated ? `${listed}+` : `${listed}`;
     return skipped(
@@ -32,7 +35,10 @@ export async function selectChange(changes: ChangeSet, config: RepoConfig): Prom
     async (f) => f.status !== "removed" && (await isPathIncludedInSlices(config, f.filename, slices)),
   );
   if (reviewable.length === 0) {
-    return skipped("no_files", "No reviewable files after the `paths` include/exclude rules.");
+    const detail = changes.files.every((f) => f.status === "removed")
+      ? "The change only deletes files: nothing is left to review."
+      : "No reviewable files after the `paths` include/exclude rules.";
+    return skipped("no_files", detail);
   }
   return { kind: "change", reviewable, skippedFiles: listed - reviewable.length };
 }

@@ -14,6 +14,7 @@ export type SkipCode =
   | "draft"
   | "bot_author"
   | "too_many_files"
+  | "no_changes"
   | "no_files"
   | "repository_too_large"
   | "auto_review_off"

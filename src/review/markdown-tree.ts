@@ -41,7 +41,7 @@ export const heading = (depth: 1 | 2 | 3 | 4 | 5 | 6, ...children: Inline[]): Bl
 });
 export const codeBlock = (value: string, info: CodeInfo = ""): Block => ({ type: "codeBlock", value, info });
 
-const MARKERS = [
+export const HIDDEN_MARKERS: readonly RegExp[] = [
   /^<!-- loupe:fp=[0-9a-f]{16} -->$/,
   /^<!-- loupe:review sha=[0-9a-f]{40}(?:[0-9a-f]{24})? run=\d{1,20} -->$/,
   /^<!-- loupe:reply-to=\d{1,20} -->$/,
@@ -50,7 +50,7 @@ const MARKERS = [
 
 /** Loupe's hidden markers have these exact shapes; anything else is refused, not published raw. */
 export function hiddenMarker(value: string): Block {
-  if (!MARKERS.some((shape) => shape.test(value))) throw new TypeError("not a Loupe marker");
+  if (!HIDDEN_MARKERS.some((shape) => shape.test(value))) throw new TypeError("not a Loupe marker");
   return { type: "marker", value };
 }
 

@@ -37,8 +37,12 @@ export function buildManifest(input: ManifestInput): Record<string, unknown> {
 }
 
 /** Where the manifest is posted: the user's or the organisation's "new App" page. */
-export function createAppUrl(env: Readonly<Record<string, string | undefined>>, state: string): string {
+export function createAppUrl(
+  env: Readonly<Record<string, string | undefined>>,
+  state: string,
+  org: string | null = env.GH_ORG ?? null,
+): string {
   const origin = `${env.GHE_PROTOCOL ?? "https"}://${env.GHE_HOST ?? "github.com"}`;
-  const owner = env.GH_ORG === undefined ? "" : `/organizations/${encodeURIComponent(env.GH_ORG)}`;
+  const owner = org === null ? "" : `/organizations/${encodeURIComponent(org)}`;
   return `${origin}${owner}/settings/apps/new?state=${encodeURIComponent(state)}`;
 }

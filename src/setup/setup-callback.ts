@@ -92,7 +92,10 @@ async function exchange(options: CallbackOptions, code: string): Promise<PageAns
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
   } catch (error) {
-    const message = redactSecrets(error instanceof Error ? error.message : String(error));
+    // The code is a credential until it is spent: never in a log line, even if a message held it.
+    const raw = error instanceof Error ? error.message : String(error);
+    const message = redactSecrets(code === "" ? raw : raw.replaceAll(code, "[REDACTED]"));
+    options.log?.(`The GitHub App's registration was not finished: ${message}`);
     return { status: 502, html: problemPage("Registration not finished", message) };
   }
   try {
@@ -103,7 +106,10 @@ async function exchange(options: CallbackOptions, code: string): Promise<PageAns
     });
   } catch (error) {
     // The App exists on GitHub now and the code is spent: say how to finish by hand.
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = redactSecrets(error instanceof Error ? error.message : String(error));
+    options.log?.(
+      `Registered the GitHub App ${app.name} (id ${app.id}), but ${options.envFile} could not be written: ${reason}`,
+    );
     return { status: 500, html: notSavedPage(app, options.envFile, reason) };
   }
   options.log?.(

@@ -19,7 +19,21 @@ ${body}
 </body></html>`;
 }
 
-export function askPublicUrlPage(problem: string | null): string {
+/** The organisation field: empty registers the App on the operator's personal account. */
+function orgField(org: string | null): string {
+  return `<label>Organisation (empty: your personal account; you must own it) <input name="org" size="20" placeholder="octo-org" value="${escapeHtml(org ?? "")}"></label>`;
+}
+
+export interface AskPageInput {
+  readonly problem: string | null;
+  /** GH_ORG, to fill the organisation field with. */
+  readonly org: string | null;
+  /** What the operator typed already, kept in the form when only the organisation was wrong. */
+  readonly publicUrl?: string | null;
+}
+
+export function askPublicUrlPage(input: AskPageInput): string {
+  const { problem, publicUrl } = input;
   return page(
     "Register Loupe as a GitHub App",
     `<p>GitHub sends the App's webhooks to <code>&lt;public URL&gt;${WEBHOOK_PATH}</code>, so it needs
@@ -27,7 +41,8 @@ the public https URL at which it can reach this server (or the proxy in front of
 <code>localhost</code> will not do.</p>
 ${problem === null ? "" : `<p class="problem">${escapeHtml(problem)}</p>`}
 <form method="get" action="/">
-<label>Public URL of this server <input name="public_url" type="url" size="40" placeholder="https://loupe.example.com" required></label>
+<p><label>Public URL of this server <input name="public_url" type="url" size="40" placeholder="https://loupe.example.com" value="${escapeHtml(publicUrl ?? "")}" required></label></p>
+<p>${orgField(input.org)}</p>
 <button type="submit">Continue</button>
 </form>
 <p>Or set it for good and restart: <code>LOUPE_PUBLIC_URL=https://loupe.example.com</code>. For local
@@ -42,6 +57,17 @@ export interface RegisterPageInput {
   readonly hookUrl: string;
   readonly org: string | null;
   readonly viaProxy: boolean;
+  /** The public URL typed on the previous page, carried along when the owner is changed. */
+  readonly typedPublicUrl: string | null;
+}
+
+/** Changing the owner reloads this page with the same public URL and the organisation typed. */
+function ownerForm(input: RegisterPageInput): string {
+  const url = input.typedPublicUrl;
+  return `<form method="get" action="/">
+${url === null ? "" : `<input type="hidden" name="public_url" value="${escapeHtml(url)}">`}
+${orgField(input.org)} <button type="submit">Change the owner</button>
+</form>`;
 }
 
 export function registerPage(input: RegisterPageInput): string {
@@ -49,10 +75,10 @@ export function registerPage(input: RegisterPageInput): string {
   return page(
     "Register Loupe as a GitHub App",
     `<p>This registers a new GitHub App on <strong>${escapeHtml(owner)}</strong>
-${input.org === null ? "(set <code>GH_ORG</code> to an organisation you own and restart to register it there)" : ""}
 with Loupe's events and permissions. GitHub will send its webhooks to:</p>
 <pre>${escapeHtml(input.hookUrl)}</pre>
 ${input.viaProxy ? "<p>That is your <code>WEBHOOK_PROXY_URL</code> channel: keep it set so Loupe forwards what arrives there.</p>" : ""}
+${ownerForm(input)}
 <p>GitHub lets you change the App's name (it must be unique) before you create it, then sends you
 back here, and Loupe writes the App's id, private key and webhook secret to <code>.env</code>.</p>
 <form method="post" action="${escapeHtml(input.createAppUrl)}">
@@ -75,7 +101,7 @@ Its id, private key and webhook secret are in <code>${escapeHtml(envFile)}</code
 <pre>OPENAI_BASE_URL=https://api.openai.com/v1
 OPENAI_API_KEY=sk-...
 REVIEW_MODEL=gpt-4.1-mini</pre>
-<code>OPENAI_BASE_URL</code> has no default; the README's "Provider recipes" list other endpoints.</li>
+<code>OPENAI_BASE_URL</code> has no default; docs/providers.md in Loupe's repository lists other endpoints.</li>
 <li>Restart Loupe (<code>npm start</code>): it now runs the App, and stops with a message if something is missing.</li>
 <li>Install the App on the repositories it should review:
 <a href="${escapeHtml(install)}">${escapeHtml(install)}</a>. Each pull request then gets a check run and a review.</li>

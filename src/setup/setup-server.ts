@@ -14,6 +14,7 @@ import { LoupeError } from "../domain/errors.ts";
 import { createOpsRoutes } from "../http/ops-routes.ts";
 import { checkSetupHost } from "./allowed-host.ts";
 import { type AppYml, buildManifest, CALLBACK_PATH, createAppUrl } from "./app-manifest.ts";
+import { checkOrgLogin, chooseOwner } from "./app-owner.ts";
 import { createCallback, credentialsExist } from "./setup-callback.ts";
 import { alreadyRegisteredPage, askPublicUrlPage, problemPage, registerPage } from "./setup-pages.ts";
 import { clearedStateCookie, createSetupStates, stateCookie } from "./setup-state.ts";
@@ -49,12 +50,8 @@ export function checkSetupEnv(env: Env): void {
   if (target.kind === "missing" && target.problem !== null) {
     throw new LoupeError("configuration_invalid", target.problem);
   }
-  if (env.GH_ORG !== undefined && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(env.GH_ORG)) {
-    throw new LoupeError(
-      "configuration_invalid",
-      "GH_ORG must be an organisation's login (letters, digits, -)",
-    );
-  }
+  const orgProblem = env.GH_ORG === undefined ? null : checkOrgLogin("GH_ORG", env.GH_ORG);
+  if (orgProblem !== null) throw new LoupeError("configuration_invalid", orgProblem);
 }
 
 export function createSetupHandler(options: SetupOptions): http.RequestListener {
@@ -97,9 +94,21 @@ export function createSetupHandler(options: SetupOptions): http.RequestListener 
     if (url.pathname !== "/") return html(res, 404, problemPage("Not found", "The setup page is at /."));
     if (credentialsExist(options.env, options.envFile))
       return html(res, 200, alreadyRegisteredPage(options.envFile));
-    const target = webhookTarget(options.env, url.searchParams.get("public_url"));
+    const typedUrl = url.searchParams.get("public_url");
+    const target = webhookTarget(options.env, typedUrl);
+    const owner = chooseOwner(options.env, url.searchParams.get("org"));
+    const ask = {
+      problem: null,
+      org: url.searchParams.get("org") ?? options.env.GH_ORG ?? null,
+      publicUrl: typedUrl,
+    };
     if (target.kind === "missing")
-      return html(res, target.problem ? 400 : 200, askPublicUrlPage(target.problem));
+      return html(res, target.problem ? 400 : 200, askPublicUrlPage({ ...ask, problem: target.problem }));
+    if (!owner.ok) {
+      // Asked again with the URL already typed (or configured) kept in the form.
+      const page = askPublicUrlPage({ ...ask, problem: owner.problem });
+      return html(res, 400, page);
+    }
     const state = states.issue(req.headers.cookie);
     const manifest = buildManifest({
       appYml: options.appYml,
@@ -107,10 +116,11 @@ export function createSetupHandler(options: SetupOptions): http.RequestListener 
       setupBaseUrl: host.baseUrl,
     });
     const page = registerPage({
-      createAppUrl: createAppUrl(options.env, state),
+      createAppUrl: createAppUrl(options.env, state, owner.org),
       manifest,
       hookUrl: target.hookUrl,
-      org: options.env.GH_ORG ?? null,
+      org: owner.org,
+      typedPublicUrl: options.env.LOUPE_PUBLIC_URL === undefined ? typedUrl : null,
       viaProxy: target.kind === "proxy",
     });
     html(res, 200, page, stateCookie(state, host.secure));

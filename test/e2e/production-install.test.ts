@@ -70,14 +70,20 @@ describe("the production install (npm ci --omit=dev) in a clean copy", () => {
     expect(installCommand().slice(0, 3)).toEqual(["npm", "ci", "--omit=dev"]);
     expect(startCommand()).toEqual(["node_modules/.bin/node", "src/server.ts"]);
     expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n?.*\/healthz/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n?.*src\/healthcheck\.ts/m);
   });
 
   it("installed no development tool", () => {
     for (const tool of ["jest", "nock", "@biomejs/biome", "@swc/core", "@octokit/webhooks-examples"]) {
       expect(fs.existsSync(path.join(copy, "node_modules", tool))).toBe(false);
     }
-    expect(fs.existsSync(path.join(copy, "node_modules", "prom-client"))).toBe(true);
+    // Optional dependencies are the server's too: an install without them is for the CLI only.
+    const { optionalDependencies } = JSON.parse(fs.readFileSync(path.join(copy, "package.json"), "utf8")) as {
+      optionalDependencies: Record<string, string>;
+    };
+    for (const name of ["prom-client", ...Object.keys(optionalDependencies)]) {
+      expect([name, fs.existsSync(path.join(copy, "node_modules", name))]).toEqual([name, true]);
+    }
   });
 
   it.each([

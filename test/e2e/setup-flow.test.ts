@@ -171,6 +171,61 @@ describe("the setup flow against a fake GitHub", () => {
     expect(parseEnv(fs.readFileSync(path.join(dir, ".env"), "utf8")).APP_ID).toBe(github.appId);
   });
 
+  it("refuses a loopback public URL, takes a pasted webhook URL to its base, and has an organisation field", async () => {
+    const loupe = await start(workdir(false), {});
+    const browser = setupBrowser();
+    const ask = await browser.open(`${loupe.url}/`);
+    expect(ask.html).toContain('name="org"');
+    const local = await browser.open(
+      `${loupe.url}/?public_url=${encodeURIComponent("http://localhost:3000")}`,
+    );
+    expect(local.status).toBe(400);
+    expect(local.html).toContain("this machine&#39;s loopback");
+    expect(local.html).not.toContain('name="manifest"');
+
+    const pasted = encodeURIComponent("https://loupe.example.com/api/github/webhooks");
+    const personal = manifestForm((await browser.open(`${loupe.url}/?public_url=${pasted}&org=`)).html);
+    expect(personal.manifest.hook_attributes).toEqual({
+      url: "https://loupe.example.com/api/github/webhooks",
+      active: true,
+    });
+    expect(personal.action.startsWith(`${github.url}/settings/apps/new?state=`)).toBe(true);
+
+    const wrongOrg = await browser.open(
+      `${loupe.url}/?public_url=${pasted}&org=${encodeURIComponent("a b")}`,
+    );
+    expect(wrongOrg.status).toBe(400);
+    expect(wrongOrg.html).toContain("must be an organisation&#39;s login");
+    const page = await browser.open(`${loupe.url}/?public_url=${pasted}&org=octo-org`);
+    expect(page.html).toContain("the organisation octo-org");
+    // The register page keeps the owner field, with the typed URL, to change the owner again.
+    expect(page.html).toMatch(/<input type="hidden" name="public_url" value="https:\/\/loupe\.example\.com/);
+    const form = manifestForm(page.html);
+    expect(form.action.startsWith(`${github.url}/organizations/octo-org/settings/apps/new?state=`)).toBe(
+      true,
+    );
+    await browser.register(form);
+    expect(github.registrations.at(-1)!.org).toBe("octo-org");
+  });
+
+  it("logs a failed code exchange, without the code, as well as showing it", async () => {
+    const loupe = await start(workdir(false), { LOUPE_PUBLIC_URL: "https://loupe.example.com" });
+    const browser = setupBrowser();
+    const form = manifestForm((await browser.open(`${loupe.url}/`)).html);
+    const back = new URL(await browser.registerOnGitHub(form));
+    const spent = back.searchParams.get("code")!;
+    back.searchParams.set("code", `${spent}0`); // a code GitHub never issued
+    const failed = await browser.open(back.href);
+    expect(failed.status).toBe(502);
+    expect(failed.html).toContain("GitHub did not accept the code (HTTP 404)");
+    const logged = await loupe.until(
+      () => /registration was not finished: .*HTTP 404.*/.exec(loupe.output())?.[0],
+      "the failed exchange's log line",
+    );
+    expect(logged).toContain("GitHub did not accept the code");
+    expect(loupe.output()).not.toContain(spent);
+  });
+
   it("refuses a callback that does not carry this page's state, and writes nothing", async () => {
     const dir = workdir(false);
     const loupe = await start(dir, { LOUPE_PUBLIC_URL: "https://loupe.example.com" });

@@ -89,7 +89,7 @@ describe("the check run says why a review failed", () => {
     expect(summary).toContain("`invalid_model_response`");
     expect(summary).toContain("**Repair round:**");
     expect(summary).toContain("• `(answer): is not valid JSON;");
-    expect(summary).toContain("• `findings[0].path: no such file in the head commit`");
+    expect(summary).toContain('• `findings[0].path: no such file in the head commit (got "src/gone.ts")`');
     expect(gh.reviewsPosted()).toEqual([]);
     expectCleanEnd(h, app.provider, [gh]);
   });
@@ -107,7 +107,9 @@ describe("the check run says why a review failed", () => {
     expect(done.conclusion).toBe("success");
     const output = done.output as { summary: string; text: string };
     expect(output.summary).toContain("the corrected review passed");
-    expect(output.summary).toContain("• `findings[0].path: no such file in the head commit`");
+    expect(output.summary).toContain(
+      '• `findings[0].path: no such file in the head commit (got "src/gone.ts")`',
+    );
     expect(output.text).toContain("`request_repair`");
     expect(gh.reviewsPosted()).toHaveLength(1);
     expectCleanEnd(h, app.provider, [gh]);

@@ -134,7 +134,9 @@ describe("openai provider client against a scripted HTTP server", () => {
 
   it("ends a hanging provider with review_timeout at the deadline", async () => {
     const { outcome, elapsed, timeoutMs } = await run([{ fault: "hang" }], { timeoutMs: 1500 });
-    expect(outcome).toEqual({ kind: "failure", host: host(), reason: "review_timeout" });
+    // How long Loupe waited is named for the operator (whole seconds of the attempt's share).
+    expect(outcome).toMatchObject({ kind: "failure", host: host(), reason: "review_timeout" });
+    expect(outcome).toHaveProperty("waitedSeconds", expect.any(Number));
     expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 50);
     expect(elapsed).toBeLessThan(timeoutMs * 4);
   });
@@ -143,7 +145,7 @@ describe("openai provider client against a scripted HTTP server", () => {
     const { outcome, elapsed, timeoutMs } = await run([{ fault: "delay", ms: 60_000, next: { body: {} } }], {
       timeoutMs: 1500,
     });
-    expect(outcome).toEqual({ kind: "failure", host: host(), reason: "review_timeout" });
+    expect(outcome).toMatchObject({ kind: "failure", host: host(), reason: "review_timeout" });
     expect(elapsed).toBeLessThan(timeoutMs * 4);
   });
 
@@ -175,7 +177,16 @@ describe("openai provider client against a scripted HTTP server", () => {
 
   it("reports a 200 whose body is not JSON as invalid_model_response", async () => {
     const { outcome } = await run([{ rawBody: "<html>hello</html>" }]);
-    expect(outcome).toEqual({ kind: "failure", host: host(), reason: "invalid_model_response" });
+    // Only the kind of body is kept (a web page), never the body.
+    expect(outcome).toEqual({
+      kind: "failure",
+      host: host(),
+      reason: "invalid_model_response",
+      status: 200,
+      answer: "html",
+    });
+    const text = await run([{ rawBody: "hello" }]);
+    expect(text.outcome).toMatchObject({ reason: "invalid_model_response", status: 200, answer: "not_json" });
   });
 });
 

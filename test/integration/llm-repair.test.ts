@@ -6,7 +6,7 @@ import { describe, expect, it } from "@jest/globals";
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { bodyAt, runScriptedReview } from "../support/loop-harness.ts";
 
-const MISSING = "findings[0].path: no such file in the head commit";
+const MISSING = 'findings[0].path: no such file in the head commit (got "src/missing.ts")';
 const PAST_END = "findings[0].line: 812 is past the end of src/service.ts (4 lines)";
 const bad = () => stopTurn(review([finding({ path: "src/missing.ts" })]));
 const good = () => stopTurn(review([finding()], ["Checked the path again."]));

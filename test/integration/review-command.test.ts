@@ -145,7 +145,7 @@ describe("loupe review as a child process against the scripted provider", () => 
     expect(md.stdout).toContain("`invalid_model_response`");
     // The exact checks: those the repair request named, and those the corrected answer failed.
     expect(md.stdout).toContain("• `(answer): is not valid JSON;");
-    expect(md.stdout).toContain("• `findings[0].path: no such file in the head commit`");
+    expect(md.stdout).toContain('• `findings[0].path: no such file in the head commit (got "src/gone.ts")`');
   });
 
   it.each([

@@ -186,32 +186,38 @@ describe("hostile final reviews → one repair round, then invalid_model_respons
     [
       "an absolute path",
       review([finding({ path: "/etc/passwd" })]),
-      ["findings[0].path: is not a repository-relative path (no leading /, backslash, NUL, .. or .git)"],
+      [
+        'findings[0].path: is not a repository-relative path (no leading /, backslash, NUL, .. or .git) (got "/etc/passwd")',
+      ],
     ],
     [
       "a .. path",
       review([finding({ path: "../outside.ts" })]),
-      ["findings[0].path: is not a repository-relative path (no leading /, backslash, NUL, .. or .git)"],
+      [
+        'findings[0].path: is not a repository-relative path (no leading /, backslash, NUL, .. or .git) (got "../outside.ts")',
+      ],
     ],
     [
       "a .git path",
       review([finding({ path: ".git/config" })]),
-      ["findings[0].path: is not a repository-relative path (no leading /, backslash, NUL, .. or .git)"],
+      [
+        'findings[0].path: is not a repository-relative path (no leading /, backslash, NUL, .. or .git) (got ".git/config")',
+      ],
     ],
     [
       "a symlink escaping the checkout",
       review([finding({ path: "escape.md", line: null })]),
-      ["findings[0].path: resolves outside the repository"],
+      ['findings[0].path: resolves outside the repository (got "escape.md")'],
     ],
     [
       "a missing path, after a good finding",
       review([finding(), finding({ path: "src/missing.ts" })]),
-      ["findings[1].path: no such file in the head commit"],
+      ['findings[1].path: no such file in the head commit (got "src/missing.ts")'],
     ],
     [
       "a directory",
       review([finding({ path: "src", line: null })]),
-      ["findings[0].path: is a directory, not a file"],
+      ['findings[0].path: is a directory, not a file (got "src")'],
     ],
     [
       "a line past the end of the file",
@@ -227,7 +233,10 @@ describe("hostile final reviews → one repair round, then invalid_model_respons
       "30 missing paths: 20 listed, the rest counted",
       review(Array.from({ length: 30 }, () => finding({ path: "gone.ts" }))),
       [
-        ...Array.from({ length: 20 }, (_, i) => `findings[${i}].path: no such file in the head commit`),
+        ...Array.from(
+          { length: 20 },
+          (_, i) => `findings[${i}].path: no such file in the head commit (got "gone.ts")`,
+        ),
         "… and 10 more failed checks",
       ],
     ],

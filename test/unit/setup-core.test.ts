@@ -2,6 +2,7 @@ import { parseEnv } from "node:util";
 import { describe, expect, it } from "@jest/globals";
 import { webhookTarget } from "../../src/config/webhook-target.ts";
 import { buildManifest, createAppUrl, readAppYml } from "../../src/setup/app-manifest.ts";
+import { chooseOwner } from "../../src/setup/app-owner.ts";
 import { envValue, mergeEnvText } from "../../src/setup/env-file.ts";
 import { escapeHtml } from "../../src/setup/setup-pages.ts";
 
@@ -64,6 +65,48 @@ describe("the webhook target", () => {
   });
 });
 
+describe("the public URL", () => {
+  it.each(["http://localhost:3000", "https://127.0.0.1", "http://[::1]:3000/", "http://app.localhost"])(
+    "refuses the loopback address %s: GitHub cannot reach it",
+    (typed) => {
+      const target = webhookTarget({}, typed);
+      expect(target.kind).toBe("missing");
+      expect(target.kind === "missing" && target.problem).toContain("this machine's loopback");
+    },
+  );
+
+  it("takes a pasted webhook URL back to its base, so the webhook path is not doubled", () => {
+    for (const typed of [
+      "https://loupe.example.com/api/github/webhooks",
+      "https://loupe.example.com/api/github/webhooks/",
+    ]) {
+      expect(webhookTarget({}, typed)).toEqual({
+        kind: "public",
+        publicUrl: "https://loupe.example.com",
+        hookUrl: "https://loupe.example.com/api/github/webhooks",
+      });
+    }
+    expect(
+      webhookTarget({ LOUPE_PUBLIC_URL: "https://l.example/base/api/github/webhooks" }, null),
+    ).toMatchObject({
+      hookUrl: "https://l.example/base/api/github/webhooks",
+    });
+  });
+});
+
+describe("the App's owner", () => {
+  it("is the typed organisation, else GH_ORG, else the personal account (an empty field)", () => {
+    expect(chooseOwner({}, null)).toEqual({ ok: true, org: null });
+    expect(chooseOwner({ GH_ORG: "acme" }, null)).toEqual({ ok: true, org: "acme" });
+    expect(chooseOwner({ GH_ORG: "acme" }, "octo-org ")).toEqual({ ok: true, org: "octo-org" });
+    expect(chooseOwner({ GH_ORG: "acme" }, "")).toEqual({ ok: true, org: null });
+    expect(chooseOwner({}, "not/an org")).toEqual({
+      ok: false,
+      problem: "The organisation must be an organisation's login (letters, digits, -)",
+    });
+  });
+});
+
 describe("the manifest", () => {
   it("is app.yml plus the hook URL and the callback, private by default", () => {
     const manifest = buildManifest({
@@ -95,6 +138,9 @@ describe("the manifest", () => {
 
   it("is posted to the personal or the organisation's new-App page, on GitHub or GHE", () => {
     expect(createAppUrl({}, "s1")).toBe("https://github.com/settings/apps/new?state=s1");
+    expect(createAppUrl({ GH_ORG: "acme" }, "s1", "octo-org")).toBe(
+      "https://github.com/organizations/octo-org/settings/apps/new?state=s1",
+    );
     expect(createAppUrl({ GH_ORG: "acme" }, "s1")).toBe(
       "https://github.com/organizations/acme/settings/apps/new?state=s1",
     );
