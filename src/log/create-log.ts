@@ -5,10 +5,13 @@
 // the top-level fields — loses registered secrets, bearer/basic credentials and the values of
 // credential-looking query parameters. Probot gets this logger instead of building its own.
 
+import { Transform } from "node:stream";
 import { getTransformStream } from "@probot/pino";
 import { type Logger, type LoggerOptions, pino } from "pino";
 import { redactSecrets } from "../domain/redact.ts";
+import { boundLogLine } from "./bounded-line.ts";
 import { redactCredentialParams } from "./credential-params.ts";
+import { serializeError } from "./error-fields.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -48,6 +51,7 @@ export function logOptions(env: Env): LoggerOptions {
     name: "probot",
     messageKey: env.LOG_MESSAGE_KEY ?? "msg",
     redact: { paths: [...REDACTED_PATHS], censor: "[REDACTED]" },
+    serializers: { err: serializeError, error: serializeError },
     hooks: {
       logMethod(args, method) {
         const redacted = (args as unknown[]).map(redactArgument);
@@ -65,5 +69,20 @@ export async function createLog(env: Env): Promise<Logger> {
   });
   // SonicBoom is a writable stream in all but its declared type.
   transform.pipe(pino.destination(1) as unknown as NodeJS.WritableStream);
-  return pino(logOptions(env), transform);
+  const bounded = boundedLines();
+  bounded.pipe(transform);
+  return pino(logOptions(env), bounded);
+}
+
+/** pino's lines, each bounded and with one value per key, before Probot's format sees them. */
+export function boundedLines(): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const lines = chunk
+        .toString("utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "");
+      done(null, lines.map(boundLogLine).join(""));
+    },
+  });
 }
