@@ -25,7 +25,7 @@ export function createLoupe(
   settings: AppSettings,
   options: LoupeFromEnvOptions = {},
 ): { readonly app: ApplicationFunction; readonly started: Promise<LoupeProcessRuntime> } {
-  const { app: config, fleet, limits, replyLimits, provider, workers, appId } = settings;
+  const { app: config, fleet, limits, replyLimits, provider, workers, appId, stillDownLogMs } = settings;
   const metrics = options.metrics;
   const started = Promise.withResolvers<LoupeProcessRuntime>();
   const app: ApplicationFunction = async (app, appOptions) => {
@@ -48,6 +48,7 @@ export function createLoupe(
       appId,
       ...(metrics ? { metrics } : {}),
       redisUrl: fleet.redisUrl,
+      stillDownLogMs,
       fleetTiming: { lockMs: fleet.lockMs, stalledIntervalMs: fleet.lockMs / 2, leaseMs: 2 * fleet.lockMs },
     });
     await loupe.app(app, appOptions);

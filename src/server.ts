@@ -4,19 +4,20 @@
 // drains the queue so every check run is completed. /healthz and /readyz answer in both modes,
 // /metrics once the App runs.
 
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { readAppSettings } from "./config/app-settings.ts";
 import { loadEnvironment } from "./config/load-env.ts";
 import { readPort, readServerMode } from "./config/server-config.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
+import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { startAppServer } from "./http/app-server.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
 import { createLoupe } from "./index.ts";
 import { createLog } from "./log/create-log.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
-import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { readAppYml } from "./setup/app-manifest.ts";
 import { startSetupServer } from "./setup/setup-server.ts";
 
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
   for (const secret of [mode.webhookSecret, metricsToken, dashboardCredentials?.password])
     registerSecret(secret ?? undefined);
   const log = await createLog(env);
-  const metrics = createPrometheusMetrics();
+  const metrics = createPrometheusMetrics({ version: packageVersion() });
   const readiness = createReadinessTracker();
   const loupe = createLoupe(settings, { metrics });
   let dashboard: RedisDashboard | null = null;
@@ -74,6 +75,14 @@ async function main(): Promise<void> {
       .finally(() => dashboard?.close())
       .finally(() => process.exit(0));
   });
+}
+
+/** Loupe's version, for loupe_build_info. */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version?: unknown;
+  };
+  return typeof pkg.version === "string" ? pkg.version : "unknown";
 }
 
 main().catch((error: unknown) => {

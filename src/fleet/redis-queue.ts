@@ -14,15 +14,17 @@ import { randomUUID } from "node:crypto";
 import { DelayedError, type Job, Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { KnownRun } from "../check-runs/check-runs.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
-import type { JobLogger } from "../pipeline/job-logger.ts";
-import type { ReviewJob } from "../jobs/review-job.ts";
-import type { EnqueueOutcome, JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { queueKey, type ReviewRequest } from "../domain/review-request.ts";
+import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
+import type { ReviewJob } from "../jobs/review-job.ts";
+import type { EnqueueOutcome, JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
+import type { DependencyState } from "../metrics/dependency-state.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
+import type { JobLogger } from "../pipeline/job-logger.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming, REVIEW_QUEUE_NAME } from "./fleet-timing.ts";
 import { createPrState } from "./pr-state.ts";
-import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
+import { queuedJobs, redisHealthOr, watchRedis } from "./redis-health.ts";
 
 export interface RedisQueueOptions {
   readonly redisUrl: string;
@@ -38,6 +40,8 @@ export interface RedisQueueOptions {
   readonly queueName?: string;
   /** Timings, shortened by tests; the defaults are documented in README "Scale out". */
   readonly timing?: Partial<FleetTiming>;
+  /** Redis's state, shared by the process's queues (one line when it goes, when it is back). */
+  readonly redisHealth?: DependencyState;
 }
 
 /** A job added but not yet decided waits this long before a worker may take it (see above). */
@@ -66,9 +70,7 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
   // The worker side waits out a Redis restart instead (BullMQ requires maxRetriesPerRequest null).
   const workerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const subscriber = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  for (const connection of [producer, workerConnection, subscriber]) {
-    connection.on("error", (error: Error) => log.warn({ error: errorDetail(error) }, "redis connection"));
-  }
+  const health = redisHealthOr(options.redisHealth, log);
   const queue = new Queue<StoredJob>(name, { connection: producer });
   const acceptState = createPrState(producer, { prefix, leaseMs: timing.leaseMs });
   const workState = createPrState(workerConnection, { prefix, leaseMs: timing.leaseMs });
@@ -230,7 +232,7 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
     // after a few takeovers it fails instead of taking the fleet down one replica at a time.
     maxStalledCount: 3,
   });
-  worker.on("error", (error: Error) => log.warn({ error: errorDetail(error) }, "fleet worker"));
+  watchRedis(health, [producer, workerConnection, subscriber], [queue, worker]);
   worker.on("failed", (job, error) =>
     log.warn({ key: job ? queueKey(job.data.request) : null, error: errorDetail(error) }, "fleet job failed"),
   );
@@ -268,6 +270,7 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
       log.info({ handedBack: handingBack }, "fleet queue stopped");
     },
     stats: () => ({ running: running.size, pending: 0 }),
+    queued: () => queuedJobs(queue),
     isReady: () => producer.status === "ready",
   };
 }

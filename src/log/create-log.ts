@@ -12,6 +12,7 @@ import { redactSecrets } from "../domain/redact.ts";
 import { boundLogLine } from "./bounded-line.ts";
 import { redactCredentialParams } from "./credential-params.ts";
 import { serializeError } from "./error-fields.ts";
+import { tookRoutedError } from "./routed-errors.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -54,6 +55,7 @@ export function logOptions(env: Env): LoggerOptions {
     serializers: { err: serializeError, error: serializeError },
     hooks: {
       logMethod(args, method) {
+        if (tookRoutedError(args)) return;
         const redacted = (args as unknown[]).map(redactArgument);
         method.apply(this, redacted as Parameters<typeof method>);
       },

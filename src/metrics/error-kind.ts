@@ -1,0 +1,54 @@
+// What kind of failure a dependency's error is, as a small closed set: the `kind` label of
+// loupe_dependency_errors_total and the word an operator greps the log for. Node's socket codes,
+// HTTP statuses (Octokit's and the provider's errors carry `status`) and aborts are told apart;
+// anything else is "other", so no message text ever becomes a label value.
+
+export const ERROR_KINDS = [
+  "connection_refused",
+  "connection_reset",
+  "dns",
+  "timeout",
+  "rate_limited",
+  "server_error",
+  "client_error",
+  "other",
+] as const;
+
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+const CODE_KINDS: Readonly<Record<string, ErrorKind>> = {
+  ECONNREFUSED: "connection_refused",
+  ECONNRESET: "connection_reset",
+  EPIPE: "connection_reset",
+  ENOTFOUND: "dns",
+  EAI_AGAIN: "dns",
+  ETIMEDOUT: "timeout",
+  ESOCKETTIMEDOUT: "timeout",
+  UND_ERR_CONNECT_TIMEOUT: "timeout",
+  UND_ERR_SOCKET: "connection_reset",
+};
+
+function property(error: unknown, name: string): unknown {
+  return error !== null && typeof error === "object" ? (error as Record<string, unknown>)[name] : undefined;
+}
+
+function statusKind(status: number): ErrorKind {
+  if (status === 429) return "rate_limited";
+  if (status >= 500) return "server_error";
+  return "client_error";
+}
+
+export function errorKind(error: unknown, depth = 3): ErrorKind {
+  const code = property(error, "code");
+  if (typeof code === "string" && CODE_KINDS[code] !== undefined) return CODE_KINDS[code];
+  const status = property(error, "status");
+  if (typeof status === "number" && status >= 400) return statusKind(status);
+  const name = property(error, "name");
+  if (name === "TimeoutError") return "timeout";
+  // fetch and Octokit wrap the socket's error: its code is on the cause.
+  const cause = property(error, "cause");
+  if (cause !== undefined && depth > 0) return errorKind(cause, depth - 1);
+  const errors = property(error, "errors");
+  if (Array.isArray(errors) && errors.length > 0 && depth > 0) return errorKind(errors[0], depth - 1);
+  return "other";
+}
