@@ -15,13 +15,14 @@ import { replyQueueFor } from "./fleet/reply-queue-for.ts";
 import { reviewQueueFor } from "./fleet/review-queue-for.ts";
 import { type AppClient, createBotLoginLookup } from "./github/bot-login.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
+import { observeGitHubRequests } from "./github/observe-requests.ts";
 import type { GitHubClient } from "./github/octokit.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
 import { createOpenRunsJournal, NO_JOURNAL, type OpenRunsJournal } from "./jobs/open-runs-journal.ts";
 import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
 import { runReview } from "./jobs/run-review.ts";
 import { routeBottleneckErrors } from "./log/routed-errors.ts";
-import { createDependencyStates, type DependencyStates } from "./metrics/dependency-state.ts";
+import { createDependencyStates } from "./metrics/dependency-state.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { readQueue } from "./metrics/queue-reading.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
@@ -94,11 +95,15 @@ function startRuntime<W extends WorkspaceHandle>(
 ): LoupeRuntime {
   const redisUrl = options.redisUrl ?? null;
   const journal = openRunsJournal(app, options.config.stateDir, redisUrl !== null);
+  const metrics = options.metrics ?? NO_METRICS;
+  const dependencies = createDependencyStates(app.log, metrics, options.stillDownLogMs ?? 60_000);
+  if (redisUrl !== null) routeBottleneckErrors((error) => dependencies.redis.failed(error));
   // A job is plain data: whoever runs it authenticates as its installation (Probot caches the
   // installation token), and the journal sees every check run that client creates or completes.
   const installation = async (installationId: number): Promise<GitHubClient> => {
     const octokit = (await app.auth(installationId)) as unknown as GitHubClient;
     journal.watch(octokit, installationId);
+    observeGitHubRequests(octokit, dependencies.github, app.log);
     return octokit;
   };
   const recovery = completeLeftOpenRuns({
@@ -108,9 +113,6 @@ function startRuntime<W extends WorkspaceHandle>(
   }).catch((error: unknown) =>
     app.log.warn({ error: errorDetail(error) }, "left-open check runs not completed"),
   );
-  const metrics = options.metrics ?? NO_METRICS;
-  const dependencies = createDependencyStates(app.log, metrics, options.stillDownLogMs ?? 60_000);
-  if (redisUrl !== null) routeBottleneckErrors((error) => dependencies.redis.failed(error));
   const sleep = options.sleep ?? defaultSleep;
   const { config, ports } = options;
   const checkRuns = createCheckRuns({

@@ -22,6 +22,7 @@ import type { EnqueueOutcome, JobRunner, ReviewQueue } from "../jobs/review-queu
 import type { DependencyState } from "../metrics/dependency-state.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
 import type { JobLogger } from "../pipeline/job-logger.ts";
+import { failedJob } from "./failed-job.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming, REVIEW_QUEUE_NAME } from "./fleet-timing.ts";
 import { createPrState } from "./pr-state.ts";
 import { queuedJobs, redisHealthOr, watchRedis } from "./redis-health.ts";
@@ -195,7 +196,9 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
     const done = options.runner(reviewJob, controller.signal, onCheckRun);
     running.set(jobId, { jobId, controller, done });
     try {
-      const settlement = await done;
+      const settlement = await done.catch((error: unknown) =>
+        failedJob(error, () => workState.finish(target, jobId, request.headSha, false)),
+      );
       const reason = controller.signal.reason as CancelReason | undefined;
       if (controller.signal.aborted && reason?.kind === "handback") {
         // Back into the queue, still holding its pull request: the next replica resumes it.

@@ -4,8 +4,8 @@
 // each failure (a replica with Redis away once wrote 67 lines a second). Every error is counted in
 // the metrics by kind. Pure but for the clock and the logger, which are injected.
 
+import { type ErrorKind, errorKind } from "../domain/error-kind.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
-import { type ErrorKind, errorKind } from "./error-kind.ts";
 import type { DependencyName, Metrics } from "./metrics.ts";
 
 export interface DependencyLogger {

@@ -42,7 +42,7 @@ export interface Metrics {
   webhookDelivery(event: string, outcome: string): void;
   /** Where the queue gauge reads its numbers when scraped (the last queue given wins). */
   watchQueue(stats: () => QueueStats | Promise<QueueStats>): void;
-  /** One error talking to a dependency; `kind` is one of metrics/error-kind.ts's closed set. */
+  /** One error talking to a dependency; `kind` is one of domain/error-kind.ts's closed set. */
   dependencyError(dependency: DependencyName, kind: string): void;
 }
 

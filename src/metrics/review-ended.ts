@@ -2,6 +2,7 @@
 // log line (JSON with LOG_FORMAT=json) carrying what an operator greps for: which pull request and
 // commit, why the loop stopped, the check run's conclusion, and what the review cost.
 
+import type { TerminationReason } from "../domain/outcome.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { Metrics } from "./metrics.ts";
 
@@ -12,6 +13,8 @@ export interface ReviewEnding {
   readonly conclusion: string;
   /** null when the job ended before or without the loop (skips, configuration, failures). */
   readonly result: LoopResult | null;
+  /** Why a review ended without its loop, when that has a name (github_unavailable). */
+  readonly terminationReason?: TerminationReason;
   readonly durationMs: number;
 }
 
@@ -24,7 +27,7 @@ export type ReviewEndedReporter = (ending: ReviewEnding) => void;
 export function createReviewEndedReporter(metrics: Metrics, log: ReviewEndedLogger): ReviewEndedReporter {
   return (ending) => {
     const result = ending.result;
-    const terminationReason = result?.termination_reason ?? "none";
+    const terminationReason = ending.terminationReason ?? result?.termination_reason ?? "none";
     const usage = result?.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
     metrics.reviewEnded({
       terminationReason,

@@ -4,9 +4,9 @@
 
 import net from "node:net";
 import { describe, expect, it } from "@jest/globals";
+import { errorKind } from "../../src/domain/error-kind.ts";
 import { logFleetStart } from "../../src/fleet/fleet-startup.ts";
 import { createDependencyState } from "../../src/metrics/dependency-state.ts";
-import { errorKind } from "../../src/metrics/error-kind.ts";
 
 function recorder() {
   const lines: Array<{ level: string; obj: Record<string, unknown>; msg: string }> = [];

@@ -41,14 +41,18 @@ function statusKind(status: number): ErrorKind {
 export function errorKind(error: unknown, depth = 3): ErrorKind {
   const code = property(error, "code");
   if (typeof code === "string" && CODE_KINDS[code] !== undefined) return CODE_KINDS[code];
+  // fetch and Octokit wrap the socket's error (Octokit as a status 500): the cause says more.
+  const inner = [property(error, "cause"), ...arrayOf(property(error, "errors")).slice(0, 1)];
+  for (const cause of inner) {
+    const kind = cause === undefined || depth <= 0 ? "other" : errorKind(cause, depth - 1);
+    if (kind !== "other") return kind;
+  }
   const status = property(error, "status");
   if (typeof status === "number" && status >= 400) return statusKind(status);
   const name = property(error, "name");
-  if (name === "TimeoutError") return "timeout";
-  // fetch and Octokit wrap the socket's error: its code is on the cause.
-  const cause = property(error, "cause");
-  if (cause !== undefined && depth > 0) return errorKind(cause, depth - 1);
-  const errors = property(error, "errors");
-  if (Array.isArray(errors) && errors.length > 0 && depth > 0) return errorKind(errors[0], depth - 1);
-  return "other";
+  return name === "TimeoutError" || name === "AbortError" ? "timeout" : "other";
+}
+
+function arrayOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
 }
