@@ -38,6 +38,7 @@ export function createLoupe(
       memoryMb: workers.memoryMb,
       graceMs: deadlineGraceMs(limits.timeoutMs),
       onToolCall: (tool, ok) => metrics?.toolCall(tool, ok),
+      onDependencyError: (dependency, kind) => metrics?.dependencyError(dependency, kind),
       onWorkerEnded: (reason) =>
         app.log.warn({ reason }, "repository worker ended; a new one will replace it"),
     });

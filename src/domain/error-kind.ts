@@ -7,10 +7,13 @@ export const ERROR_KINDS = [
   "connection_refused",
   "connection_reset",
   "dns",
+  "unreachable",
+  "tls",
   "timeout",
   "rate_limited",
   "server_error",
   "client_error",
+  "invalid_response",
   "other",
 ] as const;
 
@@ -32,7 +35,7 @@ function property(error: unknown, name: string): unknown {
   return error !== null && typeof error === "object" ? (error as Record<string, unknown>)[name] : undefined;
 }
 
-function statusKind(status: number): ErrorKind {
+export function statusKind(status: number): ErrorKind {
   if (status === 429) return "rate_limited";
   if (status >= 500) return "server_error";
   return "client_error";

@@ -4,22 +4,22 @@
 // (src/isolation), so that repository work never holds the server's event loop.
 
 import type { ProviderConfig } from "../config/provider-config.ts";
-import { parseRepoConfig } from "../config/repo-config.ts";
-import { codeExcerpt } from "../conversation/code-excerpt.ts";
 import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
+import { parseRepoConfig } from "../config/repo-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
+import { codeExcerpt } from "../conversation/code-excerpt.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import { createOpenAiProvider } from "../llm/client.ts";
-import type { ReviewPromptInput } from "../llm/prompt.ts";
 import { runReviewLoop } from "../llm/loop.ts";
-import { runReplyLoop } from "../llm/reply-loop.ts";
+import type { ReviewPromptInput } from "../llm/prompt.ts";
 import type { ChatProvider } from "../llm/provider.ts";
+import { runReplyLoop } from "../llm/reply-loop.ts";
 import { type Metrics, NO_METRICS } from "../metrics/metrics.ts";
 import { observeToolCalls } from "../metrics/observed-tools.ts";
-import { createToolRegistry } from "../tools/registry.ts";
-import { fetchWorkspace } from "../workspace/fetch.ts";
 import { planPublication } from "../pipeline/plan-publication.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
+import { createToolRegistry } from "../tools/registry.ts";
+import { fetchWorkspace } from "../workspace/fetch.ts";
 
 export interface DefaultPortsOptions {
   readonly provider: ProviderConfig;
@@ -30,12 +30,17 @@ export interface DefaultPortsOptions {
   /** Injected in tests of the loop alone; defaults to the OpenAI client. */
   readonly chatProvider?: ChatProvider;
   readonly tmpRoot?: string;
-  /** Counts the tool calls (the process's metrics port). */
+  /** Counts the tool calls and the provider's errors (the process's metrics port). */
   readonly metrics?: Metrics;
 }
 
 export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
-  const chat = options.chatProvider ?? createOpenAiProvider(options.provider);
+  const metrics = options.metrics ?? NO_METRICS;
+  const chat =
+    options.chatProvider ??
+    createOpenAiProvider(options.provider, {
+      onFailedAttempt: (kind) => metrics.dependencyError("provider", kind),
+    });
   const replyLimits = options.replyLimits ?? { ...options.limits, ...DEFAULT_REPLY_BUDGET };
   const toolsFor = (view: Parameters<typeof createToolRegistry>[0]) =>
     observeToolCalls(createToolRegistry(view), options.metrics ?? NO_METRICS);
