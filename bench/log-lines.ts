@@ -6,7 +6,8 @@
 
 import { Writable } from "node:stream";
 import { pino } from "pino";
-import { boundedLines, logOptions } from "../src/log/create-log.ts";
+import { boundedLines } from "../src/log/bounded-line.ts";
+import { logOptions } from "../src/log/create-log.ts";
 
 const ROUNDS = 20_000;
 
@@ -26,16 +27,14 @@ async function time(
 }
 
 const access = (log: pino.Logger, i: number) =>
-  log
-    .child({ name: "http" })
-    .info(
-      {
-        req: { id: `d-${i}`, method: "POST", url: "/api/github/webhooks", remoteAddress: "10.0.0.1" },
-        res: { statusCode: 200 },
-        responseTime: 3,
-      },
-      "POST /api/github/webhooks 200 - 3ms",
-    );
+  log.child({ name: "http" }).info(
+    {
+      req: { id: `d-${i}`, method: "POST", url: "/api/github/webhooks", remoteAddress: "10.0.0.1" },
+      res: { statusCode: 200 },
+      responseTime: 3,
+    },
+    "POST /api/github/webhooks 200 - 3ms",
+  );
 const ended = (log: pino.Logger, i: number) =>
   log.info(
     {

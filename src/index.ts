@@ -14,6 +14,8 @@ import type { Metrics } from "./metrics/metrics.ts";
 
 export interface LoupeFromEnvOptions {
   readonly metrics?: Metrics;
+  /** LOG_STILL_DOWN_SECONDS, in ms: how often a dependency still down is logged again. */
+  readonly stillDownLogMs?: number;
 }
 
 /** What runs once Probot has run the app, with the pool of repository workers to end at shutdown. */
@@ -25,7 +27,7 @@ export function createLoupe(
   settings: AppSettings,
   options: LoupeFromEnvOptions = {},
 ): { readonly app: ApplicationFunction; readonly started: Promise<LoupeProcessRuntime> } {
-  const { app: config, fleet, limits, replyLimits, provider, workers, appId, stillDownLogMs } = settings;
+  const { app: config, fleet, limits, replyLimits, provider, workers, appId } = settings;
   const metrics = options.metrics;
   const started = Promise.withResolvers<LoupeProcessRuntime>();
   const app: ApplicationFunction = async (app, appOptions) => {
@@ -49,7 +51,7 @@ export function createLoupe(
       appId,
       ...(metrics ? { metrics } : {}),
       redisUrl: fleet.redisUrl,
-      stillDownLogMs,
+      ...(options.stillDownLogMs === undefined ? {} : { stillDownLogMs: options.stillDownLogMs }),
       fleetTiming: { lockMs: fleet.lockMs, stalledIntervalMs: fleet.lockMs / 2, leaseMs: 2 * fleet.lockMs },
     });
     await loupe.app(app, appOptions);

@@ -9,6 +9,7 @@ import path from "node:path";
 import { readAppSettings } from "./config/app-settings.ts";
 import { loadEnvironment } from "./config/load-env.ts";
 import { readPort, readServerMode } from "./config/server-config.ts";
+import { readStillDownLogMs } from "./config/still-down-config.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
   const log = await createLog(env);
   const metrics = createPrometheusMetrics({ version: packageVersion() });
   const readiness = createReadinessTracker();
-  const loupe = createLoupe(settings, { metrics });
+  const loupe = createLoupe(settings, { metrics, stillDownLogMs: readStillDownLogMs(env) });
   let dashboard: RedisDashboard | null = null;
   const server = await startAppServer({
     env,

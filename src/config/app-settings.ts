@@ -7,7 +7,6 @@ import { type AppConfig, readAppConfig } from "./app-config.ts";
 import { type DashboardCredentials, readDashboardCredentials } from "./dashboard-config.ts";
 import { type FleetConfig, readFleetConfig } from "./fleet-config.ts";
 import type { Env } from "./load-env.ts";
-import { readStillDownLogMs } from "./log-config.ts";
 import { type ProviderConfig, readProviderConfig } from "./provider-config.ts";
 import { readReplyLimits } from "./reply-limits.ts";
 import { type ReviewLimits, readReviewLimits } from "./review-limits.ts";
@@ -26,8 +25,6 @@ export interface AppSettings {
   readonly provider: ProviderConfig;
   readonly workers: WorkerConfig;
   readonly port: number;
-  /** LOG_STILL_DOWN_SECONDS, in ms. */
-  readonly stillDownLogMs: number;
 }
 
 export function readAppSettings(env: Env): AppSettings {
@@ -51,6 +48,5 @@ export function readAppSettings(env: Env): AppSettings {
     provider,
     workers,
     port: readPort(env),
-    stillDownLogMs: readStillDownLogMs(env),
   };
 }

@@ -6,6 +6,7 @@
 // string is cut to MAX_STRING_CHARS, nesting, arrays and keys are cut, and the whole line's text
 // shares one budget. Strings are redacted as the log hook redacts top-level ones.
 
+import { Transform } from "node:stream";
 import { redactSecrets } from "../domain/redact.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { redactCredentialParams } from "./credential-params.ts";
@@ -58,4 +59,17 @@ export function boundLogLine(line: string): string {
   }
   const bounded = boundValue(parsed, 0, { left: MAX_LINE_TEXT_CHARS });
   return `${JSON.stringify(bounded)}\n`;
+}
+
+/** pino's lines, each bounded and with one value per key, before Probot's format sees them. */
+export function boundedLines(): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const lines = chunk
+        .toString("utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "");
+      done(null, lines.map(boundLogLine).join(""));
+    },
+  });
 }

@@ -5,11 +5,10 @@
 // the top-level fields — loses registered secrets, bearer/basic credentials and the values of
 // credential-looking query parameters. Probot gets this logger instead of building its own.
 
-import { Transform } from "node:stream";
 import { getTransformStream } from "@probot/pino";
 import { type Logger, type LoggerOptions, pino } from "pino";
 import { redactSecrets } from "../domain/redact.ts";
-import { boundLogLine } from "./bounded-line.ts";
+import { boundedLines } from "./bounded-line.ts";
 import { redactCredentialParams } from "./credential-params.ts";
 import { serializeError } from "./error-fields.ts";
 import { tookRoutedError } from "./routed-errors.ts";
@@ -74,17 +73,4 @@ export async function createLog(env: Env): Promise<Logger> {
   const bounded = boundedLines();
   bounded.pipe(transform);
   return pino(logOptions(env), bounded);
-}
-
-/** pino's lines, each bounded and with one value per key, before Probot's format sees them. */
-export function boundedLines(): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      const lines = chunk
-        .toString("utf8")
-        .split("\n")
-        .filter((line) => line.trim() !== "");
-      done(null, lines.map(boundLogLine).join(""));
-    },
-  });
 }

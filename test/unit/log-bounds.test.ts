@@ -5,8 +5,8 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "@jest/globals";
 import { pino } from "pino";
-import { MAX_LINE_TEXT_CHARS, MAX_STRING_CHARS } from "../../src/log/bounded-line.ts";
-import { boundedLines, logOptions } from "../../src/log/create-log.ts";
+import { boundedLines, MAX_LINE_TEXT_CHARS, MAX_STRING_CHARS } from "../../src/log/bounded-line.ts";
+import { logOptions } from "../../src/log/create-log.ts";
 import { duplicateKeys } from "../support/json-lines.ts";
 
 function capture() {
