@@ -47,7 +47,7 @@ export function watchRedis(
 /** The shared queue's jobs not running yet: waiting (priorities included) and delayed. */
 export async function queuedJobs(queue: Queue): Promise<{ waiting: number; delayed: number }> {
   const counts = await withinMs(COUNTS_TIMEOUT_MS, () =>
-    queue.getJobCounts("waiting", "prioritized", "delayed", "waiting-children"),
+    queue.getJobCounts("waiting", "prioritized", "delayed"),
   ).catch(() => null);
   if (counts === null) return { waiting: 0, delayed: 0 };
   return { waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), delayed: counts.delayed ?? 0 };
