@@ -10,17 +10,22 @@ import { createPermissionCache } from "./conversation/permission-cache.ts";
 import type { CancelReason } from "./domain/cancel-reason.ts";
 import type { ReviewRequest } from "./domain/review-request.ts";
 import { budgetStoreFor } from "./fleet/budget-store-for.ts";
-import type { FleetTiming } from "./fleet/fleet-timing.ts";
+import { logFleetStart } from "./fleet/fleet-startup.ts";
+import { DEFAULT_FLEET_TIMING, type FleetTiming } from "./fleet/fleet-timing.ts";
 import { replyQueueFor } from "./fleet/reply-queue-for.ts";
 import { reviewQueueFor } from "./fleet/review-queue-for.ts";
 import { type AppClient, createBotLoginLookup } from "./github/bot-login.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
+import { observeGitHubRequests } from "./github/observe-requests.ts";
 import type { GitHubClient } from "./github/octokit.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
 import { createOpenRunsJournal, NO_JOURNAL, type OpenRunsJournal } from "./jobs/open-runs-journal.ts";
 import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
 import { type AppBudget, runReview } from "./jobs/run-review.ts";
+import { routeBottleneckErrors } from "./log/routed-errors.ts";
+import { createDependencyStates } from "./metrics/dependency-state.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
+import { readQueue } from "./metrics/queue-reading.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
 import { errorDetail } from "./pipeline/error-detail.ts";
 import type { ReviewPorts } from "./pipeline/review-ports.ts";
@@ -45,6 +50,8 @@ export interface LoupeAppOptions<W extends WorkspaceHandle = Workspace> {
   /** REDIS_URL: the fleet's shared queue in Redis instead of this process's own queue. */
   readonly redisUrl?: string | null;
   readonly fleetTiming?: Partial<FleetTiming>;
+  /** LOG_STILL_DOWN_SECONDS: how often a dependency still down is logged again. */
+  readonly stillDownLogMs?: number;
   /** The clock commenters' permissions expire by in the cache (tests move it). */
   readonly now?: () => number;
   /** Spend caps per installation; their store is chosen like the queues (Redis, or this process). */
@@ -91,11 +98,15 @@ function startRuntime<W extends WorkspaceHandle>(
 ): LoupeRuntime {
   const redisUrl = options.redisUrl ?? null;
   const journal = openRunsJournal(app, options.config.stateDir, redisUrl !== null);
+  const metrics = options.metrics ?? NO_METRICS;
+  const dependencies = createDependencyStates(app.log, metrics, options.stillDownLogMs ?? 60_000);
+  if (redisUrl !== null) routeBottleneckErrors((error) => dependencies.redis.failed(error));
   // A job is plain data: whoever runs it authenticates as its installation (Probot caches the
   // installation token), and the journal sees every check run that client creates or completes.
   const installation = async (installationId: number): Promise<GitHubClient> => {
     const octokit = (await app.auth(installationId)) as unknown as GitHubClient;
     journal.watch(octokit, installationId);
+    observeGitHubRequests(octokit, dependencies.github, app.log);
     return octokit;
   };
   const recovery = completeLeftOpenRuns({
@@ -105,7 +116,6 @@ function startRuntime<W extends WorkspaceHandle>(
   }).catch((error: unknown) =>
     app.log.warn({ error: errorDetail(error) }, "left-open check runs not completed"),
   );
-  const metrics = options.metrics ?? NO_METRICS;
   const sleep = options.sleep ?? defaultSleep;
   const { config, ports } = options;
   const checkRuns = createCheckRuns({
@@ -137,12 +147,17 @@ function startRuntime<W extends WorkspaceHandle>(
   };
   const cancel = async (request: ReviewRequest, checkRunId: number, reason: CancelReason) =>
     checkRuns.cancel(await installation(request.installationId), request, checkRunId, reason);
-  const timing = options.fleetTiming ? { fleetTiming: options.fleetTiming } : {};
+  const timing = {
+    ...(options.fleetTiming ? { fleetTiming: options.fleetTiming } : {}),
+    redisHealth: dependencies.redis,
+  };
+  if (redisUrl !== null)
+    logFleetStart(app.log, redisUrl, { ...DEFAULT_FLEET_TIMING, ...options.fleetTiming }.lockMs);
   const reviews = reviewQueueFor({
     ...{ redisUrl, concurrency: config.reviewConcurrency, runner, log: app.log, announce, cancel },
     ...timing,
   });
-  metrics.watchQueue(() => reviews.stats());
+  metrics.watchQueue(() => readQueue(reviews));
   const replyEnded = createReplyEndedReporter(metrics, app.log);
   const replyRunner: ReplyRunner = async (request, signal) =>
     runReply({

@@ -14,6 +14,8 @@ import type { Metrics } from "./metrics/metrics.ts";
 
 export interface LoupeFromEnvOptions {
   readonly metrics?: Metrics;
+  /** LOG_STILL_DOWN_SECONDS, in ms: how often a dependency still down is logged again. */
+  readonly stillDownLogMs?: number;
 }
 
 /** What runs once Probot has run the app, with the pool of repository workers to end at shutdown. */
@@ -38,6 +40,7 @@ export function createLoupe(
       memoryMb: workers.memoryMb,
       graceMs: deadlineGraceMs(limits.timeoutMs),
       onToolCall: (tool, ok) => metrics?.toolCall(tool, ok),
+      onDependencyError: (dependency, kind) => metrics?.dependencyError(dependency, kind),
       onWorkerEnded: (reason) =>
         app.log.warn({ reason }, "repository worker ended; a new one will replace it"),
     });
@@ -49,6 +52,7 @@ export function createLoupe(
       ...(metrics ? { metrics } : {}),
       redisUrl: fleet.redisUrl,
       budget: { settings: settings.budget, maxTokens: limits.maxTokens },
+      ...(options.stillDownLogMs === undefined ? {} : { stillDownLogMs: options.stillDownLogMs }),
       fleetTiming: { lockMs: fleet.lockMs, stalledIntervalMs: fleet.lockMs / 2, leaseMs: 2 * fleet.lockMs },
     });
     await loupe.app(app, appOptions);

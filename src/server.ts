@@ -5,6 +5,7 @@
 // listens, every problem on its own line. SIGTERM drains the queue so every check run is
 // completed. /healthz and /readyz answer in both modes, /metrics once the App runs.
 
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadEnvironment } from "./config/load-env.ts";
 import { readStartup } from "./config/startup.ts";
@@ -45,9 +46,9 @@ async function main(): Promise<void> {
   for (const secret of [settings.webhookSecret, metricsToken, dashboardCredentials?.password])
     registerSecret(secret ?? undefined);
   const log = await createLog(settings.log);
-  const metrics = createPrometheusMetrics();
+  const metrics = createPrometheusMetrics({ version: packageVersion() });
   const readiness = createReadinessTracker();
-  const loupe = createLoupe(settings, { metrics });
+  const loupe = createLoupe(settings, { metrics, stillDownLogMs: config.stillDownLogMs });
   let dashboard: RedisDashboard | null = null;
   const server = await startAppServer({
     env,
@@ -78,6 +79,14 @@ async function main(): Promise<void> {
       .finally(() => dashboard?.close())
       .finally(() => process.exit(0));
   });
+}
+
+/** Loupe's version, for loupe_build_info. */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version?: unknown;
+  };
+  return typeof pkg.version === "string" ? pkg.version : "unknown";
 }
 
 main().catch((error: unknown) => {

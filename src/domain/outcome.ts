@@ -19,6 +19,7 @@ export const TERMINATION_REASONS = [
   "provider_request_rejected",
   "worker_out_of_memory",
   "worker_timeout",
+  "github_unavailable",
 ] as const;
 
 export type TerminationReason = (typeof TERMINATION_REASONS)[number];
@@ -43,6 +44,7 @@ export const TERMINATION_SENTENCES: Readonly<Record<TerminationReason, string>> 
     "Loupe's work on this repository needed more memory than its limit allows, so the review was stopped and nothing was published.",
   worker_timeout:
     "Loupe's work on this repository did not finish before its deadline, so the review was stopped and nothing was published.",
+  github_unavailable: "GitHub could not be reached or kept failing, so the review could not run.",
 };
 
 /**

@@ -19,10 +19,13 @@ import { queueKey, type ReviewRequest } from "../domain/review-request.ts";
 import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
 import type { ReviewJob } from "../jobs/review-job.ts";
 import type { EnqueueOutcome, JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
+import type { DependencyState } from "../metrics/dependency-state.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
 import type { JobLogger } from "../pipeline/job-logger.ts";
+import { failedJob } from "./failed-job.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming, REVIEW_QUEUE_NAME } from "./fleet-timing.ts";
 import { createPrState } from "./pr-state.ts";
+import { queuedJobs, redisHealthOr, watchRedis } from "./redis-health.ts";
 
 export interface RedisQueueOptions {
   readonly redisUrl: string;
@@ -38,6 +41,8 @@ export interface RedisQueueOptions {
   readonly queueName?: string;
   /** Timings, shortened by tests; the defaults are documented in docs/deploy.md, "Scale out". */
   readonly timing?: Partial<FleetTiming>;
+  /** Redis's state, shared by the process's queues (one line when it goes, when it is back). */
+  readonly redisHealth?: DependencyState;
 }
 
 /** A job added but not yet decided waits this long before a worker may take it (see above). */
@@ -66,9 +71,7 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
   // The worker side waits out a Redis restart instead (BullMQ requires maxRetriesPerRequest null).
   const workerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const subscriber = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  for (const connection of [producer, workerConnection, subscriber]) {
-    connection.on("error", (error: Error) => log.warn({ error: errorDetail(error) }, "redis connection"));
-  }
+  const health = redisHealthOr(options.redisHealth, log);
   const queue = new Queue<StoredJob>(name, { connection: producer });
   const acceptState = createPrState(producer, { prefix, leaseMs: timing.leaseMs });
   const workState = createPrState(workerConnection, { prefix, leaseMs: timing.leaseMs });
@@ -193,7 +196,9 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
     const done = options.runner(reviewJob, controller.signal, onCheckRun);
     running.set(jobId, { jobId, controller, done });
     try {
-      const settlement = await done;
+      const settlement = await done.catch((error: unknown) =>
+        failedJob(error, () => workState.finish(target, jobId, request.headSha, false)),
+      );
       const reason = controller.signal.reason as CancelReason | undefined;
       if (controller.signal.aborted && reason?.kind === "handback") {
         // Back into the queue, still holding its pull request: the next replica resumes it.
@@ -230,7 +235,7 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
     // after a few takeovers it fails instead of taking the fleet down one replica at a time.
     maxStalledCount: 3,
   });
-  worker.on("error", (error: Error) => log.warn({ error: errorDetail(error) }, "fleet worker"));
+  watchRedis(health, [producer, workerConnection, subscriber], [queue, worker]);
   worker.on("failed", (job, error) =>
     log.warn({ key: job ? queueKey(job.data.request) : null, error: errorDetail(error) }, "fleet job failed"),
   );
@@ -268,6 +273,7 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
       log.info({ handedBack: handingBack }, "fleet queue stopped");
     },
     stats: () => ({ running: running.size, pending: 0 }),
+    queued: () => queuedJobs(queue),
     isReady: () => producer.status === "ready",
   };
 }

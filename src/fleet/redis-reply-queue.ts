@@ -8,11 +8,13 @@
 import { Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
+import type { DependencyState } from "../metrics/dependency-state.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
 import type { JobLogger } from "../pipeline/job-logger.ts";
 import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
 import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../replies/reply-queue.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
+import { redisHealthOr, watchRedis } from "./redis-health.ts";
 
 export const REPLY_QUEUE_NAME = "loupe-replies";
 
@@ -23,6 +25,8 @@ export interface RedisReplyQueueOptions {
   readonly log: JobLogger;
   readonly queueName?: string;
   readonly timing?: Partial<Pick<FleetTiming, "lockMs" | "stalledIntervalMs" | "enqueueTimeoutMs">>;
+  /** Redis's state, shared by the process's queues. */
+  readonly redisHealth?: DependencyState;
 }
 
 const HANDBACK = "handback";
@@ -34,9 +38,6 @@ export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQue
   // As for reviews: webhooks fail fast while Redis is away (503), workers wait it out.
   const producer = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   const workerConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  for (const connection of [producer, workerConnection]) {
-    connection.on("error", (error: Error) => log.warn({ error: errorDetail(error) }, "redis connection"));
-  }
   const queue = new Queue<ThreadReplyRequest>(name, { connection: producer });
   const running = new Map<string, AbortController>();
   const idleWaiters: (() => void)[] = [];
@@ -65,7 +66,7 @@ export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQue
       maxStalledCount: 2,
     },
   );
-  worker.on("error", (error: Error) => log.warn({ error: errorDetail(error) }, "fleet reply worker"));
+  watchRedis(redisHealthOr(options.redisHealth, log), [producer, workerConnection], [queue, worker]);
   worker.on("failed", (job, error) =>
     log.warn({ comment: job?.data.replyCommentId ?? null, error: errorDetail(error) }, "fleet reply failed"),
   );

@@ -1,6 +1,7 @@
 // The queue of replies in Loupe's threads a process runs: its own in memory, or with REDIS_URL the
 // fleet's on Redis, where one comment is answered once across replicas.
 
+import type { DependencyState } from "../metrics/dependency-state.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
 import { createReplyQueue, type ReplyQueue, type ReplyRunner } from "../replies/reply-queue.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
@@ -16,6 +17,8 @@ export interface ReplyQueueChoice {
     warn(obj: object, msg: string): void;
   };
   readonly fleetTiming?: Partial<FleetTiming>;
+  /** Redis's state, shared by the process's queues. */
+  readonly redisHealth?: DependencyState;
 }
 
 export function replyQueueFor(choice: ReplyQueueChoice): ReplyQueue {
@@ -37,5 +40,6 @@ export function replyQueueFor(choice: ReplyQueueChoice): ReplyQueue {
     runner: choice.runner,
     log: choice.log,
     ...(choice.fleetTiming ? { timing: choice.fleetTiming } : {}),
+    ...(choice.redisHealth ? { redisHealth: choice.redisHealth } : {}),
   });
 }

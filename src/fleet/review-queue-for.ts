@@ -6,6 +6,7 @@ import type { CancelReason } from "../domain/cancel-reason.ts";
 import type { ReviewRequest } from "../domain/review-request.ts";
 import { createReviewQueue } from "../jobs/queue.ts";
 import type { JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
+import type { DependencyState } from "../metrics/dependency-state.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
 import { createRedisQueue } from "./redis-queue.ts";
@@ -24,6 +25,8 @@ export interface ReviewQueueChoice {
   /** Completes a queued check run `cancelled` when its request leaves without running. */
   readonly cancel: (request: ReviewRequest, checkRunId: number, reason: CancelReason) => Promise<void>;
   readonly fleetTiming?: Partial<FleetTiming>;
+  /** Redis's state, shared by the process's queues. */
+  readonly redisHealth?: DependencyState;
 }
 
 export function reviewQueueFor(choice: ReviewQueueChoice): ReviewQueue {
@@ -46,5 +49,6 @@ export function reviewQueueFor(choice: ReviewQueueChoice): ReviewQueue {
     announce: choice.announce,
     cancel: choice.cancel,
     ...(choice.fleetTiming ? { timing: choice.fleetTiming } : {}),
+    ...(choice.redisHealth ? { redisHealth: choice.redisHealth } : {}),
   });
 }

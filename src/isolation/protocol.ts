@@ -11,6 +11,7 @@ import { redactSecrets } from "../domain/redact.ts";
 import type { FetchWorkspaceInput } from "../host/github/github-host.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
+import type { DependencyName } from "../metrics/metrics.ts";
 import type { LoopInput, PlanInput, PlannedReview, ReplyLoopInput } from "../pipeline/review-ports.ts";
 
 /** What a worker is started with (its workerData). */
@@ -62,6 +63,7 @@ export type ToWorker =
 export type FromWorker =
   | { readonly type: "round"; readonly call: number; readonly progress: RoundProgress }
   | { readonly type: "tool_call"; readonly tool: string; readonly ok: boolean }
+  | { readonly type: "dependency_error"; readonly dependency: DependencyName; readonly kind: string }
   | { readonly type: "done"; readonly call: number; readonly value: unknown }
   | { readonly type: "failed"; readonly call: number; readonly error: PlainError };
 

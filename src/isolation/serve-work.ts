@@ -40,8 +40,12 @@ export function serveRepositoryWork(wrap: (ports: ReviewPorts) => ReviewPorts = 
       replyLimits: setup.replyLimits,
       includeTrace: setup.includeTrace,
       tmpRoot: setup.tmpRoot,
-      // The server's metrics live in its thread: each tool call is told to it.
-      metrics: { ...NO_METRICS, toolCall: (tool, ok) => send({ type: "tool_call", tool, ok }) },
+      // The server's metrics live in its thread: each tool call and provider error is told to it.
+      metrics: {
+        ...NO_METRICS,
+        toolCall: (tool, ok) => send({ type: "tool_call", tool, ok }),
+        dependencyError: (dependency, kind) => send({ type: "dependency_error", dependency, kind }),
+      },
     }),
   );
   const held = new Map<number, Held>();

@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { DependencyName } from "../metrics/metrics.ts";
 import type { WorkerSetup, WorkKind, WorkRequest, WorkResults } from "./protocol.ts";
 import {
   type CallOptions,
@@ -27,6 +28,7 @@ export interface WorkerPoolOptions {
   /** Where each worker's directory is made (default: the system temp directory). */
   readonly tmpRoot?: string;
   readonly onToolCall?: (tool: string, ok: boolean) => void;
+  readonly onDependencyError?: (dependency: DependencyName, kind: string) => void;
   /** Told when a worker ended and will be replaced: why, in one of the named reasons or "failed". */
   readonly onWorkerEnded?: (reason: StopReason | "failed") => void;
 }
@@ -117,6 +119,7 @@ function slotThreads(options: WorkerPoolOptions, closed: () => boolean) {
       memoryMb: options.memoryMb,
       graceMs: options.graceMs,
       onToolCall: options.onToolCall ?? (() => {}),
+      ...(options.onDependencyError ? { onDependencyError: options.onDependencyError } : {}),
       onExit: (reason) => {
         if (!closed()) options.onWorkerEnded?.(reason ?? "failed");
       },

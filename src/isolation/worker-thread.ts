@@ -8,6 +8,7 @@
 import { Worker } from "node:worker_threads";
 import type { WorkerStopReason } from "../domain/outcome.ts";
 import type { RoundProgress } from "../llm/types.ts";
+import type { DependencyName } from "../metrics/metrics.ts";
 import {
   type FromWorker,
   fromPlainError,
@@ -38,6 +39,7 @@ export interface WorkerThreadOptions {
   readonly memoryMb: number;
   readonly graceMs: number;
   readonly onToolCall: (tool: string, ok: boolean) => void;
+  readonly onDependencyError?: (dependency: DependencyName, kind: string) => void;
   /** Told once when the worker has ended, with the reason it was stopped (null: it failed or was closed). */
   readonly onExit: (reason: StopReason | null) => void;
 }
@@ -93,6 +95,8 @@ export function startWorkerThread(options: WorkerThreadOptions): WorkerThread {
   };
   worker.on("message", (message: FromWorker) => {
     if (message.type === "tool_call") return options.onToolCall(message.tool, message.ok);
+    if (message.type === "dependency_error")
+      return options.onDependencyError?.(message.dependency, message.kind);
     const call = pending.get(message.call);
     if (message.type === "round") return call?.onRound?.(message.progress);
     pending.delete(message.call);

@@ -30,12 +30,17 @@ export interface DefaultPortsOptions {
   /** Injected in tests of the loop alone; defaults to the OpenAI client. */
   readonly chatProvider?: ChatProvider;
   readonly tmpRoot?: string;
-  /** Counts the tool calls (the process's metrics port). */
+  /** Counts the tool calls and the provider's errors (the process's metrics port). */
   readonly metrics?: Metrics;
 }
 
 export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
-  const chat = options.chatProvider ?? createOpenAiProvider(options.provider);
+  const metrics = options.metrics ?? NO_METRICS;
+  const chat =
+    options.chatProvider ??
+    createOpenAiProvider(options.provider, {
+      onFailedAttempt: (kind) => metrics.dependencyError("provider", kind),
+    });
   const replyLimits = options.replyLimits ?? { ...options.limits, ...DEFAULT_REPLY_BUDGET };
   const toolsFor = (view: Parameters<typeof createToolRegistry>[0]) =>
     observeToolCalls(createToolRegistry(view), options.metrics ?? NO_METRICS);

@@ -36,6 +36,8 @@ export interface ReviewQueue {
   shutdown(graceMs: number): Promise<void>;
   /** This process's share: the jobs it runs, and those waiting for it. */
   stats(): { readonly running: number; readonly pending: number };
+  /** A shared queue's jobs not running yet, fleet-wide (read when /metrics is scraped). */
+  queued?(): Promise<{ readonly waiting: number; readonly delayed: number }>;
   /** Whether the queue can take work now (a shared queue: its Redis connection is up). */
   isReady(): boolean;
 }

@@ -9,13 +9,14 @@ import type { BudgetStore } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import { queueKey } from "../domain/review-request.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
+import { GitHubUnavailableError, isGitHubUnavailable } from "../github/unavailable.ts";
 import { gitHubHost } from "../host/github/github-host.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
 import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
-import { endingFor } from "./ending.ts";
+import { type Ending, endingFor } from "./ending.ts";
 import type { JobEnvironment } from "./job-environment.ts";
 import { createReviewBudget } from "./review-budget.ts";
 import type { ReviewJob } from "./review-job.ts";
@@ -92,8 +93,9 @@ export async function runReview<W extends WorkspaceHandle>(
         }),
   }).catch(async (error: unknown): Promise<ReviewOutcome> => {
     log.warn({ error: errorDetail(error) }, "review ended early");
-    // A review that failed before its check run was asked for still reports somewhere.
-    if (!runs.asked()) await runs.open(request.headSha).catch(() => undefined);
+    // A review that failed before its check run was asked for still reports somewhere — but not
+    // on a GitHub that is away: that would be minutes more of retries to the same end.
+    if (!runs.asked() && !isGitHubUnavailable(error)) await runs.open(request.headSha).catch(() => undefined);
     return cancellation(signal) ?? { kind: "failed", error };
   });
   const ending = endingFor(outcome);
@@ -103,17 +105,35 @@ export async function runReview<W extends WorkspaceHandle>(
     log.info({}, "review handed back to the queue");
     return { remember: false };
   }
-  await runs.current()?.complete(ending);
+  const unavailable = outcome.kind === "failed" && isGitHubUnavailable(outcome.error);
+  const completed = await completeRun(runs.current(), ending, unavailable);
   options.onEnded?.({
     repository: `${request.owner}/${request.repo}`,
     pullNumber: request.pullNumber,
     headSha: runs.current()?.headSha ?? request.headSha,
-    conclusion: ending.conclusion,
+    // No check run was completed: none was ever open, or GitHub refused its completion.
+    conclusion: completed ? ending.conclusion : "none",
     result: outcome.kind === "reviewed" ? outcome.result : null,
     cost: outcome.kind === "reviewed" ? outcome.cost : null,
+    ...(unavailable ? { terminationReason: "github_unavailable" as const } : {}),
     durationMs: now() - startedAt,
   });
+  // The queue fails the job (the fleet's dashboard shows it failed; one process logs it).
+  if (unavailable) throw new GitHubUnavailableError(outcome.error);
   return { remember: ending.remember };
+}
+
+/** Completes the run if there is one; false if there is none, or GitHub is away and it stays open. */
+async function completeRun(run: OpenCheckRun | null, ending: Ending, unavailable: boolean): Promise<boolean> {
+  if (run === null) return false;
+  if (!unavailable) {
+    await run.complete(ending);
+    return true;
+  }
+  return run.complete(ending).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The job's check run: the queued one when it waits on the same commit, else a new one. */

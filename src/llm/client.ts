@@ -6,8 +6,10 @@
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import type { ProviderConfig } from "../config/provider-config.ts";
+import type { ErrorKind } from "../domain/error-kind.ts";
 import { createBoundedFetch } from "./bounded-fetch.ts";
 import { type AttemptFailure, classifyFailure } from "./classify-failure.ts";
+import { providerFailureKind } from "./failure-kind.ts";
 import type { ChatProvider, ChatRequestBody, NonJsonAnswer, ProviderOutcome } from "./provider.ts";
 
 type Attempt =
@@ -25,6 +27,8 @@ export interface OpenAiProviderOptions {
   fetch?: typeof fetch;
   /** Injected for tests of the backoff arithmetic; defaults to Math.random. */
   random?: () => number;
+  /** Told of every failed attempt, retried or not (the provider's error count). */
+  onFailedAttempt?: (kind: ErrorKind) => void;
 }
 
 export function createOpenAiProvider(
@@ -92,6 +96,8 @@ export function createOpenAiProvider(
       for (let retry = 0; ; retry++) {
         const result = await attempt(body, signal, deadline);
         if (result.kind === "response") return result;
+        const kind = providerFailureKind(result);
+        if (kind !== null) options.onFailedAttempt?.(kind);
         const outcome = toOutcome(result, host);
         if (!result.retryable || retry >= config.maxRetries) return outcome;
         const wait = result.retryAfterMs ?? backoffMs(retry, random);

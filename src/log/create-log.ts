@@ -8,7 +8,10 @@
 import { getTransformStream } from "@probot/pino";
 import { type Logger, type LoggerOptions, pino } from "pino";
 import { redactSecrets } from "../domain/redact.ts";
+import { boundedLines } from "./bounded-line.ts";
 import { redactCredentialParams } from "./credential-params.ts";
+import { serializeError } from "./error-fields.ts";
+import { tookRoutedError } from "./routed-errors.ts";
 
 /** pino's level names, and `silent`: LOG_LEVEL is one of them. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -51,8 +54,10 @@ export function logOptions(settings: Pick<LogSettings, "level" | "messageKey">):
     name: "probot",
     messageKey: settings.messageKey,
     redact: { paths: [...REDACTED_PATHS], censor: "[REDACTED]" },
+    serializers: { err: serializeError, error: serializeError },
     hooks: {
       logMethod(args, method) {
+        if (tookRoutedError(args)) return;
         const redacted = (args as unknown[]).map(redactArgument);
         method.apply(this, redacted as Parameters<typeof method>);
       },
@@ -68,5 +73,7 @@ export async function createLog(settings: LogSettings): Promise<Logger> {
   });
   // SonicBoom is a writable stream in all but its declared type.
   transform.pipe(pino.destination(1) as unknown as NodeJS.WritableStream);
-  return pino(logOptions(settings), transform);
+  const bounded = boundedLines();
+  bounded.pipe(transform);
+  return pino(logOptions(settings), bounded);
 }

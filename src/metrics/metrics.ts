@@ -32,7 +32,12 @@ export interface ReplyEndedReport {
 export interface QueueStats {
   readonly running: number;
   readonly pending: number;
+  /** Jobs held back until a time (a shared queue's retries, a busy pull request's jobs). */
+  readonly delayed?: number;
 }
+
+/** The dependencies whose errors are counted (loupe_dependency_errors_total). */
+export type DependencyName = "github" | "provider" | "redis";
 
 export interface Metrics {
   reviewEnded(report: ReviewEndedReport): void;
@@ -41,7 +46,9 @@ export interface Metrics {
   /** One per webhook delivery Loupe handles; `outcome` is "queued", "skipped" or the queue's answer. */
   webhookDelivery(event: string, outcome: string): void;
   /** Where the queue gauge reads its numbers when scraped (the last queue given wins). */
-  watchQueue(stats: () => QueueStats): void;
+  watchQueue(stats: () => QueueStats | Promise<QueueStats>): void;
+  /** One error talking to a dependency; `kind` is one of domain/error-kind.ts's closed set. */
+  dependencyError(dependency: DependencyName, kind: string): void;
 }
 
 export const NO_METRICS: Metrics = {
@@ -50,4 +57,5 @@ export const NO_METRICS: Metrics = {
   toolCall: () => {},
   webhookDelivery: () => {},
   watchQueue: () => {},
+  dependencyError: () => {},
 };

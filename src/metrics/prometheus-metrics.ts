@@ -13,9 +13,26 @@ export interface PrometheusMetrics extends Metrics {
 /** Reviews take seconds to many minutes (REVIEW_TIMEOUT_MS caps them at 30). */
 const DURATION_BUCKETS = [1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800];
 
-export function createPrometheusMetrics(): PrometheusMetrics {
+export interface BuildInfo {
+  /** Loupe's version (package.json). */
+  readonly version: string;
+}
+
+export function createPrometheusMetrics(build: BuildInfo = { version: "unknown" }): PrometheusMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: "loupe_build_info",
+    help: "Always 1; the labels say which Loupe and which Node this process runs",
+    labelNames: ["version", "node"] as const,
+    registers: [registry],
+  }).set({ version: build.version, node: process.versions.node }, 1);
+  const dependencyErrors = new Counter({
+    name: "loupe_dependency_errors_total",
+    help: "Errors talking to a dependency (github, provider, redis), by kind (connection_refused, timeout, server_error...)",
+    labelNames: ["dependency", "kind"] as const,
+    registers: [registry],
+  });
   const reviews = new Counter({
     name: "loupe_reviews_total",
     help: "Reviews ended, by termination reason (none: the loop did not run) and check-run conclusion",
@@ -63,15 +80,16 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     labelNames: ["outcome"] as const,
     registers: [registry],
   });
-  let queueStats: () => QueueStats = () => ({ running: 0, pending: 0 });
+  let queueStats: () => QueueStats | Promise<QueueStats> = () => ({ running: 0, pending: 0 });
   new Gauge({
     name: "loupe_queue_jobs",
-    help: "Review jobs in this process's queue, by state (waiting, running)",
+    help: "Review jobs by state: waiting and delayed in the queue (the fleet's, with REDIS_URL), running in this process",
     labelNames: ["state"] as const,
     registers: [registry],
-    collect() {
-      const stats = queueStats();
+    async collect() {
+      const stats = await queueStats();
       this.set({ state: "waiting" }, stats.pending);
+      this.set({ state: "delayed" }, stats.delayed ?? 0);
       this.set({ state: "running" }, stats.running);
     },
   });
@@ -101,6 +119,9 @@ export function createPrometheusMetrics(): PrometheusMetrics {
     },
     watchQueue(stats) {
       queueStats = stats;
+    },
+    dependencyError(dependency, kind) {
+      dependencyErrors.inc({ dependency, kind });
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };

@@ -3,6 +3,7 @@
 // commit, why the loop stopped, the check run's conclusion, and what the review cost.
 
 import { type Cost, dollarsOf, NO_SPEND } from "../domain/spend.ts";
+import type { TerminationReason } from "../domain/outcome.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { Metrics } from "./metrics.ts";
 
@@ -15,6 +16,8 @@ export interface ReviewEnding {
   readonly result: LoopResult | null;
   /** What the loop's spend cost (null with the result). */
   readonly cost: Cost | null;
+  /** Why a review ended without its loop, when that has a name (github_unavailable). */
+  readonly terminationReason?: TerminationReason;
   readonly durationMs: number;
 }
 
@@ -27,7 +30,7 @@ export type ReviewEndedReporter = (ending: ReviewEnding) => void;
 export function createReviewEndedReporter(metrics: Metrics, log: ReviewEndedLogger): ReviewEndedReporter {
   return (ending) => {
     const result = ending.result;
-    const terminationReason = result?.termination_reason ?? "none";
+    const terminationReason = ending.terminationReason ?? result?.termination_reason ?? "none";
     const usage = result?.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
     const spend = result?.spend ?? NO_SPEND;
     const dollars = ending.cost === null ? null : dollarsOf(ending.cost);

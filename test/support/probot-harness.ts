@@ -127,6 +127,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     gitHost: host,
     stateDir: null,
     autoReviewAuthors: DEFAULT_AUTHOR_POLICY,
+    stillDownLogMs: 60_000,
     ...options.config,
   };
   const limits: ReviewLimits = { ...DEFAULT_REVIEW_LIMITS, ...options.limits };

@@ -28,6 +28,7 @@ describe("the App's settings", () => {
       gitHost: "github.com",
       stateDir: null,
       autoReviewAuthors: "members",
+      stillDownLogMs: 60_000,
     });
     expect(readAppConfig({ LOUPE_STATE_DIR: " /var/lib/loupe " }).stateDir).toBe("/var/lib/loupe");
     expect(readAppConfig({ GHE_HOST: "ghe.example.com:8443", GHE_PROTOCOL: "http" }).gitBaseUrl).toBe(
@@ -43,6 +44,8 @@ describe("the App's settings", () => {
     [{ GHE_HOST: "evil.com/path" }, 'GHE_HOST="evil.com/path" is not a host name'],
     [{ CHECK_RUN_NAME: "a\nb" }, "CHECK_RUN_NAME is not one line of at most 100 characters"],
     [{ LOUPE_STATE_DIR: "/var/lib\nloupe" }, "LOUPE_STATE_DIR is not a directory path"],
+    [{ LOG_STILL_DOWN_SECONDS: "0" }, 'LOG_STILL_DOWN_SECONDS="0" is not an integer from 1 to 3600'],
+    [{ LOG_STILL_DOWN_SECONDS: "1.5" }, 'LOG_STILL_DOWN_SECONDS="1.5" is not an integer from 1 to 3600'],
     [
       { AUTO_REVIEW_AUTHORS: "anyone" },
       'AUTO_REVIEW_AUTHORS="anyone" is not one of everyone, members, writers',

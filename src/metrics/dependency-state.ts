@@ -1,0 +1,90 @@
+// The state of one dependency (Redis, GitHub, the model provider) as an operator reads it: one line
+// when it goes down, one "still down" line every `stillDownEveryMs` with the errors counted since
+// the last line, one line when it is back — however many connections, retries and events report
+// each failure (a replica with Redis away once wrote 67 lines a second). Every error is counted in
+// the metrics by kind. Pure but for the clock and the logger, which are injected.
+
+import { type ErrorKind, errorKind } from "../domain/error-kind.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
+import type { DependencyName, Metrics } from "./metrics.ts";
+
+export interface DependencyLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface DependencyState {
+  /** An error talking to the dependency: counted, and logged if it is news. */
+  failed(error: unknown): void;
+  /** The dependency answered (a connection is ready, a request succeeded). */
+  succeeded(): void;
+  isDown(): boolean;
+}
+
+export interface DependencyStateOptions {
+  readonly dependency: DependencyName;
+  readonly log: DependencyLogger;
+  readonly metrics: Pick<Metrics, "dependencyError">;
+  readonly stillDownEveryMs: number;
+  readonly now?: () => number;
+}
+
+interface Down {
+  readonly since: number;
+  lastLineAt: number;
+  errorsSinceLine: number;
+  errors: number;
+  kind: ErrorKind;
+}
+
+export function createDependencyState(options: DependencyStateOptions): DependencyState {
+  const { dependency, log, metrics, stillDownEveryMs } = options;
+  const now = options.now ?? Date.now;
+  let down: Down | null = null;
+  return {
+    failed(error) {
+      const kind = errorKind(error);
+      metrics.dependencyError(dependency, kind);
+      const at = now();
+      if (down === null) {
+        down = { since: at, lastLineAt: at, errorsSinceLine: 0, errors: 1, kind };
+        const fields = { event: "dependency_down", dependency, kind, error: errorDetail(error) };
+        log.warn(fields, `${dependency} is down`);
+        return;
+      }
+      down.errors++;
+      down.errorsSinceLine++;
+      down.kind = kind;
+      if (at - down.lastLineAt < stillDownEveryMs) return;
+      log.warn(
+        {
+          ...{ event: "dependency_still_down", dependency, kind, error: errorDetail(error) },
+          ...{ errors: down.errorsSinceLine, errors_total: down.errors, down_ms: at - down.since },
+        },
+        `${dependency} is still down`,
+      );
+      down.lastLineAt = at;
+      down.errorsSinceLine = 0;
+    },
+    succeeded() {
+      if (down === null) return;
+      const fields = { dependency, errors_total: down.errors, down_ms: now() - down.since };
+      down = null;
+      log.info({ event: "dependency_up", ...fields }, `${dependency} is back`);
+    },
+    isDown: () => down !== null,
+  };
+}
+
+export type DependencyStates = Readonly<Record<DependencyName, DependencyState>>;
+
+/** One state per dependency, for the whole process. */
+export function createDependencyStates(
+  log: DependencyLogger,
+  metrics: Pick<Metrics, "dependencyError">,
+  stillDownEveryMs: number,
+): DependencyStates {
+  const state = (dependency: DependencyName) =>
+    createDependencyState({ dependency, log, metrics, stillDownEveryMs });
+  return { github: state("github"), provider: state("provider"), redis: state("redis") };
+}
