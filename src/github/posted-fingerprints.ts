@@ -5,7 +5,10 @@
 // writing a marker must not be able to silence a finding or steer the next review.
 
 import { lastReviewedState, type ReviewedState } from "../conversation/review-state.ts";
+import { extractIdentities } from "../review/finding-identity.ts";
 import { extractFingerprints } from "../review/fingerprint.ts";
+import type { LedgerEntry } from "../review/ledger.ts";
+import { readLedgerFromGitHub } from "./ledger-history.ts";
 import { listPullRequestInSlices } from "./list-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
@@ -24,6 +27,8 @@ export interface LoupeHistory {
   readonly fingerprints: Set<string>;
   readonly lastReviewed: ReviewedState | null;
   readonly hasReviewComments: boolean;
+  /** Loupe's findings in its threads and what became of them (empty before the first one). */
+  readonly ledger: readonly LedgerEntry[];
 }
 
 export async function readLoupeHistory(
@@ -41,16 +46,19 @@ export async function readLoupeHistory(
   ]);
   const fingerprints = new Set<string>();
   let hasReviewComments = false;
+  let hasIdentities = false;
   for (const item of comments) {
     if (!isLoupeAuthored(item, input.botLogin) || typeof item.body !== "string") continue;
     hasReviewComments = true;
     for (const fp of extractFingerprints(item.body)) fingerprints.add(fp);
+    hasIdentities ||= extractIdentities(item.body, 1).length > 0;
   }
   const own = reviews.filter((r) => isLoupeAuthored(r, input.botLogin));
   for (const item of own) {
     if (typeof item.body === "string") for (const fp of extractFingerprints(item.body)) fingerprints.add(fp);
   }
-  return { fingerprints, lastReviewed: lastReviewedState(own, input.botLogin), hasReviewComments };
+  const ledger = hasIdentities ? await readLedgerFromGitHub(octokit, input) : [];
+  return { fingerprints, lastReviewed: lastReviewedState(own, input.botLogin), hasReviewComments, ledger };
 }
 
 /** Every review on the pull request, each page parsed a piece at a time. */

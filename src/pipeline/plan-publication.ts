@@ -3,11 +3,12 @@
 // fallback with every finding in the body), and counts findings for the check run and the gate.
 
 import type { Finding } from "../domain/finding.ts";
+import { TimeSlices } from "../domain/time-slices.ts";
 import { FileCode } from "../review/file-code.ts";
+import { countLedger } from "../review/ledger.ts";
 import { planReviewInSlices } from "../review/plan-review.ts";
 import { renderReviewBody } from "../review/render.ts";
 import { emptySeverityCounts, isAtLeast } from "../review/severity.ts";
-import { TimeSlices } from "../domain/time-slices.ts";
 import { readRepositoryTextFile } from "../tools/repository-file.ts";
 import type { PlanInput, PlannedReview } from "./review-ports.ts";
 
@@ -38,6 +39,7 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
       minSeverity: input.config.min_severity,
       maxInline: input.config.max_findings,
       alreadyPosted: input.postedFingerprints,
+      ledger: input.ledger ?? [],
       repository,
     },
     slices,
@@ -82,9 +84,11 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
     findingsBySeverity,
     placement:
       `${plan.inline.length} inline, ${plan.outside.length} in the review body, ` +
-      `${plan.duplicates.length} already posted earlier, ${plan.belowThreshold.length} below min_severity` +
+      `${plan.duplicates.length} already posted earlier, ${plan.dismissed.length} dismissed earlier, ` +
+      `${plan.belowThreshold.length} below min_severity` +
       (notes.length > 0 ? `; ${notes.length} note${notes.length === 1 ? "" : "s"}.` : "."),
     gateFailed: failOn !== "none" && counted.some((f) => isAtLeast(f.severity, failOn)),
     raised: plan.raised,
+    ledger: { fresh, counts: countLedger(input.ledger ?? []), dismissedRepeats: plan.dismissed.length },
   };
 }

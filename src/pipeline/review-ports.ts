@@ -6,18 +6,19 @@
 
 import type { RepoConfigResult } from "../config/repo-config.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
-import type { PullRequest } from "../domain/pull-request.ts";
-import type { FetchWorkspace } from "../host/github/github-host.ts";
-import type { HostRepository } from "../host/pull-request-host.ts";
 import type { ListedChange } from "../diff/listed-change.ts";
 import type { ChangedFile } from "../domain/changed-file.ts";
+import type { Severity } from "../domain/finding.ts";
+import type { PullRequest } from "../domain/pull-request.ts";
 import type { InlineComment } from "../github/publish-review.ts";
 import type { GuidanceFile } from "../guidance/types.ts";
+import type { FetchWorkspace } from "../host/github/github-host.ts";
+import type { HostRepository } from "../host/pull-request-host.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
 import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
-import type { Severity } from "../domain/finding.ts";
+import type { LedgerCounts, LedgerEntry } from "../review/ledger.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 
 export interface LoopInput<W extends WorkspaceHandle = Workspace> {
@@ -47,6 +48,8 @@ export interface PlanInput<W extends WorkspaceHandle = Workspace> {
   readonly files: readonly ChangedFile[];
   readonly config: RepoConfig;
   readonly postedFingerprints: ReadonlySet<string>;
+  /** Loupe's findings on the pull request and their status; a finding on it is not posted again. */
+  readonly ledger?: readonly LedgerEntry[];
   readonly checkRunId: number;
   /** Where links in model text may point (the reviewed repository on its host). */
   readonly repository: HostRepository;
@@ -72,6 +75,15 @@ export interface PlannedReview {
   readonly gateFailed: boolean;
   /** Fingerprints of the findings this review raised (posted now or earlier): their threads stay open. */
   readonly raised: ReadonlySet<string>;
+  /** The ledger as the check run shows it: this review's new findings, and the ledger's counts. */
+  readonly ledger: LedgerSummary;
+}
+
+export interface LedgerSummary {
+  readonly fresh: number;
+  readonly counts: LedgerCounts;
+  /** Findings the model raised again that a person had dismissed (not posted). */
+  readonly dismissedRepeats: number;
 }
 
 /**

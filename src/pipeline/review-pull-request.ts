@@ -9,21 +9,21 @@ import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
-import { describeGuidance } from "./describe-guidance.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { LoopResult, RoundProgress } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { selectChange } from "./change-step.ts";
+import { describeGuidance } from "./describe-guidance.ts";
 import type { JobLogger } from "./job-logger.ts";
 import { loopInput, scopeLine } from "./loop-step.ts";
 import { publishStep } from "./publish-step.ts";
 import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 import { scopeStep } from "./scope-step.ts";
-import { stoppedRecord, unlessStopped } from "./stopped-review.ts";
 import { decideSettings } from "./settings-step.ts";
+import { stoppedRecord, unlessStopped } from "./stopped-review.ts";
 import { openWorkspaceStep } from "./workspace-step.ts";
 
 export interface ReviewRun {
@@ -153,6 +153,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
       files: prepared.changes.files,
       config,
       postedFingerprints: scope.history.fingerprints,
+      ledger: scope.history.ledger,
       checkRunId: prepared.runId,
       repository: host.repository,
       headSha: pullRequest.headSha,

@@ -55,6 +55,8 @@ export interface PublishPlan {
   readonly outside: PlannedOutside[];
   readonly belowThreshold: Finding[];
   readonly duplicates: Finding[];
+  /** Findings a person dismissed (or Loupe withdrew) on the same code: not raised again. */
+  readonly dismissed: Finding[];
   /** The fingerprint of every finding at or above min_severity, new or already posted. */
   readonly raised: Set<string>;
 }

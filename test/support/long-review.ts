@@ -73,6 +73,7 @@ function renderBody(
       .map((f) => ({ finding: f, reason: "no_line" as const, fingerprint })),
     belowThreshold: [],
     duplicates: [],
+    dismissed: [],
     raised: new Set(),
   };
   return renderReviewBody({

@@ -2,6 +2,7 @@
 // the exact hidden markers it must carry and its GitHub length limit.
 
 import { configErrorOutput } from "../../src/check-runs/texts.ts";
+import type { Finding } from "../../src/domain/finding.ts";
 import { type CheckRunOutput, clampOutput } from "../../src/github/check-run.ts";
 import {
   MAX_CHECK_RUN_FIELD,
@@ -9,7 +10,6 @@ import {
   renderSkipOutput,
 } from "../../src/github/check-run-output.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
-import type { Finding } from "../../src/domain/finding.ts";
 import { fingerprintMarker } from "../../src/review/fingerprint.ts";
 import type { InlineAnchor, PublishPlan } from "../../src/review/plan-types.ts";
 import {
@@ -148,6 +148,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
         ],
         belowThreshold: [{ ...finding(f), severity: "info" }],
         duplicates: [finding(f)],
+        dismissed: [],
         raised: new Set(),
       };
       const review = { summary: f.summary, findings: [], notes: [f.note, f.note] };
@@ -189,6 +190,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
           .map((fingerprint) => ({ finding: finding(f, null), reason: "no_line" as const, fingerprint })),
         belowThreshold: [],
         duplicates: [],
+        dismissed: [],
         raised: new Set(),
       };
       const review = { summary: f.summary, findings: [], notes: [f.note] };

@@ -1,0 +1,60 @@
+// The ledger of Loupe's findings on one pull request, as read back from GitHub (Loupe keeps no
+// state of its own): each finding Loupe posted, its identity, and what became of it. Matching a
+// new finding against it decides whether the finding is new, a repeat, one a person dismissed, or
+// one a person dismissed that comes back because the code it points at changed.
+
+import { type FindingIdentity, sameClaimElsewhere, sameFinding } from "./finding-identity.ts";
+
+export const LEDGER_STATUSES = ["open", "fixed", "withdrawn", "dismissed"] as const;
+export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
+
+export interface Dismissal {
+  /** The login of the person with write access who dismissed it. */
+  readonly by: string;
+  /** ISO 8601, when GitHub says; null when it does not (a resolved thread). */
+  readonly at: string | null;
+  readonly how: "reply" | "reaction" | "resolved";
+}
+
+export interface LedgerEntry {
+  readonly identity: FindingIdentity;
+  /** The legacy fingerprint in the same comment (threads are resolved by it). */
+  readonly fingerprint: string | null;
+  readonly status: LedgerStatus;
+  /** The finding's title as Loupe posted it (its own escaped text), for the model's list. */
+  readonly title: string;
+  readonly path: string;
+  readonly line: number | null;
+  readonly dismissal: Dismissal | null;
+}
+
+export type LedgerMatch =
+  | { readonly kind: "new" }
+  /** The same finding is on the ledger: never posted again. */
+  | { readonly kind: "known"; readonly entry: LedgerEntry }
+  /** A dismissed finding whose code changed since: posted again, saying so. */
+  | { readonly kind: "raised_again"; readonly entry: LedgerEntry };
+
+/**
+ * Fixed findings that come back on the very same code are posted again (a regression); open,
+ * withdrawn and dismissed ones are not.
+ */
+export function matchLedger(identity: FindingIdentity, ledger: readonly LedgerEntry[]): LedgerMatch {
+  for (const entry of ledger) {
+    if (entry.status !== "fixed" && sameFinding(identity, entry.identity)) return { kind: "known", entry };
+  }
+  for (const entry of ledger) {
+    if (entry.status === "dismissed" && sameClaimElsewhere(identity, entry.identity)) {
+      return { kind: "raised_again", entry };
+    }
+  }
+  return { kind: "new" };
+}
+
+export type LedgerCounts = Readonly<Record<LedgerStatus, number>>;
+
+export function countLedger(ledger: readonly LedgerEntry[]): LedgerCounts {
+  const counts: Record<LedgerStatus, number> = { open: 0, fixed: 0, withdrawn: 0, dismissed: 0 };
+  for (const entry of ledger) counts[entry.status]++;
+  return counts;
+}
