@@ -85,9 +85,12 @@ function statusOf(
   if (said?.status === "fixed" || said?.status === "withdrawn")
     return { status: said.status, dismissal: null };
   if (said?.status === "still_valid") return { status: "open", dismissal: null };
-  // Loupe resolves a thread whose code changed and whose finding it did not raise again; a person
-  // resolving it after its code changed (outdated) is taken the same way.
-  return { status: thread.isResolved ? "fixed" : "open", dismissal: null };
+  // Loupe resolves a thread whose code changed and whose finding it did not raise again; a writer
+  // resolving it after its code changed (outdated) is taken the same way. Someone who cannot
+  // write resolving it changes nothing.
+  const by = thread.resolvedBy?.login;
+  const fixed = thread.isResolved && (by === undefined || isLoupe(by, input.botLogin) || writer(by));
+  return { status: fixed ? "fixed" : "open", dismissal: null };
 }
 
 /** The newest status in Loupe's own replies in the thread. */

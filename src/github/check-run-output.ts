@@ -4,18 +4,19 @@
 // every field stays within GitHub's 65,535-character limit. Everything is built as a Markdown
 // tree and serialized by the same inert writer as review comments.
 
-import { describeToolCalls } from "../llm/transport/describe.ts";
-import type { LoopResult, RoundProgress, TraceTurn } from "../llm/types.ts";
 import type { Severity } from "../domain/finding.ts";
+import { SEVERITIES } from "../domain/finding.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
 import { redactSecrets } from "../domain/redact.ts";
+import { cutCodePoints } from "../domain/text.ts";
+import { describeToolCalls } from "../llm/transport/describe.ts";
+import type { LoopResult, RoundProgress, TraceTurn } from "../llm/types.ts";
 import { fitBlocks } from "../review/fit-blocks.ts";
+import { describeLedger, type LedgerSummary } from "../review/ledger.ts";
 import { escapeText } from "../review/markdown-escape.ts";
 import { serializeBlocks, tableRow } from "../review/markdown-serialize.ts";
-import { cutCodePoints } from "../domain/text.ts";
 import { type Block, code, emphasis, type Inline, paragraph, strong, text } from "../review/markdown-tree.ts";
 import { sanitizeBlocks } from "../review/sanitize.ts";
-import { SEVERITIES } from "../domain/finding.ts";
 import type { CheckRunOutput } from "./check-run.ts";
 import { renderResultDetails } from "./check-run-details.ts";
 
@@ -34,6 +35,8 @@ export interface CheckRunOutputInput {
   readonly headSha: string;
   /** Loupe's own extra explanation (e.g. "posted in the body after a 422"); sanitised anyway. */
   readonly extraNote?: string;
+  /** The pull request's finding ledger after this review, when the host keeps one. */
+  readonly ledger?: LedgerSummary;
 }
 
 /** A finished review always shows its trace (or why there is none), so `text` is always there. */
@@ -51,6 +54,7 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
   summary.push(...renderResultDetails(result));
   const toolCalls = describeToolCalls(result);
   if (toolCalls !== null) summary.push(paragraph(text(toolCalls)));
+  if (input.ledger !== undefined) summary.push(paragraph(text(describeLedger(input.ledger))));
   if (input.extraNote !== undefined && input.extraNote.trim() !== "") {
     summary.push(...neutral(input.extraNote, 8000));
   }
@@ -86,15 +90,24 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
     paragraph(text("Conclusion: "), code(input.conclusion), text(" · head "), code(input.headSha)),
   );
   return {
-    title: renderTitle(result, input.findingsBySeverity, total),
+    title: renderTitle(result, input.findingsBySeverity, total, input.ledger),
     summary: serializeBlocks(fitBlocks(summary, MAX_CHECK_RUN_FIELD)),
     text: renderTrace(result.trace),
   };
 }
 
-function renderTitle(result: LoopResult, counts: Record<Severity, number>, total: number): string {
+function renderTitle(
+  result: LoopResult,
+  counts: Record<Severity, number>,
+  total: number,
+  ledger: LedgerSummary | undefined,
+): string {
   if (result.termination_reason !== "final_review")
     return `Loupe: review incomplete (${result.termination_reason})`;
+  const known = ledger === undefined ? 0 : ledger.counts.open + ledger.counts.dismissed;
+  if (ledger !== undefined && ledger.fresh === 0 && total + known > 0) {
+    return `Loupe: no new findings (${ledger.counts.open} open, ${ledger.counts.dismissed} dismissed)`;
+  }
   if (total === 0) return "Loupe: no findings";
   const top = SEVERITIES.find((s) => counts[s] > 0)!;
   return `Loupe: ${total} finding${total === 1 ? "" : "s"} (${counts[top]} ${top})`;

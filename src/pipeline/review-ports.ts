@@ -18,7 +18,7 @@ import type { ReviewFocus } from "../llm/focus-prompt.ts";
 import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
-import type { LedgerCounts, LedgerEntry } from "../review/ledger.ts";
+import type { LedgerEntry, LedgerSummary } from "../review/ledger.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 
 export interface LoopInput<W extends WorkspaceHandle = Workspace> {
@@ -77,13 +77,6 @@ export interface PlannedReview {
   readonly raised: ReadonlySet<string>;
   /** The ledger as the check run shows it: this review's new findings, and the ledger's counts. */
   readonly ledger: LedgerSummary;
-}
-
-export interface LedgerSummary {
-  readonly fresh: number;
-  readonly counts: LedgerCounts;
-  /** Findings the model raised again that a person had dismissed (not posted). */
-  readonly dismissedRepeats: number;
 }
 
 /**

@@ -58,3 +58,23 @@ export function countLedger(ledger: readonly LedgerEntry[]): LedgerCounts {
   for (const entry of ledger) counts[entry.status]++;
   return counts;
 }
+
+/** The ledger as the check run shows it: this review's new findings, and the ledger's counts. */
+export interface LedgerSummary {
+  readonly fresh: number;
+  readonly counts: LedgerCounts;
+  /** Findings the model raised again that a person had dismissed (not posted). */
+  readonly dismissedRepeats: number;
+}
+
+/** One line for the check run. */
+export function describeLedger(summary: LedgerSummary): string {
+  const { counts } = summary;
+  return (
+    `Finding ledger: ${summary.fresh} new this review, ${counts.open} still open, ${counts.fixed} fixed, ` +
+    `${counts.withdrawn} withdrawn, ${counts.dismissed} dismissed` +
+    (summary.dismissedRepeats > 0
+      ? ` (${summary.dismissedRepeats} dismissed earlier, not raised again).`
+      : ".")
+  );
+}
