@@ -6,22 +6,22 @@
 // What a check run would say goes in the thread instead: the reply states the finding's status
 // and what the loop spent, and a job that ends without a reply posts why.
 
-import { describeFailure } from "../pipeline/describe-failure.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
-import { workerStopOf } from "../pipeline/stopped-review.ts";
+import { locateReply } from "../conversation/locate-reply.ts";
+import { isBotComment } from "../conversation/review-thread.ts";
+import { redactSecrets } from "../domain/redact.ts";
 import { comparePullRequest } from "../github/compare.ts";
 import { installationToken } from "../github/installation-token.ts";
 import { listReviewThreads, resolveReviewThread } from "../github/review-threads.ts";
 import type { JobEnvironment } from "../jobs/job-environment.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { ToolLoopResult } from "../llm/types.ts";
-import { redactSecrets } from "../domain/redact.ts";
+import { describeFailure } from "../pipeline/describe-failure.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
+import { workerStopOf } from "../pipeline/stopped-review.ts";
 import { renderReplyFailure, renderThreadReply } from "../review/render-reply.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
-import { locateReply } from "../conversation/locate-reply.ts";
 import type { ReplyEnding, ReplyOutcome } from "./reply-ending.ts";
-import { isBotComment } from "../conversation/review-thread.ts";
 
 export interface RunReplyOptions<W extends WorkspaceHandle = Workspace> extends JobEnvironment<W> {
   readonly request: ThreadReplyRequest;
@@ -210,6 +210,9 @@ async function publishReply(
       spend: { rounds: result.rounds, toolCalls: result.tool_calls },
       answering: request.replyCommentId,
       repository: { owner: request.owner, repo: request.repo, host: config.gitHost },
+      replier:
+        context.located.conversation.find((c) => c.databaseId === request.replyCommentId)?.author?.login ??
+        null,
     }),
   );
   const { thread, laterHumanReply } = context.located;

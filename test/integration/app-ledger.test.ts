@@ -10,6 +10,7 @@ import { parseRepoConfig } from "../../src/config/repo-config.ts";
 import { configDigest, reviewedMarker } from "../../src/conversation/review-state.ts";
 import { findingIdentity, identityMarker } from "../../src/review/finding-identity.ts";
 import { fingerprintMarker } from "../../src/review/fingerprint.ts";
+import { statusMarker } from "../../src/review/render-reply.ts";
 import {
   BOT_LOGIN,
   expectCleanEnd,
@@ -51,6 +52,8 @@ function firstComment(code: string): string {
 interface ThreadState {
   readonly resolvedBy?: string;
   readonly thumbsDown?: string;
+  /** Loupe's answer to this writer's reply, which the reply loop judged a dismissal. */
+  readonly repliedBy?: string;
   /** The code the finding was posted on (default: the lines as they still are). */
   readonly code?: string;
 }
@@ -82,7 +85,25 @@ function mockPush(scope: Scope, thread: ThreadState, permissions: Record<string,
     line: 2,
     startLine: null,
     resolvedBy: thread.resolvedBy === undefined ? null : { login: thread.resolvedBy },
-    comments: { nodes: [{ databaseId: 11, body, author: { login: "loupe-test", __typename: "Bot" } }] },
+    comments: {
+      nodes: [
+        { databaseId: 11, body, author: { login: "loupe-test", __typename: "Bot" } },
+        ...(thread.repliedBy === undefined
+          ? []
+          : [
+              {
+                databaseId: 12,
+                body: "@loupe intended.",
+                author: { login: thread.repliedBy, __typename: "User" },
+              },
+              {
+                databaseId: 13,
+                body: `Understood.\n\n${statusMarker("dismissed", thread.repliedBy)}`,
+                author: { login: "loupe-test", __typename: "Bot" },
+              },
+            ]),
+      ],
+    },
     root: {
       nodes: [
         {
@@ -143,8 +164,15 @@ describe("the finding ledger on the next push", () => {
     ["push", { resolvedBy: "octocat" }],
     ["force-push", { resolvedBy: "octocat" }],
     ["rebase", { resolvedBy: "octocat" }],
+    ["push", { repliedBy: "octocat" }],
+    ["force-push", { repliedBy: "octocat" }],
+    ["rebase", { repliedBy: "octocat" }],
   ])("%s: dismissed by a writer (%j), it is not raised again", async (scope, thread) => {
-    const { h, gh } = await reviewPush(scope, thread, { octocat: "write" });
+    const { h, gh } = await reviewPush(
+      scope,
+      thread,
+      thread.repliedBy === undefined ? { octocat: "write" } : {},
+    );
     expect(gh.posted("/reviews")).toEqual([]);
     const output = outputOf(gh);
     expect(output.title).toBe("Loupe: no new findings (0 open, 1 dismissed)");

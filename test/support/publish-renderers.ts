@@ -19,7 +19,12 @@ import {
   reviewMarker,
 } from "../../src/review/render.ts";
 import { renderCliMarkdown } from "../../src/review/render-cli.ts";
-import { renderReplyFailure, renderThreadReply, replyMarker } from "../../src/review/render-reply.ts";
+import {
+  renderReplyFailure,
+  renderThreadReply,
+  replyMarker,
+  statusMarker,
+} from "../../src/review/render-reply.ts";
 import type { Expectation } from "./gfm-oracle.ts";
 
 export const REPOSITORY = { owner: "acme", repo: "widgets", host: "github.com" };
@@ -261,7 +266,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
         answering: 4242,
         repository: REPOSITORY,
       }),
-      expectation: { linkPrefix: LINK_PREFIX, markers: [replyMarker(4242)] },
+      expectation: { linkPrefix: LINK_PREFIX, markers: [replyMarker(4242), statusMarker("fixed", null)] },
       limit: 65536,
     }),
   },
