@@ -4,22 +4,22 @@
 // (src/isolation), so that repository work never holds the server's event loop.
 
 import type { ProviderConfig } from "../config/provider-config.ts";
-import { parseRepoConfig } from "../config/repo-config.ts";
-import { codeExcerpt } from "../conversation/code-excerpt.ts";
 import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
+import { parseRepoConfig } from "../config/repo-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
+import { codeExcerpt } from "../conversation/code-excerpt.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import { createOpenAiProvider } from "../llm/client.ts";
-import type { ReviewPromptInput } from "../llm/prompt.ts";
 import { runReviewLoop } from "../llm/loop.ts";
-import { runReplyLoop } from "../llm/reply-loop.ts";
+import type { ReviewPromptInput } from "../llm/prompt.ts";
 import type { ChatProvider } from "../llm/provider.ts";
+import { runReplyLoop } from "../llm/reply-loop.ts";
 import { type Metrics, NO_METRICS } from "../metrics/metrics.ts";
 import { observeToolCalls } from "../metrics/observed-tools.ts";
-import { createToolRegistry } from "../tools/registry.ts";
-import { fetchWorkspace } from "../workspace/fetch.ts";
 import { planPublication } from "../pipeline/plan-publication.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
+import { createToolRegistry } from "../tools/registry.ts";
+import { fetchWorkspace } from "../workspace/fetch.ts";
 
 export interface DefaultPortsOptions {
   readonly provider: ProviderConfig;
@@ -63,6 +63,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
           ...(input.repositoryInstructions ? { repositoryInstructions: input.repositoryInstructions } : {}),
           ...(input.guidance ? { guidance: input.guidance } : {}),
           ...(input.focus ? { focus: input.focus } : {}),
+          ...(input.knownFindings ? { knownFindings: input.knownFindings } : {}),
         },
         limits: options.limits,
         toolCalls: options.provider.toolCalls,

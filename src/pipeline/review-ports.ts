@@ -15,6 +15,7 @@ import type { GuidanceFile } from "../guidance/types.ts";
 import type { FetchWorkspace } from "../host/github/github-host.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
+import type { KnownFinding } from "../llm/ledger-prompt.ts";
 import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
@@ -34,6 +35,8 @@ export interface LoopInput<W extends WorkspaceHandle = Workspace> {
   readonly onRound: (progress: RoundProgress) => void;
   /** What this review covers (incremental or full, and why). */
   readonly focus?: ReviewFocus;
+  /** The ledger's open and dismissed findings, for the first message. */
+  readonly knownFindings?: readonly KnownFinding[];
 }
 
 export interface ReplyLoopInput<W extends WorkspaceHandle = Workspace> {

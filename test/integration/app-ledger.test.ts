@@ -131,6 +131,8 @@ function mockPush(scope: Scope, thread: ThreadState, permissions: Record<string,
   return gh;
 }
 
+const firstMessage = () =>
+  (app.provider.requests[0]!.body as { messages: { content: string }[] }).messages[1]!.content;
 const outputOf = (gh: ReturnType<typeof mockReviewStart>) =>
   gh.completion().output as { title: string; summary: string };
 
@@ -148,6 +150,10 @@ describe("the finding ledger on the next push", () => {
     async (scope) => {
       const { h, gh } = await reviewPush(scope, {});
       expect(gh.posted("/reviews")).toEqual([]);
+      expect(firstMessage()).toContain(
+        `{"status":"open","path":"src/service.ts","line":2,"title":"${POSTED.title}"}`,
+      );
+      expect(firstMessage()).toContain('Do not repeat an "open" finding');
       const output = outputOf(gh);
       expect(output.title).toBe("Loupe: no new findings (1 open, 0 dismissed)");
       expect(output.summary).toContain(
@@ -174,6 +180,7 @@ describe("the finding ledger on the next push", () => {
       thread.repliedBy === undefined ? { octocat: "write" } : {},
     );
     expect(gh.posted("/reviews")).toEqual([]);
+    expect(firstMessage()).toContain('{"status":"dismissed","path":"src/service.ts","line":2,');
     const output = outputOf(gh);
     expect(output.title).toBe("Loupe: no new findings (0 open, 1 dismissed)");
     expect(output.summary).toContain(
