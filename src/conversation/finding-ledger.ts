@@ -4,7 +4,8 @@
 // when GitHub says they can write to the repository (the caller checks, permission.ts), by one of:
 // a 👎 on the finding, resolving its thread while its code is unchanged (GitHub has not marked it
 // outdated), or a reply the reply loop judged a dismissal (Loupe's reply then carries
-// `<!-- loupe:status=dismissed by=… -->`). Removing the 👎 or unresolving the thread undoes it.
+// `<!-- loupe:status=dismissed by=… -->` and Loupe resolves the thread). Each is read from GitHub's
+// state at every review, so removing the 👎 or unresolving the thread undoes it.
 
 import { extractIdentities } from "../review/finding-identity.ts";
 import { extractFingerprints } from "../review/fingerprint.ts";
@@ -79,7 +80,8 @@ function statusOf(
     return { status: "dismissed", dismissal: { by: resolver!, at: null, how: "resolved" } };
   }
   const said = lastStatus(thread, input.botLogin);
-  if (said?.status === "dismissed" && said.by !== undefined) {
+  // Loupe resolves the thread when it records a reply's dismissal; a writer unresolving it undoes it.
+  if (said?.status === "dismissed" && said.by !== undefined && thread.isResolved) {
     return { status: "dismissed", dismissal: { by: said.by, at: null, how: "reply" } };
   }
   if (said?.status === "fixed" || said?.status === "withdrawn")

@@ -79,12 +79,13 @@ function mockPush(scope: Scope, thread: ThreadState, permissions: Record<string,
   for (const [login, permission] of Object.entries(permissions)) gh.permission(login, permission);
   const node = {
     id: "T_1",
-    isResolved: thread.resolvedBy !== undefined,
+    // Loupe resolves the thread when it records a reply's dismissal.
+    isResolved: thread.resolvedBy !== undefined || thread.repliedBy !== undefined,
     isOutdated: false,
     path: "src/service.ts",
     line: 2,
     startLine: null,
-    resolvedBy: thread.resolvedBy === undefined ? null : { login: thread.resolvedBy },
+    resolvedBy: { login: thread.resolvedBy ?? "loupe-test" },
     comments: {
       nodes: [
         { databaseId: 11, body, author: { login: "loupe-test", __typename: "Bot" } },
