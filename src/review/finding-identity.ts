@@ -18,10 +18,8 @@ export interface FindingIdentity {
 }
 
 export const CLAIM_SKETCH = 24;
-/** Same code: the claims are the same when this much of their words is shared. */
+/** The claims are the same when this much of their words is shared (on the same code or not). */
 export const SAME_CLAIM = 0.3;
-/** Code changed: a finding is the dismissed one raised again when its claim overlaps this much. */
-export const RAISED_AGAIN = 0.5;
 
 const STOP_WORDS = new Set(
   (
@@ -91,7 +89,7 @@ export function sameFinding(a: FindingIdentity, b: FindingIdentity): boolean {
 
 /** The same claim in the same file, on code that is no longer the same. */
 export function sameClaimElsewhere(a: FindingIdentity, b: FindingIdentity): boolean {
-  return a.place === b.place && a.code !== b.code && claimSimilarity(a.claim, b.claim) >= RAISED_AGAIN;
+  return a.place === b.place && a.code !== b.code && claimSimilarity(a.claim, b.claim) >= SAME_CLAIM;
 }
 
 const MARKER = new RegExp(
