@@ -4,6 +4,7 @@
 // Only texts by Loupe's own bot login (`<app slug>[bot]`) count: another bot (or a person)
 // writing a marker must not be able to silence a finding or steer the next review.
 
+import { MAX_LEDGER_ENTRIES } from "../conversation/finding-ledger.ts";
 import { lastReviewedState, type ReviewedState } from "../conversation/review-state.ts";
 import { extractIdentities } from "../review/finding-identity.ts";
 import { extractFingerprints } from "../review/fingerprint.ts";
@@ -57,8 +58,32 @@ export async function readLoupeHistory(
   for (const item of own) {
     if (typeof item.body === "string") for (const fp of extractFingerprints(item.body)) fingerprints.add(fp);
   }
-  const ledger = hasIdentities ? await readLedgerFromGitHub(octokit, input) : [];
+  const threads = hasIdentities ? await readLedgerFromGitHub(octokit, input) : [];
+  const ledger = [...threads, ...bodyEntries(own)];
   return { fingerprints, lastReviewed: lastReviewedState(own, input.botLogin), hasReviewComments, ledger };
+}
+
+/**
+ * Findings Loupe listed in its review bodies (outside the diff, or all of them after a 422): no
+ * thread, so nobody can dismiss them; they are open, and known so that they are not listed again.
+ */
+function bodyEntries(own: readonly Authored[]): LedgerEntry[] {
+  const entries: LedgerEntry[] = [];
+  for (const review of own) {
+    if (typeof review.body !== "string") continue;
+    for (const identity of extractIdentities(review.body, MAX_LEDGER_ENTRIES - entries.length)) {
+      entries.push({
+        identity,
+        fingerprint: null,
+        status: "open",
+        title: "",
+        path: "",
+        line: null,
+        dismissal: null,
+      });
+    }
+  }
+  return entries;
 }
 
 /** Every review on the pull request, each page parsed a piece at a time. */

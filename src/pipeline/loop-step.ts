@@ -49,7 +49,8 @@ export function loopInput<W extends WorkspaceHandle>(input: LoopStepInput<W>): L
 /** Open and dismissed findings on the ledger; fixed and withdrawn ones need no word. */
 function knownFindings(scope: ScopeStep): KnownFinding[] {
   return scope.history.ledger.flatMap((entry) =>
-    entry.status === "open" || entry.status === "dismissed"
+    // Findings listed in a review body have no thread, and no title Loupe keeps.
+    (entry.status === "open" || entry.status === "dismissed") && entry.path !== ""
       ? [{ status: entry.status, path: entry.path, line: entry.line, title: entry.title }]
       : [],
   );

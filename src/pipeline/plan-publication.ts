@@ -84,7 +84,8 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
     findingsBySeverity,
     placement:
       `${plan.inline.length} inline, ${plan.outside.length} in the review body, ` +
-      `${plan.duplicates.length} already posted earlier, ${plan.dismissed.length} dismissed earlier, ` +
+      `${plan.duplicates.length} already posted earlier, ` +
+      (plan.dismissed.length > 0 ? `${plan.dismissed.length} dismissed earlier, ` : "") +
       `${plan.belowThreshold.length} below min_severity` +
       (notes.length > 0 ? `; ${notes.length} note${notes.length === 1 ? "" : "s"}.` : "."),
     gateFailed: failOn !== "none" && counted.some((f) => isAtLeast(f.severity, failOn)),

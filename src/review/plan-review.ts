@@ -136,9 +136,9 @@ class Planner {
     this.seen.add(fingerprint);
     const raisedAgain = match.kind === "raised_again";
     if (anchor.kind === "outside") {
-      plan.outside.push({ finding, reason: anchor.reason, fingerprint });
+      plan.outside.push({ finding, reason: anchor.reason, fingerprint, identity });
     } else if (plan.inline.length >= input.maxInline) {
-      plan.outside.push({ finding, reason: "inline_limit", fingerprint } satisfies PlannedOutside);
+      plan.outside.push({ finding, reason: "inline_limit", fingerprint, identity } satisfies PlannedOutside);
     } else {
       const marks = { fingerprint, identity, raisedAgain };
       const body = renderInlineComment(finding, anchor, marks, anchor.fullRange, input.repository);
@@ -152,6 +152,7 @@ class Planner {
         body,
         fingerprint,
         finding,
+        identity,
       } satisfies PlannedComment);
     }
   }
