@@ -4,14 +4,20 @@
 // above it, a force-push that rewrites the history, another file again), each time with the model
 // saying the same thing in other words: one comment in all. Another: a reader's 👎 dismisses
 // nothing; a writer's 👎 dismisses it through a push and a force-push; once its line changes it is
-// raised again, saying so.
+// raised again, saying so. A third: a writer resolving the thread dismisses it through a rebase,
+// and unresolving it undoes that. A fourth: a writer's reply, judged a dismissal by the reply loop,
+// is recorded in Loupe's answer and holds after a push.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../src/github/external-id.ts";
 import { stopTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import type { CheckRun } from "../support/fake-github-checks.ts";
-import { issueCommentEvent, pullRequestEvent } from "../support/fake-github-payloads.ts";
+import {
+  issueCommentEvent,
+  pullRequestEvent,
+  reviewCommentReplyEvent,
+} from "../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
@@ -80,6 +86,8 @@ beforeAll(async () => {
   fixture = createOneChangeRepo([
     { branch: "quiet", a: 2 },
     { branch: "dismissed", a: 3 },
+    { branch: "resolved", a: 4 },
+    { branch: "replied", a: 5 },
   ]);
   github = await startFakeGitHub();
   github.addRepository({
@@ -103,6 +111,20 @@ beforeAll(async () => {
     reviewTurn(3, 1),
     reviewTurn(4, 1),
     reviewTurn(5, 1),
+    // #3: the first review, after a writer resolved the thread, a rebase, after it was unresolved.
+    reviewTurn(0, 1),
+    reviewTurn(1, 1),
+    reviewTurn(2, 1),
+    reviewTurn(3, 1),
+    // #4: the first review, the answer to a writer's reply, a push.
+    reviewTurn(0, 1),
+    {
+      body: stopTurn({
+        reply: "Understood: the new value is intended, so Loupe will leave it.",
+        finding_status: "dismissed",
+      }),
+    },
+    reviewTurn(4, 1),
   ]);
   loupe = await startLoupeProcess({
     command: "node",
@@ -235,5 +257,58 @@ describe("the finding ledger through a real server process", () => {
     expect(commentsOf(2)).toHaveLength(2);
     expect(commentsOf(2)[1]!.body).toContain("Raised again: this finding was dismissed earlier");
     expect(loupe.output()).not.toContain(API_KEY);
+  });
+
+  it("a writer resolving the thread dismisses it, through a rebase; unresolving it undoes that", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: REPO, number: 3, headRef: "resolved" });
+    await reviewed(3, () => deliver("pull_request", pullRequestEvent("opened", target(), pr)));
+    const root = commentsOf(3)[0]!;
+
+    github.setThreadResolved(root.id, "octocat");
+    const resolved = await push(3, "resolved", commit("src/b.ts", "export const b = 1;\n"));
+    expect(resolved.output?.title).toBe("Loupe: no new findings (0 open, 1 dismissed)");
+
+    // main moves on, and the branch is rebased onto it.
+    fixture.write("README.md", "Moved on.\n");
+    fixture.commit("main moves on");
+    github.pushBranch("octo", REPO, fixture, "main");
+    const rebased = await push(3, "resolved", (repo) => repo.git("rebase", "--quiet", "main"));
+    expect(rebased.output?.summary).toContain("full review: the base moved since the last review");
+    expect(rebased.output?.title).toBe("Loupe: no new findings (0 open, 1 dismissed)");
+
+    github.setThreadResolved(root.id, null);
+    const undone = await push(3, "resolved", commit("src/c.ts", "export const c = 1;\n"));
+    expect(undone.output?.title).toBe("Loupe: no new findings (1 open, 0 dismissed)");
+    expect(commentsOf(3)).toHaveLength(1);
+  });
+
+  it("a writer's reply the reply loop judges a dismissal: recorded in Loupe's answer, not raised after a push", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: REPO, number: 4, headRef: "replied" });
+    await reviewed(4, () => deliver("pull_request", pullRequestEvent("opened", target(), pr)));
+    const root = commentsOf(4)[0]!;
+    const body = "@loupe this is intended: the new value is what we want.";
+    const replyId = github.addPersonReply({
+      owner: "octo",
+      repo: REPO,
+      pullNumber: 4,
+      rootId: root.id,
+      login: "octocat",
+      body,
+    });
+    await deliver(
+      "pull_request_review_comment",
+      reviewCommentReplyEvent(target(), pr, { id: replyId, inReplyTo: root.id, body, login: "octocat" }),
+    );
+    const answer = await loupe.until(
+      () => github.threadReplies.find((r) => r.inReplyTo === root.id && r.user.type === "Bot"),
+      "Loupe's answer in the thread",
+    );
+    expect(answer.body).toContain("Finding status: dismissed");
+    expect(answer.body).toContain("<!-- loupe:status=dismissed by=octocat -->");
+    await loupe.until(() => (github.resolvedThreads.has(root.id) ? true : undefined), "the thread resolved");
+
+    const pushed = await push(4, "replied", commit("src/b.ts", "export const b = 1;\n"));
+    expect(pushed.output?.title).toBe("Loupe: no new findings (0 open, 1 dismissed)");
+    expect(commentsOf(4)).toHaveLength(1);
   });
 });
