@@ -12,7 +12,7 @@ import { cutCodePoints } from "../domain/text.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
 import type { LoopResult, RoundProgress, TraceTurn } from "../llm/types.ts";
 import { fitBlocks } from "../review/fit-blocks.ts";
-import { describeLedger, type LedgerSummary } from "../review/ledger.ts";
+import { describeDismissal, describeLedger, type LedgerSummary } from "../review/ledger.ts";
 import { escapeText } from "../review/markdown-escape.ts";
 import { serializeBlocks, tableRow } from "../review/markdown-serialize.ts";
 import { type Block, code, emphasis, type Inline, paragraph, strong, text } from "../review/markdown-tree.ts";
@@ -54,7 +54,7 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
   summary.push(...renderResultDetails(result));
   const toolCalls = describeToolCalls(result);
   if (toolCalls !== null) summary.push(paragraph(text(toolCalls)));
-  if (input.ledger !== undefined) summary.push(paragraph(text(describeLedger(input.ledger))));
+  if (input.ledger !== undefined) summary.push(...ledgerBlocks(input.ledger));
   if (input.extraNote !== undefined && input.extraNote.trim() !== "") {
     summary.push(...neutral(input.extraNote, 8000));
   }
@@ -111,6 +111,14 @@ function renderTitle(
   if (total === 0) return "Loupe: no findings";
   const top = SEVERITIES.find((s) => counts[s] > 0)!;
   return `Loupe: ${total} finding${total === 1 ? "" : "s"} (${counts[top]} ${top})`;
+}
+
+/** The ledger line, then who dismissed what: titles and logins are text, escaped like all of it. */
+function ledgerBlocks(ledger: LedgerSummary): Block[] {
+  const blocks = [paragraph(text(describeLedger(ledger)))];
+  for (const dismissed of ledger.dismissals)
+    blocks.push(paragraph(text(`• ${describeDismissal(dismissed)}`)));
+  return blocks;
 }
 
 type Row = (readonly Inline[])[];

@@ -5,7 +5,7 @@
 import type { Finding } from "../domain/finding.ts";
 import { TimeSlices } from "../domain/time-slices.ts";
 import { FileCode } from "../review/file-code.ts";
-import { countLedger } from "../review/ledger.ts";
+import { summariseLedger } from "../review/ledger.ts";
 import { planReviewInSlices } from "../review/plan-review.ts";
 import { renderReviewBody } from "../review/render.ts";
 import { emptySeverityCounts, isAtLeast } from "../review/severity.ts";
@@ -90,6 +90,6 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
       (notes.length > 0 ? `; ${notes.length} note${notes.length === 1 ? "" : "s"}.` : "."),
     gateFailed: failOn !== "none" && counted.some((f) => isAtLeast(f.severity, failOn)),
     raised: plan.raised,
-    ledger: { fresh, counts: countLedger(input.ledger ?? []), dismissedRepeats: plan.dismissed.length },
+    ledger: summariseLedger(input.ledger ?? [], fresh, plan.dismissed.length),
   };
 }

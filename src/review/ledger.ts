@@ -65,6 +65,43 @@ export interface LedgerSummary {
   readonly counts: LedgerCounts;
   /** Findings the model raised again that a person had dismissed (not posted). */
   readonly dismissedRepeats: number;
+  /** The dismissed findings, who dismissed each, when and how (the first MAX_DISMISSALS_SHOWN). */
+  readonly dismissals: readonly DismissedFinding[];
+}
+
+export interface DismissedFinding {
+  readonly path: string;
+  readonly line: number | null;
+  readonly title: string;
+  readonly dismissal: Dismissal;
+}
+
+export const MAX_DISMISSALS_SHOWN = 20;
+
+export function summariseLedger(
+  ledger: readonly LedgerEntry[],
+  fresh: number,
+  dismissedRepeats: number,
+): LedgerSummary {
+  const dismissals = ledger
+    .flatMap(({ path, line, title, dismissal }) =>
+      dismissal === null ? [] : [{ path, line, title, dismissal }],
+    )
+    .slice(0, MAX_DISMISSALS_SHOWN);
+  return { fresh, counts: countLedger(ledger), dismissedRepeats, dismissals };
+}
+
+const HOW: Readonly<Record<Dismissal["how"], string>> = {
+  reaction: "a 👎 on the finding",
+  resolved: "resolved the thread, code unchanged",
+  reply: "a reply in the thread",
+};
+
+/** "src/a.ts:3 · <title> — dismissed by octocat (a 👎 on the finding, 2026-01-02)", as plain text. */
+export function describeDismissal(entry: DismissedFinding): string {
+  const where = entry.line === null ? entry.path : `${entry.path}:${entry.line}`;
+  const when = entry.dismissal.at === null ? "" : `, ${entry.dismissal.at.slice(0, 10)}`;
+  return `${where} · ${entry.title} — dismissed by ${entry.dismissal.by} (${HOW[entry.dismissal.how]}${when})`;
 }
 
 /** One line for the check run. */

@@ -187,6 +187,13 @@ describe("the finding ledger on the next push", () => {
     expect(output.summary).toContain(
       "0 new this review, 0 still open, 0 fixed, 0 withdrawn, 1 dismissed (1 dismissed earlier, not raised again).",
     );
+    const how =
+      thread.thumbsDown !== undefined
+        ? "a 👎 on the finding, 2026-01-02"
+        : thread.resolvedBy !== undefined
+          ? "resolved the thread, code unchanged"
+          : "a reply in the thread";
+    expect(output.summary).toContain(`src/service.ts:2 · ${POSTED.title} — dismissed by octocat (${how})`);
     expectCleanEnd(h, app.provider, [gh]);
   });
 

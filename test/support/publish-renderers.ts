@@ -232,6 +232,20 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
           filesSkipped: 0,
           headSha: SHA,
           extraNote: f.note,
+          // Titles on the ledger were written by the model on an earlier review.
+          ledger: {
+            fresh: 0,
+            counts: { open: 1, fixed: 0, withdrawn: 0, dismissed: 1 },
+            dismissedRepeats: 1,
+            dismissals: [
+              {
+                path: f.path,
+                line: 3,
+                title: f.title,
+                dismissal: { by: "octocat", at: null, how: "reaction" },
+              },
+            ],
+          },
         });
         return { markdown: sent(output)[part] ?? "", expectation: none, limit: MAX_CHECK_RUN_FIELD };
       },
