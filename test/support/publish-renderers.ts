@@ -10,6 +10,7 @@ import {
   renderSkipOutput,
 } from "../../src/github/check-run-output.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
+import { findingIdentity, identityMarker } from "../../src/review/finding-identity.ts";
 import { fingerprintMarker } from "../../src/review/fingerprint.ts";
 import type { InlineAnchor, PublishPlan } from "../../src/review/plan-types.ts";
 import {
@@ -136,11 +137,19 @@ const sent = (output: CheckRunOutput): CheckRunOutput => clampOutput(output);
 export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
   {
     name: "inline comment",
-    render: (f) => ({
-      markdown: renderInlineComment(finding(f), anchor, FPS[0], true, REPOSITORY),
-      expectation: { linkPrefix: LINK_PREFIX, markers: [fingerprintMarker(FPS[0])] },
-      limit: 65536,
-    }),
+    render: (f) => {
+      // A dismissed finding raised again, with its ledger identity: every line Loupe can add.
+      const identity = findingIdentity({ ...finding(f), code: "" });
+      const marks = { fingerprint: FPS[0], identity, raisedAgain: true };
+      return {
+        markdown: renderInlineComment(finding(f), anchor, marks, true, REPOSITORY),
+        expectation: {
+          linkPrefix: LINK_PREFIX,
+          markers: [fingerprintMarker(FPS[0]), identityMarker(identity)],
+        },
+        limit: 65536,
+      };
+    },
   },
   {
     name: "review body",
