@@ -20,6 +20,7 @@ export async function readLedgerFromGitHub(
 ): Promise<LedgerEntry[]> {
   const threads = await listReviewThreads(octokit, input);
   const api = createConversationApi(octokit, input);
+  // One answer per person for this review, however many threads they reacted on or resolved.
   const cache = createPermissionCache();
   const writers = new Set<string>();
   const candidates = [...dismissalCandidates(threads, input.botLogin)].slice(0, MAX_CHECKED);
