@@ -5,8 +5,9 @@
 // saying the same thing in other words: one comment in all. Another: a reader's 👎 dismisses
 // nothing; a writer's 👎 dismisses it through a push and a force-push; once its line changes it is
 // raised again, saying so. A third: a writer resolving the thread dismisses it through a rebase,
-// and unresolving it undoes that. A fourth: a writer's reply, judged a dismissal by the reply loop,
-// is recorded in Loupe's answer and holds after a push.
+// and unresolving it undoes that. A fourth: a reader's reply gets no answer and dismisses nothing;
+// a writer's, judged a dismissal by the reply loop, is recorded in Loupe's answer and holds after a
+// push. The model's turns are one script for the whole file, so its tests run together, in order.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../src/github/external-id.ts";
@@ -116,8 +117,9 @@ beforeAll(async () => {
     reviewTurn(1, 1),
     reviewTurn(2, 1),
     reviewTurn(3, 1),
-    // #4: the first review, the answer to a writer's reply, a push.
+    // #4: the first review, a push after a reader's reply, the answer to a writer's reply, a push.
     reviewTurn(0, 1),
+    reviewTurn(3, 1),
     {
       body: stopTurn({
         reply: "Understood: the new value is intended, so Loupe will leave it.",
@@ -282,11 +284,33 @@ describe("the finding ledger through a real server process", () => {
     expect(commentsOf(3)).toHaveLength(1);
   });
 
-  it("a writer's reply the reply loop judges a dismissal: recorded in Loupe's answer, not raised after a push", async () => {
+  it("a reader's reply dismisses nothing; a writer's the reply loop judges a dismissal is recorded and holds after a push", async () => {
     const pr = github.addPullRequest({ owner: "octo", repo: REPO, number: 4, headRef: "replied" });
     await reviewed(4, () => deliver("pull_request", pullRequestEvent("opened", target(), pr)));
     const root = commentsOf(4)[0]!;
     const body = "@loupe this is intended: the new value is what we want.";
+
+    // Someone who can only read says the same: no answer, and nothing dismissed.
+    const readerReply = github.addPersonReply({
+      owner: "octo",
+      repo: REPO,
+      pullNumber: 4,
+      rootId: root.id,
+      login: "reader",
+      body,
+    });
+    await deliver(
+      "pull_request_review_comment",
+      reviewCommentReplyEvent(target(), pr, { id: readerReply, inReplyTo: root.id, body, login: "reader" }),
+    );
+    await loupe.until(
+      () => (loupe.output().includes(`"comment":${readerReply}`) ? true : undefined),
+      "the reader's comment's log line",
+    );
+    const afterReader = await push(4, "replied", commit("src/c.ts", "export const c = 1;\n"));
+    expect(afterReader.output?.title).toBe("Loupe: no new findings (1 open, 0 dismissed)");
+    expect(github.threadReplies.filter((r) => r.inReplyTo === root.id && r.user.type === "Bot")).toEqual([]);
+
     const replyId = github.addPersonReply({
       owner: "octo",
       repo: REPO,
