@@ -207,25 +207,23 @@ describe("the finding ledger on the next push", () => {
     },
   );
 
-  it("a dismissed finding whose code changed is raised again, and says so", async () => {
-    const h = await app.start([{ body: stopTurn(review([REWORDED])) }]);
-    const gh = mockPush(
-      "push",
-      { thumbsDown: "octocat", code: "db.write(record, { sync: false });" },
-      {
-        octocat: "write",
-      },
-    );
-    gh.listReviews(PR, []).createReview(PR);
-    await h.receive("pull_request", pullRequestPayload(app.fx, "synchronize", head));
-    await h.drain();
-    const posted = gh.posted("/reviews");
-    expect(posted).toHaveLength(1);
-    const comments = posted[0]!.comments as { path: string; line: number; body: string }[];
-    expect(comments).toHaveLength(1);
-    expect(comments[0]!.body).toContain("Raised again: this finding was dismissed earlier");
-    expect(comments[0]!.body).toMatch(/<!-- loupe:finding code=[0-9a-f]{16} place=[0-9a-f]{8} claim=/);
-    expect(outputOf(gh).summary).toContain("Finding ledger: 1 new this review");
-    expectCleanEnd(h, app.provider, [gh]);
-  });
+  it.each<ThreadState>([{ thumbsDown: "octocat" }, { resolvedBy: "octocat" }, { repliedBy: "octocat" }])(
+    "a finding dismissed by %j whose code changed is raised again, and says so",
+    async (way) => {
+      const h = await app.start([{ body: stopTurn(review([REWORDED])) }]);
+      const thread = { ...way, code: "db.write(record, { sync: false });" };
+      const gh = mockPush("push", thread, way.repliedBy === undefined ? { octocat: "write" } : {});
+      gh.listReviews(PR, []).createReview(PR);
+      await h.receive("pull_request", pullRequestPayload(app.fx, "synchronize", head));
+      await h.drain();
+      const posted = gh.posted("/reviews");
+      expect(posted).toHaveLength(1);
+      const comments = posted[0]!.comments as { path: string; line: number; body: string }[];
+      expect(comments).toHaveLength(1);
+      expect(comments[0]!.body).toContain("Raised again: this finding was dismissed earlier");
+      expect(comments[0]!.body).toMatch(/<!-- loupe:finding code=[0-9a-f]{16} place=[0-9a-f]{8} claim=/);
+      expect(outputOf(gh).summary).toContain("Finding ledger: 1 new this review");
+      expectCleanEnd(h, app.provider, [gh]);
+    },
+  );
 });
