@@ -12,6 +12,12 @@ export interface ThreadComment {
   readonly author: { readonly login: string; readonly __typename?: string } | null;
 }
 
+/** A 👎 on the thread's first comment. */
+export interface ThumbsDown {
+  readonly createdAt: string | null;
+  readonly user: { readonly login: string } | null;
+}
+
 export interface ReviewThread {
   readonly id: string;
   readonly isResolved: boolean;
@@ -21,6 +27,10 @@ export interface ReviewThread {
   readonly line: number | null;
   readonly startLine: number | null;
   readonly comments: readonly ThreadComment[];
+  /** Who resolved it (GraphQL names Loupe by its slug); absent when the reader did not ask. */
+  readonly resolvedBy?: { readonly login: string } | null;
+  /** The 👎 reactions on the first comment (the first 20); absent when the reader did not ask. */
+  readonly thumbsDown?: readonly ThumbsDown[];
 }
 
 export function isBotComment(comment: ThreadComment, botLogin: string): boolean {

@@ -13,6 +13,7 @@ import { cutCodePoints } from "../domain/text.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
 import type { LoopResult, RoundProgress, TraceTurn } from "../llm/types.ts";
 import { fitBlocks } from "../review/fit-blocks.ts";
+import { describeDismissal, describeLedger, type LedgerSummary } from "../review/ledger.ts";
 import { escapeText } from "../review/markdown-escape.ts";
 import { serializeBlocks, tableRow } from "../review/markdown-serialize.ts";
 import { type Block, code, emphasis, type Inline, paragraph, strong, text } from "../review/markdown-tree.ts";
@@ -37,6 +38,8 @@ export interface CheckRunOutputInput {
   readonly extraNote?: string;
   /** What the review's spend cost; absent where a caller knows no prices (a bare renderer). */
   readonly cost?: Cost;
+  /** The pull request's finding ledger after this review, when the host keeps one. */
+  readonly ledger?: LedgerSummary;
 }
 
 /** A finished review always shows its trace (or why there is none), so `text` is always there. */
@@ -54,6 +57,7 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
   summary.push(...renderResultDetails(result));
   const toolCalls = describeToolCalls(result);
   if (toolCalls !== null) summary.push(paragraph(text(toolCalls)));
+  if (input.ledger !== undefined) summary.push(...ledgerBlocks(input.ledger));
   if (input.extraNote !== undefined && input.extraNote.trim() !== "") {
     summary.push(...neutral(input.extraNote, 8000));
   }
@@ -90,18 +94,35 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
     paragraph(text("Conclusion: "), code(input.conclusion), text(" · head "), code(input.headSha)),
   );
   return {
-    title: renderTitle(result, input.findingsBySeverity, total),
+    title: renderTitle(result, input.findingsBySeverity, total, input.ledger),
     summary: serializeBlocks(fitBlocks(summary, MAX_CHECK_RUN_FIELD)),
     text: renderTrace(result.trace),
   };
 }
 
-function renderTitle(result: LoopResult, counts: Record<Severity, number>, total: number): string {
+function renderTitle(
+  result: LoopResult,
+  counts: Record<Severity, number>,
+  total: number,
+  ledger: LedgerSummary | undefined,
+): string {
   if (result.termination_reason !== "final_review")
     return `Loupe: review incomplete (${result.termination_reason})`;
+  const known = ledger === undefined ? 0 : ledger.counts.open + ledger.counts.dismissed;
+  if (ledger !== undefined && ledger.fresh === 0 && total + known > 0) {
+    return `Loupe: no new findings (${ledger.counts.open} open, ${ledger.counts.dismissed} dismissed)`;
+  }
   if (total === 0) return "Loupe: no findings";
   const top = SEVERITIES.find((s) => counts[s] > 0)!;
   return `Loupe: ${total} finding${total === 1 ? "" : "s"} (${counts[top]} ${top})`;
+}
+
+/** The ledger line, then who dismissed what: titles and logins are text, escaped like all of it. */
+function ledgerBlocks(ledger: LedgerSummary): Block[] {
+  const blocks = [paragraph(text(describeLedger(ledger)))];
+  for (const dismissed of ledger.dismissals)
+    blocks.push(paragraph(text(`• ${describeDismissal(dismissed)}`)));
+  return blocks;
 }
 
 type Row = (readonly Inline[])[];

@@ -3,7 +3,7 @@
 // time) and resolved one mutation at a time, so a failure leaves the rest untouched and is
 // counted, not thrown.
 
-import type { ReviewThread } from "../conversation/review-thread.ts";
+import type { ReviewThread, ThumbsDown } from "../conversation/review-thread.ts";
 import { graphqlInSlices } from "./graphql-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
@@ -13,8 +13,11 @@ const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $cu
       reviewThreads(first: 100, after: $cursor) {
         pageInfo { hasNextPage endCursor }
         nodes {
-          id isResolved isOutdated path line startLine
+          id isResolved isOutdated path line startLine resolvedBy { login }
           comments(first: 100) { nodes { databaseId body author { login __typename } } }
+          root: comments(first: 1) {
+            nodes { reactions(content: THUMBS_DOWN, first: 20) { nodes { createdAt user { login } } } }
+          }
         }
       }
     }
@@ -33,7 +36,12 @@ interface ThreadsPage {
     pullRequest: {
       reviewThreads: {
         pageInfo: { hasNextPage: boolean; endCursor: string | null };
-        nodes: Array<Omit<ReviewThread, "comments"> & { comments: { nodes: ReviewThread["comments"] } }>;
+        nodes: Array<
+          Omit<ReviewThread, "comments" | "thumbsDown"> & {
+            comments: { nodes: ReviewThread["comments"] };
+            root?: { nodes: Array<{ reactions?: { nodes: ThumbsDown[] } }> };
+          }
+        >;
       };
     } | null;
   } | null;
@@ -56,7 +64,14 @@ export async function listReviewThreads(
     );
     const connection = data.repository?.pullRequest?.reviewThreads;
     if (!connection) break;
-    for (const node of connection.nodes) threads.push({ ...node, comments: node.comments.nodes });
+    for (const { root, ...node } of connection.nodes) {
+      const thumbsDown = root?.nodes[0]?.reactions?.nodes;
+      threads.push({
+        ...node,
+        comments: node.comments.nodes,
+        ...(thumbsDown === undefined ? {} : { thumbsDown }),
+      });
+    }
     if (!connection.pageInfo.hasNextPage || connection.pageInfo.endCursor === null) break;
     cursor = connection.pageInfo.endCursor;
   }

@@ -68,6 +68,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
           ...(input.repositoryInstructions ? { repositoryInstructions: input.repositoryInstructions } : {}),
           ...(input.guidance ? { guidance: input.guidance } : {}),
           ...(input.focus ? { focus: input.focus } : {}),
+          ...(input.knownFindings ? { knownFindings: input.knownFindings } : {}),
         },
         limits:
           input.maxTokens === undefined

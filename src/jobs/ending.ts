@@ -49,6 +49,7 @@ export function endingFor(outcome: ReviewOutcome): Ending {
           headSha: outcome.headSha,
           extraNote: notes.join("\n\n"),
           cost: outcome.cost,
+          ...(plan === null ? {} : { ledger: plan.ledger }),
         }),
         remember: !outcome.publishFailed,
       };

@@ -9,6 +9,7 @@ import { finalReviewJsonSchema } from "./final-review-schema.ts";
 import { FINDING_POLICY } from "./finding-policy.ts";
 import { type ReviewFocus, renderFocus } from "./focus-prompt.ts";
 import { guidanceLines } from "./guidance-prompt.ts";
+import { type KnownFinding, renderKnownFindings } from "./ledger-prompt.ts";
 import type { ChatMessage } from "./provider.ts";
 
 export interface ReviewPromptInput {
@@ -23,6 +24,8 @@ export interface ReviewPromptInput {
   guidance?: readonly GuidanceFile[];
   /** Whole pull request or only the commits since the last review (absent: nothing said). */
   focus?: ReviewFocus;
+  /** The pull request's open and dismissed findings from Loupe's ledger (absent: none). */
+  knownFindings?: readonly KnownFinding[];
 }
 
 // 300 ordinary entries take about 30,000 characters, so the count is what usually ends the list;
@@ -88,6 +91,8 @@ function buildUserMessage(input: ReviewPromptInput): string {
   }
   parts.push(...guidanceLines(input.guidance));
   if (input.focus !== undefined) parts.push(renderFocus(input.focus));
+  const known = renderKnownFindings(input.knownFindings ?? []);
+  if (known !== null) parts.push(known);
   parts.push("Review the changes and return the final review JSON.");
   return parts.join("\n");
 }

@@ -5,7 +5,7 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 
 export const MAX_REPLY_BYTES = 4 * 1024;
-export const FINDING_STATUSES = ["still_valid", "fixed", "withdrawn"] as const;
+export const FINDING_STATUSES = ["still_valid", "fixed", "withdrawn", "dismissed"] as const;
 export type FindingStatus = (typeof FINDING_STATUSES)[number];
 
 export interface ThreadReply {

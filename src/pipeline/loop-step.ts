@@ -10,6 +10,7 @@ import type { PullRequest } from "../domain/pull-request.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
+import type { KnownFinding } from "../llm/ledger-prompt.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import type { LoopInput } from "./review-ports.ts";
@@ -44,7 +45,18 @@ export function loopInput<W extends WorkspaceHandle>(input: LoopStepInput<W>): L
     onRound: input.onRound,
     ...(input.maxTokens === null ? {} : { maxTokens: input.maxTokens }),
     ...(focus === null ? {} : { focus }),
+    knownFindings: knownFindings(input.scope),
   };
+}
+
+/** Open and dismissed findings on the ledger; fixed and withdrawn ones need no word. */
+function knownFindings(scope: ScopeStep): KnownFinding[] {
+  return scope.history.ledger.flatMap((entry) =>
+    // Findings listed in a review body have no thread, and no title Loupe keeps.
+    (entry.status === "open" || entry.status === "dismissed") && entry.path !== ""
+      ? [{ status: entry.status, path: entry.path, line: entry.line, title: entry.title }]
+      : [],
+  );
 }
 
 /** The scope line the check run shows; null when the host keeps no history to scope against. */

@@ -5,6 +5,7 @@
 import type { Finding } from "../domain/finding.ts";
 import { TimeSlices } from "../domain/time-slices.ts";
 import { FileCode } from "../review/file-code.ts";
+import { summariseLedger } from "../review/ledger.ts";
 import { planReviewInSlices } from "../review/plan-review.ts";
 import { renderReviewBody } from "../review/render.ts";
 import { emptySeverityCounts, isAtLeast } from "../review/severity.ts";
@@ -38,6 +39,7 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
       minSeverity: input.config.min_severity,
       maxInline: input.config.max_findings,
       alreadyPosted: input.postedFingerprints,
+      ledger: input.ledger ?? [],
       repository,
     },
     slices,
@@ -82,9 +84,12 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
     findingsBySeverity,
     placement:
       `${plan.inline.length} inline, ${plan.outside.length} in the review body, ` +
-      `${plan.duplicates.length} already posted earlier, ${plan.belowThreshold.length} below min_severity` +
+      `${plan.duplicates.length} already posted earlier, ` +
+      (plan.dismissed.length > 0 ? `${plan.dismissed.length} dismissed earlier, ` : "") +
+      `${plan.belowThreshold.length} below min_severity` +
       (notes.length > 0 ? `; ${notes.length} note${notes.length === 1 ? "" : "s"}.` : "."),
     gateFailed: failOn !== "none" && counted.some((f) => isAtLeast(f.severity, failOn)),
     raised: plan.raised,
+    ledger: summariseLedger(input.ledger ?? [], fresh, plan.dismissed.length),
   };
 }

@@ -15,9 +15,11 @@ import type { GuidanceFile } from "../guidance/types.ts";
 import type { FetchWorkspace } from "../host/github/github-host.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
+import type { KnownFinding } from "../llm/ledger-prompt.ts";
 import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
+import type { LedgerEntry, LedgerSummary } from "../review/ledger.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 
 export interface LoopInput<W extends WorkspaceHandle = Workspace> {
@@ -35,6 +37,8 @@ export interface LoopInput<W extends WorkspaceHandle = Workspace> {
   readonly focus?: ReviewFocus;
   /** Fewer tokens than the review's own budget, when the installation's budget grants fewer. */
   readonly maxTokens?: number;
+  /** The ledger's open and dismissed findings, for the first message. */
+  readonly knownFindings?: readonly KnownFinding[];
 }
 
 export interface ReplyLoopInput<W extends WorkspaceHandle = Workspace> {
@@ -49,6 +53,8 @@ export interface PlanInput<W extends WorkspaceHandle = Workspace> {
   readonly files: readonly ChangedFile[];
   readonly config: RepoConfig;
   readonly postedFingerprints: ReadonlySet<string>;
+  /** Loupe's findings on the pull request and their status; a finding on it is not posted again. */
+  readonly ledger?: readonly LedgerEntry[];
   readonly checkRunId: number;
   /** Where links in model text may point (the reviewed repository on its host). */
   readonly repository: HostRepository;
@@ -74,6 +80,8 @@ export interface PlannedReview {
   readonly gateFailed: boolean;
   /** Fingerprints of the findings this review raised (posted now or earlier): their threads stay open. */
   readonly raised: ReadonlySet<string>;
+  /** The ledger as the check run shows it: this review's new findings, and the ledger's counts. */
+  readonly ledger: LedgerSummary;
 }
 
 /**

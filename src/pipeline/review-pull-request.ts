@@ -179,6 +179,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
       files: prepared.changes.files,
       config,
       postedFingerprints: scope.history.fingerprints,
+      ledger: scope.history.ledger,
       checkRunId: prepared.runId,
       repository: host.repository,
       headSha: pullRequest.headSha,

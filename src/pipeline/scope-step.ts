@@ -19,7 +19,12 @@ export interface ScopeStep {
   readonly configDigest: string;
 }
 
-const NO_HISTORY: LoupeHistory = { fingerprints: new Set(), lastReviewed: null, hasReviewComments: false };
+const NO_HISTORY: LoupeHistory = {
+  fingerprints: new Set(),
+  lastReviewed: null,
+  hasReviewComments: false,
+  ledger: [],
+};
 
 export async function scopeStep(input: {
   readonly history: HostHistory | undefined;

@@ -210,6 +210,9 @@ async function publishReply(
       spend: { rounds: result.rounds, toolCalls: result.tool_calls },
       answering: request.replyCommentId,
       repository: { owner: request.owner, repo: request.repo, host: config.gitHost },
+      replier:
+        context.located.conversation.find((c) => c.databaseId === request.replyCommentId)?.author?.login ??
+        null,
     }),
   );
   const { thread, laterHumanReply } = context.located;

@@ -8,7 +8,9 @@ import type { Finding, Severity } from "../domain/finding.ts";
 import type { TimeSlices } from "../domain/time-slices.ts";
 import { anchorFinding, findingRange } from "./anchor-finding.ts";
 import { FileCode } from "./file-code.ts";
+import { findingIdentity } from "./finding-identity.ts";
 import { fingerprintCode } from "./fingerprint.ts";
+import { type LedgerEntry, matchLedger } from "./ledger.ts";
 import { type Hunk, parsePatch, parsePatchInSlices } from "./patch-hunks.ts";
 import type { ChangedFile, PlannedComment, PlannedOutside, PublishPlan } from "./plan-types.ts";
 import { renderInlineComment } from "./render-inline.ts";
@@ -24,6 +26,8 @@ export interface PlanReviewInput {
   readonly maxInline: number;
   /** Fingerprints found in Loupe's earlier comments and review bodies on this pull request. */
   readonly alreadyPosted: ReadonlySet<string>;
+  /** Loupe's findings on this pull request and their status (ledger.ts); none on a local review. */
+  readonly ledger?: readonly LedgerEntry[];
   readonly repository: RepositoryRef;
 }
 
@@ -83,6 +87,7 @@ class Planner {
     outside: [],
     belowThreshold: [],
     duplicates: [],
+    dismissed: [],
     raised: new Set(),
   };
   /** Stable sort: the model's order is kept within one severity. */
@@ -116,17 +121,27 @@ class Planner {
     const code = finding.line === null ? "" : facts.code.code(first, last);
     const fingerprint = fingerprintCode(finding.path, code, finding.title);
     plan.raised.add(fingerprint);
-    if (input.alreadyPosted.has(fingerprint) || this.seen.has(fingerprint)) {
+    const identity = findingIdentity({ ...finding, code });
+    const match = matchLedger(identity, input.ledger ?? []);
+    // A reworded finding is still the one on the ledger: its thread stays open under the old mark.
+    if (match.kind === "known" && match.entry.fingerprint !== null) plan.raised.add(match.entry.fingerprint);
+    if (match.kind === "known" && match.entry.status !== "open") {
+      plan.dismissed.push(finding);
+      return;
+    }
+    if (input.alreadyPosted.has(fingerprint) || this.seen.has(fingerprint) || match.kind === "known") {
       plan.duplicates.push(finding);
       return;
     }
     this.seen.add(fingerprint);
+    const raisedAgain = match.kind === "raised_again";
     if (anchor.kind === "outside") {
-      plan.outside.push({ finding, reason: anchor.reason, fingerprint });
+      plan.outside.push({ finding, reason: anchor.reason, fingerprint, identity });
     } else if (plan.inline.length >= input.maxInline) {
-      plan.outside.push({ finding, reason: "inline_limit", fingerprint } satisfies PlannedOutside);
+      plan.outside.push({ finding, reason: "inline_limit", fingerprint, identity } satisfies PlannedOutside);
     } else {
-      const body = renderInlineComment(finding, anchor, fingerprint, anchor.fullRange, input.repository);
+      const marks = { fingerprint, identity, raisedAgain };
+      const body = renderInlineComment(finding, anchor, marks, anchor.fullRange, input.repository);
       const range =
         anchor.startLine === undefined ? {} : { start_line: anchor.startLine, start_side: "RIGHT" as const };
       plan.inline.push({
@@ -137,6 +152,7 @@ class Planner {
         body,
         fingerprint,
         finding,
+        identity,
       } satisfies PlannedComment);
     }
   }

@@ -2,6 +2,7 @@
 // can be anchored, and the plan that sorts every finding into exactly one bucket.
 
 import type { Finding } from "../domain/finding.ts";
+import type { FindingIdentity } from "./finding-identity.ts";
 
 /** One entry of compare base...head `files[]` (the fields anchoring needs). */
 export interface ChangedFile {
@@ -42,12 +43,15 @@ export interface PlannedComment {
   readonly body: string;
   readonly fingerprint: string;
   readonly finding: Finding;
+  /** The ledger's identity of the finding (finding-identity.ts), for the 422 fallback's body. */
+  readonly identity?: FindingIdentity;
 }
 
 export interface PlannedOutside {
   readonly finding: Finding;
   readonly reason: PlanOutsideReason;
   readonly fingerprint: string;
+  readonly identity?: FindingIdentity;
 }
 
 export interface PublishPlan {
@@ -55,6 +59,8 @@ export interface PublishPlan {
   readonly outside: PlannedOutside[];
   readonly belowThreshold: Finding[];
   readonly duplicates: Finding[];
+  /** Findings a person dismissed (or Loupe withdrew) on the same code: not raised again. */
+  readonly dismissed: Finding[];
   /** The fingerprint of every finding at or above min_severity, new or already posted. */
   readonly raised: Set<string>;
 }

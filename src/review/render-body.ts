@@ -6,6 +6,7 @@
 
 import type { FinalReview, Finding, Severity } from "../domain/finding.ts";
 import { SEVERITIES } from "../domain/finding.ts";
+import { type FindingIdentity, identityMarker } from "./finding-identity.ts";
 import { fingerprintMarker } from "./fingerprint.ts";
 import { serializeBlocks } from "./markdown-serialize.ts";
 import { type Block, code, emphasis, heading, hiddenMarker, paragraph, text } from "./markdown-tree.ts";
@@ -47,7 +48,12 @@ export function renderReviewBody(input: RenderReviewBodyInput): string {
 
   const listed = [
     ...(allInBody
-      ? plan.inline.map((c) => ({ finding: c.finding, fingerprint: c.fingerprint, reason: null }))
+      ? plan.inline.map((c) => ({
+          finding: c.finding,
+          fingerprint: c.fingerprint,
+          identity: c.identity,
+          reason: null,
+        }))
       : []),
     ...plan.outside,
   ];
@@ -63,12 +69,17 @@ export function renderReviewBody(input: RenderReviewBodyInput): string {
       ),
     );
   }
+  const dismissed = plan.dismissed.length;
+  if (dismissed > 0) {
+    const were = dismissed === 1 ? "was" : "were";
+    tail.push(paragraph(text(`${plural(dismissed, "finding")} dismissed earlier ${were} not raised again.`)));
+  }
   tail.push(...renderNotes(review.notes, repository));
   tail.push(hiddenMarker(reviewMarker(input.headSha, input.checkRunId)));
   for (const marker of input.trailingMarkers ?? []) tail.push(hiddenMarker(marker));
 
   const blocks = listed.map((entry) =>
-    serializeBlocks(renderListed(entry.finding, entry.reason, entry.fingerprint, repository)),
+    serializeBlocks(renderListed(entry.finding, entry.reason, entry, repository)),
   );
   const section = heading(4, text(allInBody ? "Findings" : "Outside the diff"));
   const leftOut = (n: number) =>
@@ -97,14 +108,15 @@ export function renderReviewBody(input: RenderReviewBodyInput): string {
 function renderListed(
   finding: Finding,
   reason: PlanOutsideReason | null,
-  fingerprint: string,
+  marks: { readonly fingerprint: string; readonly identity?: FindingIdentity | undefined },
   repository: RepositoryRef,
 ): Block[] {
   return [
     heading(5, ...headingInlines(finding, BODY_BUDGETS)),
     paragraph(code(locationText(finding)), ...(reason === null ? [] : [text(` (${REASONS[reason]})`)])),
     ...renderFindingFields(finding, repository, BODY_BUDGETS),
-    hiddenMarker(fingerprintMarker(fingerprint)),
+    hiddenMarker(fingerprintMarker(marks.fingerprint)),
+    ...(marks.identity === undefined ? [] : [hiddenMarker(identityMarker(marks.identity))]),
   ];
 }
 

@@ -3,6 +3,7 @@
 // the model wrote, the comment stays within GitHub's 65,536-character limit.
 
 import type { Finding } from "../domain/finding.ts";
+import { type FindingIdentity, identityMarker } from "./finding-identity.ts";
 import { fingerprintMarker } from "./fingerprint.ts";
 import { canFenceSuggestion, serializeBlocks } from "./markdown-serialize.ts";
 import { stripInvisible } from "./markdown-text.ts";
@@ -16,18 +17,34 @@ export const MAX_COMMENT_BODY = 65536;
 /** Suggestions longer than this are not offered (they would crowd out the explanation). */
 export const MAX_SUGGESTION_CHARS = 16000;
 
+/** The hidden marks of one finding: its fingerprint, its ledger identity, and whether it is back. */
+export interface FindingMarks {
+  readonly fingerprint: string;
+  readonly identity?: FindingIdentity;
+  /** A finding a person dismissed, raised again because the code it points at changed. */
+  readonly raisedAgain?: boolean;
+}
+
+const RAISED_AGAIN =
+  "Raised again: this finding was dismissed earlier, and the code it points at has changed since.";
+
 export function renderInlineComment(
   finding: Finding,
   anchor: InlineAnchor,
-  fingerprint: string,
+  marks: FindingMarks | string,
   suggestionAllowed: boolean,
   repository: RepositoryRef,
 ): string {
+  const { fingerprint, identity, raisedAgain } = typeof marks === "string" ? { fingerprint: marks } : marks;
   const head: Block[] = [
     paragraph(...headingInlines(finding, INLINE_BUDGETS)),
+    ...(raisedAgain === true ? [paragraph(emphasis(text(RAISED_AGAIN)))] : []),
     ...renderFindingFields(finding, repository, INLINE_BUDGETS),
   ];
-  const tail = [hiddenMarker(fingerprintMarker(fingerprint))];
+  const tail = [
+    hiddenMarker(fingerprintMarker(fingerprint)),
+    ...(identity === undefined ? [] : [hiddenMarker(identityMarker(identity))]),
+  ];
   const room = MAX_COMMENT_BODY - serializeBlocks([...head, ...tail]).length - 2;
   const suggestion = renderSuggestion(finding.suggestion, suggestionAllowed && anchor.fullRange, room);
   return serializeBlocks([...head, ...suggestion, ...tail]);

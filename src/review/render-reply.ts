@@ -20,7 +20,16 @@ const STATUS_TEXT: Readonly<Record<FindingStatus, string>> = {
   still_valid: "Finding status: still valid.",
   fixed: "Finding status: fixed.",
   withdrawn: "Finding status: withdrawn.",
+  dismissed: "Finding status: dismissed (Loupe will not raise it again unless its code changes).",
 };
+
+const LOGIN = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/;
+
+/** The status for the ledger (finding-ledger.ts); a dismissal names the writer it came from. */
+export function statusMarker(status: FindingStatus, by: string | null): string {
+  const who = status === "dismissed" && by !== null && LOGIN.test(by) ? ` by=${by}` : "";
+  return `<!-- loupe:status=${status}${who} -->`;
+}
 
 export interface ReplySpend {
   readonly rounds: number;
@@ -49,10 +58,13 @@ export function renderThreadReply(input: {
   readonly spend: ReplySpend;
   readonly answering: number;
   readonly repository: RepositoryRef;
+  /** The login of the writer whose reply was answered (a dismissal is theirs). */
+  readonly replier?: string | null;
 }): string {
   const tail: Block[] = [
     paragraph(emphasis(text(`${STATUS_TEXT[input.status]} (Loupe · ${spendText(input.spend)})`))),
     hiddenMarker(replyMarker(input.answering)),
+    hiddenMarker(statusMarker(input.status, input.replier ?? null)),
   ];
   const body = sanitizeBlocks(input.reply, input.repository, MAX_COMMENT_BODY - FOOTER_ROOM);
   return serializeBlocks([...body, ...tail]);

@@ -46,7 +46,7 @@ describe("the reply loop", () => {
     expect(result.termination_reason).toBe("final_review");
     expect(result.answer?.finding_status).toBe("fixed");
     expect(result.repair?.failures).toEqual([
-      "finding_status: must be one of still_valid, fixed, withdrawn",
+      "finding_status: must be one of still_valid, fixed, withdrawn, dismissed",
       "approve: is not a field of the reply (no additional fields are allowed)",
     ]);
     const repair = String(bodyAt(requests, 1).messages.at(-1)?.content);

@@ -22,6 +22,28 @@ export interface ThreadState {
   readonly threadReplies: ThreadReply[];
   /** Root comment ids of resolved threads. */
   readonly resolvedThreads: Set<number>;
+  /** Who resolved each resolved thread (by root comment id), as GraphQL names them. */
+  readonly threadResolvers: Map<number, string>;
+  /** Reactions people added to review comments on github.com (Loupe's own are `reactions`). */
+  readonly personReactions: PersonReaction[];
+}
+
+export interface PersonReaction {
+  readonly commentId: number;
+  readonly login: string;
+  readonly content: string;
+  readonly createdAt: string;
+}
+
+/** A person resolves (or unresolves) a thread on github.com. */
+export function setThreadResolved(state: ThreadState, rootId: number, login: string | null): void {
+  if (login === null) {
+    state.resolvedThreads.delete(rootId);
+    state.threadResolvers.delete(rootId);
+  } else {
+    state.resolvedThreads.add(rootId);
+    state.threadResolvers.set(rootId, login);
+  }
 }
 
 const BOT = { login: "loupe[bot]", type: "Bot" as const };
@@ -129,6 +151,7 @@ export function graphqlRoute(state: FakeState, installationId: number, text: str
       };
     }
     state.resolvedThreads.add(rootId);
+    state.threadResolvers.set(rootId, graphAuthor(BOT).login);
     return {
       status: 200,
       body: { data: { resolveReviewThread: { thread: { id: variables.threadId, isResolved: true } } } },
@@ -151,6 +174,21 @@ export function graphqlRoute(state: FakeState, installationId: number, text: str
   const nodes = roots(state, owner, repo, Number(variables.number)).map(({ comment }) => ({
     id: `PRRT_${comment.id}`,
     isResolved: state.resolvedThreads.has(comment.id),
+    resolvedBy: state.resolvedThreads.has(comment.id)
+      ? { login: state.threadResolvers.get(comment.id) ?? graphAuthor(BOT).login }
+      : null,
+    root: {
+      nodes: [
+        {
+          reactions: {
+            nodes: state.personReactions
+              .filter((r) => r.commentId === comment.id && r.content === "-1")
+              .slice(0, 20)
+              .map((r) => ({ createdAt: r.createdAt, user: { login: r.login } })),
+          },
+        },
+      ],
+    },
     isOutdated: false,
     path: comment.path,
     line: comment.line,

@@ -22,7 +22,7 @@ import type { CheckRun } from "./fake-github-checks.ts";
 import { createManifestFlow, type ManifestFlow, type ManifestReply } from "./fake-github-manifests.ts";
 import type { PullRequestFacts } from "./fake-github-payloads.ts";
 import { type FakeState, routeApiRequest } from "./fake-github-routes.ts";
-import { addPersonReply, graphqlRoute } from "./fake-github-threads.ts";
+import { addPersonReply, graphqlRoute, setThreadResolved } from "./fake-github-threads.ts";
 import { type FixtureRepo, gitEnvironment } from "./git-fixture.ts";
 import { createGitHttpHandler, type RecordedRequest as GitRequest } from "./git-http-server.ts";
 import { publishRepository, setRef } from "./git-server-repos.ts";
@@ -86,6 +86,12 @@ export interface FakeGitHub {
   holdCompletion(headSha: string): { readonly arrived: Promise<void>; release(): void };
   /** A person's reply in a review thread, as typed on github.com; returns the new comment's id. */
   addPersonReply(input: Parameters<typeof addPersonReply>[1]): number;
+  /** Reactions people add to review comments (push one to react as them). */
+  readonly personReactions: FakeState["personReactions"];
+  /** A person resolves a thread (by its root comment id) on github.com; null unresolves it. */
+  setThreadResolved(rootId: number, login: string | null): void;
+  /** `git push --force` of a fixture's branch to the fake's copy (then addPullRequest again). */
+  pushBranch(owner: string, repo: string, source: FixtureRepo, branch: string): void;
   /** Apps registered through the manifest flow (the "new App" page, then the code conversion). */
   readonly registrations: ManifestFlow["registrations"];
   addRepository(options: FakeRepositoryOptions): void;
@@ -129,6 +135,8 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     reactions: [],
     threadReplies: [],
     resolvedThreads: new Set(),
+    threadResolvers: new Map(),
+    personReactions: [],
     completionHolds: new Map(),
     nextId: 1000,
   };
@@ -255,6 +263,13 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     threadReplies: state.threadReplies,
     resolvedThreads: state.resolvedThreads,
     addPersonReply: (input) => addPersonReply(state, input),
+    personReactions: state.personReactions,
+    setThreadResolved: (rootId, login) => setThreadResolved(state, rootId, login),
+    pushBranch(owner, repo, source, branch) {
+      const repository = state.repositories.get(`${owner}/${repo}`);
+      if (repository === undefined) throw new Error(`fake GitHub: no repository ${owner}/${repo}`);
+      source.git("push", "--quiet", "--force", repository.gitdir, `${branch}:refs/heads/${branch}`);
+    },
     holdCompletion(headSha) {
       let arrived = (): void => {};
       let release = (): void => {};

@@ -4,6 +4,7 @@
 // summary's length is chosen by rendering the body the way the publisher does.
 
 import type { Finding } from "../../src/domain/finding.ts";
+import { findingIdentity } from "../../src/review/finding-identity.ts";
 import type { PublishPlan } from "../../src/review/plan-types.ts";
 import { MAX_REVIEW_BODY, renderReviewBody } from "../../src/review/render.ts";
 import type { RepositoryRef } from "../../src/review/repository-link.ts";
@@ -59,6 +60,8 @@ function renderBody(
   trailingMarkers: readonly string[],
 ): string {
   const fingerprint = "0".repeat(16); // fixed length: the value does not change the body's length
+  // The identity's length depends only on the words of the claim, not on the code.
+  const identity = (f: Finding) => findingIdentity({ ...f, code: "" });
   const plan: PublishPlan = {
     inline: findings.slice(0, input.inline).map((f) => ({
       path: f.path,
@@ -67,12 +70,14 @@ function renderBody(
       body: "",
       fingerprint,
       finding: f,
+      identity: identity(f),
     })),
     outside: findings
       .slice(input.inline)
-      .map((f) => ({ finding: f, reason: "no_line" as const, fingerprint })),
+      .map((f) => ({ finding: f, reason: "no_line" as const, fingerprint, identity: identity(f) })),
     belowThreshold: [],
     duplicates: [],
+    dismissed: [],
     raised: new Set(),
   };
   return renderReviewBody({

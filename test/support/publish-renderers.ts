@@ -11,6 +11,7 @@ import {
   renderSkipOutput,
 } from "../../src/github/check-run-output.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
+import { findingIdentity, identityMarker } from "../../src/review/finding-identity.ts";
 import { fingerprintMarker } from "../../src/review/fingerprint.ts";
 import type { InlineAnchor, PublishPlan } from "../../src/review/plan-types.ts";
 import {
@@ -20,7 +21,12 @@ import {
   reviewMarker,
 } from "../../src/review/render.ts";
 import { renderCliMarkdown } from "../../src/review/render-cli.ts";
-import { renderReplyFailure, renderThreadReply, replyMarker } from "../../src/review/render-reply.ts";
+import {
+  renderReplyFailure,
+  renderThreadReply,
+  replyMarker,
+  statusMarker,
+} from "../../src/review/render-reply.ts";
 import type { Expectation } from "./gfm-oracle.ts";
 
 export const REPOSITORY = { owner: "acme", repo: "widgets", host: "github.com" };
@@ -133,11 +139,19 @@ const sent = (output: CheckRunOutput): CheckRunOutput => clampOutput(output);
 export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
   {
     name: "inline comment",
-    render: (f) => ({
-      markdown: renderInlineComment(finding(f), anchor, FPS[0], true, REPOSITORY),
-      expectation: { linkPrefix: LINK_PREFIX, markers: [fingerprintMarker(FPS[0])] },
-      limit: 65536,
-    }),
+    render: (f) => {
+      // A dismissed finding raised again, with its ledger identity: every line Loupe can add.
+      const identity = findingIdentity({ ...finding(f), code: "" });
+      const marks = { fingerprint: FPS[0], identity, raisedAgain: true };
+      return {
+        markdown: renderInlineComment(finding(f), anchor, marks, true, REPOSITORY),
+        expectation: {
+          linkPrefix: LINK_PREFIX,
+          markers: [fingerprintMarker(FPS[0]), identityMarker(identity)],
+        },
+        limit: 65536,
+      };
+    },
   },
   {
     name: "review body",
@@ -150,6 +164,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
         ],
         belowThreshold: [{ ...finding(f), severity: "info" }],
         duplicates: [finding(f)],
+        dismissed: [],
         raised: new Set(),
       };
       const review = { summary: f.summary, findings: [], notes: [f.note, f.note] };
@@ -191,6 +206,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
           .map((fingerprint) => ({ finding: finding(f, null), reason: "no_line" as const, fingerprint })),
         belowThreshold: [],
         duplicates: [],
+        dismissed: [],
         raised: new Set(),
       };
       const review = { summary: f.summary, findings: [], notes: [f.note] };
@@ -227,6 +243,20 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
           filesSkipped: 0,
           headSha: SHA,
           extraNote: f.note,
+          // Titles on the ledger were written by the model on an earlier review.
+          ledger: {
+            fresh: 0,
+            counts: { open: 1, fixed: 0, withdrawn: 0, dismissed: 1 },
+            dismissedRepeats: 1,
+            dismissals: [
+              {
+                path: f.path,
+                line: 3,
+                title: f.title,
+                dismissal: { by: "octocat", at: null, how: "reaction" },
+              },
+            ],
+          },
         });
         return { markdown: sent(output)[part] ?? "", expectation: none, limit: MAX_CHECK_RUN_FIELD };
       },
@@ -261,7 +291,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
         answering: 4242,
         repository: REPOSITORY,
       }),
-      expectation: { linkPrefix: LINK_PREFIX, markers: [replyMarker(4242)] },
+      expectation: { linkPrefix: LINK_PREFIX, markers: [replyMarker(4242), statusMarker("fixed", null)] },
       limit: 65536,
     }),
   },
