@@ -4,7 +4,7 @@
 // names its variable and the fix.
 
 import * as v from "valibot";
-import type { BudgetCap } from "../domain/budget.ts";
+import { type BudgetCap, capsOf } from "../domain/budget.ts";
 import type { Prices } from "../domain/spend.ts";
 import { shown } from "./env-fields.ts";
 
@@ -70,14 +70,12 @@ export const BudgetSchema = v.pipe(
             cachedInput: e.REVIEW_PRICE_CACHED_INPUT ?? e.REVIEW_PRICE_INPUT,
             output: e.REVIEW_PRICE_OUTPUT,
           };
-    const caps: BudgetCap[] = [];
-    const add = (unit: BudgetCap["unit"], period: BudgetCap["period"], limit: number | undefined) => {
-      if (limit !== undefined) caps.push({ scope: "installation", unit, period, limit });
-    };
-    add("tokens", "day", e.BUDGET_TOKENS_PER_DAY);
-    add("tokens", "month", e.BUDGET_TOKENS_PER_MONTH);
-    add("dollars", "day", e.BUDGET_DOLLARS_PER_DAY);
-    add("dollars", "month", e.BUDGET_DOLLARS_PER_MONTH);
+    const caps = capsOf("installation", {
+      tokens_per_day: e.BUDGET_TOKENS_PER_DAY,
+      tokens_per_month: e.BUDGET_TOKENS_PER_MONTH,
+      dollars_per_day: e.BUDGET_DOLLARS_PER_DAY,
+      dollars_per_month: e.BUDGET_DOLLARS_PER_MONTH,
+    });
     return { caps, prices, hardFactor: e.BUDGET_HARD_FACTOR };
   }),
 );

@@ -16,6 +16,26 @@ export interface BudgetCap {
   readonly limit: number;
 }
 
+/** Caps by unit and period, as both the operator and `.github/loupe.yml` write them; unset: none. */
+export interface CapLimits {
+  readonly tokens_per_day?: number | undefined;
+  readonly tokens_per_month?: number | undefined;
+  readonly dollars_per_day?: number | undefined;
+  readonly dollars_per_month?: number | undefined;
+}
+
+export function capsOf(scope: BudgetScope, limits: CapLimits): BudgetCap[] {
+  const listed: [BudgetUnit, BudgetPeriod, number | undefined][] = [
+    ["tokens", "day", limits.tokens_per_day],
+    ["tokens", "month", limits.tokens_per_month],
+    ["dollars", "day", limits.dollars_per_day],
+    ["dollars", "month", limits.dollars_per_month],
+  ];
+  return listed.flatMap(([unit, period, limit]) =>
+    limit === undefined ? [] : [{ scope, unit, period, limit }],
+  );
+}
+
 /** One cap in one period: the store's counter for it, and when that counter starts again at 0. */
 export interface BudgetCounter {
   readonly key: string;

@@ -5,12 +5,11 @@
 // at the caps. A refusal says what was spent, the cap, and when it resets.
 
 import type { BudgetSettings } from "../config/budget-config.ts";
-import type { RepoConfig } from "../config/repo-config-schema.ts";
 import {
-  type BudgetCap,
   type BudgetCounter,
   type BudgetOwner,
   type BudgetStore,
+  capsOf,
   countersFor,
   unitsOf,
 } from "../domain/budget.ts";
@@ -34,7 +33,8 @@ export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
   const now = options.now ?? Date.now;
   return {
     async admit({ asked, config }): Promise<Admission> {
-      const caps = [...settings.caps, ...repositoryCaps(config)];
+      // The repository's own caps (`budget` in loupe.yml) count for it alone, on top of the installation's.
+      const caps = [...settings.caps, ...capsOf("repository", config.budget)];
       if (caps.length === 0)
         return { kind: "admitted", maxTokens: options.maxTokens, settle: async () => {} };
       const counters = countersFor(caps, options.owner, now(), asked ? settings.hardFactor : 1);
@@ -60,20 +60,6 @@ export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
       };
     },
   };
-}
-
-/** The repository's own caps (`budget` in loupe.yml): counted for it alone, on top of the installation's. */
-function repositoryCaps(config: RepoConfig): BudgetCap[] {
-  const b = config.budget;
-  const caps: BudgetCap[] = [];
-  const add = (unit: BudgetCap["unit"], period: BudgetCap["period"], limit: number | undefined) => {
-    if (limit !== undefined) caps.push({ scope: "repository", unit, period, limit });
-  };
-  add("tokens", "day", b.tokens_per_day);
-  add("tokens", "month", b.tokens_per_month);
-  add("dollars", "day", b.dollars_per_day);
-  add("dollars", "month", b.dollars_per_month);
-  return caps;
 }
 
 function dollarsPerTokenAtMost(prices: NonNullable<BudgetSettings["prices"]>): number {
