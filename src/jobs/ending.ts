@@ -48,6 +48,7 @@ export function endingFor(outcome: ReviewOutcome): Ending {
           filesSkipped: outcome.filesSkipped,
           headSha: outcome.headSha,
           extraNote: notes.join("\n\n"),
+          ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
         }),
         remember: !outcome.publishFailed,
       };

@@ -9,6 +9,7 @@ import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
 import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
+import type { ReviewCoverage } from "../domain/coverage.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { Guidance } from "../guidance/types.ts";
@@ -20,7 +21,8 @@ import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts
 import { selectChange } from "./change-step.ts";
 import { describeGuidance } from "./describe-guidance.ts";
 import type { JobLogger } from "./job-logger.ts";
-import { loopInput, scopeLine } from "./loop-step.ts";
+import { scopeLine } from "./loop-step.ts";
+import { passesStep } from "./passes-step.ts";
 import { publishStep } from "./publish-step.ts";
 import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
@@ -148,26 +150,20 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     headSha: pullRequest.headSha,
     mergeBaseSha,
   });
-  const result = await ports.runLoop(
-    loopInput({
-      ...prepared,
-      repository: host.repository,
-      mergeBaseSha,
-      scope,
-      signal: run.signal,
-      maxTokens: prepared.budget.maxTokens,
-      onRound: (progress) => {
-        prepared.budget.spent(progress.spend);
-        run.onRound?.(progress);
-      },
-    }),
-  );
-  prepared.budget.spent(result.spend);
+  const { result, coverage } = await passesStep(ports, {
+    ...prepared,
+    repository: host.repository,
+    changedFiles: prepared.changes.files,
+    mergeBaseSha,
+    scope,
+    signal: run.signal,
+    ...(run.onRound === undefined ? {} : { onRound: run.onRound }),
+  });
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
   const line = scopeLine(scope);
   const notes = [...(line === null ? [] : [line]), guidanceNote(prepared, host)];
-  const reviewed = reviewedFacts(prepared, result);
+  const reviewed = reviewedFacts(prepared, result, coverage);
   if (result.review === null) return { ...reviewed, plan: null, notes, publishFailed: false };
   const planned = await unlessStopped(() =>
     ports.planReview({
@@ -194,7 +190,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   );
   if (planned.kind === "stopped") {
     const stopped = { ...result, termination_reason: planned.reason, review: null, trace: null };
-    return { ...reviewedFacts(prepared, stopped), plan: null, notes, publishFailed: false };
+    return { ...reviewedFacts(prepared, stopped, coverage), plan: null, notes, publishFailed: false };
   }
   const plan = planned.value;
   notes.push(`Findings: ${plan.placement}`);
@@ -204,7 +200,8 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     headSha: pullRequest.headSha,
     runId: prepared.runId,
     scope,
-    complete: result.termination_reason === "final_review",
+    // Threads on files no pass covered were not looked at again: they are not resolved either.
+    complete: result.termination_reason === "final_review" && fullyCovered(coverage),
     log: run.log,
   });
   notes.push(...published.notes);
@@ -212,15 +209,22 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
 }
 
 /** What every reviewed outcome says of the change, whatever the loop's result. */
-function reviewedFacts(prepared: Prepared, result: LoopResult) {
+function reviewedFacts(prepared: Prepared, result: LoopResult, coverage: ReviewCoverage | null = null) {
   return {
     kind: "reviewed" as const,
     result,
     headSha: prepared.pullRequest.headSha,
-    filesReviewed: prepared.reviewable.length,
-    filesSkipped: prepared.skippedFiles,
+    filesReviewed: coverage?.reviewedFiles ?? prepared.reviewable.length,
+    filesSkipped: coverage === null ? prepared.skippedFiles : coverage.changedFiles - coverage.reviewedFiles,
     guidance: prepared.guidance,
+    ...(coverage === null ? {} : { coverage }),
   };
+}
+
+function fullyCovered(coverage: ReviewCoverage | null): boolean {
+  return (
+    coverage === null || coverage.notReviewed.every((f) => f.reason === "excluded" || f.reason === "removed")
+  );
 }
 
 function guidanceNote(prepared: Prepared, host: PullRequestHost<WorkspaceHandle>): string {
