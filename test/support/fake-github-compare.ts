@@ -70,16 +70,12 @@ export async function compareCommits(
   const aheadBy = Number(await git("rev-list", "--count", `${base}..${head}`));
   const behindBy = Number(await git("rev-list", "--count", `${head}..${base}`));
   const commitsText = await git("rev-list", "--reverse", `${base}..${head}`);
-  const nameStatus = (await git("diff", "--name-status", "-z", "-M", from, head)).split("\0");
-  const files: CompareFile[] = [];
-  for (let i = 0; i < nameStatus.length; ) {
-    const code = nameStatus[i++] ?? "";
-    if (code === "") continue;
-    const letter = code[0] ?? "M";
-    const paths =
-      letter === "R" || letter === "C" ? [nameStatus[i++]!, nameStatus[i++]!] : [nameStatus[i++]!];
-    files.push(await compareFile(git, from, head, STATUS[letter] ?? "modified", paths));
-  }
+  const files = await filesBetween(
+    where,
+    git,
+    await git("rev-parse", `${from}^{commit}`),
+    await git("rev-parse", `${head}^{commit}`),
+  );
   return {
     status:
       aheadBy === 0 && behindBy === 0
@@ -97,6 +93,53 @@ export async function compareCommits(
     commits: commitsText === "" ? [] : commitsText.split("\n"),
     files,
   };
+}
+
+/** Two commits' files never change: a 2,000-file change is diffed once, not once per page. */
+const FILES = new Map<string, Promise<CompareFile[]>>();
+const DIFF_CONCURRENCY = 8;
+
+function filesBetween(
+  where: GitLocation,
+  git: (...args: string[]) => Promise<string>,
+  from: string,
+  head: string,
+): Promise<CompareFile[]> {
+  const key = `${where.gitdir}\0${from}\0${head}`;
+  let files = FILES.get(key);
+  if (files === undefined) {
+    files = diffFiles(git, from, head);
+    FILES.set(key, files);
+    files.catch(() => FILES.delete(key));
+  }
+  return files;
+}
+
+async function diffFiles(
+  git: (...args: string[]) => Promise<string>,
+  from: string,
+  head: string,
+): Promise<CompareFile[]> {
+  const nameStatus = (await git("diff", "--name-status", "-z", "-M", from, head)).split("\0");
+  const entries: { status: CompareFile["status"]; paths: string[] }[] = [];
+  for (let i = 0; i < nameStatus.length; ) {
+    const code = nameStatus[i++] ?? "";
+    if (code === "") continue;
+    const letter = code[0] ?? "M";
+    const paths =
+      letter === "R" || letter === "C" ? [nameStatus[i++]!, nameStatus[i++]!] : [nameStatus[i++]!];
+    entries.push({ status: STATUS[letter] ?? "modified", paths });
+  }
+  const files: CompareFile[] = new Array(entries.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < entries.length) {
+      const i = next++;
+      files[i] = await compareFile(git, from, head, entries[i]!.status, entries[i]!.paths);
+    }
+  };
+  await Promise.all(Array.from({ length: DIFF_CONCURRENCY }, worker));
+  return files;
 }
 
 async function compareFile(
