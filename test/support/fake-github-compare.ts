@@ -97,7 +97,6 @@ export async function compareCommits(
 
 /** Two commits' files never change: a 2,000-file change is diffed once, not once per page. */
 const FILES = new Map<string, Promise<CompareFile[]>>();
-const DIFF_CONCURRENCY = 8;
 
 function filesBetween(
   where: GitLocation,
@@ -130,29 +129,33 @@ async function diffFiles(
       letter === "R" || letter === "C" ? [nameStatus[i++]!, nameStatus[i++]!] : [nameStatus[i++]!];
     entries.push({ status: STATUS[letter] ?? "modified", paths });
   }
-  const files: CompareFile[] = new Array(entries.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < entries.length) {
-      const i = next++;
-      files[i] = await compareFile(git, from, head, entries[i]!.status, entries[i]!.paths);
+  // One diff for every file, cut at its `diff --git` headers: git writes them in the order of
+  // --name-status above, one a file, so the n-th section is the n-th file's.
+  const whole = await git("diff", "-U3", "--no-color", "--no-ext-diff", "-M", from, head);
+  const sections = `\n${whole}`.split("\ndiff --git ").slice(1);
+  const blobs = new Map<string, string>();
+  for (const commit of [from, head]) {
+    for (const line of (await git("ls-tree", "-r", "-z", commit)).split("\0")) {
+      const tab = line.indexOf("\t");
+      if (tab > 0) blobs.set(`${commit}:${line.slice(tab + 1)}`, line.slice(0, tab).split(" ")[2]!);
     }
-  };
-  await Promise.all(Array.from({ length: DIFF_CONCURRENCY }, worker));
-  return files;
+  }
+  return entries.map(({ status, paths }, i) => {
+    const filename = paths[paths.length - 1]!;
+    const blob = status === "removed" ? `${from}:${paths[0]}` : `${head}:${filename}`;
+    return compareFile(sections[i] ?? "", status, paths, blobs.get(blob) ?? null);
+  });
 }
 
-async function compareFile(
-  git: (...args: string[]) => Promise<string>,
-  from: string,
-  head: string,
+function compareFile(
+  diff: string,
   status: CompareFile["status"],
   paths: readonly string[],
-): Promise<CompareFile> {
+  sha: string | null,
+): CompareFile {
   const filename = paths[paths.length - 1]!;
-  const diff = await git("diff", "-U3", "--no-color", "--no-ext-diff", "-M", from, head, "--", ...paths);
-  const start = diff.startsWith("@@") ? 0 : diff.indexOf("\n@@");
-  const patch = start === -1 ? undefined : diff.slice(start === 0 ? 0 : start + 1);
+  const start = diff.indexOf("\n@@");
+  const patch = start === -1 ? undefined : diff.slice(start + 1);
   let additions = 0;
   let deletions = 0;
   if (patch !== undefined) {
@@ -161,9 +164,8 @@ async function compareFile(
       else if (line.startsWith("-")) deletions += 1;
     }
   }
-  const blob = status === "removed" ? `${from}:${paths[0]}` : `${head}:${filename}`;
   return {
-    sha: await git("rev-parse", blob).catch(() => null),
+    sha,
     filename,
     status,
     additions,
