@@ -19,7 +19,7 @@ import { type Block, code, emphasis, type Inline, paragraph, strong, text } from
 import { sanitizeBlocks } from "../review/sanitize.ts";
 import type { CheckRunOutput } from "./check-run.ts";
 import { renderResultDetails } from "./check-run-details.ts";
-import { renderCoverage } from "./coverage-output.ts";
+import { coverageTitle, renderCoverage } from "./coverage-output.ts";
 
 export const MAX_CHECK_RUN_FIELD = 65535;
 const ARGUMENT_PREVIEW = 300;
@@ -91,7 +91,7 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
     paragraph(text("Conclusion: "), code(input.conclusion), text(" · head "), code(input.headSha)),
   );
   return {
-    title: renderTitle(result, input.findingsBySeverity, total),
+    title: renderTitle(result, input.findingsBySeverity, total) + coverageTitle(input.coverage),
     summary: serializeBlocks(fitBlocks(summary, MAX_CHECK_RUN_FIELD)),
     text: renderTrace(result.trace),
   };

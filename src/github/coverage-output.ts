@@ -15,6 +15,14 @@ const PATH_CHARS = 120;
 
 const pathSpan = (path: string): Inline => code(cutCodePoints(redactSecrets(path), PATH_CHARS));
 
+/** The title's addition when files that should have been reviewed were not: never a silent cut. */
+export function coverageTitle(coverage: ReviewCoverage | undefined): string {
+  if (coverage === undefined) return "";
+  const expected = coverage.notReviewed.filter((f) => f.reason !== "excluded" && f.reason !== "removed");
+  if (expected.length === 0) return "";
+  return ` · ${coverage.reviewedFiles} of ${coverage.reviewedFiles + expected.length} files reviewed`;
+}
+
 export function renderCoverage(coverage: ReviewCoverage): Block[] {
   const { passes } = coverage;
   const ran = passes.filter((p) => p.ended !== null);

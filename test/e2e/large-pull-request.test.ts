@@ -115,8 +115,10 @@ it("reviews 2,000 files in passes, publishes the finished passes' findings once,
   // The check run: incomplete, with the coverage table and the failed pass's files not covered.
   const last = run.history.at(-1)!;
   const summary = last.output?.summary ?? "";
-  expect(last.output?.title).toBe("Loupe: review incomplete (provider_unavailable)");
   const failedFiles = covered[FAILING_PASS - 1]!;
+  expect(last.output?.title).toBe(
+    `Loupe: review incomplete (provider_unavailable) · ${2000 - failedFiles} of 2000 files reviewed`,
+  );
   expect(summary).toContain(`${2000 - failedFiles} of 2000 changed files reviewed`);
   expect(summary).toContain("in 7 passes (7 ran)");
   expect(summary).toMatch(/\| Pass \| Files \| Changed lines \| Paths \| Ended \| Findings \| Tokens \|/);

@@ -7,7 +7,7 @@ import { describe, expect, it } from "@jest/globals";
 import type { ChangedFile } from "../../src/domain/changed-file.ts";
 import type { Finding } from "../../src/domain/finding.ts";
 import { addSpend, NO_SPEND } from "../../src/domain/spend.ts";
-import { renderCoverage } from "../../src/github/coverage-output.ts";
+import { coverageTitle, renderCoverage } from "../../src/github/coverage-output.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 import { coverageOf, setAside } from "../../src/pipeline/coverage.ts";
 import { mergePasses } from "../../src/pipeline/merge-passes.ts";
@@ -161,6 +161,8 @@ describe("coverage", () => {
     expect(shown).toContain("1 of 5 changed files reviewed");
     expect(shown).toContain("140 tokens bought the findings of 1 of 3 passes");
     expect(shown).toContain("| the review's budget had no pass left for them | 1 | `c/3.ts` |");
+    // The title says so too; excluded and deleted files are not counted against the review.
+    expect(coverageTitle(coverage)).toBe(" · 1 of 3 files reviewed");
   });
 
   it("says what the tokens bought when no pass returned a review", () => {
