@@ -18,7 +18,7 @@ import { coverageOf, setAside } from "./coverage.ts";
 import { type LoopStepInput, loopInput } from "./loop-step.ts";
 import { mergePasses } from "./merge-passes.ts";
 import { type LoopBudget, passesAffordable, passShare } from "./pass-budget.ts";
-import { fileWeight, type PassCapacity, planPasses } from "./review-passes.ts";
+import { needsPasses, type PassCapacity, planPasses } from "./review-passes.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 
 /**
@@ -56,10 +56,7 @@ export async function passesStep<W extends WorkspaceHandle>(
   input: PassesStepInput<W>,
 ): Promise<PassesStep> {
   const { reviewable, budget } = input;
-  const fits =
-    reviewable.length <= PASS_CAPACITY.files &&
-    reviewable.reduce((sum, f) => sum + fileWeight(f), 0) <= PASS_CAPACITY.lines;
-  if (fits) {
+  if (!needsPasses(reviewable, PASS_CAPACITY)) {
     const result = await ports.runLoop(
       loopInput({
         ...input,

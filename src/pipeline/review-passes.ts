@@ -20,6 +20,23 @@ export function fileWeight(file: ChangedFile): number {
   return Math.max(1, file.additions + file.deletions);
 }
 
+/**
+ * Whether a change needs passes: more files than one pass lists, or more changed lines than one
+ * pass covers once its heaviest file is set apart — a file cannot be split, so a change whose bulk
+ * is one file gains nothing from passes and is reviewed in one loop, as it always was.
+ */
+export function needsPasses(files: readonly ChangedFile[], capacity: PassCapacity): boolean {
+  if (files.length > capacity.files) return true;
+  let total = 0;
+  let heaviest = 0;
+  for (const file of files) {
+    const weight = fileWeight(file);
+    total += weight;
+    heaviest = Math.max(heaviest, weight);
+  }
+  return total - heaviest > capacity.lines;
+}
+
 interface Unit {
   readonly files: readonly ChangedFile[];
   readonly weight: number;

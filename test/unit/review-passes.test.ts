@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "@jest/globals";
 import type { ChangedFile } from "../../src/domain/changed-file.ts";
-import { fileWeight, planPasses } from "../../src/pipeline/review-passes.ts";
+import { fileWeight, needsPasses, planPasses } from "../../src/pipeline/review-passes.ts";
 import { seededRandom } from "../support/seeded-random.ts";
 
 function file(filename: string, lines = 1): ChangedFile {
@@ -121,5 +121,20 @@ describe("planPasses", () => {
     const passes = planPasses(files, { files: 300, lines: 10_000 });
     expect(passes.map((p) => p.length).sort((a, b) => a - b)).toEqual([1, 100, 300, 300]);
     expect(passes.find((p) => p.length === 1)?.[0]?.filename).toBe("huge/one.ts");
+  });
+
+  it("needs passes past a pass's files, or its lines once the one heaviest file is set apart", () => {
+    const capacity = { files: 300, lines: 1000 };
+    const small = Array.from({ length: 10 }, (_, i) => file(`src/f${i}.ts`, 50));
+    expect(needsPasses(small, capacity)).toBe(false);
+    // One huge file among small ones: splitting cannot make that file smaller.
+    expect(needsPasses([...small, file("data/huge.json", 90_000)], capacity)).toBe(false);
+    expect(needsPasses([...small, ...small.map((f) => file(`lib/${f.filename}`, 60))], capacity)).toBe(true);
+    expect(
+      needsPasses(
+        Array.from({ length: 301 }, (_, i) => file(`a/${i}.ts`)),
+        capacity,
+      ),
+    ).toBe(true);
   });
 });
