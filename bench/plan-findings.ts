@@ -3,8 +3,8 @@
 // the final review's checks against the head commit and of planReview, in a fresh process.
 // Run: node_modules/.bin/node bench/plan-findings.ts
 
-import { headFileCheck, validateFinalReview } from "../src/llm/final-review.ts";
 import type { Finding } from "../src/domain/finding.ts";
+import { headFileCheck, validateFinalReview } from "../src/llm/final-review.ts";
 import { planReview } from "../src/review/plan-review.ts";
 import { memoryRepository } from "../test/support/memory-repository.ts";
 

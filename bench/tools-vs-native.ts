@@ -8,12 +8,12 @@
 // every remaining pair is measured too.
 // usage: node bench/tools-vs-native.ts [fixture-work-tree]
 import { execFileSync } from "node:child_process";
+import { detectRenames } from "../src/diff/detect-renames.ts";
 import { LARGE_FILE_READS_PER_DIFF } from "../src/tools/large-file.ts";
 import { DEFAULT_TOOL_LIMITS } from "../src/tools/limits.ts";
 import { createToolRegistry } from "../src/tools/registry.ts";
 import { formatChangePatch } from "../src/tools/unified-diff.ts";
 import { openLocalRepository } from "../src/workspace/open-local.ts";
-import { detectRenames } from "../src/diff/detect-renames.ts";
 import { diffSnapshots } from "../src/workspace/tree-diff.ts";
 
 const dir = process.argv[2] ?? "bench/.work/fixture/src";

@@ -3,9 +3,12 @@
 // "Outside the diff", notes) and each inline comment with the line it would be anchored to.
 
 import { type Cost, describeSpend } from "../domain/spend.ts";
+import type { ReviewCoverage } from "../domain/coverage.ts";
+import { renderCoverage } from "../github/coverage-output.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";
 import { codeSpan } from "../review/markdown-escape.ts";
+import { serializeBlocks } from "../review/markdown-serialize.ts";
 import { renderCliMarkdown as renderResultMarkdown } from "../review/render-cli.ts";
 import { stripHiddenMarkers } from "../review/strip-markers.ts";
 
@@ -18,6 +21,8 @@ export interface RenderLocalReviewInput {
   readonly filesLeftOut: number;
   /** Which repository guidance files the model was given (describe-guidance.ts). */
   readonly guidance?: string;
+  /** A change reviewed in passes: the same coverage the App's check run shows. */
+  readonly coverage?: ReviewCoverage;
 }
 
 export function renderLocalReviewMarkdown(input: RenderLocalReviewInput): string {
@@ -26,6 +31,7 @@ export function renderLocalReviewMarkdown(input: RenderLocalReviewInput): string
   out.push(`Configuration: ${input.configuration}. Files reviewed: ${input.filesReviewed}${leftOut}.`);
   out.push("", describeSpend(input.result.spend, input.cost));
   if (input.guidance !== undefined) out.push("", input.guidance);
+  if (input.coverage !== undefined) out.push("", serializeBlocks(renderCoverage(input.coverage)));
   const plan = input.plan;
   if (plan !== null) {
     out.push("", `Findings: ${plan.placement}`, "");

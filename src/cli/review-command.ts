@@ -102,6 +102,7 @@ function renderOutcome(outcome: ReviewOutcome, configuration: string, format: Re
         filesReviewed: outcome.filesReviewed,
         filesLeftOut: outcome.filesSkipped,
         guidance: describeGuidance(outcome.guidance, "the base revision"),
+        ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
       };
       return format === "json"
         ? reviewedJson(outcome, facts)

@@ -93,7 +93,7 @@ export const RepoConfigSchema = v.strictObject({
     "none",
   ),
   max_findings: v.optional(count(LIMITS.maxFindings), 50),
-  max_files: v.optional(count(LIMITS.maxFiles), 300),
+  max_files: v.optional(count(LIMITS.maxFiles), 3000),
   /** Give the model the repository's AI guidance files (AGENTS.md, CLAUDE.md, Copilot's). */
   guidance: v.optional(v.boolean(), true),
   /** More guidance files to give the model, by repository-relative path. */

@@ -4,6 +4,7 @@
 // every field stays within GitHub's 65,535-character limit. Everything is built as a Markdown
 // tree and serialized by the same inert writer as review comments.
 
+import type { ReviewCoverage } from "../domain/coverage.ts";
 import type { Severity } from "../domain/finding.ts";
 import { SEVERITIES } from "../domain/finding.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
@@ -20,6 +21,7 @@ import { type Block, code, emphasis, type Inline, paragraph, strong, text } from
 import { sanitizeBlocks } from "../review/sanitize.ts";
 import type { CheckRunOutput } from "./check-run.ts";
 import { renderResultDetails } from "./check-run-details.ts";
+import { coverageTitle, renderCoverage } from "./coverage-output.ts";
 
 export const MAX_CHECK_RUN_FIELD = 65535;
 const ARGUMENT_PREVIEW = 300;
@@ -40,6 +42,8 @@ export interface CheckRunOutputInput {
   readonly cost?: Cost;
   /** The pull request's finding ledger after this review, when the host keeps one. */
   readonly ledger?: LedgerSummary;
+  /** A review in passes: what each pass covered, and the files none did. */
+  readonly coverage?: ReviewCoverage;
 }
 
 /** A finished review always shows its trace (or why there is none), so `text` is always there. */
@@ -61,6 +65,7 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
   if (input.extraNote !== undefined && input.extraNote.trim() !== "") {
     summary.push(...neutral(input.extraNote, 8000));
   }
+  if (input.coverage !== undefined) summary.push(...renderCoverage(input.coverage));
   const u = result.usage;
   summary.push(
     {
@@ -94,7 +99,7 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
     paragraph(text("Conclusion: "), code(input.conclusion), text(" · head "), code(input.headSha)),
   );
   return {
-    title: renderTitle(result, input.findingsBySeverity, total, input.ledger),
+    title: renderTitle(result, input.findingsBySeverity, total, input.ledger) + coverageTitle(input.coverage),
     summary: serializeBlocks(fitBlocks(summary, MAX_CHECK_RUN_FIELD)),
     text: renderTrace(result.trace),
   };
@@ -193,13 +198,15 @@ function preview(value: unknown): string {
 }
 
 export function renderProgressOutput(progress: RoundProgress, headSha: string): CheckRunOutput {
+  const pass = progress.pass === undefined ? "" : `pass ${progress.pass.index} of ${progress.pass.count}, `;
   return {
-    title: `Loupe: reviewing (round ${progress.round} of ${progress.maxRounds})`,
+    title: `Loupe: reviewing (${pass}round ${progress.round} of ${progress.maxRounds})`,
     summary: serializeBlocks([
       paragraph(
         text(
-          `Round ${progress.round} of at most ${progress.maxRounds} finished: ${progress.toolCalls} tool calls, ` +
-            `${progress.totalTokens} tokens so far.`,
+          `${pass === "" ? "" : `Pass ${progress.pass!.index} of ${progress.pass!.count}: `}` +
+            `Round ${progress.round} of at most ${progress.maxRounds} finished: ${progress.toolCalls} tool calls, ` +
+            `${progress.totalTokens} tokens so far${pass === "" ? "" : " in this pass"}.`,
         ),
       ),
       paragraph(text("Head "), code(headSha)),

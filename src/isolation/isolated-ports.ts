@@ -39,6 +39,7 @@ export function createIsolatedPorts(options: IsolatedPortsOptions): ReviewPorts<
   return {
     parseRepoConfig,
     reviewTimeoutMs: limits.timeoutMs,
+    loopBudget: limits,
     replyTimeoutMs: replyLimits.timeoutMs,
     fetchWorkspace: async ({ signal, ...input }) => {
       const lease = await pool.acquire(signal);
@@ -53,7 +54,9 @@ export function createIsolatedPorts(options: IsolatedPortsOptions): ReviewPorts<
     },
     runLoop: async ({ view, signal, onRound, ...input }) => {
       const request = { kind: "review_loop", workspace: view.id, input } as const;
-      const ran = await loopIn(view, request, { budgetMs: limits.timeoutMs, signal, onRound });
+      // A pass's deadline is its share of the review's time, kept here as for a whole review.
+      const budgetMs = input.budget?.timeoutMs ?? limits.timeoutMs;
+      const ran = await loopIn(view, request, { budgetMs, signal, onRound });
       return ran.kind === "done" ? ran.value : { ...ran.record, review: null };
     },
     runReplyLoop: async ({ view, signal, ...input }) => {

@@ -17,9 +17,10 @@ import { runReplyLoop } from "../llm/reply-loop.ts";
 import { type Metrics, NO_METRICS } from "../metrics/metrics.ts";
 import { observeToolCalls } from "../metrics/observed-tools.ts";
 import { planPublication } from "../pipeline/plan-publication.ts";
-import type { ReviewPorts } from "../pipeline/review-ports.ts";
+import type { LoopInput, ReviewPorts } from "../pipeline/review-ports.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { fetchWorkspace } from "../workspace/fetch.ts";
+import type { Workspace } from "../workspace/types.ts";
 
 export interface DefaultPortsOptions {
   readonly provider: ProviderConfig;
@@ -47,6 +48,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
   return {
     parseRepoConfig,
     reviewTimeoutMs: options.limits.timeoutMs,
+    loopBudget: options.limits,
     fetchWorkspace: (input) =>
       fetchWorkspace({
         ...input,
@@ -69,11 +71,9 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
           ...(input.guidance ? { guidance: input.guidance } : {}),
           ...(input.focus ? { focus: input.focus } : {}),
           ...(input.knownFindings ? { knownFindings: input.knownFindings } : {}),
+          ...(input.pass ? { pass: input.pass } : {}),
         },
-        limits:
-          input.maxTokens === undefined
-            ? options.limits
-            : { ...options.limits, maxTokens: Math.min(options.limits.maxTokens, input.maxTokens) },
+        limits: loopLimits(options.limits, input),
         toolCalls: options.provider.toolCalls,
         includeTrace: options.includeTrace ?? true,
         signal: input.signal,
@@ -93,6 +93,14 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
       }),
     planReview: planPublication,
   };
+}
+
+/** The operator's limits, or a pass's share of them, within the tokens the budget granted. */
+function loopLimits(limits: ReviewLimits, input: LoopInput<Workspace>): ReviewLimits {
+  const shared = input.budget === undefined ? limits : { ...limits, ...input.budget };
+  return input.maxTokens === undefined
+    ? shared
+    : { ...shared, maxTokens: Math.min(shared.maxTokens, input.maxTokens) };
 }
 
 /** A local change has no pull request to describe: the prompt then says nothing of one. */

@@ -50,6 +50,7 @@ export function endingFor(outcome: ReviewOutcome): Ending {
           extraNote: notes.join("\n\n"),
           cost: outcome.cost,
           ...(plan === null ? {} : { ledger: plan.ledger }),
+          ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
         }),
         remember: !outcome.publishFailed,
       };

@@ -98,4 +98,6 @@ export interface RoundProgress {
   /** The tokens so far, split as the provider reports them (what a stopped review still counts). */
   readonly usage: Usage;
   readonly spend: Spend;
+  /** Set when the change is reviewed in passes: the round counts are this pass's. */
+  readonly pass?: { readonly index: number; readonly count: number };
 }

@@ -3,6 +3,7 @@
 // a caller that must still report them (the App's check run) records them as `failed`.
 
 import { type CancelReason, isCancelReason } from "../domain/cancel-reason.ts";
+import type { ReviewCoverage } from "../domain/coverage.ts";
 import type { Cost } from "../domain/spend.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { LoopResult } from "../llm/types.ts";
@@ -56,6 +57,8 @@ export interface ReviewedOutcome {
   readonly notes: readonly string[];
   /** The review could not be published: the outcome is incomplete and not remembered. */
   readonly publishFailed: boolean;
+  /** Present when the change was reviewed in passes: what each covered, and what none did. */
+  readonly coverage?: ReviewCoverage;
 }
 
 export function skipped(code: SkipCode, detail: string, remember = true): ReviewOutcome {

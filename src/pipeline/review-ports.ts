@@ -16,11 +16,13 @@ import type { FetchWorkspace } from "../host/github/github-host.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
 import type { KnownFinding } from "../llm/ledger-prompt.ts";
+import type { PassFocus } from "../llm/prompt.ts";
 import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
 import type { LedgerEntry, LedgerSummary } from "../review/ledger.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
+import type { LoopBudget } from "./pass-budget.ts";
 
 export interface LoopInput<W extends WorkspaceHandle = Workspace> {
   readonly view: W;
@@ -39,6 +41,10 @@ export interface LoopInput<W extends WorkspaceHandle = Workspace> {
   readonly maxTokens?: number;
   /** The ledger's open and dismissed findings, for the first message. */
   readonly knownFindings?: readonly KnownFinding[];
+  /** A pass's share of the review's budget (pass-budget.ts), in place of the whole of it. */
+  readonly budget?: LoopBudget;
+  /** Set when the change is reviewed in passes: which one this is, and how much of it it covers. */
+  readonly pass?: PassFocus;
 }
 
 export interface ReplyLoopInput<W extends WorkspaceHandle = Workspace> {
@@ -96,6 +102,8 @@ export interface ReviewPorts<W extends WorkspaceHandle = Workspace> {
   runLoop(input: LoopInput<W>): Promise<LoopResult>;
   /** The loop's own budget, so retries of GitHub writes know the review's deadline. */
   readonly reviewTimeoutMs: number;
+  /** The review's whole budget, which passes share (pass-budget.ts). */
+  readonly loopBudget: LoopBudget;
   /** The same tools and provider, asked for a reply in a review thread, with the reply budgets. */
   runReplyLoop(input: ReplyLoopInput<W>): Promise<ToolLoopResult<ThreadReply>>;
   readonly replyTimeoutMs: number;

@@ -9,8 +9,9 @@ import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
 import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
-import { costOf, type Prices } from "../domain/spend.ts";
+import type { ReviewCoverage } from "../domain/coverage.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
+import { costOf, type Prices } from "../domain/spend.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
@@ -21,14 +22,15 @@ import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts
 import { selectChange } from "./change-step.ts";
 import { describeGuidance } from "./describe-guidance.ts";
 import type { JobLogger } from "./job-logger.ts";
-import { loopInput, scopeLine } from "./loop-step.ts";
+import { scopeLine } from "./loop-step.ts";
+import { passesStep } from "./passes-step.ts";
 import { publishStep } from "./publish-step.ts";
 import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 import { scopeStep } from "./scope-step.ts";
 import { decideSettings } from "./settings-step.ts";
 import { stoppedRecord, unlessStopped } from "./stopped-review.ts";
-import { openWorkspaceStep } from "./workspace-step.ts";
+import { disposable, openWorkspaceStep } from "./workspace-step.ts";
 
 export interface ReviewRun {
   readonly signal: AbortSignal;
@@ -151,26 +153,20 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     headSha: pullRequest.headSha,
     mergeBaseSha,
   });
-  const result = await ports.runLoop(
-    loopInput({
-      ...prepared,
-      repository: host.repository,
-      mergeBaseSha,
-      scope,
-      signal: run.signal,
-      maxTokens: prepared.budget.maxTokens,
-      onRound: (progress) => {
-        prepared.budget.spent(progress.spend);
-        run.onRound?.(progress);
-      },
-    }),
-  );
-  prepared.budget.spent(result.spend);
+  const { result, coverage } = await passesStep(ports, {
+    ...prepared,
+    repository: host.repository,
+    changedFiles: prepared.changes.files,
+    mergeBaseSha,
+    scope,
+    signal: run.signal,
+    ...(run.onRound === undefined ? {} : { onRound: run.onRound }),
+  });
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
   const line = scopeLine(scope);
   const notes = [...(line === null ? [] : [line]), guidanceNote(prepared, host)];
-  const reviewed = reviewedFacts(prepared, result, run.prices);
+  const reviewed = reviewedFacts(prepared, result, run.prices, coverage);
   if (result.review === null) return { ...reviewed, plan: null, notes, publishFailed: false };
   const planned = await unlessStopped(() =>
     ports.planReview({
@@ -198,7 +194,12 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   );
   if (planned.kind === "stopped") {
     const stopped = { ...result, termination_reason: planned.reason, review: null, trace: null };
-    return { ...reviewedFacts(prepared, stopped, run.prices), plan: null, notes, publishFailed: false };
+    return {
+      ...reviewedFacts(prepared, stopped, run.prices, coverage),
+      plan: null,
+      notes,
+      publishFailed: false,
+    };
   }
   const plan = planned.value;
   notes.push(`Findings: ${plan.placement}`);
@@ -208,7 +209,8 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     headSha: pullRequest.headSha,
     runId: prepared.runId,
     scope,
-    complete: result.termination_reason === "final_review",
+    // Threads on files no pass covered were not looked at again: they are not resolved either.
+    complete: result.termination_reason === "final_review" && fullyCovered(coverage),
     log: run.log,
   });
   notes.push(...published.notes);
@@ -216,29 +218,30 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
 }
 
 /** What every reviewed outcome says of the change, whatever the loop's result. */
-function reviewedFacts(prepared: Prepared, result: LoopResult, prices: Prices | null) {
+function reviewedFacts(
+  prepared: Prepared,
+  result: LoopResult,
+  prices: Prices | null,
+  coverage: ReviewCoverage | null = null,
+) {
   return {
     kind: "reviewed" as const,
     result,
     cost: costOf(result.spend, prices),
     headSha: prepared.pullRequest.headSha,
-    filesReviewed: prepared.reviewable.length,
-    filesSkipped: prepared.skippedFiles,
+    filesReviewed: coverage?.reviewedFiles ?? prepared.reviewable.length,
+    filesSkipped: coverage === null ? prepared.skippedFiles : coverage.changedFiles - coverage.reviewedFiles,
     guidance: prepared.guidance,
+    ...(coverage === null ? {} : { coverage }),
   };
+}
+
+function fullyCovered(coverage: ReviewCoverage | null): boolean {
+  return (
+    coverage === null || coverage.notReviewed.every((f) => f.reason === "excluded" || f.reason === "removed")
+  );
 }
 
 function guidanceNote(prepared: Prepared, host: PullRequestHost<WorkspaceHandle>): string {
   return describeGuidance(prepared.guidance, host.guidance.origin);
-}
-
-/** Removes the workspace when the review ends, however it ends; a failure to is only logged. */
-function disposable<W extends WorkspaceHandle>(
-  workspace: W,
-  log: JobLogger,
-): AsyncDisposable & { readonly value: W } {
-  return {
-    value: workspace,
-    [Symbol.asyncDispose]: () => workspace.dispose().catch(() => log.warn({}, "workspace dispose failed")),
-  };
 }

@@ -7,6 +7,7 @@ import type { WorkerStopReason } from "../domain/outcome.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
+import type { JobLogger } from "./job-logger.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
 import { workerStopOf } from "./stopped-review.ts";
 
@@ -34,4 +35,15 @@ function tooLargeDetail(reason: string): string {
     `The repository is too large to fetch: ${reason}. ` +
     "The operator's limit is `REVIEW_MAX_FETCH_BYTES`; nothing was sent to the model."
   );
+}
+
+/** Removes the workspace when the review ends, however it ends; a failure to is only logged. */
+export function disposable<W extends WorkspaceHandle>(
+  workspace: W,
+  log: JobLogger,
+): AsyncDisposable & { readonly value: W } {
+  return {
+    value: workspace,
+    [Symbol.asyncDispose]: () => workspace.dispose().catch(() => log.warn({}, "workspace dispose failed")),
+  };
 }

@@ -129,6 +129,8 @@ describe("a pathological glob in .github/loupe.yml", () => {
         ]),
       },
       { body: stopTurn(review([finding({ line: 2, severity: "high" })])) },
+      // 403 files are more than one loop lists: the second pass answers at once.
+      { body: stopTurn(review([])) },
     ]);
     // Every name is tried against the pattern in both lists (first in include), and none matches
     // it: all 403 files are reviewed, so every later step meets the long names too.
@@ -148,10 +150,13 @@ describe("a pathological glob in .github/loupe.yml", () => {
     expect(gh.reviewsPosted()[0]!.comments).toEqual([
       expect.objectContaining({ path: "src/service.ts", line: 2, side: "RIGHT" }),
     ]);
-    // Every page was served (nock has none left); the model was told of all 403 files, and shown
-    // as many whole names as its listing's size allows.
-    expect(app.provider.requests).toHaveLength(2);
-    expect(app.provider.requests[0]!.bodyText).toContain("Changed files (403,");
+    // Every page was served (nock has none left); the model was told of all 403 files over two
+    // passes, each shown as many whole names as its listing's size allows.
+    expect(app.provider.requests).toHaveLength(3);
+    const covered = [0, 2].map((i) =>
+      Number(/it covers (\d+) of 403 changed files/.exec(app.provider.requests[i]!.bodyText)?.[1]),
+    );
+    expect(covered[0]! + covered[1]!).toBe(403);
     expect(app.provider.requests[0]!.bodyText).toMatch(/ and \d+ more \(use inspect_git_diff\)/);
     expect(maxBlockMs).toBeLessThan(MAX_BLOCK_MS);
     expectCleanEnd(h, app.provider, [gh]);

@@ -61,8 +61,10 @@ function mockListFiles(gh: GitHubMock, files: Record<string, unknown>[]): { serv
 }
 
 describe("a pull request over the 300-file compare limit", () => {
-  it("lists all 350 files with pulls.listFiles and reviews when max_files allows it", async () => {
-    const h = await app.start([{ body: stopTurn(review([finding({ line: 2, severity: "low" })])) }]);
+  it("lists all 350 files with pulls.listFiles and reviews them in two passes", async () => {
+    // Each pass's model names the same finding: the merged review keeps it once.
+    const turn = { body: stopTurn(review([finding({ line: 2, severity: "low" })])) };
+    const h = await app.start([turn, turn]);
     const gh = mockReviewStart(app.fx, { app: true, config: "max_files: 1000\n", compareData: bigCompare() });
     const list = mockListFiles(gh, listedFiles(350, app.fx.headSha));
     mockPublish(gh).createReview(PR, [200, { id: 5 }]);
@@ -75,14 +77,20 @@ describe("a pull request over the 300-file compare limit", () => {
       expect.objectContaining({ path: "src/service.ts", line: 2, side: "RIGHT" }),
     ]);
     expect(gh.completion()).toMatchObject({ status: "completed", conclusion: "success" });
-    // The model is told of all 349 reviewable files (the lockfile is excluded), not just 300.
-    expect(app.provider.requests[0]!.bodyText).toContain("Changed files (349,");
+    // All 349 reviewable files (the lockfile is excluded) are covered, over two passes.
+    const bodies = app.provider.requests.map((r) => r.bodyText);
+    expect(bodies).toHaveLength(2);
+    const covered = bodies.map((b) => Number(/it covers (\d+) of 349 changed files/.exec(b)?.[1]));
+    expect(covered[0]! + covered[1]!).toBe(349);
+    expect((gh.completion().output as { summary: string }).summary).toContain(
+      "349 of 350 changed files reviewed",
+    );
     expectCleanEnd(h, app.provider, [gh]);
   });
 
   it("skips with the real count when the files exceed max_files", async () => {
     const h = await app.start([]);
-    const gh = mockReviewStart(app.fx, { compareData: bigCompare() });
+    const gh = mockReviewStart(app.fx, { config: "max_files: 300\n", compareData: bigCompare() });
     mockListFiles(gh, listedFiles(350, app.fx.headSha));
 
     await h.receive("pull_request", pullRequestPayload(app.fx, "opened"), "delivery-over");

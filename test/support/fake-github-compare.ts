@@ -70,16 +70,12 @@ export async function compareCommits(
   const aheadBy = Number(await git("rev-list", "--count", `${base}..${head}`));
   const behindBy = Number(await git("rev-list", "--count", `${head}..${base}`));
   const commitsText = await git("rev-list", "--reverse", `${base}..${head}`);
-  const nameStatus = (await git("diff", "--name-status", "-z", "-M", from, head)).split("\0");
-  const files: CompareFile[] = [];
-  for (let i = 0; i < nameStatus.length; ) {
-    const code = nameStatus[i++] ?? "";
-    if (code === "") continue;
-    const letter = code[0] ?? "M";
-    const paths =
-      letter === "R" || letter === "C" ? [nameStatus[i++]!, nameStatus[i++]!] : [nameStatus[i++]!];
-    files.push(await compareFile(git, from, head, STATUS[letter] ?? "modified", paths));
-  }
+  const files = await filesBetween(
+    where,
+    git,
+    await git("rev-parse", `${from}^{commit}`),
+    await git("rev-parse", `${head}^{commit}`),
+  );
   return {
     status:
       aheadBy === 0 && behindBy === 0
@@ -99,17 +95,67 @@ export async function compareCommits(
   };
 }
 
-async function compareFile(
+/** Two commits' files never change: a 2,000-file change is diffed once, not once per page. */
+const FILES = new Map<string, Promise<CompareFile[]>>();
+
+function filesBetween(
+  where: GitLocation,
   git: (...args: string[]) => Promise<string>,
   from: string,
   head: string,
+): Promise<CompareFile[]> {
+  const key = `${where.gitdir}\0${from}\0${head}`;
+  let files = FILES.get(key);
+  if (files === undefined) {
+    files = diffFiles(git, from, head);
+    FILES.set(key, files);
+    files.catch(() => FILES.delete(key));
+  }
+  return files;
+}
+
+async function diffFiles(
+  git: (...args: string[]) => Promise<string>,
+  from: string,
+  head: string,
+): Promise<CompareFile[]> {
+  const nameStatus = (await git("diff", "--name-status", "-z", "-M", from, head)).split("\0");
+  const entries: { status: CompareFile["status"]; paths: string[] }[] = [];
+  for (let i = 0; i < nameStatus.length; ) {
+    const code = nameStatus[i++] ?? "";
+    if (code === "") continue;
+    const letter = code[0] ?? "M";
+    const paths =
+      letter === "R" || letter === "C" ? [nameStatus[i++]!, nameStatus[i++]!] : [nameStatus[i++]!];
+    entries.push({ status: STATUS[letter] ?? "modified", paths });
+  }
+  // One diff for every file, cut at its `diff --git` headers: git writes them in the order of
+  // --name-status above, one a file, so the n-th section is the n-th file's.
+  const whole = await git("diff", "-U3", "--no-color", "--no-ext-diff", "-M", from, head);
+  const sections = `\n${whole}`.split("\ndiff --git ").slice(1);
+  const blobs = new Map<string, string>();
+  for (const commit of [from, head]) {
+    for (const line of (await git("ls-tree", "-r", "-z", commit)).split("\0")) {
+      const tab = line.indexOf("\t");
+      if (tab > 0) blobs.set(`${commit}:${line.slice(tab + 1)}`, line.slice(0, tab).split(" ")[2]!);
+    }
+  }
+  return entries.map(({ status, paths }, i) => {
+    const filename = paths[paths.length - 1]!;
+    const blob = status === "removed" ? `${from}:${paths[0]}` : `${head}:${filename}`;
+    return compareFile(sections[i] ?? "", status, paths, blobs.get(blob) ?? null);
+  });
+}
+
+function compareFile(
+  diff: string,
   status: CompareFile["status"],
   paths: readonly string[],
-): Promise<CompareFile> {
+  sha: string | null,
+): CompareFile {
   const filename = paths[paths.length - 1]!;
-  const diff = await git("diff", "-U3", "--no-color", "--no-ext-diff", "-M", from, head, "--", ...paths);
-  const start = diff.startsWith("@@") ? 0 : diff.indexOf("\n@@");
-  const patch = start === -1 ? undefined : diff.slice(start === 0 ? 0 : start + 1);
+  const start = diff.indexOf("\n@@");
+  const patch = start === -1 ? undefined : diff.slice(start + 1);
   let additions = 0;
   let deletions = 0;
   if (patch !== undefined) {
@@ -118,9 +164,8 @@ async function compareFile(
       else if (line.startsWith("-")) deletions += 1;
     }
   }
-  const blob = status === "removed" ? `${from}:${paths[0]}` : `${head}:${filename}`;
   return {
-    sha: await git("rev-parse", blob).catch(() => null),
+    sha,
     filename,
     status,
     additions,

@@ -207,7 +207,8 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
         base_commit: commit(c.baseSha),
         merge_base_commit: commit(c.mergeBaseSha),
         commits: c.commits.map(commit),
-        files: c.files,
+        // GitHub's comparison lists at most 300 files; the pull request's list goes on to 3,000.
+        files: c.files.slice(0, COMPARE_FILES),
       },
     };
   }
@@ -216,7 +217,7 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
     const pr = pullOf(match[1]!);
     if (!pr) return error(404, "Not Found");
     const c = await compareCommits(where, `refs/heads/${pr.baseRef}`, pr.headSha);
-    return paginate(c.files, url, state);
+    return paginate(c.files.slice(0, LISTED_FILES), url, state);
   }
   match = /^\/pulls\/(\d+)\/(reviews|comments)$/.exec(rest);
   if (match) {
@@ -294,6 +295,10 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
 }
 
 /** GitHub-style pagination: per_page (≤ 100, default 30), page, and a Link header. */
+/** GitHub's caps: a comparison lists 300 files, pulls.listFiles 3,000 (100 a page at most). */
+const COMPARE_FILES = 300;
+const LISTED_FILES = 3000;
+
 function paginate(items: readonly unknown[], url: URL, state: FakeState): ApiReply {
   const perPage = Math.min(100, Math.max(1, Number(url.searchParams.get("per_page") ?? 30) || 30));
   const page = Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1);

@@ -33,7 +33,7 @@ describe("parseRepoConfig", () => {
       min_severity: "low",
       fail_on: "none",
       max_findings: 50,
-      max_files: 300,
+      max_files: 3000,
       guidance: true,
       guidance_files: [],
       incremental: true,
@@ -61,6 +61,7 @@ describe("parseRepoConfig", () => {
       guidance_files: ["docs/review.md"],
       incremental: false,
       auto_review: false,
+      budget: {},
     });
   });
 
