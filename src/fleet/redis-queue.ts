@@ -14,15 +14,16 @@ import { randomUUID } from "node:crypto";
 import { DelayedError, type Job, Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { KnownRun } from "../check-runs/check-runs.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
-import type { JobLogger } from "../pipeline/job-logger.ts";
-import type { ReviewJob } from "../jobs/review-job.ts";
-import type { EnqueueOutcome, JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { queueKey, type ReviewRequest } from "../domain/review-request.ts";
+import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
+import type { ReviewJob } from "../jobs/review-job.ts";
+import type { EnqueueOutcome, JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
+import { shutDown } from "../jobs/shutdown.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
+import type { JobLogger } from "../pipeline/job-logger.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming, REVIEW_QUEUE_NAME } from "./fleet-timing.ts";
 import { createPrState } from "./pr-state.ts";
-import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
 
 export interface RedisQueueOptions {
   readonly redisUrl: string;
@@ -75,7 +76,6 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
   const abortChannel = `${prefix}abort`;
   const running = new Map<string, Running>();
   const background = new Set<Promise<unknown>>();
-  let handingBack = false;
   let idleWaiters: Array<() => void> = [];
 
   const track = (work: Promise<unknown>) => {
@@ -245,27 +245,32 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
       while (background.size > 0) await Promise.all(background);
     },
     async shutdown(graceMs) {
-      await worker.pause(true); // take no new job; the running ones go on
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const graceOver = new Promise<"grace_over">((resolve) => {
-        timer = setTimeout(() => resolve("grace_over"), graceMs);
-      });
-      const first = await Promise.race([idle().then(() => "idle" as const), graceOver]);
-      clearTimeout(timer);
-      if (first === "grace_over") {
-        handingBack = true;
-        for (const job of running.values()) job.controller.abort({ kind: "handback" } satisfies CancelReason);
-        await idle();
-      }
-      while (background.size > 0) await Promise.all(background);
-      // Nothing of ours runs any more. A plain close waits on the worker's blocking read, which
-      // never returns after a Redis restart (measured: a shutdown hung until killed).
-      await worker.close(true);
-      await queue.close();
-      subscriber.disconnect();
-      producer.disconnect();
-      workerConnection.disconnect();
-      log.info({ handedBack: handingBack }, "fleet queue stopped");
+      await shutDown(
+        {
+          name: "fleet reviews",
+          reason: { kind: "handback" },
+          stopTaking: () => worker.pause(true), // take no new job; the running ones go on
+          running: () => running.size,
+          idle: async () => {
+            await idle();
+            while (background.size > 0) await Promise.all(background);
+          },
+          stopRunning: (reason) => {
+            for (const job of running.values()) job.controller.abort(reason);
+          },
+          // A plain close waits on the worker's blocking read, which never returns after a Redis
+          // restart (measured: a shutdown hung until killed).
+          close: async () => {
+            await worker.close(true);
+            await queue.close();
+            subscriber.disconnect();
+            producer.disconnect();
+            workerConnection.disconnect();
+          },
+        },
+        graceMs,
+        log,
+      );
     },
     stats: () => ({ running: running.size, pending: 0 }),
     isReady: () => producer.status === "ready",

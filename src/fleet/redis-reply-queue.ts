@@ -7,11 +7,13 @@
 
 import { Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
-import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../replies/reply-queue.ts";
+import { isCancelReason } from "../domain/cancel-reason.ts";
+import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
+import { shutDown } from "../jobs/shutdown.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
 import type { JobLogger } from "../pipeline/job-logger.ts";
-import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
+import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
+import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../replies/reply-queue.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
 
 export const REPLY_QUEUE_NAME = "loupe-replies";
@@ -24,8 +26,6 @@ export interface RedisReplyQueueOptions {
   readonly queueName?: string;
   readonly timing?: Partial<Pick<FleetTiming, "lockMs" | "stalledIntervalMs" | "enqueueTimeoutMs">>;
 }
-
-const HANDBACK = "handback";
 
 export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQueue {
   const timing = { lockMs: 30_000, stalledIntervalMs: 15_000, enqueueTimeoutMs: 8_000, ...options.timing };
@@ -48,7 +48,8 @@ export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQue
       running.set(job.id!, controller);
       try {
         await options.runner(job.data, controller.signal);
-        if (controller.signal.aborted && controller.signal.reason === HANDBACK) {
+        const { reason } = controller.signal;
+        if (controller.signal.aborted && isCancelReason(reason) && reason.kind === "handback") {
           await job.moveToWait(token); // the next replica answers it
           throw new WaitingError();
         }
@@ -92,21 +93,28 @@ export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQue
     },
     drain: idle,
     async shutdown(graceMs) {
-      await worker.pause(true);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const graceOver = new Promise<"grace_over">((resolve) => {
-        timer = setTimeout(() => resolve("grace_over"), graceMs);
-      });
-      const first = await Promise.race([idle().then(() => "idle" as const), graceOver]);
-      clearTimeout(timer);
-      if (first === "grace_over") for (const controller of running.values()) controller.abort(HANDBACK);
-      await idle();
-      // Nothing of ours runs any more. A plain close waits on the worker's blocking read, which
-      // never returns after a Redis restart (a shutdown hung until killed).
-      await worker.close(true);
-      await queue.close();
-      producer.disconnect();
-      workerConnection.disconnect();
+      await shutDown(
+        {
+          name: "fleet replies",
+          reason: { kind: "handback" },
+          stopTaking: () => worker.pause(true),
+          running: () => running.size,
+          idle,
+          stopRunning: (reason) => {
+            for (const controller of running.values()) controller.abort(reason);
+          },
+          // Nothing of ours runs any more (or it is left behind). A plain close waits on the
+          // worker's blocking read, which never returns after a Redis restart (a shutdown hung).
+          close: async () => {
+            await worker.close(true);
+            await queue.close();
+            producer.disconnect();
+            workerConnection.disconnect();
+          },
+        },
+        graceMs,
+        log,
+      );
     },
     stats: () => ({ running: running.size, pending: 0 }),
   };

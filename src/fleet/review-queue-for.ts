@@ -4,9 +4,9 @@
 
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import type { ReviewRequest } from "../domain/review-request.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
 import { createReviewQueue } from "../jobs/queue.ts";
 import type { JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
 import { createRedisQueue } from "./redis-queue.ts";
 
@@ -33,6 +33,7 @@ export function reviewQueueFor(choice: ReviewQueueChoice): ReviewQueue {
       runner: choice.runner,
       onRunnerError: (error) => choice.log.error({ error: errorDetail(error) }, "review job failed"),
       onWaiting: choice.announce,
+      log: choice.log,
       onDropped: async (job, reason) => {
         if (job.checkRun !== null) await choice.cancel(job.request, job.checkRun.id, reason);
       },

@@ -7,10 +7,12 @@
 // shutdown, is reported (`onDropped`), so the shell can show a queued check run and close it:
 // nothing waits invisibly or vanishes silently. The runner receives the job as plain data.
 
-import { newJob, type ReviewJob } from "./review-job.ts";
-import type { EnqueueOutcome, JobRunner, ReviewQueue } from "./review-queue.ts";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { queueKey, type ReviewRequest } from "../domain/review-request.ts";
+import type { JobLogger } from "../pipeline/job-logger.ts";
+import { newJob, type ReviewJob } from "./review-job.ts";
+import type { EnqueueOutcome, JobRunner, ReviewQueue } from "./review-queue.ts";
+import { type Stoppable, shutDown } from "./shutdown.ts";
 
 export interface QueueTimers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -29,6 +31,8 @@ export interface ReviewQueueOptions {
   readonly onWaiting?: (request: ReviewRequest) => Promise<number | null>;
   /** A waiting job leaves the line without running; drain and shutdown wait for the promise. */
   readonly onDropped?: (job: ReviewJob, reason: CancelReason) => Promise<void>;
+  /** Where the shutdown says what it stopped; silent by default. */
+  readonly log?: JobLogger;
 }
 
 interface Waiting {
@@ -58,6 +62,8 @@ class BoundedSet {
     if (this.#items.size > this.#limit) this.#items.delete(this.#items.values().next().value as string);
   }
 }
+
+const SILENT: JobLogger = { info: () => {}, warn: () => {} };
 
 const defaultTimers: QueueTimers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
@@ -164,44 +170,37 @@ export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
     return "queued";
   }
 
-  async function drain(): Promise<void> {
+  const idle = async (): Promise<void> => {
     if (running.size > 0 || pending.size > 0) {
       await new Promise<void>((resolve) => idleWaiters.push(resolve));
     }
     await reported();
-  }
+  };
 
-  async function shutdown(graceMs: number): Promise<void> {
-    accepting = false;
-    for (const waiting of pending.values()) drop(waiting, { kind: "shutdown" });
-    pending.clear();
-    const jobs = [...running.values()];
-    if (jobs.length === 0) {
+  const stoppable: Stoppable = {
+    name: "reviews",
+    reason: { kind: "shutdown" },
+    stopTaking: () => {
+      accepting = false;
+      for (const waiting of pending.values()) drop(waiting, { kind: "shutdown" });
+      pending.clear();
       notifyIdle();
-      await reported();
-      return;
-    }
-    const all = Promise.all(jobs.map((job) => job.done));
-    let handle: unknown;
-    const graceOver = new Promise<"grace_over">((resolve) => {
-      handle = timers.setTimeout(() => resolve("grace_over"), graceMs);
-    });
-    const first = await Promise.race([all.then(() => "finished" as const), graceOver]);
-    timers.clearTimeout(handle);
-    if (first === "grace_over") {
-      const reason: CancelReason = { kind: "shutdown" };
+    },
+    running: () => running.size,
+    idle,
+    stopRunning: (reason) => {
       for (const job of running.values()) job.controller.abort(reason);
-      await all;
-    }
-    notifyIdle();
-    await reported();
-  }
+    },
+    close: async () => {},
+  };
 
   return {
     // Decided synchronously (a job that can start has started when this returns its promise).
     enqueue: async (request) => enqueueNow(request),
-    drain,
-    shutdown,
+    drain: idle,
+    shutdown: async (graceMs) => {
+      await shutDown(stoppable, graceMs, options.log ?? SILENT, timers);
+    },
     stats: () => ({ running: running.size, pending: pending.size }),
     isReady: () => accepting,
   };
