@@ -7,20 +7,21 @@
 // progress update first so a late PATCH can never overwrite the completed run. Every write retries
 // GitHub's secondary rate limits within a deadline; every text is clamped by github/check-run.ts.
 
-import { errorDetail } from "../pipeline/error-detail.ts";
+import type { CancelReason } from "../domain/cancel-reason.ts";
 import type { CheckConclusion, CheckRunOutput } from "../github/check-run.ts";
 import {
   completeCheckRun,
   createCheckRun,
+  findOpenCheckRun,
   startQueuedCheckRun,
   updateCheckRunProgress,
 } from "../github/check-run.ts";
 import { renderProgressOutput } from "../github/check-run-output.ts";
 import type { GitHubClient, RepoRef } from "../github/octokit.ts";
 import { withSecondaryRetry } from "../github/retry-secondary.ts";
-import type { JobLogger } from "../pipeline/job-logger.ts";
-import type { CancelReason } from "../domain/cancel-reason.ts";
 import type { RoundProgress } from "../llm/types.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
+import type { JobLogger } from "../pipeline/job-logger.ts";
 import { createProgressThrottle } from "./progress-throttle.ts";
 import { cancelledOutput, queuedOutput, reviewingOutput } from "./texts.ts";
 
@@ -58,6 +59,8 @@ export interface OpenInput {
   readonly earlier: KnownRun | null;
   /** Epoch ms after which rate-limit waits stop. */
   readonly deadline: number;
+  /** With no earlier run known: look on GitHub for an open one made for this job (see ReviewJob). */
+  readonly findOpen?: boolean;
 }
 
 export interface CheckRuns {
@@ -118,7 +121,8 @@ export function createCheckRuns(options: CheckRunsOptions): CheckRuns {
   }
 
   async function start(input: OpenInput): Promise<number> {
-    const { octokit, target, headSha, earlier } = input;
+    const { octokit, target, headSha } = input;
+    const earlier = input.earlier ?? (input.findOpen === true ? await findOpen(input) : null);
     const output = reviewingOutput(headSha);
     if (earlier !== null && earlier.headSha === headSha) {
       const started = { ...target, checkRunId: earlier.id, startedAt: new Date(now()), output };
@@ -143,6 +147,16 @@ export function createCheckRuns(options: CheckRunsOptions): CheckRuns {
         }),
       retry(input.deadline),
     );
+  }
+
+  async function findOpen(input: OpenInput): Promise<KnownRun | null> {
+    const { target, headSha } = input;
+    const where = { ...target, headSha, name: options.name };
+    const id = await findOpenCheckRun(input.octokit, where).catch((error: unknown) => {
+      log.warn({ key: label(target), error: errorDetail(error) }, "open check runs not listed");
+      return null;
+    });
+    return id === null ? null : { id, headSha };
   }
 
   async function open(input: OpenInput): Promise<OpenCheckRun> {

@@ -14,6 +14,7 @@ import { errorDetail } from "../pipeline/error-detail.ts";
 import type { JobLogger } from "../pipeline/job-logger.ts";
 import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
 import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../replies/reply-queue.ts";
+import { redisAddress } from "./fleet-context.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
 
 export const REPLY_QUEUE_NAME = "loupe-replies";
@@ -88,7 +89,7 @@ export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQue
           return "queued";
         });
       } catch (error) {
-        throw new QueueUnavailableError(error);
+        throw new QueueUnavailableError(error, `Redis at ${redisAddress(options.redisUrl)} did not answer`);
       }
     },
     drain: idle,

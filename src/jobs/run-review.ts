@@ -6,17 +6,17 @@
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import { queueKey } from "../domain/review-request.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
 import { gitHubHost } from "../host/github/github-host.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
+import { errorDetail } from "../pipeline/error-detail.ts";
 import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
+import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import { endingFor } from "./ending.ts";
 import type { JobEnvironment } from "./job-environment.ts";
 import type { ReviewJob } from "./review-job.ts";
 import type { JobSettlement } from "./review-queue.ts";
-import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 
 export interface RunReviewOptions<W extends WorkspaceHandle = Workspace> extends JobEnvironment<W> {
   readonly job: ReviewJob;
@@ -94,6 +94,7 @@ function reviewCheckRun<W extends WorkspaceHandle>(options: RunReviewOptions<W>,
   let earlier = options.job.checkRun;
   let open: OpenCheckRun | null = null;
   let asked = false;
+  let looked = false;
   return {
     current: () => open,
     asked: () => asked,
@@ -105,7 +106,9 @@ function reviewCheckRun<W extends WorkspaceHandle>(options: RunReviewOptions<W>,
         headSha,
         earlier,
         deadline,
+        findOpen: options.job.findOpenRun === true && !looked,
       });
+      looked = true;
       earlier = null; // the earlier run is used once
       await options.onCheckRun?.({ id: open.id, headSha: open.headSha });
       return open;
