@@ -5,7 +5,7 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import type { KnownRun } from "../check-runs/check-runs.ts";
-import type { CancelReason } from "../domain/cancel-reason.ts";
+import { type CancelReason, isCancelReason } from "../domain/cancel-reason.ts";
 import type { ReviewRequest } from "../domain/review-request.ts";
 import type { JobRunner } from "../jobs/review-queue.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
@@ -37,8 +37,19 @@ export interface StoredJob {
 }
 
 export interface Running {
-  readonly controller: AbortController;
   readonly done: Promise<unknown>;
+}
+
+/** A reason as BullMQ's `cancelJob` carries it (a string), and back for the job's own signal. */
+export const encodeReason = (reason: CancelReason): string => JSON.stringify(reason);
+
+export function decodeReason(value: unknown): CancelReason | null {
+  try {
+    const reason: unknown = typeof value === "string" ? JSON.parse(value) : null;
+    return isCancelReason(reason) ? reason : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface FleetContext {

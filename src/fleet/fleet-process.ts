@@ -1,14 +1,15 @@
 // A fleet job on this replica's worker: it claims its pull request (busy: again in a second; stale:
 // a newer push replaced it), finds its check run (the one an earlier attempt opened, or the queued
 // one announced for it, waiting while that announcement's write is in flight), then runs with an
-// abort signal that a newer push (pub/sub, or its own poll) or the shutdown's hand-back raises.
+// abort signal raised by BullMQ's own cancellation (`worker.cancelJob`: a newer push heard on the
+// pub/sub channel, or the shutdown's hand-back) or by its own poll of the pull request's state.
 
 import { DelayedError, type Job, WaitingError } from "bullmq";
 import type { KnownRun } from "../check-runs/check-runs.ts";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { queueKey } from "../domain/review-request.ts";
 import type { ReviewJob } from "../jobs/review-job.ts";
-import type { FleetContext, StoredJob } from "./fleet-context.ts";
+import { decodeReason, type FleetContext, type StoredJob } from "./fleet-context.ts";
 
 /** A job whose pull request is busy (another review of it runs) is looked at again after this. */
 const BUSY_RETRY_MS = 1_000;
@@ -16,7 +17,8 @@ const BUSY_RETRY_MS = 1_000;
 const ANNOUNCEMENT_POLL_MS = 200;
 
 export function fleetProcessor(fleet: FleetContext, onIdle: () => void) {
-  return async (job: Job<StoredJob>, token?: string): Promise<void> => {
+  // Three parameters: BullMQ then gives each job an abort signal that `worker.cancelJob` raises.
+  return async (job: Job<StoredJob>, token: string | undefined, signal: AbortSignal | undefined) => {
     const { request } = job.data;
     const jobId = job.id!;
     const { workState } = fleet;
@@ -39,6 +41,11 @@ export function fleetProcessor(fleet: FleetContext, onIdle: () => void) {
       ...(checkRun === null ? { findOpenRun: true } : {}),
     };
     const controller = new AbortController();
+    // BullMQ's signal carries the reason as text (see redis-queue.ts); the runner gets it as a value.
+    signal?.addEventListener("abort", () => {
+      const reason = decodeReason(signal.reason);
+      if (reason !== null) controller.abort(reason);
+    });
     const settlement = await watched(fleet, job, controller, reviewJob).finally(() => {
       fleet.running.delete(jobId);
       if (fleet.running.size === 0) onIdle();
@@ -75,7 +82,7 @@ async function watched(
     await job.updateData({ request, checkRun: run });
   };
   const done = fleet.options.runner(reviewJob, controller.signal, onCheckRun);
-  fleet.running.set(jobId, { controller, done });
+  fleet.running.set(jobId, { done });
   try {
     return await done;
   } finally {

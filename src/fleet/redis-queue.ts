@@ -11,13 +11,14 @@
 // handed back to the queue after the grace period.
 
 import { Worker } from "bullmq";
-import type { CancelReason } from "../domain/cancel-reason.ts";
+import { type CancelReason, isCancelReason } from "../domain/cancel-reason.ts";
 import { queueKey } from "../domain/review-request.ts";
 import type { ReviewQueue } from "../jobs/review-queue.ts";
 import { shutDown } from "../jobs/shutdown.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
 import {
   createFleetContext,
+  encodeReason,
   type FleetContext,
   type RedisQueueOptions,
   type StoredJob,
@@ -36,8 +37,8 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
     idleWaiters = [];
     for (const resolve of waiters) resolve();
   };
-  listenForAborts(fleet);
   const worker = startWorker(fleet, onIdle);
+  listenForAborts(fleet, worker);
   const idle = async () => {
     if (running.size > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
     while (background.size > 0) await Promise.all(background);
@@ -50,9 +51,7 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
         stopTaking: () => worker.pause(true), // take no new job; the running ones go on
         running: () => running.size,
         idle,
-        stopRunning: (reason) => {
-          for (const job of running.values()) job.controller.abort(reason);
-        },
+        stopRunning: (reason) => worker.cancelAllJobs(encodeReason(reason)),
         // A plain close waits on the worker's blocking read, which never returns after a Redis
         // restart (measured: a shutdown hung until killed).
         close: async () => {
@@ -75,13 +74,16 @@ export function createRedisQueue(options: RedisQueueOptions): ReviewQueue {
   };
 }
 
-/** A running job another replica must stop hears it on a pub/sub channel. */
-function listenForAborts(fleet: FleetContext): void {
+/**
+ * A running job another replica must stop hears it on a pub/sub channel, and is cancelled with
+ * BullMQ's own `cancelJob` (which reaches only this worker's jobs: hence the channel).
+ */
+function listenForAborts(fleet: FleetContext, worker: Worker<StoredJob>): void {
   void fleet.subscriber.subscribe(fleet.abortChannel).catch(() => undefined);
   fleet.subscriber.on("message", (_channel: string, message: string) => {
     try {
       const { jobId, reason } = JSON.parse(message) as { jobId: string; reason: CancelReason };
-      fleet.running.get(jobId)?.controller.abort(reason);
+      if (isCancelReason(reason)) worker.cancelJob(jobId, encodeReason(reason));
     } catch {
       // A message Loupe did not write: nothing to stop.
     }
