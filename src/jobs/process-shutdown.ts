@@ -17,6 +17,8 @@ export interface ProcessShutdown {
   readonly after: readonly (() => Promise<void> | void)[];
   /** Ends the process (after its log lines are written). */
   readonly exit: (code: number) => void;
+  /** Past the grace period, when the process exits whatever is stuck; HARD_MARGIN_MS by default. */
+  readonly marginMs?: number;
 }
 
 const bounded = async (step: () => Promise<void> | void, ms: number): Promise<void> => {
@@ -35,7 +37,7 @@ const bounded = async (step: () => Promise<void> | void, ms: number): Promise<vo
 
 export async function shutDownProcess(steps: ProcessShutdown): Promise<void> {
   const { graceMs, log } = steps;
-  const deadlineMs = graceMs + HARD_MARGIN_MS;
+  const deadlineMs = graceMs + (steps.marginMs ?? HARD_MARGIN_MS);
   log.info({ graceMs, deadlineMs }, "shutdown started");
   const hard = setTimeout(() => {
     log.warn({ deadlineMs }, "shutdown deadline passed; exiting with work left behind");
