@@ -10,7 +10,8 @@
 // in flight, so a live one is waited for and a dead one's claim expires within the lock time. A
 // run made by a replica killed before it recorded it is found by the worker on GitHub (a queued
 // Loupe run on the same head, see check-runs/find-queued.ts) and adopted, never made twice.
-// Whoever takes the recorded run (the worker, or a drop of a superseded job) takes it once.
+// A recorded run is adopted by every attempt of the job; a job that leaves without running (a
+// newer push replaced it) has its run taken, once, to be cancelled.
 
 import type { Redis } from "ioredis";
 
@@ -38,12 +39,13 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 `;
 
-// KEYS: the job's key. ARGV: ttl ms. A recorded run is taken (once); otherwise the job starts.
+// KEYS: the job's key. ARGV: ttl ms. A recorded run is kept, so every attempt of the job (a
+// takeover after a crash) adopts the same one; otherwise the job starts and no run will be made.
 const START = `
 local v = redis.call('GET', KEYS[1])
 if v == 'announcing' then return 'wait' end
-redis.call('SET', KEYS[1], 'started', 'PX', ARGV[1])
 if v and string.sub(v, 1, 4) == 'run:' then return v end
+redis.call('SET', KEYS[1], 'started', 'PX', ARGV[1])
 return 'create'
 `;
 
