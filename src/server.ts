@@ -16,6 +16,7 @@ import { startAppServer } from "./http/app-server.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
 import { createLoupe } from "./index.ts";
+import { shutDownProcess } from "./jobs/process-shutdown.ts";
 import { createLog } from "./log/create-log.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
 import { readAppYml } from "./setup/app-manifest.ts";
@@ -69,15 +70,13 @@ async function main(): Promise<void> {
   readiness.queueStarted(() => runtime.reviews.isReady()); // a shared queue: while Redis takes work
   process.once("SIGTERM", () => {
     readiness.shuttingDown();
-    const draining = Promise.all([
-      runtime.reviews.shutdown(config.shutdownGraceMs),
-      runtime.replies.shutdown(config.shutdownGraceMs),
-    ]);
-    void draining
-      .finally(() => runtime.workers.close())
-      .finally(() => server.stop())
-      .finally(() => dashboard?.close())
-      .finally(() => process.exit(0));
+    void shutDownProcess({
+      graceMs: config.shutdownGraceMs,
+      log,
+      queues: [runtime.reviews, runtime.replies],
+      after: [() => runtime.workers.close(), () => server.stop(), () => dashboard?.close()],
+      exit: (code) => exitAfterLog(code),
+    });
   });
 }
 
@@ -87,6 +86,11 @@ function packageVersion(): string {
     version?: unknown;
   };
   return typeof pkg.version === "string" ? pkg.version : "unknown";
+}
+
+/** The log's lines go through a stream: they are written out before the process ends. */
+function exitAfterLog(code: number): void {
+  setImmediate(() => setImmediate(() => process.stdout.write("", () => process.exit(code))));
 }
 
 main().catch((error: unknown) => {

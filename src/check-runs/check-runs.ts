@@ -12,6 +12,7 @@ import type { CheckConclusion, CheckRunOutput } from "../github/check-run.ts";
 import {
   completeCheckRun,
   createCheckRun,
+  findOpenCheckRun,
   startQueuedCheckRun,
   updateCheckRunProgress,
 } from "../github/check-run.ts";
@@ -58,6 +59,8 @@ export interface OpenInput {
   readonly earlier: KnownRun | null;
   /** Epoch ms after which rate-limit waits stop. */
   readonly deadline: number;
+  /** With no earlier run known: look on GitHub for an open one made for this job (see ReviewJob). */
+  readonly findOpen?: boolean;
 }
 
 export interface CheckRuns {
@@ -80,107 +83,122 @@ export interface CheckRunsOptions {
 /** How long a completion may keep retrying a secondary rate limit. */
 const COMPLETE_WINDOW_MS = 5 * 60_000;
 
-export function createCheckRuns(options: CheckRunsOptions): CheckRuns {
-  const now = options.now ?? Date.now;
-  const { log } = options;
-  const label = (target: RunTarget) => `${target.owner}/${target.repo}#${target.pullNumber}`;
-  const retry = (deadline: number) => ({ sleep: options.sleep, now, deadline });
+/** What the steps below share. */
+interface Context {
+  readonly options: CheckRunsOptions;
+  readonly now: () => number;
+  readonly log: JobLogger;
+}
 
-  async function cancel(
-    octokit: GitHubClient,
-    target: RunTarget,
-    checkRunId: number,
-    reason: CancelReason,
-  ): Promise<void> {
-    await completeCheckRun(octokit, {
-      owner: target.owner,
-      repo: target.repo,
-      checkRunId,
-      conclusion: "cancelled",
-      output: cancelledOutput(reason),
-      completedAt: new Date(now()),
-    }).catch((error: unknown) =>
-      log.warn({ key: label(target), error: errorDetail(error) }, "queued check run not completed"),
+const label = (target: RunTarget) => `${target.owner}/${target.repo}#${target.pullNumber}`;
+const retryUntil = (c: Context, deadline: number) => ({ sleep: c.options.sleep, now: c.now, deadline });
+
+async function cancel(
+  c: Context,
+  octokit: GitHubClient,
+  target: RunTarget,
+  checkRunId: number,
+  reason: CancelReason,
+): Promise<void> {
+  await completeCheckRun(octokit, {
+    owner: target.owner,
+    repo: target.repo,
+    checkRunId,
+    conclusion: "cancelled",
+    output: cancelledOutput(reason),
+    completedAt: new Date(c.now()),
+  }).catch((error: unknown) =>
+    c.log.warn({ key: label(target), error: errorDetail(error) }, "queued check run not completed"),
+  );
+}
+
+async function announce(c: Context, octokit: GitHubClient, target: RunTarget, headSha: string) {
+  return await createCheckRun(octokit, {
+    ...target,
+    name: c.options.name,
+    headSha,
+    startedAt: null,
+    output: queuedOutput(headSha),
+  }).catch((error: unknown) => {
+    c.log.warn({ key: label(target), error: errorDetail(error) }, "queued check run not created");
+    return null;
+  });
+}
+
+async function findOpen(c: Context, input: OpenInput): Promise<KnownRun | null> {
+  const { target, headSha } = input;
+  const where = { ...target, headSha, name: c.options.name };
+  const id = await findOpenCheckRun(input.octokit, where).catch((error: unknown) => {
+    c.log.warn({ key: label(target), error: errorDetail(error) }, "open check runs not listed");
+    return null;
+  });
+  return id === null ? null : { id, headSha };
+}
+
+async function start(c: Context, input: OpenInput): Promise<number> {
+  const { octokit, target, headSha } = input;
+  const earlier = input.earlier ?? (input.findOpen === true ? await findOpen(c, input) : null);
+  const output = reviewingOutput(headSha);
+  if (earlier !== null && earlier.headSha === headSha) {
+    const started = { ...target, checkRunId: earlier.id, startedAt: new Date(c.now()), output };
+    // If GitHub refuses the move to in_progress, the run still exists: the review goes on and
+    // completes it as usual, so it can never be left queued.
+    await withSecondaryRetry(
+      () => startQueuedCheckRun(octokit, started),
+      retryUntil(c, input.deadline),
+    ).catch((error: unknown) =>
+      c.log.warn({ key: label(target), error: errorDetail(error) }, "queued check run not started"),
     );
+    return earlier.id;
   }
+  // The pull request moved on while this job waited: the earlier run is about an older commit.
+  if (earlier !== null) await cancel(c, octokit, target, earlier.id, { kind: "superseded", headSha });
+  const create = { ...target, name: c.options.name, headSha, startedAt: new Date(c.now()), output };
+  return await withSecondaryRetry(() => createCheckRun(octokit, create), retryUntil(c, input.deadline));
+}
 
-  async function announce(octokit: GitHubClient, target: RunTarget, headSha: string): Promise<number | null> {
-    return await createCheckRun(octokit, {
-      ...target,
-      name: options.name,
-      headSha,
-      startedAt: null,
-      output: queuedOutput(headSha),
-    }).catch((error: unknown) => {
-      log.warn({ key: label(target), error: errorDetail(error) }, "queued check run not created");
-      return null;
-    });
-  }
-
-  async function start(input: OpenInput): Promise<number> {
-    const { octokit, target, headSha, earlier } = input;
-    const output = reviewingOutput(headSha);
-    if (earlier !== null && earlier.headSha === headSha) {
-      const started = { ...target, checkRunId: earlier.id, startedAt: new Date(now()), output };
-      // If GitHub refuses the move to in_progress, the run still exists: the review goes on and
-      // completes it as usual, so it can never be left queued.
-      await withSecondaryRetry(() => startQueuedCheckRun(octokit, started), retry(input.deadline)).catch(
-        (error: unknown) =>
-          log.warn({ key: label(target), error: errorDetail(error) }, "queued check run not started"),
+async function open(c: Context, input: OpenInput): Promise<OpenCheckRun> {
+  const { octokit, target, headSha } = input;
+  const { log, now } = c;
+  const id = await start(c, input);
+  const ref = { owner: target.owner, repo: target.repo, checkRunId: id };
+  const throttle = createProgressThrottle({
+    intervalMs: c.options.progressIntervalMs,
+    now,
+    send: (p) => updateCheckRunProgress(octokit, ref, renderProgressOutput(p, headSha)),
+    onError: (error) => log.warn({ key: label(target), error: errorDetail(error) }, "progress update failed"),
+  });
+  let completed = false;
+  return {
+    id,
+    headSha,
+    progress: (p) => throttle.report(p),
+    async complete(ending) {
+      if (completed) return;
+      completed = true;
+      await throttle.settle();
+      await withSecondaryRetry(
+        () =>
+          completeCheckRun(octokit, {
+            ...ref,
+            conclusion: ending.conclusion,
+            output: ending.output,
+            completedAt: new Date(now()),
+          }),
+        retryUntil(c, now() + COMPLETE_WINDOW_MS),
+      ).catch((error: unknown) =>
+        log.warn({ key: label(target), error: errorDetail(error) }, "check run completion failed"),
       );
-      return earlier.id;
-    }
-    // The pull request moved on while this job waited: the earlier run is about an older commit.
-    if (earlier !== null) await cancel(octokit, target, earlier.id, { kind: "superseded", headSha });
-    return await withSecondaryRetry(
-      () =>
-        createCheckRun(octokit, {
-          ...target,
-          name: options.name,
-          headSha,
-          startedAt: new Date(now()),
-          output,
-        }),
-      retry(input.deadline),
-    );
-  }
+      log.info({ key: label(target), conclusion: ending.conclusion }, "check run completed");
+    },
+  };
+}
 
-  async function open(input: OpenInput): Promise<OpenCheckRun> {
-    const { octokit, target, headSha } = input;
-    const id = await start(input);
-    const ref = { owner: target.owner, repo: target.repo, checkRunId: id };
-    const throttle = createProgressThrottle({
-      intervalMs: options.progressIntervalMs,
-      now,
-      send: (p) => updateCheckRunProgress(octokit, ref, renderProgressOutput(p, headSha)),
-      onError: (error) =>
-        log.warn({ key: label(target), error: errorDetail(error) }, "progress update failed"),
-    });
-    let completed = false;
-    return {
-      id,
-      headSha,
-      progress: (p) => throttle.report(p),
-      async complete(ending) {
-        if (completed) return;
-        completed = true;
-        await throttle.settle();
-        await withSecondaryRetry(
-          () =>
-            completeCheckRun(octokit, {
-              ...ref,
-              conclusion: ending.conclusion,
-              output: ending.output,
-              completedAt: new Date(now()),
-            }),
-          retry(now() + COMPLETE_WINDOW_MS),
-        ).catch((error: unknown) =>
-          log.warn({ key: label(target), error: errorDetail(error) }, "check run completion failed"),
-        );
-        log.info({ key: label(target), conclusion: ending.conclusion }, "check run completed");
-      },
-    };
-  }
-
-  return { announce, cancel, open };
+export function createCheckRuns(options: CheckRunsOptions): CheckRuns {
+  const c: Context = { options, now: options.now ?? Date.now, log: options.log };
+  return {
+    announce: (octokit, target, headSha) => announce(c, octokit, target, headSha),
+    cancel: (octokit, target, checkRunId, reason) => cancel(c, octokit, target, checkRunId, reason),
+    open: (input) => open(c, input),
+  };
 }

@@ -1,11 +1,23 @@
 // The rules of one process, kept in Redis for the whole fleet: per pull request, the job running
 // (with a lease its replica renews) and the job waiting; per delivery id, whether it was seen;
-// per head SHA, whether it was reviewed; per installation, its live jobs (for fairness). Each
-// decision is one Lua script, so two replicas receiving webhooks for the same pull request at the
-// same moment cannot both think they are first. The same decisions as the in-process queue.
+// per head SHA, whether it was reviewed; per installation, its live jobs (for fairness). A request
+// is decided by domain/pr-rules.ts, the same pure function the in-process queue consults: READ
+// takes a snapshot (with the pull request's version), the rules decide, and APPLY writes the
+// decision only if the version is unchanged and the delivery still unseen — else it is decided
+// again — so two replicas deciding the same pull request at once cannot both think they are first.
+//
+// Why Lua and not BullMQ's own features: BullMQ's deduplication answers only "deduplicated" for
+// one id (it cannot tell the head running from the one waiting or a reviewed one, which the
+// webhook's outcome names), never stops a running job (`keepLastIfActive` queues the newer data
+// behind it), and `replace` applies to delayed jobs only; `worker.cancelJob` reaches only the jobs
+// of the worker it is called on, so a push received by another replica still goes through the
+// abort channel. Open-source BullMQ has no per-group concurrency of one either: the per-pull-
+// request lease (CLAIM, RENEW, FINISH) stays here. BullMQ's job ids and stalled-job recovery are
+// used as they are (fleet-enqueue.ts, redis-queue.ts).
 
 import type { Redis } from "ioredis";
 import type { CancelReason } from "../domain/cancel-reason.ts";
+import { decideReview, type PrRefusal } from "../domain/pr-rules.ts";
 
 export type Decision =
   | {
@@ -14,42 +26,38 @@ export type Decision =
       readonly drop: string | null;
       readonly rank: number;
     }
-  | { readonly outcome: "duplicate_delivery" | "already_running" | "already_pending" | "already_reviewed" };
+  | { readonly outcome: PrRefusal };
 
 export type Claim = "run" | "busy" | "stale";
 
-// KEYS: pr hash, delivery, reviewed, installation zset, superseded prefix (string concat below)
-// ARGV: jobId, sha, rerun (0/1), now ms, delivery ttl s, superseded ttl s, keyPrefix
-const DECIDE = `
-if redis.call('EXISTS', KEYS[2]) == 1 then return {'duplicate_delivery'} end
-local now = tonumber(ARGV[4])
-local runJob = redis.call('HGET', KEYS[1], 'run_job')
-local runSha = redis.call('HGET', KEYS[1], 'run_sha')
-local runUntil = tonumber(redis.call('HGET', KEYS[1], 'run_until') or '0')
-if runJob and runUntil < now then runJob = false; runSha = false end
-local waitJob = redis.call('HGET', KEYS[1], 'wait_job')
-local waitSha = redis.call('HGET', KEYS[1], 'wait_sha')
-if runJob and runSha == ARGV[2] then return {'already_running'} end
-if waitJob and waitSha == ARGV[2] then return {'already_pending'} end
-if ARGV[3] == '0' and redis.call('EXISTS', KEYS[3]) == 1 then return {'already_reviewed'} end
-if ARGV[3] == '1' and waitJob then return {'already_pending'} end
-redis.call('SET', KEYS[2], '1', 'EX', tonumber(ARGV[5]))
-local abort = ''
-if ARGV[3] == '0' and runJob and runSha ~= '' then
-  abort = runJob
+// KEYS: pr hash, delivery, reviewed. The snapshot the rules decide on.
+const READ = `
+local h = redis.call('HMGET', KEYS[1], 'version', 'run_job', 'run_sha', 'run_until', 'wait_job', 'wait_sha')
+return {h[1] or '0', h[2] or '', h[3] or '', h[4] or '0', h[5] or '', h[6] or '',
+  redis.call('EXISTS', KEYS[2]), redis.call('EXISTS', KEYS[3])}
+`;
+
+// KEYS: pr hash, delivery, installation zset
+// ARGV: version read, jobId, sha, now ms, delivery ttl s, superseded ttl s, keyPrefix, outcome,
+//       job to abort, job to drop, pr ttl ms
+const APPLY = `
+if (redis.call('HGET', KEYS[1], 'version') or '0') ~= ARGV[1] then return {'conflict'} end
+if not redis.call('SET', KEYS[2], '1', 'NX', 'EX', tonumber(ARGV[5])) then return {'conflict'} end
+if ARGV[8] ~= 'queued' then return {ARGV[8]} end
+if ARGV[9] ~= '' then
   redis.call('HSET', KEYS[1], 'run_sha', '')
-  redis.call('SET', ARGV[7] .. 'superseded:' .. runJob, ARGV[2], 'EX', tonumber(ARGV[6]))
+  redis.call('SET', ARGV[7] .. 'superseded:' .. ARGV[9], ARGV[3], 'EX', tonumber(ARGV[6]))
 end
-local drop = ''
-if waitJob then
-  drop = waitJob
-  redis.call('SET', ARGV[7] .. 'superseded:' .. waitJob, ARGV[2], 'EX', tonumber(ARGV[6]))
-  redis.call('ZREM', KEYS[4], waitJob)
+if ARGV[10] ~= '' then
+  redis.call('SET', ARGV[7] .. 'superseded:' .. ARGV[10], ARGV[3], 'EX', tonumber(ARGV[6]))
+  redis.call('ZREM', KEYS[3], ARGV[10])
 end
-redis.call('HSET', KEYS[1], 'wait_job', ARGV[1], 'wait_sha', ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - 86400000)
-redis.call('ZADD', KEYS[4], now, ARGV[1])
-return {'queued', abort, drop, redis.call('ZCARD', KEYS[4])}
+redis.call('HSET', KEYS[1], 'wait_job', ARGV[2], 'wait_sha', ARGV[3])
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[11]))
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[4]) - 86400000)
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[2])
+return {'queued', redis.call('ZCARD', KEYS[3])}
 `;
 
 // KEYS: pr hash. ARGV: jobId, sha, now, lease ms
@@ -65,6 +73,7 @@ if redis.call('HGET', KEYS[1], 'wait_job') ~= ARGV[1] then return 'stale' end
 if runJob and runUntil >= now then return 'busy' end
 redis.call('HSET', KEYS[1], 'run_job', ARGV[1], 'run_sha', ARGV[2], 'run_until', now + tonumber(ARGV[4]))
 redis.call('HDEL', KEYS[1], 'wait_job', 'wait_sha')
+redis.call('HINCRBY', KEYS[1], 'version', 1)
 return 'run'
 `;
 
@@ -82,7 +91,9 @@ if redis.call('HGET', KEYS[1], 'run_job') == ARGV[1] then
   redis.call('HDEL', KEYS[1], 'run_job', 'run_sha', 'run_until')
 end
 if ARGV[2] == '1' then redis.call('SET', KEYS[2], '1', 'EX', tonumber(ARGV[3])) end
-if redis.call('HLEN', KEYS[1]) == 0 then redis.call('DEL', KEYS[1]) end
+-- Kept (not deleted) so its version only grows: a snapshot read before can never match again.
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]) * 1000)
 return 1
 `;
 
@@ -91,6 +102,8 @@ const DAY_S = 86_400;
 const DELIVERY_TTL_S = 7 * DAY_S;
 /** A SHA reviewed a month ago and pushed again (a revert of a revert) may be reviewed again. */
 const REVIEWED_TTL_S = 30 * DAY_S;
+/** A snapshot that no longer matches is read again; this many times at most. */
+const DECIDE_ATTEMPTS = 20;
 
 export interface PrTarget {
   readonly owner: string;
@@ -131,16 +144,47 @@ export function createPrState(
   return {
     async decide({ target, jobId, deliveryId, headSha, rerun }) {
       const delivery = `${p}delivery:${deliveryId}:${target.owner}/${target.repo}#${target.pullNumber}`;
-      const result = (await run(
-        DECIDE,
-        [pr(target), delivery, reviewed(target, headSha), installation(target)],
-        [jobId, headSha, rerun ? 1 : 0, now(), DELIVERY_TTL_S, DAY_S, p],
-      )) as [string, string?, string?, number?];
-      const [outcome, abort, drop, rank] = result;
-      if (outcome === "queued") {
-        return { outcome, abort: abort || null, drop: drop || null, rank: Number(rank) };
+      for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt++) {
+        const read = (await run(READ, [pr(target), delivery, reviewed(target, headSha)], [])) as string[];
+        const [version, runJob, runSha, runUntil, waitJob, waitSha, seen, done] = read as [
+          string,
+          ...string[],
+        ];
+        const leased = runJob !== "" && Number(runUntil) >= now(); // an expired lease runs nothing
+        const decision = decideReview(
+          {
+            deliverySeen: Number(seen) === 1,
+            runningSha: leased && runSha !== "" ? runSha! : null,
+            waitingSha: waitJob !== "" ? waitSha! : null,
+            reviewed: Number(done) === 1,
+          },
+          { headSha, rerun },
+        );
+        if (decision.outcome === "duplicate_delivery") return decision;
+        const abort = decision.outcome === "queued" && decision.abortRunning ? runJob! : "";
+        const drop = decision.outcome === "queued" && decision.dropWaiting ? waitJob! : "";
+        const args = [
+          version,
+          jobId,
+          headSha,
+          now(),
+          DELIVERY_TTL_S,
+          DAY_S,
+          p,
+          decision.outcome,
+          abort,
+          drop,
+        ];
+        const applied = (await run(
+          APPLY,
+          [pr(target), delivery, installation(target)],
+          [...args, REVIEWED_TTL_S * 1000],
+        )) as [string, number?];
+        if (applied[0] === "conflict") continue;
+        if (decision.outcome !== "queued") return decision;
+        return { outcome: "queued", abort: abort || null, drop: drop || null, rank: Number(applied[1]) };
       }
-      return { outcome: outcome as Exclude<Decision["outcome"], "queued"> };
+      throw new Error(`the pull request's state kept changing (${DECIDE_ATTEMPTS} attempts)`);
     },
     async claim(target, jobId, headSha) {
       return (await run(CLAIM, [pr(target)], [jobId, headSha, now(), options.leaseMs])) as Claim;

@@ -7,12 +7,15 @@
 
 import { Queue, WaitingError, Worker } from "bullmq";
 import { Redis } from "ioredis";
+import { isCancelReason } from "../domain/cancel-reason.ts";
 import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
+import { shutDown } from "../jobs/shutdown.ts";
 import type { DependencyState } from "../metrics/dependency-state.ts";
 import { errorDetail } from "../pipeline/error-detail.ts";
 import type { JobLogger } from "../pipeline/job-logger.ts";
 import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
 import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../replies/reply-queue.ts";
+import { redisAddress } from "./fleet-context.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
 import { redisHealthOr, watchRedis } from "./redis-health.ts";
 
@@ -28,8 +31,6 @@ export interface RedisReplyQueueOptions {
   /** Redis's state, shared by the process's queues. */
   readonly redisHealth?: DependencyState;
 }
-
-const HANDBACK = "handback";
 
 export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQueue {
   const timing = { lockMs: 30_000, stalledIntervalMs: 15_000, enqueueTimeoutMs: 8_000, ...options.timing };
@@ -49,7 +50,8 @@ export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQue
       running.set(job.id!, controller);
       try {
         await options.runner(job.data, controller.signal);
-        if (controller.signal.aborted && controller.signal.reason === HANDBACK) {
+        const { reason } = controller.signal;
+        if (controller.signal.aborted && isCancelReason(reason) && reason.kind === "handback") {
           await job.moveToWait(token); // the next replica answers it
           throw new WaitingError();
         }
@@ -88,26 +90,33 @@ export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQue
           return "queued";
         });
       } catch (error) {
-        throw new QueueUnavailableError(error);
+        throw new QueueUnavailableError(error, `Redis at ${redisAddress(options.redisUrl)} did not answer`);
       }
     },
     drain: idle,
     async shutdown(graceMs) {
-      await worker.pause(true);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const graceOver = new Promise<"grace_over">((resolve) => {
-        timer = setTimeout(() => resolve("grace_over"), graceMs);
-      });
-      const first = await Promise.race([idle().then(() => "idle" as const), graceOver]);
-      clearTimeout(timer);
-      if (first === "grace_over") for (const controller of running.values()) controller.abort(HANDBACK);
-      await idle();
-      // Nothing of ours runs any more. A plain close waits on the worker's blocking read, which
-      // never returns after a Redis restart (a shutdown hung until killed).
-      await worker.close(true);
-      await queue.close();
-      producer.disconnect();
-      workerConnection.disconnect();
+      await shutDown(
+        {
+          name: "fleet replies",
+          reason: { kind: "handback" },
+          stopTaking: () => worker.pause(true),
+          running: () => running.size,
+          idle,
+          stopRunning: (reason) => {
+            for (const controller of running.values()) controller.abort(reason);
+          },
+          // Nothing of ours runs any more (or it is left behind). A plain close waits on the
+          // worker's blocking read, which never returns after a Redis restart (a shutdown hung).
+          close: async () => {
+            await worker.close(true);
+            await queue.close();
+            producer.disconnect();
+            workerConnection.disconnect();
+          },
+        },
+        graceMs,
+        log,
+      );
     },
     stats: () => ({ running: running.size, pending: 0 }),
   };

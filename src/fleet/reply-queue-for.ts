@@ -26,6 +26,7 @@ export function replyQueueFor(choice: ReplyQueueChoice): ReplyQueue {
     return createReplyQueue({
       concurrency: choice.concurrency,
       runner: choice.runner,
+      log: choice.log,
       onRunnerError: (error) => choice.log.error({ error: errorDetail(error) }, "reply job failed"),
       onDropped: (request) =>
         choice.log.warn(

@@ -36,6 +36,7 @@ export function reviewQueueFor(choice: ReviewQueueChoice): ReviewQueue {
       runner: choice.runner,
       onRunnerError: (error) => choice.log.error({ error: errorDetail(error) }, "review job failed"),
       onWaiting: choice.announce,
+      log: choice.log,
       onDropped: async (job, reason) => {
         if (job.checkRun !== null) await choice.cancel(job.request, job.checkRun.id, reason);
       },

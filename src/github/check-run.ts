@@ -120,3 +120,26 @@ export async function completeCheckRun(octokit: GitHubClient, input: CompleteChe
     actions: [{ ...RERUN_ACTION }],
   });
 }
+
+/**
+ * A Loupe run on this commit for this pull request that is not completed (queued, or in progress
+ * by an attempt that died before recording it): a read, which GitHub does not pace.
+ */
+export async function findOpenCheckRun(
+  octokit: GitHubClient,
+  where: RepoRef & { readonly headSha: string; readonly name: string; readonly pullNumber: number },
+): Promise<number | null> {
+  const response = await octokit.rest.checks.listForRef({
+    owner: where.owner,
+    repo: where.repo,
+    ref: where.headSha,
+    check_name: where.name,
+    filter: "all",
+    per_page: 100,
+  });
+  const externalId = formatExternalId(where.pullNumber);
+  const open = response.data.check_runs.find(
+    (run) => run.status !== "completed" && run.external_id === externalId && run.head_sha === where.headSha,
+  );
+  return open?.id ?? null;
+}

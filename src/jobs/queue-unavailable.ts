@@ -1,11 +1,13 @@
 // A webhook Loupe could not put in the shared queue. Probot's webhook middleware answers with an
 // error's `status`, so this one is answered 503 and GitHub records a failed delivery that can be
-// redelivered; Redis's own message stays in the log, never in the answer.
+// redelivered. The answer names the dependency that failed (where Redis is, no credentials);
+// Redis's own message stays in the log.
 
 export class QueueUnavailableError extends Error {
   readonly status = 503;
-  constructor(cause: unknown) {
-    super("the review queue cannot take work now", { cause });
+  /** `failed`: which dependency did not take the work, e.g. "Redis at 10.0.0.5:6379 did not answer". */
+  constructor(cause: unknown, failed: string) {
+    super(`the review queue cannot take work now: ${failed}`, { cause });
     this.name = "QueueUnavailableError";
   }
 }

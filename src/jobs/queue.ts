@@ -1,16 +1,19 @@
-// The in-process review queue (the one process, no Redis): pure scheduling over an injected runner and timers. One job per
-// pull request (key owner/repo#pr); a push with a newer head SHA aborts the running job and takes
-// its place; a SHA already reviewed is not reviewed again unless a person asked for a re-run; a
-// redelivered webhook is ignored. Memory is bounded: the sets below forget their oldest entries.
+// The in-process review queue (the one process, no Redis): pure scheduling over an injected runner
+// and timers. One job per pull request (key owner/repo#pr), by the rules of domain/pr-rules.ts,
+// which the fleet's queue consults too. Memory is bounded: the sets forget their oldest entries.
 // A request that has to wait is announced (`onWaiting`, which answers with the queued check run's
 // id), and one that leaves the line without running, replaced by a newer push or dropped at
 // shutdown, is reported (`onDropped`), so the shell can show a queued check run and close it:
 // nothing waits invisibly or vanishes silently. The runner receives the job as plain data.
 
 import type { CancelReason } from "../domain/cancel-reason.ts";
+import { decideReview } from "../domain/pr-rules.ts";
 import { queueKey, type ReviewRequest } from "../domain/review-request.ts";
+import type { JobLogger } from "../pipeline/job-logger.ts";
+import { BoundedSet } from "./bounded-set.ts";
 import { newJob, type ReviewJob } from "./review-job.ts";
 import type { EnqueueOutcome, JobRunner, ReviewQueue } from "./review-queue.ts";
+import { type Stoppable, shutDown } from "./shutdown.ts";
 
 export interface QueueTimers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -29,6 +32,8 @@ export interface ReviewQueueOptions {
   readonly onWaiting?: (request: ReviewRequest) => Promise<number | null>;
   /** A waiting job leaves the line without running; drain and shutdown wait for the promise. */
   readonly onDropped?: (job: ReviewJob, reason: CancelReason) => Promise<void>;
+  /** Where the shutdown says what it stopped; silent by default. */
+  readonly log?: JobLogger;
 }
 
 interface Waiting {
@@ -43,20 +48,17 @@ interface Running {
   readonly done: Promise<void>;
 }
 
-class BoundedSet {
-  readonly #items = new Set<string>();
-  readonly #limit: number;
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-  has(value: string): boolean {
-    return this.#items.has(value);
-  }
-  add(value: string): void {
-    this.#items.delete(value);
-    this.#items.add(value);
-    if (this.#items.size > this.#limit) this.#items.delete(this.#items.values().next().value as string);
-  }
+/** The queue's state, which the functions below share. */
+interface Queue {
+  readonly options: ReviewQueueOptions;
+  readonly deliveries: BoundedSet;
+  readonly reviewed: BoundedSet;
+  readonly running: Map<string, Running>;
+  /** Insertion order = FIFO across pull requests. */
+  readonly pending: Map<string, Waiting>;
+  readonly reporting: Set<Promise<void>>;
+  accepting: boolean;
+  idleWaiters: Array<() => void>;
 }
 
 const defaultTimers: QueueTimers = {
@@ -64,145 +66,139 @@ const defaultTimers: QueueTimers = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
-  const timers = options.timers ?? defaultTimers;
-  const memory = options.memory ?? 1000;
-  const deliveries = new BoundedSet(memory);
-  const reviewed = new BoundedSet(memory);
-  const running = new Map<string, Running>();
-  const pending = new Map<string, Waiting>(); // insertion order = FIFO across pull requests
-  let accepting = true;
-  let idleWaiters: Array<() => void> = [];
-  const reporting = new Set<Promise<void>>();
+const SILENT: JobLogger = { info: () => {}, warn: () => {} };
 
-  const jobOf = async (waiting: Waiting): Promise<ReviewJob> =>
-    newJob(waiting.request, (await waiting.checkRunId?.catch(() => null)) ?? null);
+const shaKey = (r: ReviewRequest) => `${queueKey(r)}@${r.headSha}`;
 
-  function drop(waiting: Waiting, reason: CancelReason): void {
-    const onDropped = options.onDropped;
-    if (onDropped === undefined) return;
-    const report = jobOf(waiting)
-      .then((job) => onDropped(job, reason))
-      .catch(() => {});
-    reporting.add(report);
-    void report.finally(() => reporting.delete(report));
+const jobOf = async (waiting: Waiting): Promise<ReviewJob> =>
+  newJob(waiting.request, (await waiting.checkRunId?.catch(() => null)) ?? null);
+
+function drop(q: Queue, waiting: Waiting, reason: CancelReason): void {
+  const onDropped = q.options.onDropped;
+  if (onDropped === undefined) return;
+  const report = jobOf(waiting)
+    .then((job) => onDropped(job, reason))
+    .catch(() => {});
+  q.reporting.add(report);
+  void report.finally(() => q.reporting.delete(report));
+}
+
+function notifyIdle(q: Queue): void {
+  if (q.running.size > 0 || q.pending.size > 0) return;
+  const waiters = q.idleWaiters;
+  q.idleWaiters = [];
+  for (const resolve of waiters) resolve();
+}
+
+/** Nothing runs, nothing waits, and every dropped request has been reported. */
+async function idle(q: Queue): Promise<void> {
+  if (q.running.size > 0 || q.pending.size > 0)
+    await new Promise<void>((resolve) => q.idleWaiters.push(resolve));
+  while (q.reporting.size > 0) await Promise.all(q.reporting);
+}
+
+function start(q: Queue, key: string, waiting: Waiting): void {
+  const { request } = waiting;
+  const controller = new AbortController();
+  const run = (job: ReviewJob) => q.options.runner(job, controller.signal);
+  const done = (async () => {
+    try {
+      // A job that never waited starts now, in this very call; one that waited first learns
+      // which queued check run was made for it.
+      const settlement = await (waiting.checkRunId === null
+        ? run(newJob(request))
+        : jobOf(waiting).then(run));
+      if (settlement.remember && !controller.signal.aborted) q.reviewed.add(shaKey(request));
+    } catch (error) {
+      q.options.onRunnerError?.(error, request);
+    } finally {
+      q.running.delete(key);
+      pump(q);
+      notifyIdle(q);
+    }
+  })();
+  q.running.set(key, { request, controller, done });
+}
+
+function pump(q: Queue): void {
+  if (!q.accepting) return;
+  for (const [key, waiting] of q.pending) {
+    if (q.running.size >= q.options.concurrency) return;
+    if (q.running.has(key)) continue;
+    q.pending.delete(key);
+    start(q, key, waiting);
   }
+}
 
-  const reported = async (): Promise<void> => {
-    while (reporting.size > 0) await Promise.all(reporting);
+function enqueueNow(q: Queue, request: ReviewRequest): EnqueueOutcome {
+  if (!q.accepting) return "shutting_down";
+  const key = queueKey(request);
+  const deliveryKey = `${request.deliveryId}:${key}`;
+  const current = q.running.get(key);
+  const waiting = q.pending.get(key);
+  const decision = decideReview(
+    {
+      deliverySeen: q.deliveries.has(deliveryKey),
+      runningSha: current && !current.controller.signal.aborted ? current.request.headSha : null,
+      waitingSha: waiting?.request.headSha ?? null,
+      reviewed: q.reviewed.has(shaKey(request)),
+    },
+    request,
+  );
+  if (decision.outcome !== "duplicate_delivery") q.deliveries.add(deliveryKey);
+  if (decision.outcome !== "queued") return decision.outcome;
+  const reason: CancelReason = { kind: "superseded", headSha: request.headSha };
+  if (decision.abortRunning) current?.controller.abort(reason);
+  if (decision.dropWaiting && waiting) drop(q, waiting, reason);
+  q.pending.delete(key); // re-insert so the newest push keeps its turn at the back of the line
+  const entry: Waiting = { request, checkRunId: null };
+  q.pending.set(key, entry);
+  pump(q);
+  if (q.pending.get(key) === entry && q.options.onWaiting) entry.checkRunId = q.options.onWaiting(request);
+  return "queued";
+}
+
+/** The queue's steps of the one shutdown sequence: running jobs are cancelled after the grace. */
+function stoppable(q: Queue): Stoppable {
+  return {
+    name: "reviews",
+    reason: { kind: "shutdown" },
+    stopTaking: () => {
+      q.accepting = false;
+      for (const waiting of q.pending.values()) drop(q, waiting, { kind: "shutdown" });
+      q.pending.clear();
+      notifyIdle(q);
+    },
+    running: () => q.running.size,
+    idle: () => idle(q),
+    stopRunning: (reason) => {
+      for (const job of q.running.values()) job.controller.abort(reason);
+    },
+    close: async () => {},
   };
+}
 
-  const shaKey = (r: ReviewRequest) => `${queueKey(r)}@${r.headSha}`;
-
-  function notifyIdle(): void {
-    if (running.size > 0 || pending.size > 0) return;
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
-
-  function start(key: string, waiting: Waiting): void {
-    const { request } = waiting;
-    const controller = new AbortController();
-    const run = (job: ReviewJob) => options.runner(job, controller.signal);
-    const done = (async () => {
-      try {
-        // A job that never waited starts now, in this very call; one that waited first learns
-        // which queued check run was made for it.
-        const settlement = await (waiting.checkRunId === null
-          ? run(newJob(request))
-          : jobOf(waiting).then(run));
-        if (settlement.remember && !controller.signal.aborted) reviewed.add(shaKey(request));
-      } catch (error) {
-        options.onRunnerError?.(error, request);
-      } finally {
-        running.delete(key);
-        pump();
-        notifyIdle();
-      }
-    })();
-    running.set(key, { request, controller, done });
-  }
-
-  function pump(): void {
-    if (!accepting) return;
-    for (const [key, waiting] of pending) {
-      if (running.size >= options.concurrency) return;
-      if (running.has(key)) continue;
-      pending.delete(key);
-      start(key, waiting);
-    }
-  }
-
-  function enqueueNow(request: ReviewRequest): EnqueueOutcome {
-    if (!accepting) return "shutting_down";
-    const key = queueKey(request);
-    const deliveryKey = `${request.deliveryId}:${key}`;
-    if (deliveries.has(deliveryKey)) return "duplicate_delivery";
-    deliveries.add(deliveryKey);
-
-    const current = running.get(key);
-    const waiting = pending.get(key);
-    const currentSha = current && !current.controller.signal.aborted ? current.request.headSha : null;
-    if (currentSha === request.headSha) return "already_running";
-    if (waiting?.request.headSha === request.headSha) return "already_pending";
-    if (!request.rerun && reviewed.has(shaKey(request))) return "already_reviewed";
-
-    const reason: CancelReason = { kind: "superseded", headSha: request.headSha };
-    if (request.rerun) {
-      // A re-run never displaces a push: it waits, and the orchestrator re-reads the PR's head.
-      if (waiting) return "already_pending";
-    } else if (current && currentSha !== null) {
-      current.controller.abort(reason);
-    }
-    if (waiting) drop(waiting, reason);
-    pending.delete(key); // re-insert so the newest push keeps its turn at the back of the line
-    const entry: Waiting = { request, checkRunId: null };
-    pending.set(key, entry);
-    pump();
-    if (pending.get(key) === entry && options.onWaiting) entry.checkRunId = options.onWaiting(request);
-    return "queued";
-  }
-
-  async function drain(): Promise<void> {
-    if (running.size > 0 || pending.size > 0) {
-      await new Promise<void>((resolve) => idleWaiters.push(resolve));
-    }
-    await reported();
-  }
-
-  async function shutdown(graceMs: number): Promise<void> {
-    accepting = false;
-    for (const waiting of pending.values()) drop(waiting, { kind: "shutdown" });
-    pending.clear();
-    const jobs = [...running.values()];
-    if (jobs.length === 0) {
-      notifyIdle();
-      await reported();
-      return;
-    }
-    const all = Promise.all(jobs.map((job) => job.done));
-    let handle: unknown;
-    const graceOver = new Promise<"grace_over">((resolve) => {
-      handle = timers.setTimeout(() => resolve("grace_over"), graceMs);
-    });
-    const first = await Promise.race([all.then(() => "finished" as const), graceOver]);
-    timers.clearTimeout(handle);
-    if (first === "grace_over") {
-      const reason: CancelReason = { kind: "shutdown" };
-      for (const job of running.values()) job.controller.abort(reason);
-      await all;
-    }
-    notifyIdle();
-    await reported();
-  }
-
+export function createReviewQueue(options: ReviewQueueOptions): ReviewQueue {
+  const memory = options.memory ?? 1000;
+  const q: Queue = {
+    options,
+    deliveries: new BoundedSet(memory),
+    reviewed: new BoundedSet(memory),
+    running: new Map(),
+    pending: new Map(),
+    reporting: new Set(),
+    accepting: true,
+    idleWaiters: [],
+  };
+  const steps = stoppable(q);
   return {
     // Decided synchronously (a job that can start has started when this returns its promise).
-    enqueue: async (request) => enqueueNow(request),
-    drain,
-    shutdown,
-    stats: () => ({ running: running.size, pending: pending.size }),
-    isReady: () => accepting,
+    enqueue: async (request) => enqueueNow(q, request),
+    drain: () => idle(q),
+    shutdown: async (graceMs) => {
+      await shutDown(steps, graceMs, options.log ?? SILENT, options.timers ?? defaultTimers);
+    },
+    stats: () => ({ running: q.running.size, pending: q.pending.size }),
+    isReady: () => q.accepting,
   };
 }

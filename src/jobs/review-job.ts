@@ -11,6 +11,11 @@ export interface ReviewJob {
   readonly checkRun: KnownRun | null;
   /** 1 for the first run; higher when the job runs again (taken over after a crash, handed back). */
   readonly attempt: number;
+  /**
+   * With no run recorded, one may still exist on GitHub: a shared queue makes a job's queued run
+   * after answering its webhook, and a replica may die before recording it. The job looks first.
+   */
+  readonly findOpenRun?: boolean;
 }
 
 export function newJob(request: ReviewRequest, checkRunId: number | null = null): ReviewJob {

@@ -142,6 +142,7 @@ function reviewCheckRun<W extends WorkspaceHandle>(options: RunReviewOptions<W>,
   let earlier = options.job.checkRun;
   let open: OpenCheckRun | null = null;
   let asked = false;
+  let looked = false;
   return {
     current: () => open,
     asked: () => asked,
@@ -153,7 +154,9 @@ function reviewCheckRun<W extends WorkspaceHandle>(options: RunReviewOptions<W>,
         headSha,
         earlier,
         deadline,
+        findOpen: options.job.findOpenRun === true && !looked,
       });
+      looked = true;
       earlier = null; // the earlier run is used once
       await options.onCheckRun?.({ id: open.id, headSha: open.headSha });
       return open;

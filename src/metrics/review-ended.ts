@@ -2,8 +2,8 @@
 // log line (JSON with LOG_FORMAT=json) carrying what an operator greps for: which pull request and
 // commit, why the loop stopped, the check run's conclusion, and what the review cost.
 
-import { type Cost, dollarsOf, NO_SPEND } from "../domain/spend.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
+import { type Cost, dollarsOf, NO_SPEND } from "../domain/spend.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { Metrics } from "./metrics.ts";
 

@@ -5,6 +5,8 @@
 // At shutdown running replies may finish for the grace period, then they are aborted; waiting
 // ones are dropped (their webhook was answered, so they are logged, and the person can ask again).
 
+import { shutDown } from "../jobs/shutdown.ts";
+import type { JobLogger } from "../pipeline/job-logger.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
 
 export type ReplyEnqueueOutcome = "queued" | "duplicate_reply" | "shutting_down";
@@ -24,6 +26,8 @@ export interface ReplyQueueOptions {
   readonly runner: ReplyRunner;
   readonly onDropped?: (request: ThreadReplyRequest) => void;
   readonly onRunnerError?: (error: unknown, request: ThreadReplyRequest) => void;
+  /** Where the shutdown says what it stopped; silent by default. */
+  readonly log?: JobLogger;
 }
 
 export function replyKey(request: ThreadReplyRequest): string {
@@ -34,12 +38,12 @@ export function createReplyQueue(options: ReplyQueueOptions): ReplyQueue {
   const waiting: ThreadReplyRequest[] = [];
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   let closed = false;
-  let idle: (() => void)[] = [];
+  let idleWaiters: (() => void)[] = [];
 
   const settle = () => {
     if (running.size > 0 || waiting.length > 0) return;
-    const resolvers = idle;
-    idle = [];
+    const resolvers = idleWaiters;
+    idleWaiters = [];
     for (const resolve of resolvers) resolve();
   };
   const pump = () => {
@@ -61,6 +65,10 @@ export function createReplyQueue(options: ReplyQueueOptions): ReplyQueue {
       running.set(key, { controller, done });
     }
   };
+  const idle = () =>
+    running.size === 0 && waiting.length === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => idleWaiters.push(resolve));
   return {
     async enqueue(request) {
       if (closed) return "shutting_down";
@@ -70,23 +78,27 @@ export function createReplyQueue(options: ReplyQueueOptions): ReplyQueue {
       pump();
       return "queued";
     },
-    drain: () =>
-      running.size === 0 && waiting.length === 0
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => idle.push(resolve)),
-    async shutdown(graceMs) {
-      closed = true;
-      for (const request of waiting.splice(0)) options.onDropped?.(request);
-      const all = Promise.all([...running.values()].map((r) => r.done));
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const grace = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      });
-      await Promise.race([all, grace]);
-      clearTimeout(timer);
-      for (const { controller } of running.values()) controller.abort(new Error("shutting down"));
-      await all;
-      settle();
+    drain: idle,
+    shutdown: async (graceMs) => {
+      await shutDown(
+        {
+          name: "replies",
+          reason: { kind: "shutdown" },
+          stopTaking: () => {
+            closed = true;
+            for (const request of waiting.splice(0)) options.onDropped?.(request);
+            settle();
+          },
+          running: () => running.size,
+          idle,
+          stopRunning: (reason) => {
+            for (const { controller } of running.values()) controller.abort(reason);
+          },
+          close: async () => {},
+        },
+        graceMs,
+        options.log ?? { info: () => {}, warn: () => {} },
+      );
     },
     stats: () => ({ running: running.size, pending: waiting.length }),
   };

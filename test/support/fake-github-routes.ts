@@ -269,6 +269,23 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
     state.checkRuns.push(run);
     return { status: 201, body: checkRunJson(run, state.apiBase) };
   }
+  match = on("GET", /^\/commits\/([^/]+)\/check-runs$/);
+  if (match) {
+    // GitHub's "list check runs for a Git reference" (a SHA here), filtered by name and status.
+    const headSha = await resolveCommit(where, decodeURIComponent(match[1]!));
+    const name = url.searchParams.get("check_name");
+    const status = url.searchParams.get("status");
+    const runs = state.checkRuns.filter(
+      (r) =>
+        r.owner === repository.owner &&
+        r.repo === repository.repo &&
+        r.headSha === headSha &&
+        (name === null || r.name === name) &&
+        (status === null || r.history.at(-1)?.status === status),
+    );
+    const checkRuns = runs.map((run) => checkRunJson(run, state.apiBase));
+    return { status: 200, body: { total_count: checkRuns.length, check_runs: checkRuns } };
+  }
   match = /^\/check-runs\/(\d+)$/.exec(rest);
   if (match) {
     const run = state.checkRuns.find(

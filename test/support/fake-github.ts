@@ -113,6 +113,11 @@ export interface FakeGitHub {
 
 export interface StartFakeGitHubOptions {
   readonly appId?: string;
+  /**
+   * GitHub paces an installation's writes (POST, PATCH, PUT, DELETE) about one a second: each
+   * write is answered at least this long after the installation's previous one. Off by default.
+   */
+  readonly paceWritesMs?: number;
 }
 
 export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Promise<FakeGitHub> {
@@ -141,6 +146,7 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     nextId: 1000,
   };
   const git = createGitHttpHandler({ root, requests: gitRequests });
+  const paced = createWritePacing(options.paceWritesMs ?? 0);
   const manifests = createManifestFlow({ appId, privateKey: key.privateKey, htmlBase: () => state.htmlBase });
   const reply = (res: http.ServerResponse, answer: ManifestReply) => {
     const json = typeof answer.body !== "string";
@@ -218,12 +224,17 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       record.body = Buffer.concat(chunks).toString("utf8");
-      routeApiRequest(state, {
-        method: record.method,
-        url: record.url,
-        headers: req.headers,
-        body: record.body,
-      })
+      const installationId = state.tokens.get(
+        presentedToken(req.headers.authorization) ?? "",
+      )?.installationId;
+      paced(installationId, record.method, () =>
+        routeApiRequest(state, {
+          method: record.method,
+          url: record.url,
+          headers: req.headers,
+          body: record.body,
+        }),
+      )
         .then((reply) => {
           res.writeHead(reply.status, {
             "Content-Type": reply.contentType ?? "application/json; charset=utf-8",
@@ -344,4 +355,22 @@ function gitRevParse(gitdir: string, home: string, ref: string): string {
     env: gitEnvironment(home),
     encoding: "utf8",
   }).trim();
+}
+
+/** Writes of one installation answered one per interval, in arrival order; reads pass at once. */
+function createWritePacing(intervalMs: number) {
+  const turns = new Map<number, Promise<void>>();
+  return async <T>(
+    installationId: number | undefined,
+    method: string,
+    answer: () => Promise<T>,
+  ): Promise<T> => {
+    if (intervalMs <= 0 || installationId === undefined || method === "GET" || method === "HEAD")
+      return answer();
+    const previous = turns.get(installationId) ?? Promise.resolve();
+    const mine = previous.then(() => new Promise<void>((resolve) => setTimeout(resolve, intervalMs)));
+    turns.set(installationId, mine);
+    await previous;
+    return answer();
+  };
 }

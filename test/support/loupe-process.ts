@@ -193,6 +193,23 @@ export async function startLoupeProcess(options: LoupeProcessOptions): Promise<L
   };
 }
 
+/** The pids still alive in a process group (a spawned Loupe leads its own: see spawnLoupe). */
+export function processGroupMembers(leader: number): number[] {
+  const members: number[] = [];
+  for (const name of fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+    let stat = "";
+    try {
+      stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // After the parenthesised name: the state (Z: a zombie, already gone), then ppid, then pgid.
+    if (Number(fields[2]) === leader && fields[0] !== "Z") members.push(Number(name));
+  }
+  return members;
+}
+
 /** The largest VmHWM in the process group: the server itself when spawned with "node". */
 function serverPeakRss(leader: number): number | undefined {
   const read = (pid: number) => {

@@ -91,6 +91,21 @@ async function finishAll(queue: { stats(): { running: number; pending: number } 
 }
 
 describe("review queue", () => {
+  it("answers a request that has to wait before its queued check run is made (GitHub paces writes)", async () => {
+    const queue = createReviewQueue({
+      concurrency: 1,
+      runner: (_job, signal) =>
+        new Promise<JobSettlement>((resolve) =>
+          signal.addEventListener("abort", () => resolve({ remember: false })),
+        ),
+      onWaiting: () => new Promise<number | null>(() => {}), // the write never completes
+    });
+    const outcomes = [];
+    for (const n of [1, 2, 3]) outcomes.push(await queue.enqueue(request({ pullNumber: n })));
+    expect(outcomes).toEqual(["queued", "queued", "queued"]);
+    expect(queue.stats()).toEqual({ running: 1, pending: 2 });
+  });
+
   it("runs one job per pull request and supersedes it with a newer head SHA", async () => {
     const { queue, started } = harness();
     expect(await queue.enqueue(request({ headSha: "a".repeat(40) }))).toBe("queued");
