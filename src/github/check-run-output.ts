@@ -7,8 +7,8 @@
 import type { Severity } from "../domain/finding.ts";
 import { SEVERITIES } from "../domain/finding.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
-import { type Cost, describeSpend } from "../domain/spend.ts";
 import { redactSecrets } from "../domain/redact.ts";
+import { type Cost, describeSpend } from "../domain/spend.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
 import type { LoopResult, RoundProgress, TraceTurn } from "../llm/types.ts";

@@ -6,10 +6,12 @@
 
 import type { RepoConfigResult } from "../config/repo-config.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
+import type { ReviewLimits } from "../config/review-limits.ts";
 import type { ListedChange } from "../diff/listed-change.ts";
 import type { ChangedFile } from "../domain/changed-file.ts";
-import type { Severity } from "../domain/finding.ts";
+import type { Finding, Severity } from "../domain/finding.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
+import type { FindingVerdict } from "../domain/verification.ts";
 import type { InlineComment } from "../github/publish-review.ts";
 import type { GuidanceFile } from "../guidance/types.ts";
 import type { FetchWorkspace } from "../host/github/github-host.ts";
@@ -43,6 +45,23 @@ export interface ReplyLoopInput<W extends WorkspaceHandle = Workspace> {
   readonly prompt: Omit<ReplyPromptInput, "code">;
   readonly signal: AbortSignal;
 }
+
+/** One verification's slice of what the review has left. */
+export type VerifyBudget = Pick<ReviewLimits, "maxRounds" | "maxToolCalls" | "maxTokens" | "timeoutMs">;
+
+export interface VerifyInput<W extends WorkspaceHandle = Workspace> {
+  readonly view: W;
+  readonly repository: string;
+  readonly mergeBaseSha: string;
+  readonly headSha: string;
+  /** The candidate finding under question (untrusted: the review's model wrote it). */
+  readonly finding: Finding;
+  readonly budget: VerifyBudget;
+  readonly signal: AbortSignal;
+}
+
+/** A verification loop's result; `quote_found`: a refutation's quote is in the head commit near the finding. */
+export type VerifyResult = ToolLoopResult<FindingVerdict> & { readonly quote_found: boolean };
 
 export interface PlanInput<W extends WorkspaceHandle = Workspace> {
   readonly result: LoopResult;
@@ -92,4 +111,8 @@ export interface ReviewPorts<W extends WorkspaceHandle = Workspace> {
   runReplyLoop(input: ReplyLoopInput<W>): Promise<ToolLoopResult<ThreadReply>>;
   readonly replyTimeoutMs: number;
   planReview(input: PlanInput<W>): Promise<PlannedReview>;
+  /** The review's budgets, which the verification pass shares; `verify` false: no pass. */
+  readonly reviewLimits: ReviewLimits;
+  /** The same tools and provider, asked whether one candidate finding holds at the head commit. */
+  verifyFinding(input: VerifyInput<W>): Promise<VerifyResult>;
 }

@@ -9,8 +9,8 @@ import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
 import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
-import { costOf, type Prices } from "../domain/spend.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
+import { costOf, type Prices } from "../domain/spend.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
@@ -20,6 +20,7 @@ import { decideAuthor } from "./author-step.ts";
 import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts";
 import { selectChange } from "./change-step.ts";
 import { describeGuidance } from "./describe-guidance.ts";
+import { disposable } from "./disposable-workspace.ts";
 import type { JobLogger } from "./job-logger.ts";
 import { loopInput, scopeLine } from "./loop-step.ts";
 import { publishStep } from "./publish-step.ts";
@@ -28,6 +29,7 @@ import type { ReviewPorts } from "./review-ports.ts";
 import { scopeStep } from "./scope-step.ts";
 import { decideSettings } from "./settings-step.ts";
 import { stoppedRecord, unlessStopped } from "./stopped-review.ts";
+import { verifyStep } from "./verify-step.ts";
 import { openWorkspaceStep } from "./workspace-step.ts";
 
 export interface ReviewRun {
@@ -151,7 +153,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     headSha: pullRequest.headSha,
     mergeBaseSha,
   });
-  const result = await ports.runLoop(
+  const looped = await ports.runLoop(
     loopInput({
       ...prepared,
       repository: host.repository,
@@ -165,7 +167,17 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
       },
     }),
   );
-  prepared.budget.spent(result.spend);
+  prepared.budget.spent(looped.spend);
+  const result = await verifyStep(ports, {
+    view,
+    result: looped,
+    repository: `${host.repository.owner}/${host.repository.repo}`,
+    mergeBaseSha,
+    headSha: pullRequest.headSha,
+    maxTokens: prepared.budget.maxTokens,
+    signal: run.signal,
+    spent: prepared.budget.spent,
+  });
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
   const line = scopeLine(scope);
@@ -229,15 +241,4 @@ function reviewedFacts(prepared: Prepared, result: LoopResult, prices: Prices | 
 
 function guidanceNote(prepared: Prepared, host: PullRequestHost<WorkspaceHandle>): string {
   return describeGuidance(prepared.guidance, host.guidance.origin);
-}
-
-/** Removes the workspace when the review ends, however it ends; a failure to is only logged. */
-function disposable<W extends WorkspaceHandle>(
-  workspace: W,
-  log: JobLogger,
-): AsyncDisposable & { readonly value: W } {
-  return {
-    value: workspace,
-    [Symbol.asyncDispose]: () => workspace.dispose().catch(() => log.warn({}, "workspace dispose failed")),
-  };
 }

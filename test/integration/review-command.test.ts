@@ -51,6 +51,7 @@ async function loupe(
             OPENAI_BASE_URL: server.baseURL,
             OPENAI_API_KEY: API_KEY,
             REVIEW_MODEL: "deepseek-v4-flash",
+            REVIEW_VERIFY: "off",
             ...env,
           },
         },

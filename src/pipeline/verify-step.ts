@@ -1,0 +1,68 @@
+// The verification pass, between the review's loop and its plan: each candidate finding of the
+// final review is checked by its own bounded loop (the port), in order, with a slice of what the
+// review has left. A refutation whose quote is in the head commit near the finding holds the
+// finding back; any other verdict keeps it. What is left when the budget runs out (or a check
+// fails, or the review is cancelled) is kept unverified. The verifications' usage and spend are
+// the review's: added to its result, and to the budget held for it, as each one ends.
+
+import type { Finding } from "../domain/finding.ts";
+import { addSpend } from "../domain/spend.ts";
+import type { RefutedFinding, Verification } from "../domain/verification.ts";
+import { addUsage } from "../llm/envelope.ts";
+import type { LoopResult } from "../llm/types.ts";
+import type { WorkspaceHandle } from "../workspace/types.ts";
+import type { ReviewPorts, VerifyInput, VerifyResult } from "./review-ports.ts";
+import { verifyBudget } from "./verify-budget.ts";
+
+export interface VerifyStepInput<W extends WorkspaceHandle>
+  extends Omit<VerifyInput<W>, "finding" | "budget"> {
+  readonly result: LoopResult;
+  /** The budget's token grant when it is less than the review's own; null: no cap. */
+  readonly maxTokens: number | null;
+  /** Told the review's spend so far after each verification (the held budget). */
+  readonly spent: (spend: LoopResult["spend"]) => void;
+}
+
+export async function verifyStep<W extends WorkspaceHandle>(
+  ports: Pick<ReviewPorts<W>, "reviewLimits" | "verifyFinding">,
+  input: VerifyStepInput<W>,
+): Promise<LoopResult> {
+  const { result: looped, maxTokens, spent, ...asked } = input;
+  const review = looped.review;
+  if (!ports.reviewLimits.verify || review === null || review.findings.length === 0) return looped;
+  let result = looped;
+  const posted: Finding[] = [];
+  const refuted: RefutedFinding[] = [];
+  let unproven = 0;
+  let next = 0;
+  for (; next < review.findings.length; next++) {
+    const finding = review.findings[next] as Finding;
+    const budget = verifyBudget(ports.reviewLimits, maxTokens, result);
+    if (budget === null || asked.signal.aborted) break;
+    const ran = await ports.verifyFinding({ ...asked, finding, budget });
+    result = counted(result, ran);
+    spent(result.spend);
+    if (ran.answer === null) break;
+    if (ran.answer.verdict === "refuted" && ran.quote_found && ran.answer.quote !== null) {
+      refuted.push({ finding, reason: ran.answer.reason, quote: ran.answer.quote });
+      continue;
+    }
+    if (ran.answer.verdict === "refuted") unproven++;
+    posted.push(finding);
+  }
+  const unverified = review.findings.slice(next);
+  const verification: Verification = { kept: posted.length, unproven, refuted, unverified };
+  return { ...result, review: { ...review, findings: [...posted, ...unverified] }, verification };
+}
+
+/** The review's figures with one verification's added: what budgets, cost and the check run count. */
+function counted(result: LoopResult, ran: VerifyResult): LoopResult {
+  return {
+    ...result,
+    usage: addUsage(result.usage, ran.usage),
+    spend: addSpend(result.spend, ran.spend),
+    rounds: result.rounds + ran.rounds,
+    tool_calls: result.tool_calls + ran.tool_calls,
+    duration_ms: result.duration_ms + ran.duration_ms,
+  };
+}
