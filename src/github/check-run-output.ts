@@ -19,6 +19,7 @@ import { type Block, code, emphasis, type Inline, paragraph, strong, text } from
 import { sanitizeBlocks } from "../review/sanitize.ts";
 import type { CheckRunOutput } from "./check-run.ts";
 import { renderResultDetails } from "./check-run-details.ts";
+import { renderVerification } from "./check-run-verification.ts";
 
 export const MAX_CHECK_RUN_FIELD = 65535;
 const ARGUMENT_PREVIEW = 300;
@@ -51,7 +52,7 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
     const seconds = Math.round(result.retry_after_seconds);
     summary.push(paragraph(text(`The provider asked Loupe to wait ${seconds} s before retrying.`)));
   }
-  summary.push(...renderResultDetails(result));
+  summary.push(...renderResultDetails(result), ...renderVerification(result));
   const toolCalls = describeToolCalls(result);
   if (toolCalls !== null) summary.push(paragraph(text(toolCalls)));
   if (input.extraNote !== undefined && input.extraNote.trim() !== "") {
