@@ -2,10 +2,11 @@
 // final review is checked by its own bounded loop (the port), in order, with a slice of what the
 // review has left. A refutation whose quote is in the head commit near the finding holds the
 // finding back; any other verdict keeps it. What is left when the budget runs out (or a check
-// fails, or the review is cancelled) is kept unverified. The verifications' usage and spend are
+// ends without a verdict) is kept unverified; a cancelled review, or a stopped worker, ends it. The verifications' usage and spend are
 // the review's: added to its result, and to the budget held for it, as each one ends.
 
 import type { Finding } from "../domain/finding.ts";
+import { isWorkerStopReason } from "../domain/outcome.ts";
 import { addSpend } from "../domain/spend.ts";
 import type { RefutedFinding, Verification } from "../domain/verification.ts";
 import { addUsage } from "../llm/envelope.ts";
@@ -38,10 +39,17 @@ export async function verifyStep<W extends WorkspaceHandle>(
   for (; next < review.findings.length; next++) {
     const finding = review.findings[next] as Finding;
     const budget = verifyBudget(ports.reviewLimits, maxTokens, result);
-    if (budget === null || asked.signal.aborted) break;
+    if (asked.signal.aborted)
+      return { ...result, termination_reason: "cancelled", review: null, trace: null };
+    if (budget === null) break;
     const ran = await ports.verifyFinding({ ...asked, finding, budget });
     result = counted(result, ran);
     spent(result.spend);
+    // Cancelled, or its worker stopped (the workspace went with it): the review ends so, as when
+    // its own loop or its plan is stopped.
+    const reason = ran.termination_reason;
+    if (reason === "cancelled" || isWorkerStopReason(reason))
+      return { ...result, termination_reason: reason, review: null, trace: null };
     if (ran.answer === null) break;
     if (ran.answer.verdict === "refuted" && ran.quote_found && ran.answer.quote !== null) {
       refuted.push({ finding, reason: ran.answer.reason, quote: ran.answer.quote });
