@@ -16,10 +16,10 @@ import { fitBlocks } from "../review/fit-blocks.ts";
 import { escapeText } from "../review/markdown-escape.ts";
 import { serializeBlocks, tableRow } from "../review/markdown-serialize.ts";
 import { type Block, code, emphasis, type Inline, paragraph, strong, text } from "../review/markdown-tree.ts";
+import { renderVerification } from "../review/render-verification.ts";
 import { sanitizeBlocks } from "../review/sanitize.ts";
 import type { CheckRunOutput } from "./check-run.ts";
 import { renderResultDetails } from "./check-run-details.ts";
-import { renderVerification } from "./check-run-verification.ts";
 
 export const MAX_CHECK_RUN_FIELD = 65535;
 const ARGUMENT_PREVIEW = 300;

@@ -92,6 +92,35 @@ describe("loupe review as a child process against the scripted provider", () => 
     expect(run.stdout).not.toContain(API_KEY);
   });
 
+  it("verifies each finding when REVIEW_VERIFY is on, and leaves a refuted one out of the review", async () => {
+    const two = review([
+      finding({ path: "src/service.ts", line: 2, title: "The write is not awaited" }),
+      finding({ path: "src/service.ts", line: 3, title: "Validation occurs after the write" }),
+    ]);
+    const verdict = (value: string, quote: string | null) =>
+      stopTurn({ verdict: value, reason: `It is ${value}.`, quote });
+    const run = await loupe(
+      ["--repo", repo.dir, "--base", base, "--head", head],
+      [
+        { body: stopTurn(two) },
+        { body: verdict("confirmed", null) },
+        { body: verdict("refuted", "validate(w);\n}") },
+      ],
+      { REVIEW_VERIFY: "on" },
+    );
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.review.findings.map((f: { line: number }) => f.line)).toEqual([2]);
+    expect(result.verification).toMatchObject({
+      kept: 1,
+      refuted: [{ finding: { line: 3 }, quote: "validate(w);\n}" }],
+      unverified: [],
+    });
+    expect(run.requests).toHaveLength(3);
+    expect(result.rounds).toBe(3);
+    expect(result.spend).toMatchObject({ rounds: 3, input_tokens: 600, output_tokens: 60 });
+  });
+
   it("lists a renamed and edited file once, as git diff -M does, and the diff shows only its edit", async () => {
     const turn = toolCallsTurn([{ id: "d1", name: "inspect_git_diff", arguments: {} }]);
     const moved = stopTurn(review([finding({ path: "lib/service.ts", line: 4 })], []));

@@ -1,4 +1,4 @@
-// What the verification pass did, in the check run, so its filter is auditable: the findings it
+// What the verification pass did, in the check run and the CLI's Markdown, so its filter is auditable: the findings it
 // held back, each with the verifier's reason and the head commit's lines it quoted, and those it
 // had no budget left to check (posted, and said to be unverified). The titles, reasons and quotes
 // are the model's: shown as escaped text and a fenced block, redacted and cut, never as Markdown.
@@ -7,7 +7,7 @@ import type { Finding } from "../domain/finding.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import type { LoopResult } from "../llm/types.ts";
-import { type Block, code, codeBlock, paragraph, strong, text } from "../review/markdown-tree.ts";
+import { type Block, code, codeBlock, paragraph, strong, text } from "./markdown-tree.ts";
 
 const MAX_LISTED = 20;
 const MAX_TITLE = 200;
