@@ -10,9 +10,10 @@ import type { PullRequest } from "../domain/pull-request.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
-import type { RoundProgress } from "../llm/types.ts";
+import type { LoopResult, RoundProgress } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
-import type { LoopInput } from "./review-ports.ts";
+import type { HeldBudget } from "./budget-step.ts";
+import type { LoopInput, ReviewPorts } from "./review-ports.ts";
 import type { ScopeStep } from "./scope-step.ts";
 
 export interface LoopStepInput<W extends WorkspaceHandle> {
@@ -45,6 +46,29 @@ export function loopInput<W extends WorkspaceHandle>(input: LoopStepInput<W>): L
     ...(input.maxTokens === null ? {} : { maxTokens: input.maxTokens }),
     ...(focus === null ? {} : { focus }),
   };
+}
+
+/** The review's loop, each round's spend and the last told to the budget held for the review. */
+export async function loopStep<W extends WorkspaceHandle>(
+  ports: Pick<ReviewPorts<W>, "runLoop">,
+  input: Omit<LoopStepInput<W>, "maxTokens" | "onRound"> & {
+    readonly budget: HeldBudget;
+    readonly onRound?: (progress: RoundProgress) => void;
+  },
+): Promise<LoopResult> {
+  const { budget, onRound } = input;
+  const result = await ports.runLoop(
+    loopInput({
+      ...input,
+      maxTokens: budget.maxTokens,
+      onRound: (progress) => {
+        budget.spent(progress.spend);
+        onRound?.(progress);
+      },
+    }),
+  );
+  budget.spent(result.spend);
+  return result;
 }
 
 /** The scope line the check run shows; null when the host keeps no history to scope against. */

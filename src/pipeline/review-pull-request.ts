@@ -22,7 +22,7 @@ import { selectChange } from "./change-step.ts";
 import { describeGuidance } from "./describe-guidance.ts";
 import { disposable } from "./disposable-workspace.ts";
 import type { JobLogger } from "./job-logger.ts";
-import { loopInput, scopeLine } from "./loop-step.ts";
+import { loopStep, scopeLine } from "./loop-step.ts";
 import { publishStep } from "./publish-step.ts";
 import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
@@ -153,31 +153,9 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     headSha: pullRequest.headSha,
     mergeBaseSha,
   });
-  const looped = await ports.runLoop(
-    loopInput({
-      ...prepared,
-      repository: host.repository,
-      mergeBaseSha,
-      scope,
-      signal: run.signal,
-      maxTokens: prepared.budget.maxTokens,
-      onRound: (progress) => {
-        prepared.budget.spent(progress.spend);
-        run.onRound?.(progress);
-      },
-    }),
-  );
-  prepared.budget.spent(looped.spend);
-  const result = await verifyStep(ports, {
-    view,
-    result: looped,
-    repository: `${host.repository.owner}/${host.repository.repo}`,
-    mergeBaseSha,
-    headSha: pullRequest.headSha,
-    maxTokens: prepared.budget.maxTokens,
-    signal: run.signal,
-    spent: prepared.budget.spent,
-  });
+  const step = { ...prepared, repository: host.repository, mergeBaseSha, signal: run.signal };
+  const looped = await loopStep(ports, { ...step, scope, ...(run.onRound ? { onRound: run.onRound } : {}) });
+  const result = await verifyStep(ports, { ...step, result: looped });
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
   const line = scopeLine(scope);

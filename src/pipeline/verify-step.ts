@@ -7,28 +7,40 @@
 
 import type { Finding } from "../domain/finding.ts";
 import { isWorkerStopReason } from "../domain/outcome.ts";
+import type { PullRequest } from "../domain/pull-request.ts";
 import { addSpend } from "../domain/spend.ts";
 import type { RefutedFinding, Verification } from "../domain/verification.ts";
+import type { HostRepository } from "../host/pull-request-host.ts";
 import { addUsage } from "../llm/envelope.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
-import type { ReviewPorts, VerifyInput, VerifyResult } from "./review-ports.ts";
+import type { HeldBudget } from "./budget-step.ts";
+import type { ReviewPorts, VerifyResult } from "./review-ports.ts";
 import { verifyBudget } from "./verify-budget.ts";
 
-export interface VerifyStepInput<W extends WorkspaceHandle>
-  extends Omit<VerifyInput<W>, "finding" | "budget"> {
+export interface VerifyStepInput<W extends WorkspaceHandle> {
+  readonly view: W;
+  readonly repository: HostRepository;
+  readonly pullRequest: PullRequest;
+  readonly mergeBaseSha: string;
+  readonly signal: AbortSignal;
   readonly result: LoopResult;
-  /** The budget's token grant when it is less than the review's own; null: no cap. */
-  readonly maxTokens: number | null;
-  /** Told the review's spend so far after each verification (the held budget). */
-  readonly spent: (spend: LoopResult["spend"]) => void;
+  /** Caps the pass's tokens with the loop's, and is told the spend after each verification. */
+  readonly budget: Pick<HeldBudget, "maxTokens" | "spent">;
 }
 
 export async function verifyStep<W extends WorkspaceHandle>(
   ports: Pick<ReviewPorts<W>, "reviewLimits" | "verifyFinding">,
   input: VerifyStepInput<W>,
 ): Promise<LoopResult> {
-  const { result: looped, maxTokens, spent, ...asked } = input;
+  const { result: looped, budget: held, view, signal } = input;
+  const asked = {
+    view,
+    signal,
+    repository: `${input.repository.owner}/${input.repository.repo}`,
+    mergeBaseSha: input.mergeBaseSha,
+    headSha: input.pullRequest.headSha,
+  };
   const review = looped.review;
   if (!ports.reviewLimits.verify || review === null || review.findings.length === 0) return looped;
   let result = looped;
@@ -38,13 +50,13 @@ export async function verifyStep<W extends WorkspaceHandle>(
   let next = 0;
   for (; next < review.findings.length; next++) {
     const finding = review.findings[next] as Finding;
-    const budget = verifyBudget(ports.reviewLimits, maxTokens, result);
+    const budget = verifyBudget(ports.reviewLimits, held.maxTokens, result);
     if (asked.signal.aborted)
       return { ...result, termination_reason: "cancelled", review: null, trace: null };
     if (budget === null) break;
     const ran = await ports.verifyFinding({ ...asked, finding, budget });
     result = counted(result, ran);
-    spent(result.spend);
+    held.spent(result.spend);
     // Cancelled, or its worker stopped (the workspace went with it): the review ends so, as when
     // its own loop or its plan is stopped.
     const reason = ran.termination_reason;

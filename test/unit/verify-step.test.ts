@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { DEFAULT_REVIEW_LIMITS } from "../../src/config/review-limits.ts";
 import type { Finding } from "../../src/domain/finding.ts";
+import type { PullRequest } from "../../src/domain/pull-request.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 import type { VerifyInput, VerifyResult } from "../../src/pipeline/review-ports.ts";
@@ -45,10 +46,18 @@ const record = (over: Partial<VerifyResult>): VerifyResult => ({
   ...over,
 });
 
+const STEP = {
+  view: {} as Workspace,
+  result: looped,
+  repository: { owner: "o", repo: "r", host: "github.com" },
+  pullRequest: { headSha: "h" } as PullRequest,
+  mergeBaseSha: "m",
+};
+
 async function pass(answers: VerifyResult[], signal = new AbortController().signal) {
-  const asked: VerifyInput[] = [];
+  const asked: VerifyInput<Workspace>[] = [];
   const spends: unknown[] = [];
-  const result = await verifyStep(
+  const result = await verifyStep<Workspace>(
     {
       reviewLimits: { ...DEFAULT_REVIEW_LIMITS, verify: true },
       verifyFinding: async (input) => {
@@ -56,16 +65,7 @@ async function pass(answers: VerifyResult[], signal = new AbortController().sign
         return answers.shift() ?? record({});
       },
     },
-    {
-      view: {} as Workspace,
-      result: looped,
-      repository: "o/r",
-      mergeBaseSha: "m",
-      headSha: "h",
-      maxTokens: null,
-      signal,
-      spent: (spend) => spends.push(spend),
-    },
+    { ...STEP, signal, budget: { maxTokens: null, spent: (spend) => spends.push(spend) } },
   );
   return { result, asked, spends };
 }
@@ -116,16 +116,7 @@ describe("the verification step", () => {
         reviewLimits: { ...DEFAULT_REVIEW_LIMITS, verify: false },
         verifyFinding: () => Promise.reject(new Error("sent")),
       },
-      {
-        view: {} as Workspace,
-        result: looped,
-        repository: "o/r",
-        mergeBaseSha: "m",
-        headSha: "h",
-        maxTokens: null,
-        signal: new AbortController().signal,
-        spent: () => {},
-      },
+      { ...STEP, signal: new AbortController().signal, budget: { maxTokens: null, spent: () => {} } },
     );
     expect(result).toBe(looped);
   });
