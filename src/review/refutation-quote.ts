@@ -19,8 +19,19 @@ const normalised = (lines: readonly string[]): string =>
     .filter((line) => line !== "")
     .join("\n");
 
+/** `12: ` before a line, as the excerpt the verifier was shown numbers it. */
+const LINE_NUMBER = /^\s*\d+: /;
+
+/** The quote's lines without the excerpt's numbers, when every line carries one (a copied excerpt). */
+function quoteLines(quote: string): string[] {
+  const lines = quote.split("\n").filter((line) => line.trim() !== "");
+  return lines.length > 0 && lines.every((line) => LINE_NUMBER.test(line))
+    ? lines.map((line) => line.replace(LINE_NUMBER, ""))
+    : lines;
+}
+
 export async function quoteInHead(view: RepositoryView, finding: Finding, quote: string): Promise<boolean> {
-  const wanted = normalised(quote.split("\n"));
+  const wanted = normalised(quoteLines(quote));
   if (wanted.length < MIN_QUOTE_CHARS) return false;
   const file = await readRepositoryTextFile(view, finding.path);
   if (!file.ok) return false;

@@ -77,6 +77,11 @@ describe("a refutation's quote", () => {
     expect(await quoteInHead(view, at(2), "db.write( record );\n\n   validate(record);")).toBe(true);
   });
 
+  it("is found when copied from the numbered excerpt, numbers and all", async () => {
+    expect(await quoteInHead(view, at(2), "2: \tdb.write( record );\n3:   validate(record);")).toBe(true);
+    expect(await quoteInHead(view, at(2), "2: \tdb.write( record );\n   validate(record);")).toBe(false);
+  });
+
   it("must be near the finding's lines, anywhere for a finding without a line", async () => {
     expect(await quoteInHead(view, at(2), "const v50 = 50;")).toBe(false);
     expect(await quoteInHead(view, at(40, 45), "const v50 = 50;")).toBe(true);
