@@ -27,6 +27,7 @@ export const ENV_OF_INPUT = {
   "max-tool-content-bytes": "REVIEW_MAX_TOOL_CONTENT_BYTES",
   "max-response-bytes": "REVIEW_MAX_RESPONSE_BYTES",
   "max-fetch-bytes": "REVIEW_MAX_FETCH_BYTES",
+  verify: "REVIEW_VERIFY",
   "price-input": "REVIEW_PRICE_INPUT",
   "price-cached-input": "REVIEW_PRICE_CACHED_INPUT",
   "price-output": "REVIEW_PRICE_OUTPUT",

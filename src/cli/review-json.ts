@@ -2,6 +2,7 @@
 // the output), GitHub's review comments and .github/loupe.yml already use. The plan is projected
 // to what a reader can use: its fingerprint set and its fallback renderer are internal.
 
+import type { ReviewCoverage } from "../domain/coverage.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";
 
@@ -26,6 +27,25 @@ function planJson(plan: PlannedReview | null) {
   };
 }
 
+/** A review in passes: each pass and every file none reviewed, in the output's snake_case. */
+function coverageJson(coverage: ReviewCoverage) {
+  return {
+    changed_files: coverage.changedFiles,
+    reviewed_files: coverage.reviewedFiles,
+    passes: coverage.passes.map((p) => ({
+      index: p.index,
+      files: p.files,
+      lines: p.lines,
+      first_path: p.firstPath,
+      last_path: p.lastPath,
+      ended: p.ended,
+      findings: p.findings,
+      tokens: p.tokens,
+    })),
+    not_reviewed: coverage.notReviewed,
+  };
+}
+
 export function reviewedJson(outcome: Reviewed, facts: ReviewFacts): string {
   const json = {
     ...outcome.result,
@@ -35,6 +55,7 @@ export function reviewedJson(outcome: Reviewed, facts: ReviewFacts): string {
     files_left_out: facts.filesLeftOut,
     guidance: facts.guidance,
     plan: planJson(outcome.plan),
+    ...(outcome.coverage === undefined ? {} : { coverage: coverageJson(outcome.coverage) }),
   };
   return `${JSON.stringify(json, null, 2)}\n`;
 }

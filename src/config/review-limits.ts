@@ -2,7 +2,7 @@
 // a value that is not an integer within them is an error line naming the variable.
 
 import * as v from "valibot";
-import { integerVar } from "./env-fields.ts";
+import { choiceVar, integerVar } from "./env-fields.ts";
 
 const MIB = 1024 * 1024;
 
@@ -16,6 +16,8 @@ export const DEFAULT_REVIEW_LIMITS = Object.freeze({
   maxResponseBytes: 2 * MIB,
   tracePreviewBytes: 4096,
   maxFetchBytes: 1024 * MIB,
+  /** Each finding is checked again by a separate loop before it is posted (docs/verification.md). */
+  verify: true,
 });
 
 export const HARD_CAPS = Object.freeze({
@@ -30,7 +32,7 @@ export const HARD_CAPS = Object.freeze({
   maxFetchBytes: 8192 * MIB,
 });
 
-type Limit = Exclude<keyof typeof DEFAULT_REVIEW_LIMITS, "tracePreviewBytes">;
+type Limit = Exclude<keyof typeof DEFAULT_REVIEW_LIMITS, "tracePreviewBytes" | "verify">;
 const limit = (name: string, key: Limit) => integerVar(name, 1, HARD_CAPS[key], DEFAULT_REVIEW_LIMITS[key]);
 
 /** One provider response body: the provider's reader bounds it too. */
@@ -46,6 +48,7 @@ export const ReviewLimitsSchema = v.pipe(
     REVIEW_MAX_TOOL_CONTENT_BYTES: limit("REVIEW_MAX_TOOL_CONTENT_BYTES", "maxToolContentBytes"),
     REVIEW_MAX_RESPONSE_BYTES,
     REVIEW_MAX_FETCH_BYTES: limit("REVIEW_MAX_FETCH_BYTES", "maxFetchBytes"),
+    REVIEW_VERIFY: choiceVar("REVIEW_VERIFY", ["on", "off"], "on"),
   }),
   v.transform((env) => ({
     /** Provider requests per review, the final-answer round included. */
@@ -64,6 +67,8 @@ export const ReviewLimitsSchema = v.pipe(
     tracePreviewBytes: DEFAULT_REVIEW_LIMITS.tracePreviewBytes,
     /** Bytes the git server may send for the review's two commits (bounds its disk use and time). */
     maxFetchBytes: env.REVIEW_MAX_FETCH_BYTES,
+    /** The verification pass over the review's findings, shares these budgets. */
+    verify: env.REVIEW_VERIFY === "on",
   })),
 );
 

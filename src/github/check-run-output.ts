@@ -8,8 +8,8 @@ import type { ReviewCoverage } from "../domain/coverage.ts";
 import type { Severity } from "../domain/finding.ts";
 import { SEVERITIES } from "../domain/finding.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
-import { type Cost, describeSpend } from "../domain/spend.ts";
 import { redactSecrets } from "../domain/redact.ts";
+import { type Cost, describeSpend } from "../domain/spend.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
 import type { LoopResult, RoundProgress, TraceTurn } from "../llm/types.ts";
@@ -18,6 +18,7 @@ import { describeDismissal, describeLedger, type LedgerSummary } from "../review
 import { escapeText } from "../review/markdown-escape.ts";
 import { serializeBlocks, tableRow } from "../review/markdown-serialize.ts";
 import { type Block, code, emphasis, type Inline, paragraph, strong, text } from "../review/markdown-tree.ts";
+import { renderVerification } from "../review/render-verification.ts";
 import { sanitizeBlocks } from "../review/sanitize.ts";
 import type { CheckRunOutput } from "./check-run.ts";
 import { renderResultDetails } from "./check-run-details.ts";
@@ -58,7 +59,7 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
     const seconds = Math.round(result.retry_after_seconds);
     summary.push(paragraph(text(`The provider asked Loupe to wait ${seconds} s before retrying.`)));
   }
-  summary.push(...renderResultDetails(result));
+  summary.push(...renderResultDetails(result), ...renderVerification(result));
   const toolCalls = describeToolCalls(result);
   if (toolCalls !== null) summary.push(paragraph(text(toolCalls)));
   if (input.ledger !== undefined) summary.push(...ledgerBlocks(input.ledger));

@@ -39,7 +39,6 @@ export function createIsolatedPorts(options: IsolatedPortsOptions): ReviewPorts<
   return {
     parseRepoConfig,
     reviewTimeoutMs: limits.timeoutMs,
-    loopBudget: limits,
     replyTimeoutMs: replyLimits.timeoutMs,
     fetchWorkspace: async ({ signal, ...input }) => {
       const lease = await pool.acquire(signal);
@@ -63,6 +62,12 @@ export function createIsolatedPorts(options: IsolatedPortsOptions): ReviewPorts<
       const request = { kind: "reply_loop", workspace: view.id, input } as const;
       const ran = await loopIn(view, request, { budgetMs: replyLimits.timeoutMs, signal });
       return ran.kind === "done" ? ran.value : { ...ran.record, answer: null };
+    },
+    reviewLimits: limits,
+    verifyFinding: async ({ view, signal, ...input }) => {
+      const request = { kind: "verify_loop", workspace: view.id, input } as const;
+      const ran = await loopIn(view, request, { budgetMs: input.budget.timeoutMs, signal });
+      return ran.kind === "done" ? ran.value : { ...ran.record, answer: null, quote_found: false };
     },
     planReview: async ({ view, ...input }) => {
       const planned = await view.lease.call({ kind: "plan", workspace: view.id, input }, { budgetMs: 0 });
@@ -89,7 +94,7 @@ function workspaceIn(lease: WorkerLease, id: number): IsolatedWorkspace {
   };
 }
 
-type LoopRequest = Extract<WorkRequest, { kind: "review_loop" | "reply_loop" }>;
+type LoopRequest = Extract<WorkRequest, { kind: "review_loop" | "reply_loop" | "verify_loop" }>;
 
 /** A loop in the workspace's worker; when stopped, the record of the rounds it reported. */
 async function loopIn<R extends LoopRequest>(

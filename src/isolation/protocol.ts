@@ -12,7 +12,14 @@ import type { FetchWorkspaceInput } from "../host/github/github-host.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
 import type { DependencyName } from "../metrics/metrics.ts";
-import type { LoopInput, PlanInput, PlannedReview, ReplyLoopInput } from "../pipeline/review-ports.ts";
+import type {
+  LoopInput,
+  PlanInput,
+  PlannedReview,
+  ReplyLoopInput,
+  VerifyInput,
+  VerifyResult,
+} from "../pipeline/review-ports.ts";
 
 /** What a worker is started with (its workerData). */
 export interface WorkerSetup {
@@ -37,6 +44,11 @@ export type WorkRequest =
       readonly workspace: number;
       readonly input: Omit<ReplyLoopInput, "view" | "signal">;
     }
+  | {
+      readonly kind: "verify_loop";
+      readonly workspace: number;
+      readonly input: Omit<VerifyInput, "view" | "signal">;
+    }
   | { readonly kind: "plan"; readonly workspace: number; readonly input: Omit<PlanInput, "view"> }
   | { readonly kind: "dispose"; readonly workspace: number };
 
@@ -49,6 +61,7 @@ export interface WorkResults {
   readonly fetch: number;
   readonly review_loop: LoopResult;
   readonly reply_loop: ToolLoopResult<ThreadReply>;
+  readonly verify_loop: VerifyResult;
   readonly plan: PlainPlan;
   readonly dispose: null;
 }

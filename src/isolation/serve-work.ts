@@ -122,6 +122,8 @@ async function perform(
       });
     case "reply_loop":
       return await ports.runReplyLoop({ ...request.input, view: view(request.workspace), signal });
+    case "verify_loop":
+      return await ports.verifyFinding({ ...request.input, view: view(request.workspace), signal });
     case "plan": {
       const { allInBody, ...plan } = await ports.planReview({
         ...request.input,

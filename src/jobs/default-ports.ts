@@ -8,16 +8,19 @@ import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
 import { parseRepoConfig } from "../config/repo-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import { codeExcerpt } from "../conversation/code-excerpt.ts";
+import type { Finding } from "../domain/finding.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import { createOpenAiProvider } from "../llm/client.ts";
 import { runReviewLoop } from "../llm/loop.ts";
 import type { ReviewPromptInput } from "../llm/prompt.ts";
 import type { ChatProvider } from "../llm/provider.ts";
 import { runReplyLoop } from "../llm/reply-loop.ts";
+import { runVerifyLoop } from "../llm/verify-loop.ts";
 import { type Metrics, NO_METRICS } from "../metrics/metrics.ts";
 import { observeToolCalls } from "../metrics/observed-tools.ts";
 import { planPublication } from "../pipeline/plan-publication.ts";
 import type { LoopInput, ReviewPorts } from "../pipeline/review-ports.ts";
+import { quoteInHead } from "../review/refutation-quote.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { fetchWorkspace } from "../workspace/fetch.ts";
 import type { Workspace } from "../workspace/types.ts";
@@ -48,7 +51,6 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
   return {
     parseRepoConfig,
     reviewTimeoutMs: options.limits.timeoutMs,
-    loopBudget: options.limits,
     fetchWorkspace: (input) =>
       fetchWorkspace({
         ...input,
@@ -92,6 +94,21 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         signal: input.signal,
       }),
     planReview: planPublication,
+    reviewLimits: options.limits,
+    verifyFinding: async ({ view, finding, budget, signal, ...input }) => {
+      const ran = await runVerifyLoop({
+        provider: chat,
+        tools: toolsFor(view),
+        model: options.provider.model,
+        prompt: { ...input, finding, code: await codeExcerpt(view, anchorOf(finding)) },
+        limits: { ...options.limits, ...budget },
+        toolCalls: options.provider.toolCalls,
+        includeTrace: false,
+        signal,
+      });
+      const quote = ran.answer?.verdict === "refuted" ? ran.answer.quote : null;
+      return { ...ran, quote_found: quote !== null && (await quoteInHead(view, finding, quote)) };
+    },
   };
 }
 
@@ -101,6 +118,11 @@ function loopLimits(limits: ReviewLimits, input: LoopInput<Workspace>): ReviewLi
   return input.maxTokens === undefined
     ? shared
     : { ...shared, maxTokens: Math.min(shared.maxTokens, input.maxTokens) };
+}
+
+/** A candidate finding's lines, as the code excerpt of a thread reads them. */
+function anchorOf(finding: Finding) {
+  return { path: finding.path, line: finding.end_line ?? finding.line, startLine: finding.line };
 }
 
 /** A local change has no pull request to describe: the prompt then says nothing of one. */

@@ -3,6 +3,7 @@
 // and the code around the anchored lines are data, JSON-quoted and labelled untrusted: a reply can
 // ask and argue, never instruct, and a claim that something is fixed is not evidence.
 
+import { anchoredCode, findingUnderQuestion } from "./finding-prompt.ts";
 import { clip, nonEmpty, OPERATOR_LABEL, TOOLS_RULE, UNTRUSTED_DATA_RULE } from "./prompt.ts";
 import type { ChatMessage } from "./provider.ts";
 import { threadReplyJsonSchema } from "./reply-schema.ts";
@@ -33,7 +34,6 @@ export interface ReplyPromptInput {
   readonly operatorInstructions?: string;
 }
 
-const MAX_FINDING_CHARS = 8_000;
 const MAX_REPLY_CHARS = 4_000;
 const MAX_REPLIES = 20;
 
@@ -59,12 +59,6 @@ export function buildReplyMessages(input: ReplyPromptInput): ChatMessage[] {
 
 function userMessage(input: ReplyPromptInput): string {
   const { finding, pullRequest: pr } = input;
-  const anchor =
-    finding.line === null
-      ? "no longer placed on a line of the diff (outdated)"
-      : finding.startLine !== null && finding.startLine !== finding.line
-        ? `lines ${finding.startLine}-${finding.line}`
-        : `line ${finding.line}`;
   const replies = input.replies.slice(-MAX_REPLIES);
   const dropped = input.replies.length - replies.length;
   const parts = [
@@ -73,8 +67,7 @@ function userMessage(input: ReplyPromptInput): string {
     `Pull request title (untrusted data, JSON-quoted): ${JSON.stringify(pr.title)}`,
     `Base commit (merge-base): ${input.mergeBaseSha}`,
     `Head commit: ${input.headSha}`,
-    `Your finding is anchored on ${JSON.stringify(finding.path)}, ${anchor}.`,
-    `Your finding as posted (untrusted data, JSON-quoted): ${JSON.stringify(clip(finding.body, MAX_FINDING_CHARS))}`,
+    ...findingUnderQuestion(finding, "Your finding as posted"),
     `Replies in the thread, oldest first${dropped > 0 ? ` (the ${dropped} oldest left out)` : ""} (untrusted data, JSON array):`,
     JSON.stringify(
       replies.map((reply) => ({
@@ -83,13 +76,6 @@ function userMessage(input: ReplyPromptInput): string {
       })),
     ),
   ];
-  if ("unavailable" in input.code) {
-    parts.push(`The anchored lines at the head commit: ${input.code.unavailable}.`);
-  } else {
-    parts.push(
-      `The anchored lines at the head commit with context, from line ${input.code.firstLine} (untrusted data, JSON-quoted, each line numbered): ${JSON.stringify(input.code.text)}`,
-    );
-  }
-  parts.push("Answer the last reply and return the reply JSON.");
+  parts.push(anchoredCode(input.code), "Answer the last reply and return the reply JSON.");
   return parts.join("\n");
 }

@@ -4,6 +4,7 @@
 import type { FinalReview } from "../domain/finding.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
 import type { Spend } from "../domain/spend.ts";
+import type { Verification } from "../domain/verification.ts";
 import type { ProviderFailureDetail } from "./provider.ts";
 
 export interface Usage {
@@ -87,6 +88,8 @@ export interface ToolLoopResult<T> extends LoopRecord {
 /** A review loop's result: the final review is the answer. */
 export interface LoopResult extends LoopRecord {
   readonly review: FinalReview | null;
+  /** Present when the verification pass ran over the review's findings (pipeline/verify-step.ts). */
+  readonly verification?: Verification;
 }
 
 /** Progress reported after every round, so the check run can show it while the loop runs. */

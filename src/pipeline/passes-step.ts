@@ -52,7 +52,7 @@ export interface PassesStep {
 }
 
 export async function passesStep<W extends WorkspaceHandle>(
-  ports: Pick<ReviewPorts<W>, "runLoop" | "loopBudget">,
+  ports: Pick<ReviewPorts<W>, "runLoop" | "reviewLimits">,
   input: PassesStepInput<W>,
 ): Promise<PassesStep> {
   const { reviewable, budget } = input;
@@ -88,11 +88,11 @@ export async function passesStep<W extends WorkspaceHandle>(
 
 /** The passes in order, each with its share; the results of those that ran. */
 async function runPasses<W extends WorkspaceHandle>(
-  ports: Pick<ReviewPorts<W>, "runLoop" | "loopBudget">,
+  ports: Pick<ReviewPorts<W>, "runLoop" | "reviewLimits">,
   input: PassesStepInput<W>,
   plan: readonly (readonly ChangedFile[])[],
 ): Promise<LoopResult[]> {
-  const total = totalBudget(ports.loopBudget, input.budget);
+  const total = totalBudget(ports.reviewLimits, input.budget);
   const count = Math.min(plan.length, passesAffordable(total));
   const changedFiles = plan.reduce((sum, pass) => sum + pass.length, 0);
   const started = Date.now();

@@ -6,10 +6,12 @@
 
 import type { RepoConfigResult } from "../config/repo-config.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
+import type { ReviewLimits } from "../config/review-limits.ts";
 import type { ListedChange } from "../diff/listed-change.ts";
 import type { ChangedFile } from "../domain/changed-file.ts";
-import type { Severity } from "../domain/finding.ts";
+import type { Finding, Severity } from "../domain/finding.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
+import type { FindingVerdict } from "../domain/verification.ts";
 import type { InlineComment } from "../github/publish-review.ts";
 import type { GuidanceFile } from "../guidance/types.ts";
 import type { FetchWorkspace } from "../host/github/github-host.ts";
@@ -53,6 +55,22 @@ export interface ReplyLoopInput<W extends WorkspaceHandle = Workspace> {
   readonly prompt: Omit<ReplyPromptInput, "code">;
   readonly signal: AbortSignal;
 }
+
+/** One verification's slice of what the review has left. */
+
+export interface VerifyInput<W extends WorkspaceHandle = Workspace> {
+  readonly view: W;
+  readonly repository: string;
+  readonly mergeBaseSha: string;
+  readonly headSha: string;
+  /** The candidate finding under question (untrusted: the review's model wrote it). */
+  readonly finding: Finding;
+  readonly budget: LoopBudget;
+  readonly signal: AbortSignal;
+}
+
+/** A verification loop's result; `quote_found`: a refutation's quote is in the head commit near the finding. */
+export type VerifyResult = ToolLoopResult<FindingVerdict> & { readonly quote_found: boolean };
 
 export interface PlanInput<W extends WorkspaceHandle = Workspace> {
   readonly result: LoopResult;
@@ -102,10 +120,13 @@ export interface ReviewPorts<W extends WorkspaceHandle = Workspace> {
   runLoop(input: LoopInput<W>): Promise<LoopResult>;
   /** The loop's own budget, so retries of GitHub writes know the review's deadline. */
   readonly reviewTimeoutMs: number;
-  /** The review's whole budget, which passes share (pass-budget.ts). */
-  readonly loopBudget: LoopBudget;
   /** The same tools and provider, asked for a reply in a review thread, with the reply budgets. */
   runReplyLoop(input: ReplyLoopInput<W>): Promise<ToolLoopResult<ThreadReply>>;
   readonly replyTimeoutMs: number;
   planReview(input: PlanInput<W>): Promise<PlannedReview>;
+  /** The review's whole budgets, which its passes and its verification pass share (pass-budget.ts,
+   * verify-budget.ts); `verify` false: no verification pass. */
+  readonly reviewLimits: ReviewLimits;
+  /** The same tools and provider, asked whether one candidate finding holds at the head commit. */
+  verifyFinding(input: VerifyInput<W>): Promise<VerifyResult>;
 }

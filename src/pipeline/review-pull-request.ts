@@ -5,17 +5,13 @@
 // Where the repository work runs (this thread, or a worker thread with limits) is the ports'
 // business: W is what the pipeline holds of a workspace, and a port that was stopped says so.
 
-import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
 import type { AuthorPolicy } from "../domain/author-policy.ts";
-import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
-import type { ReviewCoverage } from "../domain/coverage.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
-import { costOf, type Prices } from "../domain/spend.ts";
+import type { Prices } from "../domain/spend.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
-import type { Guidance } from "../guidance/types.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
-import type { LoopResult, RoundProgress } from "../llm/types.ts";
+import type { RoundProgress } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { decideAuthor } from "./author-step.ts";
 import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts";
@@ -27,9 +23,11 @@ import { passesStep } from "./passes-step.ts";
 import { publishStep } from "./publish-step.ts";
 import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
+import { fullyCovered, type Prepared, reviewedFacts } from "./reviewed-facts.ts";
 import { scopeStep } from "./scope-step.ts";
 import { decideSettings } from "./settings-step.ts";
 import { stoppedRecord, unlessStopped } from "./stopped-review.ts";
+import { verifyStep } from "./verify-step.ts";
 import { disposable, openWorkspaceStep } from "./workspace-step.ts";
 
 export interface ReviewRun {
@@ -77,17 +75,6 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
   if (opened.kind !== "workspace") return opened;
   await using workspace = disposable(opened.workspace, run.log);
   return await reviewInWorkspace(host, ports, run, { ...prepared, view: workspace.value, budget });
-}
-
-interface Prepared {
-  readonly kind: "prepared";
-  readonly pullRequest: PullRequest;
-  readonly runId: number;
-  readonly config: RepoConfig;
-  readonly changes: ChangeSet;
-  readonly reviewable: readonly ChangedFile[];
-  readonly skippedFiles: number;
-  readonly guidance: Guidance;
 }
 
 /** Everything decided before any repository content is fetched: whether, and what, to review. */
@@ -153,7 +140,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     headSha: pullRequest.headSha,
     mergeBaseSha,
   });
-  const { result, coverage } = await passesStep(ports, {
+  const passed = await passesStep(ports, {
     ...prepared,
     repository: host.repository,
     changedFiles: prepared.changes.files,
@@ -161,6 +148,14 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     scope,
     signal: run.signal,
     ...(run.onRound === undefined ? {} : { onRound: run.onRound }),
+  });
+  const { coverage } = passed;
+  const result = await verifyStep(ports, {
+    ...prepared,
+    repository: host.repository,
+    mergeBaseSha,
+    signal: run.signal,
+    result: passed.result,
   });
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
@@ -215,31 +210,6 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   });
   notes.push(...published.notes);
   return { ...reviewed, plan, notes, publishFailed: published.failed };
-}
-
-/** What every reviewed outcome says of the change, whatever the loop's result. */
-function reviewedFacts(
-  prepared: Prepared,
-  result: LoopResult,
-  prices: Prices | null,
-  coverage: ReviewCoverage | null = null,
-) {
-  return {
-    kind: "reviewed" as const,
-    result,
-    cost: costOf(result.spend, prices),
-    headSha: prepared.pullRequest.headSha,
-    filesReviewed: coverage?.reviewedFiles ?? prepared.reviewable.length,
-    filesSkipped: coverage === null ? prepared.skippedFiles : coverage.changedFiles - coverage.reviewedFiles,
-    guidance: prepared.guidance,
-    ...(coverage === null ? {} : { coverage }),
-  };
-}
-
-function fullyCovered(coverage: ReviewCoverage | null): boolean {
-  return (
-    coverage === null || coverage.notReviewed.every((f) => f.reason === "excluded" || f.reason === "removed")
-  );
 }
 
 function guidanceNote(prepared: Prepared, host: PullRequestHost<WorkspaceHandle>): string {

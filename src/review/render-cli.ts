@@ -13,6 +13,7 @@ import { serializeBlocks } from "./markdown-serialize.ts";
 import { type Block, code, codeBlock, heading, paragraph, strong, text } from "./markdown-tree.ts";
 import { sentenceInlines } from "./model-inlines.ts";
 import { INLINE_BUDGETS, locationText, renderFindingFields, titleText } from "./render-finding.ts";
+import { renderVerification } from "./render-verification.ts";
 import { sanitizeBlocks } from "./sanitize.ts";
 
 export function renderCliMarkdown(result: LoopResult): string {
@@ -32,6 +33,8 @@ export function renderCliMarkdown(result: LoopResult): string {
     if (notes.length > 0)
       out.push(heading(2, text("Notes")), ...notes.flatMap((note) => sanitizeBlocks(note, null, 2000)));
   }
+  const verification = renderVerification(result);
+  if (verification.length > 0) out.push(heading(2, text("Verification")), ...verification);
   out.push(
     heading(2, text("Outcome")),
     paragraph(code(result.termination_reason), text(`: ${TERMINATION_SENTENCES[result.termination_reason]}`)),

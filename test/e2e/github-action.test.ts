@@ -85,6 +85,7 @@ async function runAction(options: {
       "openai-api-key": API_KEY,
       "review-model": "deepseek-v4-flash",
       "github-token": options.token,
+      verify: "off",
       ...options.inputs,
     },
     ...(options.workspace ? { workspace: options.workspace } : {}),

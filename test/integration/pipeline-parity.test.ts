@@ -71,6 +71,7 @@ async function cliPlan(repoUrl: string, base: string, head: string): Promise<Cli
         OPENAI_BASE_URL: provider.baseURL,
         OPENAI_API_KEY: "sk-parity-0123456789abcdefghij",
         REVIEW_MODEL: "deepseek-v4-flash",
+        REVIEW_VERIFY: "off",
         LOUPE_GIT_TOKEN: INSTALLATION_TOKEN,
       },
     });

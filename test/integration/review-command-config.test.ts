@@ -72,6 +72,7 @@ async function loupe(args: string[], script: ScriptedTurn[]) {
             OPENAI_BASE_URL: server.baseURL,
             OPENAI_API_KEY: "sk-cfg-test-0123456789",
             REVIEW_MODEL: "deepseek-v4-flash",
+            REVIEW_VERIFY: "off",
           },
         },
         (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),

@@ -47,6 +47,7 @@ describe("loupe review reads guidance from the base revision", () => {
               OPENAI_BASE_URL: server.baseURL,
               OPENAI_API_KEY: "sk-cli-guidance-0123456789abcdef",
               REVIEW_MODEL: "deepseek-v4-flash",
+              REVIEW_VERIFY: "off",
             },
           },
           (error, stdout) => resolve({ code: error === null ? 0 : Number(error.code), stdout }),

@@ -77,10 +77,10 @@ it("reviews 700 files in the passes the budget affords, and lists the rest as no
     ]);
     const passes = out.coverage.passes as { files: number; ended: string | null }[];
     expect(passes.map((p) => p.ended)).toEqual(["final_review", "final_review", null]);
-    expect(out.filesReviewed).toBe(passes[0]!.files + passes[1]!.files);
-    const budget = (out.coverage.notReviewed as { reason: string }[]).filter((f) => f.reason === "budget");
+    expect(out.files_reviewed).toBe(passes[0]!.files + passes[1]!.files);
+    const budget = (out.coverage.not_reviewed as { reason: string }[]).filter((f) => f.reason === "budget");
     expect(budget).toHaveLength(passes[2]!.files);
-    expect(out.filesReviewed + budget.length).toBe(700);
+    expect(out.files_reviewed + budget.length).toBe(700);
   } finally {
     await provider.stop();
   }

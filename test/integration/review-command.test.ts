@@ -51,6 +51,7 @@ async function loupe(
             OPENAI_BASE_URL: server.baseURL,
             OPENAI_API_KEY: API_KEY,
             REVIEW_MODEL: "deepseek-v4-flash",
+            REVIEW_VERIFY: "off",
             ...env,
           },
         },
@@ -89,6 +90,35 @@ describe("loupe review as a child process against the scripted provider", () => 
     expect(user).toContain('[{"path":"src/service.ts","status":"modified","additions":1,"deletions":0}]');
     expect(run.stdout).not.toContain(repo.dir);
     expect(run.stdout).not.toContain(API_KEY);
+  });
+
+  it("verifies each finding when REVIEW_VERIFY is on, and leaves a refuted one out of the review", async () => {
+    const two = review([
+      finding({ path: "src/service.ts", line: 2, title: "The write is not awaited" }),
+      finding({ path: "src/service.ts", line: 3, title: "Validation occurs after the write" }),
+    ]);
+    const verdict = (value: string, quote: string | null) =>
+      stopTurn({ verdict: value, reason: `It is ${value}.`, quote });
+    const run = await loupe(
+      ["--repo", repo.dir, "--base", base, "--head", head],
+      [
+        { body: stopTurn(two) },
+        { body: verdict("confirmed", null) },
+        { body: verdict("refuted", "validate(w);\n}") },
+      ],
+      { REVIEW_VERIFY: "on" },
+    );
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.review.findings.map((f: { line: number }) => f.line)).toEqual([2]);
+    expect(result.verification).toMatchObject({
+      kept: 1,
+      refuted: [{ finding: { line: 3 }, quote: "validate(w);\n}" }],
+      unverified: [],
+    });
+    expect(run.requests).toHaveLength(3);
+    expect(result.rounds).toBe(3);
+    expect(result.spend).toMatchObject({ rounds: 3, input_tokens: 600, output_tokens: 60 });
   });
 
   it("lists a renamed and edited file once, as git diff -M does, and the diff shows only its edit", async () => {

@@ -65,6 +65,8 @@ export function fakeWorldEnv(world: {
     OPENAI_BASE_URL: world.providerBaseURL,
     OPENAI_API_KEY: world.apiKey,
     REVIEW_MODEL: "deepseek-v4-flash",
+    // The scripted providers script only the reviewer unless a test turns verification on.
+    REVIEW_VERIFY: "off",
     LOG_LEVEL: "info",
     NODE_ENV: "production",
     ...world.extra,

@@ -130,7 +130,8 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     stillDownLogMs: 60_000,
     ...options.config,
   };
-  const limits: ReviewLimits = { ...DEFAULT_REVIEW_LIMITS, ...options.limits };
+  // Tests script only the reviewer unless they turn the verification pass on (docs/verification.md).
+  const limits: ReviewLimits = { ...DEFAULT_REVIEW_LIMITS, verify: false, ...options.limits };
   const providerConfig: ProviderConfig = {
     baseURL: options.providerBaseURL,
     apiKey: PROVIDER_KEY,

@@ -75,8 +75,14 @@ describe("the action's inputs", () => {
       INPUT_CONFIG: "config/loupe.yml",
       "INPUT_BOT-LOGIN": "my-loupe[bot]",
       INPUT_MENTION: "@my-loupe",
+      INPUT_VERIFY: "off",
     });
-    expect(settings.limits).toMatchObject({ maxRounds: 4, maxTokens: 90_000, timeoutMs: 60_000 });
+    expect(settings.limits).toMatchObject({
+      maxRounds: 4,
+      maxTokens: 90_000,
+      timeoutMs: 60_000,
+      verify: false,
+    });
     expect(settings.provider.toolCalls).toBe("text");
     expect(settings).toMatchObject({
       failOn: "high",

@@ -20,7 +20,16 @@ describe("review limits from the environment", () => {
       maxResponseBytes: 2097152,
       tracePreviewBytes: 4096,
       maxFetchBytes: 1073741824,
+      verify: true,
     });
+  });
+
+  it("turns the verification pass off with REVIEW_VERIFY=off, and refuses any other word", () => {
+    expect(readReviewLimits({ REVIEW_VERIFY: "off" })).toMatchObject({ verify: false });
+    expect(readReviewLimits({ REVIEW_VERIFY: " on " })).toMatchObject({ verify: true });
+    expect(settingsError(ReviewLimitsSchema, { REVIEW_VERIFY: "no" })).toBe(
+      'REVIEW_VERIFY="no" is not one of on, off: set one, or unset REVIEW_VERIFY for on',
+    );
   });
 
   it("reads valid values up to the cap", () => {

@@ -1,0 +1,48 @@
+// What a review that got as far as its loop reports, whatever the loop's result: the loop record,
+// its cost, how much of the change it covered, and the guidance it was given; and what the
+// pipeline knew before it fetched anything (`Prepared`), which those facts are drawn from.
+
+import type { RepoConfig } from "../config/repo-config-schema.ts";
+import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
+import type { ReviewCoverage } from "../domain/coverage.ts";
+import type { PullRequest } from "../domain/pull-request.ts";
+import { costOf, type Prices } from "../domain/spend.ts";
+import type { Guidance } from "../guidance/types.ts";
+import type { LoopResult } from "../llm/types.ts";
+
+export interface Prepared {
+  readonly kind: "prepared";
+  readonly pullRequest: PullRequest;
+  readonly runId: number;
+  readonly config: RepoConfig;
+  readonly changes: ChangeSet;
+  readonly reviewable: readonly ChangedFile[];
+  readonly skippedFiles: number;
+  readonly guidance: Guidance;
+}
+
+/** What every reviewed outcome says of the change, whatever the loop's result. */
+export function reviewedFacts(
+  prepared: Prepared,
+  result: LoopResult,
+  prices: Prices | null,
+  coverage: ReviewCoverage | null = null,
+) {
+  return {
+    kind: "reviewed" as const,
+    result,
+    cost: costOf(result.spend, prices),
+    headSha: prepared.pullRequest.headSha,
+    filesReviewed: coverage?.reviewedFiles ?? prepared.reviewable.length,
+    filesSkipped: coverage === null ? prepared.skippedFiles : coverage.changedFiles - coverage.reviewedFiles,
+    guidance: prepared.guidance,
+    ...(coverage === null ? {} : { coverage }),
+  };
+}
+
+/** Every file a pass should have covered was: threads on the others are not looked at again. */
+export function fullyCovered(coverage: ReviewCoverage | null): boolean {
+  return (
+    coverage === null || coverage.notReviewed.every((f) => f.reason === "excluded" || f.reason === "removed")
+  );
+}

@@ -1,0 +1,57 @@
+// What the verification pass did, in the check run and the CLI's Markdown, so its filter is auditable: the findings it
+// held back, each with the verifier's reason and the head commit's lines it quoted, and those it
+// had no budget left to check (posted, and said to be unverified). The titles, reasons and quotes
+// are the model's: shown as escaped text and a fenced block, redacted and cut, never as Markdown.
+
+import type { Finding } from "../domain/finding.ts";
+import { redactSecrets } from "../domain/redact.ts";
+import { cutCodePoints } from "../domain/text.ts";
+import type { LoopResult } from "../llm/types.ts";
+import { type Block, code, codeBlock, paragraph, strong, text } from "./markdown-tree.ts";
+
+const MAX_LISTED = 20;
+const MAX_TITLE = 200;
+const MAX_REASON = 600;
+const MAX_QUOTE = 1_500;
+
+const cut = (value: string, max: number): string => {
+  const redacted = redactSecrets(value);
+  return redacted.length > max ? `${cutCodePoints(redacted, max)}…` : redacted;
+};
+
+export function renderVerification(result: LoopResult): Block[] {
+  const verification = result.verification;
+  if (verification === undefined) return [];
+  const { kept, unproven, refuted, unverified } = verification;
+  const out: Block[] = [
+    paragraph(
+      strong(text("Verification:")),
+      text(
+        ` ${kept} finding${kept === 1 ? "" : "s"} checked and kept` +
+          (unproven > 0 ? ` (${unproven} refuted without a quote found in the head commit)` : "") +
+          `, ${refuted.length} refuted and not posted, ${unverified.length} not verified (the review's budget ran out).`,
+      ),
+    ),
+  ];
+  for (const held of refuted.slice(0, MAX_LISTED)) {
+    out.push(
+      paragraph(text("Refuted: "), ...where(held.finding), text(` — ${cut(held.reason, MAX_REASON)}`)),
+      codeBlock(cut(held.quote, MAX_QUOTE)),
+    );
+  }
+  for (const finding of unverified.slice(0, MAX_LISTED)) {
+    out.push(paragraph(text("Not verified (posted): "), ...where(finding)));
+  }
+  const more = Math.max(0, refuted.length - MAX_LISTED) + Math.max(0, unverified.length - MAX_LISTED);
+  if (more > 0) out.push(paragraph(text(`… ${more} more not listed.`)));
+  return out;
+}
+
+function where(finding: Finding) {
+  const line = finding.line === null ? "" : `:${finding.line}`;
+  return [
+    strong(text(cut(finding.title, MAX_TITLE))),
+    text(" at "),
+    code(cut(`${finding.path}${line}`, 300)),
+  ];
+}
