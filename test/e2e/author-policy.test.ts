@@ -6,47 +6,27 @@
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../src/github/external-id.ts";
 import { stopTurn } from "../support/chat-turns.ts";
-import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { issueCommentEvent, pullRequestEvent } from "../support/fake-github-payloads.ts";
-import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
-import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
-import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+import { type ServerWorld, startServerWorld } from "../support/server-world.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-e2e-authors-${process.pid}-${Date.now()}`;
-const API_KEY = `test-key-e2e-authors-${process.pid}-${Date.now()}`;
-
-let github: FakeGitHub;
-let provider: ScriptedProvider;
-let loupe: LoupeProcess;
-let fixture: FixtureRepo;
+let world: ServerWorld;
 
 beforeAll(async () => {
-  fixture = createOneChangeRepo();
-  github = await startFakeGitHub();
-  github.addRepository({
-    owner: "octo",
+  world = await startServerWorld({
+    name: "authors",
     repo: "public",
-    source: fixture,
     collaborators: { Codertocat: "maintain" },
-  });
-  provider = await startScriptedProvider([
-    { body: stopTurn({ summary: "Reviewed at a maintainer's request.", findings: [], notes: [] }) },
-  ]);
-  loupe = await startLoupeProcess({
-    command: "node",
-    env: fakeWorldEnv({ github, providerBaseURL: provider.baseURL, webhookSecret: SECRET, apiKey: API_KEY }),
+    script: [{ body: stopTurn({ summary: "Reviewed at a maintainer's request.", findings: [], notes: [] }) }],
   });
 }, 60_000);
 
 afterAll(async () => {
-  await loupe?.stop();
-  await provider?.stop();
-  await github?.stop();
-  fixture?.dispose();
+  await world?.stop();
 });
 
 it("skips a stranger's pull request without a model request, then reviews it on a maintainer's command", async () => {
+  const { github, provider, loupe, secret: SECRET } = world;
   const target = {
     htmlBase: github.url,
     owner: "octo",

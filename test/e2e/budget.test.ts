@@ -7,21 +7,10 @@
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../src/github/external-id.ts";
 import { stopTurn } from "../support/chat-turns.ts";
-import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { issueCommentEvent } from "../support/fake-github-payloads.ts";
-import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
-import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
-import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 import { reviewThroughServer } from "../support/server-review.ts";
+import { type ServerWorld, startServerWorld } from "../support/server-world.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
-
-const SECRET = `whsec-e2e-budget-${process.pid}-${Date.now()}`;
-const API_KEY = `test-key-e2e-budget-${process.pid}-${Date.now()}`;
-
-let github: FakeGitHub;
-let provider: ScriptedProvider;
-let loupe: LoupeProcess;
-let fixture: FixtureRepo;
 
 /** A final review whose round the provider bills at 15,000 prompt (10,000 cached) and 100 completion tokens. */
 function expensiveReview() {
@@ -37,44 +26,32 @@ function expensiveReview() {
   };
 }
 
+let world: ServerWorld;
+
 beforeAll(async () => {
-  fixture = createOneChangeRepo();
-  github = await startFakeGitHub();
-  github.addRepository({
-    owner: "octo",
+  world = await startServerWorld({
+    name: "budget",
     repo: "spend",
-    source: fixture,
     collaborators: { Codertocat: "maintain" },
-  });
-  provider = await startScriptedProvider([{ body: expensiveReview() }, { body: expensiveReview() }]);
-  loupe = await startLoupeProcess({
-    command: "node",
-    env: fakeWorldEnv({
-      github,
-      providerBaseURL: provider.baseURL,
-      webhookSecret: SECRET,
-      apiKey: API_KEY,
-      extra: {
-        BUDGET_TOKENS_PER_DAY: "30000",
-        BUDGET_HARD_FACTOR: "1.5",
-        LOG_FORMAT: "json",
-        // $2 per million fresh input, $0.50 cached, $8 output.
-        REVIEW_PRICE_INPUT: "2",
-        REVIEW_PRICE_CACHED_INPUT: "0.5",
-        REVIEW_PRICE_OUTPUT: "8",
-      },
-    }),
+    script: [{ body: expensiveReview() }, { body: expensiveReview() }],
+    extra: {
+      BUDGET_TOKENS_PER_DAY: "30000",
+      BUDGET_HARD_FACTOR: "1.5",
+      LOG_FORMAT: "json",
+      // $2 per million fresh input, $0.50 cached, $8 output.
+      REVIEW_PRICE_INPUT: "2",
+      REVIEW_PRICE_CACHED_INPUT: "0.5",
+      REVIEW_PRICE_OUTPUT: "8",
+    },
   });
 }, 60_000);
 
 afterAll(async () => {
-  await loupe?.stop();
-  await provider?.stop();
-  await github?.stop();
-  fixture?.dispose();
+  await world?.stop();
 });
 
 it("refuses the review past the daily cap with the reset time, and a maintainer's command goes past it", async () => {
+  const { github, provider, loupe, secret: SECRET } = world;
   const first = await reviewThroughServer({
     github,
     loupe,

@@ -6,53 +6,37 @@
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { finding, review, stopTurn } from "../support/chat-turns.ts";
-import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
-import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
-import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
-import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 import { reviewThroughServer } from "../support/server-review.ts";
-
-const SECRET = `whsec-e2e-verify-${process.pid}-${Date.now()}`;
-const API_KEY = `test-key-e2e-verify-${process.pid}-${Date.now()}`;
-
-let github: FakeGitHub;
-let provider: ScriptedProvider;
-let loupe: LoupeProcess;
-let fixture: FixtureRepo;
+import { type ServerWorld, startServerWorld } from "../support/server-world.ts";
 
 const titles = ["The constant changed without a migration", "a is never read", "a should be 3"];
 const verdict = (value: string, quote: string | null = null) => ({
   body: stopTurn({ verdict: value, reason: `The code shows it is ${value}.`, quote }),
 });
 
+let world: ServerWorld;
+
 beforeAll(async () => {
-  fixture = createOneChangeRepo();
-  github = await startFakeGitHub();
-  github.addRepository({ owner: "octo", repo: "checked", source: fixture });
-  provider = await startScriptedProvider([
-    { body: stopTurn(review(titles.map((title) => finding({ path: "src/a.ts", line: 1, title })))) },
-    verdict("confirmed"),
-    verdict("refuted", "export const a = 2;"),
-    verdict("confirmed"),
-  ]);
-  // The test world turns the pass off for the tests that script only a reviewer: unset, it is on.
-  const { REVIEW_VERIFY: _off, ...env } = fakeWorldEnv({
-    github,
-    providerBaseURL: provider.baseURL,
-    webhookSecret: SECRET,
-    apiKey: API_KEY,
+  world = await startServerWorld({
+    name: "verify",
+    repo: "checked",
+    script: [
+      { body: stopTurn(review(titles.map((title) => finding({ path: "src/a.ts", line: 1, title })))) },
+      verdict("confirmed"),
+      verdict("refuted", "export const a = 2;"),
+      verdict("confirmed"),
+    ],
+    // The test world turns the pass off for the tests that script only a reviewer: unset, it is on.
+    unset: ["REVIEW_VERIFY"],
   });
-  loupe = await startLoupeProcess({ command: "node", env });
 }, 60_000);
 
 afterAll(async () => {
-  await loupe?.stop();
-  await provider?.stop();
-  await github?.stop();
-  fixture?.dispose();
+  await world?.stop();
 });
 
 it("posts the two confirmed findings and lists the refuted one with its quote in the check run", async () => {
+  const { github, provider, loupe, secret: SECRET, apiKey: API_KEY } = world;
   const run = await reviewThroughServer({
     github,
     loupe,

@@ -1,0 +1,70 @@
+// One repository on the fake GitHub, a scripted model and Loupe as a real server process started
+// against them: the world most end-to-end tests review in, set up and stopped in one place.
+
+import { type FakeGitHub, startFakeGitHub } from "./fake-github.ts";
+import { createOneChangeRepo, type FixtureRepo } from "./git-fixture.ts";
+import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "./loupe-process.ts";
+import { type ScriptedProvider, type ScriptedTurn, startScriptedProvider } from "./scripted-provider.ts";
+
+export interface ServerWorld {
+  readonly github: FakeGitHub;
+  readonly provider: ScriptedProvider;
+  readonly loupe: LoupeProcess;
+  readonly fixture: FixtureRepo;
+  readonly secret: string;
+  readonly apiKey: string;
+  /** Stops everything that was started, whichever step of the start failed. */
+  stop(): Promise<void>;
+}
+
+export interface ServerWorldOptions {
+  /** Names the test's secrets, so a leak in any output is found by name. */
+  readonly name: string;
+  /** The repository under octo/ on the fake GitHub. */
+  readonly repo: string;
+  readonly script: readonly ScriptedTurn[];
+  /** The repository's content; one changed file on branch `change` by default. */
+  readonly fixture?: () => FixtureRepo;
+  readonly collaborators?: Readonly<Record<string, string>>;
+  /** More of the server's environment (over the test world's defaults). */
+  readonly extra?: Readonly<Record<string, string>>;
+  /** Variables of the test world's defaults to leave unset (the product's default then applies). */
+  readonly unset?: readonly string[];
+}
+
+export async function startServerWorld(options: ServerWorldOptions): Promise<ServerWorld> {
+  const secret = `whsec-e2e-${options.name}-${process.pid}-${Date.now()}`;
+  const apiKey = `test-key-e2e-${options.name}-${process.pid}-${Date.now()}`;
+  const started: { stop(): Promise<void> | void }[] = [];
+  const stop = async () => {
+    for (const part of started.reverse()) await part.stop();
+  };
+  try {
+    const fixture = (options.fixture ?? createOneChangeRepo)();
+    started.push({ stop: () => fixture.dispose() });
+    const github = await startFakeGitHub();
+    started.push(github);
+    github.addRepository({
+      owner: "octo",
+      repo: options.repo,
+      source: fixture,
+      ...(options.collaborators ? { collaborators: options.collaborators } : {}),
+    });
+    const provider = await startScriptedProvider([...options.script]);
+    started.push(provider);
+    const env = fakeWorldEnv({
+      github,
+      providerBaseURL: provider.baseURL,
+      webhookSecret: secret,
+      apiKey,
+      ...(options.extra ? { extra: options.extra } : {}),
+    });
+    for (const name of options.unset ?? []) delete env[name];
+    const loupe = await startLoupeProcess({ command: "node", env });
+    started.push(loupe);
+    return { github, provider, loupe, fixture, secret, apiKey, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
