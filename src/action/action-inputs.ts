@@ -28,6 +28,7 @@ export const ENV_OF_INPUT = {
   "max-response-bytes": "REVIEW_MAX_RESPONSE_BYTES",
   "max-fetch-bytes": "REVIEW_MAX_FETCH_BYTES",
   verify: "REVIEW_VERIFY",
+  "finder-passes": "REVIEW_FINDER_PASSES",
   "price-input": "REVIEW_PRICE_INPUT",
   "price-cached-input": "REVIEW_PRICE_CACHED_INPUT",
   "price-output": "REVIEW_PRICE_OUTPUT",

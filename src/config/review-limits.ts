@@ -18,6 +18,8 @@ export const DEFAULT_REVIEW_LIMITS = Object.freeze({
   maxFetchBytes: 1024 * MIB,
   /** Each finding is checked again by a separate loop before it is posted (docs/verification.md). */
   verify: true,
+  /** Finder passes over the change, each from its own angle (1: one plain review). */
+  finderPasses: 1,
 });
 
 export const HARD_CAPS = Object.freeze({
@@ -30,6 +32,8 @@ export const HARD_CAPS = Object.freeze({
   maxResponseBytes: 8 * MIB,
   tracePreviewBytes: 4096,
   maxFetchBytes: 8192 * MIB,
+  /** One a finder angle (llm/finder-angles.ts has this many). */
+  finderPasses: 3,
 });
 
 type Limit = Exclude<keyof typeof DEFAULT_REVIEW_LIMITS, "tracePreviewBytes" | "verify">;
@@ -49,6 +53,7 @@ export const ReviewLimitsSchema = v.pipe(
     REVIEW_MAX_RESPONSE_BYTES,
     REVIEW_MAX_FETCH_BYTES: limit("REVIEW_MAX_FETCH_BYTES", "maxFetchBytes"),
     REVIEW_VERIFY: choiceVar("REVIEW_VERIFY", ["on", "off"], "on"),
+    REVIEW_FINDER_PASSES: limit("REVIEW_FINDER_PASSES", "finderPasses"),
   }),
   v.transform((env) => ({
     /** Provider requests per review, the final-answer round included. */
@@ -69,6 +74,8 @@ export const ReviewLimitsSchema = v.pipe(
     maxFetchBytes: env.REVIEW_MAX_FETCH_BYTES,
     /** The verification pass over the review's findings, shares these budgets. */
     verify: env.REVIEW_VERIFY === "on",
+    /** Finder passes from different angles (finder-angles.ts), deduplicated before verification. */
+    finderPasses: env.REVIEW_FINDER_PASSES,
   })),
 );
 

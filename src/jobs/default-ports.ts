@@ -74,6 +74,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
           ...(input.focus ? { focus: input.focus } : {}),
           ...(input.knownFindings ? { knownFindings: input.knownFindings } : {}),
           ...(input.pass ? { pass: input.pass } : {}),
+          ...(input.angle ? { angle: input.angle } : {}),
         },
         limits: loopLimits(options.limits, input),
         toolCalls: options.provider.toolCalls,

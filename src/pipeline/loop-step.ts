@@ -29,6 +29,8 @@ export interface LoopStepInput<W extends WorkspaceHandle> {
   readonly onRound: (progress: RoundProgress) => void;
   /** The budget's grant, when it is less than the review's own token budget; null: no cap. */
   readonly maxTokens: number | null;
+  /** A finder pass's angle; absent: the plain review. */
+  readonly angle?: string;
 }
 
 export function loopInput<W extends WorkspaceHandle>(input: LoopStepInput<W>): LoopInput<W> {
@@ -44,6 +46,7 @@ export function loopInput<W extends WorkspaceHandle>(input: LoopStepInput<W>): L
     signal: input.signal,
     onRound: input.onRound,
     ...(input.maxTokens === null ? {} : { maxTokens: input.maxTokens }),
+    ...(input.angle === undefined ? {} : { angle: input.angle }),
     ...(focus === null ? {} : { focus }),
     knownFindings: knownFindings(input.scope),
   };

@@ -1,17 +1,20 @@
 // The passes of one review, as one loop result: their figures added (tokens, spend, rounds, tool
 // calls, time), their findings merged and deduplicated, one summary. A finding two passes both
-// raised (same path, line and title, the title as the fingerprint normalises it) is kept once.
+// raised (same path and line, and the same title or the same claim in other words) is kept once.
 // The review ended `final_review` only if every pass that ran did; otherwise the first other
 // reason is the review's, and the findings of the passes that finished still stand.
 
 import type { FinalReview, Finding } from "../domain/finding.ts";
 import { addSpend, NO_SPEND } from "../domain/spend.ts";
 import type { LoopResult, TraceTurn } from "../llm/types.ts";
+import { claimSimilarity, claimSketch, claimWords, SAME_CLAIM } from "../review/finding-identity.ts";
 
 export interface PassResult {
   readonly result: LoopResult;
   /** The pass's files, for its line in the merged summary. */
   readonly files: number;
+  /** Its line's name in the merged summary (a finder pass's angle); absent: "Pass i of n". */
+  readonly label?: string;
 }
 
 const normaliseTitle = (title: string): string =>
@@ -53,22 +56,33 @@ function mergeTraces(results: readonly LoopResult[]): readonly TraceTurn[] | nul
 function mergeReviews(passes: readonly PassResult[]): FinalReview | null {
   const reviewed = passes.flatMap((p, i) => (p.result.review === null ? [] : [{ ...p, index: i + 1 }]));
   if (reviewed.length === 0) return null;
-  const seen = new Set<string>();
   const findings: Finding[] = [];
   for (const { result } of reviewed) {
     for (const finding of result.review!.findings) {
-      const key = JSON.stringify([finding.path, finding.line, normaliseTitle(finding.title)]);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      findings.push(finding);
+      if (!findings.some((kept) => sameDefect(kept, finding))) findings.push(finding);
     }
   }
   const summary =
     passes.length === 1
       ? reviewed[0]!.result.review!.summary
       : reviewed
-          .map((p) => `Pass ${p.index} of ${passes.length} (${p.files} files): ${p.result.review!.summary}`)
+          .map(
+            (p) =>
+              `${p.label ?? `Pass ${p.index} of ${passes.length} (${p.files} files)`}: ${p.result.review!.summary}`,
+          )
           .join("\n\n");
   const notes = [...new Set(reviewed.flatMap((p) => p.result.review!.notes))];
   return { summary, findings, notes };
+}
+
+/**
+ * The same defect found twice: on the same path and lines, with the same title (as fingerprints
+ * normalise it) or the same claim in other words (the ledger's measure, finding-identity.ts) —
+ * two finders looking from different angles rarely word one defect alike.
+ */
+function sameDefect(a: Finding, b: Finding): boolean {
+  if (a.path !== b.path || a.line !== b.line) return false;
+  if (normaliseTitle(a.title) === normaliseTitle(b.title)) return true;
+  const claim = (f: Finding) => claimSketch(claimWords(f.title, f.explanation));
+  return claimSimilarity(claim(a), claim(b)) >= SAME_CLAIM;
 }

@@ -7,6 +7,7 @@
 // min(rounds / 2, tool calls) passes; files past those are reported as not reviewed.
 
 import type { ReviewLimits } from "../config/review-limits.ts";
+import type { LoopResult } from "../llm/types.ts";
 
 export type LoopBudget = Pick<ReviewLimits, "maxRounds" | "maxToolCalls" | "maxTokens" | "timeoutMs">;
 
@@ -38,4 +39,14 @@ export function passShare(total: LoopBudget, used: PassUse, passesLeft: number):
     next.maxTokens >= 1 &&
     next.timeoutMs >= 1;
   return enough ? next : null;
+}
+
+/** What loops that already ran used of a shared budget. */
+export function usedBy(ran: readonly LoopResult[], elapsedMs: number): PassUse {
+  return {
+    rounds: ran.reduce((sum, r) => sum + r.rounds, 0),
+    toolCalls: ran.reduce((sum, r) => sum + r.tool_calls, 0),
+    tokens: ran.reduce((sum, r) => sum + r.usage.total_tokens, 0),
+    elapsedMs,
+  };
 }

@@ -17,7 +17,7 @@ import type { HeldBudget } from "./budget-step.ts";
 import { coverageOf, setAside } from "./coverage.ts";
 import { type LoopStepInput, loopInput } from "./loop-step.ts";
 import { mergePasses } from "./merge-passes.ts";
-import { type LoopBudget, passesAffordable, passShare } from "./pass-budget.ts";
+import { type LoopBudget, passesAffordable, passShare, usedBy } from "./pass-budget.ts";
 import { needsPasses, type PassCapacity, planPasses } from "./review-passes.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 
@@ -43,6 +43,8 @@ export interface PassesStepInput<W extends WorkspaceHandle>
   readonly changedFiles: readonly ChangedFile[];
   readonly budget: HeldBudget;
   readonly onRound?: (progress: RoundProgress) => void;
+  /** A finder pass's share of the review's budget (finder-step.ts); absent: the whole of it. */
+  readonly share?: LoopBudget;
 }
 
 export interface PassesStep {
@@ -57,8 +59,8 @@ export async function passesStep<W extends WorkspaceHandle>(
 ): Promise<PassesStep> {
   const { reviewable, budget } = input;
   if (!needsPasses(reviewable, PASS_CAPACITY)) {
-    const result = await ports.runLoop(
-      loopInput({
+    const result = await ports.runLoop({
+      ...loopInput({
         ...input,
         maxTokens: budget.maxTokens,
         onRound: (progress) => {
@@ -66,7 +68,8 @@ export async function passesStep<W extends WorkspaceHandle>(
           input.onRound?.(progress);
         },
       }),
-    );
+      ...(input.share === undefined ? {} : { budget: input.share }),
+    });
     budget.spent(result.spend);
     return { result, coverage: null };
   }
@@ -92,14 +95,14 @@ async function runPasses<W extends WorkspaceHandle>(
   input: PassesStepInput<W>,
   plan: readonly (readonly ChangedFile[])[],
 ): Promise<LoopResult[]> {
-  const total = totalBudget(ports.reviewLimits, input.budget);
+  const total = input.share ?? totalBudget(ports.reviewLimits, input.budget);
   const count = Math.min(plan.length, passesAffordable(total));
   const changedFiles = plan.reduce((sum, pass) => sum + pass.length, 0);
   const started = Date.now();
   const ran: LoopResult[] = [];
   let spend = NO_SPEND;
   for (let i = 0; i < count; i++) {
-    const share = passShare(total, used(ran, Date.now() - started), count - i);
+    const share = passShare(total, usedBy(ran, Date.now() - started), count - i);
     if (share === null) break;
     const pass = { index: i + 1, count: plan.length, changedFiles };
     const before = spend;
@@ -129,13 +132,4 @@ function totalBudget(limits: LoopBudget, held: HeldBudget): LoopBudget {
   return held.maxTokens === null
     ? limits
     : { ...limits, maxTokens: Math.min(limits.maxTokens, held.maxTokens) };
-}
-
-function used(ran: readonly LoopResult[], elapsedMs: number) {
-  return {
-    rounds: ran.reduce((sum, r) => sum + r.rounds, 0),
-    toolCalls: ran.reduce((sum, r) => sum + r.tool_calls, 0),
-    tokens: ran.reduce((sum, r) => sum + r.usage.total_tokens, 0),
-    elapsedMs,
-  };
 }

@@ -47,6 +47,8 @@ export interface LoopInput<W extends WorkspaceHandle = Workspace> {
   readonly budget?: LoopBudget;
   /** Set when the change is reviewed in passes: which one this is, and how much of it it covers. */
   readonly pass?: PassFocus;
+  /** A finder pass's angle (llm/finder-angles.ts); absent: the plain review. */
+  readonly angle?: string;
 }
 
 export interface ReplyLoopInput<W extends WorkspaceHandle = Workspace> {

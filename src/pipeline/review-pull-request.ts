@@ -17,9 +17,9 @@ import { decideAuthor } from "./author-step.ts";
 import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts";
 import { selectChange } from "./change-step.ts";
 import { describeGuidance } from "./describe-guidance.ts";
+import { finderStep } from "./finder-step.ts";
 import type { JobLogger } from "./job-logger.ts";
 import { scopeLine } from "./loop-step.ts";
-import { passesStep } from "./passes-step.ts";
 import { publishStep } from "./publish-step.ts";
 import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
@@ -140,7 +140,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     headSha: pullRequest.headSha,
     mergeBaseSha,
   });
-  const passed = await passesStep(ports, {
+  const passed = await finderStep(ports, {
     ...prepared,
     repository: host.repository,
     changedFiles: prepared.changes.files,

@@ -1,0 +1,123 @@
+// Finder passes (REVIEW_FINDER_PASSES) through `loupe review` as a child process against the
+// scripted provider: each finder looks from its own angle (the prompt says which), under its share
+// of the review's rounds, and the same defect two finders found — worded differently — is posted
+// once; with one finder pass the prompt names no angle.
+
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
+import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { type ScriptedTurn, startScriptedProvider } from "../support/scripted-provider.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const NODE = path.join(ROOT, "node_modules/.bin/node");
+
+let repo: FixtureRepo;
+
+beforeAll(() => {
+  repo = createRepo();
+  repo.write(
+    "src/service.ts",
+    "export function save(db, record) {\n  validate(record);\n  db.write(record);\n}\n",
+  );
+  repo.commit("base");
+  repo.branch("change", "main");
+  repo.write(
+    "src/service.ts",
+    "export function save(db, record) {\n  db.write(record);\n  validate(record);\n}\n",
+  );
+  repo.commit("write before validating");
+  repo.checkout("main");
+});
+afterAll(() => repo.dispose());
+
+async function loupe(script: ScriptedTurn[], env: Record<string, string>) {
+  const provider = await startScriptedProvider(script);
+  try {
+    const run = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile(
+        NODE,
+        ["src/cli.ts", "review", "--repo", repo.dir, "--base", "main", "--head", "change"],
+        {
+          cwd: ROOT,
+          env: {
+            PATH: process.env.PATH ?? "",
+            OPENAI_BASE_URL: provider.baseURL,
+            OPENAI_API_KEY: "sk-cli-finders-0123456789abcdefghij",
+            REVIEW_MODEL: "deepseek-v4-flash",
+            REVIEW_VERIFY: "off",
+            ...env,
+          },
+        },
+        (error, stdout) => resolve({ code: error === null ? 0 : Number(error.code), stdout }),
+      );
+    });
+    return { ...run, bodies: provider.requests.map((r) => r.bodyText) };
+  } finally {
+    await provider.stop();
+  }
+}
+
+const writeFirst = finding({
+  title: "Validation occurs after the write",
+  explanation: "The record is written to the database before validate runs, so invalid records are saved.",
+  path: "src/service.ts",
+  line: 2,
+  evidence: "db.write(record);",
+});
+const reworded = finding({
+  title: "Unvalidated record saved to the database",
+  explanation: "validate runs after db.write, so the database saves records that are invalid.",
+  path: "src/service.ts",
+  line: 2,
+  evidence: "db.write(record);",
+});
+const other = finding({
+  title: "Validation error leaves a partial write",
+  explanation: "When validate throws, the write already happened and nothing rolls it back.",
+  path: "src/service.ts",
+  line: 3,
+  evidence: "validate(record);",
+});
+
+it("runs one finder a angle and posts the defect both found once", async () => {
+  const run = await loupe(
+    [{ body: stopTurn(review([writeFirst])) }, { body: stopTurn(review([reworded, other])) }],
+    {
+      REVIEW_FINDER_PASSES: "2",
+      REVIEW_MAX_ROUNDS: "8",
+    },
+  );
+  expect(run.code).toBe(0);
+  expect(run.bodies).toHaveLength(2);
+  expect(run.bodies[0]).toContain("This finder pass looks at the change from one angle: correctness");
+  expect(run.bodies[1]).toContain("one angle: security and data handling");
+  const out = JSON.parse(run.stdout);
+  expect(out.termination_reason).toBe("final_review");
+  expect(out.review.findings.map((f: { title: string }) => f.title)).toEqual([writeFirst.title, other.title]);
+  // Each finder had half of the 8 rounds: one round each here, counted together.
+  expect(out.rounds).toBe(2);
+  expect(out.review.summary).toContain("Finder pass from the angle of correctness:");
+});
+
+it("names no angle with one finder pass (the default)", async () => {
+  const run = await loupe([{ body: stopTurn(review([writeFirst])) }], {});
+  expect(run.code).toBe(0);
+  expect(run.bodies).toHaveLength(1);
+  expect(run.bodies[0]).not.toContain("finder pass");
+});
+
+it("gives each finder its share of the rounds: two of four, so its second round asks for the answer", async () => {
+  const diff = (id: string) => ({ body: toolCallsTurn([{ id, name: "inspect_git_diff", arguments: {} }]) });
+  const run = await loupe(
+    [diff("a1"), { body: stopTurn(review([writeFirst])) }, diff("b1"), { body: stopTurn(review([other])) }],
+    { REVIEW_FINDER_PASSES: "2", REVIEW_MAX_ROUNDS: "4" },
+  );
+  expect(run.code).toBe(0);
+  expect(run.bodies).toHaveLength(4);
+  for (const i of [1, 3]) expect(run.bodies[i]).toContain("The review budget is used up.");
+  expect(run.bodies[0]).not.toContain("The review budget is used up.");
+  expect(JSON.parse(run.stdout).review.findings).toHaveLength(2);
+});
