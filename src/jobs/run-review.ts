@@ -115,6 +115,7 @@ export async function runReview<W extends WorkspaceHandle>(
     conclusion: completed ? ending.conclusion : "none",
     result: outcome.kind === "reviewed" ? outcome.result : null,
     cost: outcome.kind === "reviewed" ? outcome.cost : null,
+    ...(outcome.kind === "reviewed" && outcome.findingEvents ? { findingEvents: outcome.findingEvents } : {}),
     ...(unavailable ? { terminationReason: "github_unavailable" as const } : {}),
     durationMs: now() - startedAt,
   });

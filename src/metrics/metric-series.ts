@@ -72,6 +72,12 @@ export function createSeries(registry: Registry, build: BuildInfo) {
       "Webhook deliveries Loupe handled, by event and what became of them",
       ["event", "outcome"],
     ),
+    findings: counter(
+      registry,
+      "loupe_findings_total",
+      "What became of Loupe's findings: posted (new in a review), fixed (Loupe resolved its thread), withdrawn or dismissed (in a reply in its thread) — a production precision signal",
+      ["event"],
+    ),
     replies: counter(
       registry,
       "loupe_thread_replies_total",

@@ -19,6 +19,9 @@ export interface ReviewEndedReport {
   readonly spend: Spend;
   /** The review's cost in dollars, or null when nothing prices it. */
   readonly dollars: number | null;
+  /** New findings it posted, and Loupe's threads it resolved as fixed. */
+  readonly findingsPosted: number;
+  readonly findingsFixed: number;
 }
 
 /** What a finished reply in a review thread reports. */
@@ -27,6 +30,8 @@ export interface ReplyEndedReport {
   readonly outcome: string;
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** An answered reply's verdict on the finding (still_valid, fixed, withdrawn, dismissed). */
+  readonly findingStatus: string | null;
 }
 
 export interface QueueStats {

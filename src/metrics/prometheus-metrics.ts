@@ -16,8 +16,18 @@ export type { BuildInfo } from "./metric-series.ts";
 export function createPrometheusMetrics(build: BuildInfo = { version: "unknown" }): PrometheusMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const { dependencyErrors, reviews, duration, tokens, billed, dollars, toolCalls, deliveries, replies } =
-    createSeries(registry, build);
+  const {
+    dependencyErrors,
+    reviews,
+    duration,
+    tokens,
+    billed,
+    dollars,
+    toolCalls,
+    deliveries,
+    replies,
+    findings,
+  } = createSeries(registry, build);
   let queueStats: () => QueueStats | Promise<QueueStats> = () => ({ running: 0, pending: 0 });
   new Gauge({
     name: "loupe_queue_jobs",
@@ -43,9 +53,14 @@ export function createPrometheusMetrics(build: BuildInfo = { version: "unknown" 
       billed.inc({ kind: "cached_input" }, report.spend.cached_input_tokens);
       billed.inc({ kind: "output" }, report.spend.output_tokens);
       if (report.dollars !== null) dollars.inc(report.dollars);
+      findings.inc({ event: "posted" }, report.findingsPosted);
+      findings.inc({ event: "fixed" }, report.findingsFixed);
     },
     replyEnded(report) {
       replies.inc({ outcome: report.outcome });
+      // A reply's verdict that the finding was wrong (withdrawn) or that a writer rejected it.
+      if (report.findingStatus === "withdrawn" || report.findingStatus === "dismissed")
+        findings.inc({ event: report.findingStatus });
       if (report.promptTokens > 0) tokens.inc({ kind: "prompt" }, report.promptTokens);
       if (report.completionTokens > 0) tokens.inc({ kind: "completion" }, report.completionTokens);
     },

@@ -5,6 +5,7 @@
 import type { TerminationReason } from "../domain/outcome.ts";
 import { type Cost, dollarsOf, NO_SPEND } from "../domain/spend.ts";
 import type { LoopResult } from "../llm/types.ts";
+import type { FindingEvents } from "../pipeline/review-outcome.ts";
 import type { Metrics } from "./metrics.ts";
 
 export interface ReviewEnding {
@@ -16,6 +17,8 @@ export interface ReviewEnding {
   readonly result: LoopResult | null;
   /** What the loop's spend cost (null with the result). */
   readonly cost: Cost | null;
+  /** What became of findings in the review, when it published (posted, fixed). */
+  readonly findingEvents?: FindingEvents;
   /** Why a review ended without its loop, when that has a name (github_unavailable). */
   readonly terminationReason?: TerminationReason;
   readonly durationMs: number;
@@ -42,6 +45,8 @@ export function createReviewEndedReporter(metrics: Metrics, log: ReviewEndedLogg
       completionTokens: usage.completion_tokens,
       spend,
       dollars,
+      findingsPosted: ending.findingEvents?.posted ?? 0,
+      findingsFixed: ending.findingEvents?.fixed ?? 0,
     });
     log.info(
       {

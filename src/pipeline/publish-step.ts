@@ -8,6 +8,7 @@ import type { WorkspaceHandle } from "../workspace/types.ts";
 import { describeFailure } from "./describe-failure.ts";
 import { errorDetail } from "./error-detail.ts";
 import type { JobLogger } from "./job-logger.ts";
+import type { FindingEvents } from "./review-outcome.ts";
 import type { PlannedReview } from "./review-ports.ts";
 import type { ScopeStep } from "./scope-step.ts";
 
@@ -22,10 +23,19 @@ export interface PublishStepInput {
   readonly log: JobLogger;
 }
 
-/** Sentences for the check run, and whether posting failed. */
-export async function publishStep(input: PublishStepInput): Promise<{ notes: string[]; failed: boolean }> {
+export interface Published {
+  /** Sentences for the check run. */
+  readonly notes: string[];
+  readonly failed: boolean;
+  /** New findings this review posted, and Loupe's threads it resolved because their finding no longer applies. */
+  readonly findings: FindingEvents;
+}
+
+/** Posts the review, then resolves what no longer applies; what it did, in sentences and counts. */
+export async function publishStep(input: PublishStepInput): Promise<Published> {
   const { host, plan, log } = input;
   const notes: string[] = [];
+  let posted = 0;
   if (host.publisher !== undefined && plan.postable) {
     try {
       const outcome = await host.publisher.publish({
@@ -39,12 +49,14 @@ export async function publishStep(input: PublishStepInput): Promise<{ notes: str
         notes.push("GitHub refused the inline comments, so every finding is in the review body.");
       }
       log.info({ review: outcome.kind }, "review published");
+      if (outcome.kind === "posted") posted = plan.ledger.fresh;
     } catch (error) {
       log.warn({ error: errorDetail(error) }, "review not posted");
       notes.push(`The review could not be posted: ${describeFailure(error)}`);
-      return { notes, failed: true };
+      return { notes, failed: true, findings: { posted: 0, fixed: 0 } };
     }
   }
+  let fixed = 0;
   if (host.threads !== undefined && input.complete) {
     try {
       const resolved = await host.threads.resolveFixed({
@@ -52,6 +64,7 @@ export async function publishStep(input: PublishStepInput): Promise<{ notes: str
         newFiles: input.scope.newFiles,
         hasReviewComments: input.scope.history.hasReviewComments,
       });
+      fixed = resolved.resolved;
       const line = describeResolved(resolved);
       if (line !== null) notes.push(line);
     } catch (error) {
@@ -59,7 +72,7 @@ export async function publishStep(input: PublishStepInput): Promise<{ notes: str
       notes.push(`Loupe's earlier threads could not be checked for resolution: ${describeFailure(error)}`);
     }
   }
-  return { notes, failed: false };
+  return { notes, failed: false, findings: { posted, fixed } };
 }
 
 function describeResolved(outcome: { readonly resolved: number; readonly failed: number }): string | null {

@@ -57,8 +57,20 @@ export interface ReviewedOutcome {
   readonly notes: readonly string[];
   /** The review could not be published: the outcome is incomplete and not remembered. */
   readonly publishFailed: boolean;
+  /** What became of findings in this review (absent when nothing was published). */
+  readonly findingEvents?: FindingEvents;
   /** Present when the change was reviewed in passes: what each covered, and what none did. */
   readonly coverage?: ReviewCoverage;
+}
+
+/**
+ * Findings this review posted for the first time, and Loupe's own threads it resolved because
+ * their finding no longer applies: with the replies' withdrawals and dismissals, a production
+ * signal of how often Loupe's findings hold (loupe_findings_total).
+ */
+export interface FindingEvents {
+  readonly posted: number;
+  readonly fixed: number;
 }
 
 export function skipped(code: SkipCode, detail: string, remember = true): ReviewOutcome {

@@ -209,7 +209,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     log: run.log,
   });
   notes.push(...published.notes);
-  return { ...reviewed, plan, notes, publishFailed: published.failed };
+  return { ...reviewed, plan, notes, publishFailed: published.failed, findingEvents: published.findings };
 }
 
 function guidanceNote(prepared: Prepared, host: PullRequestHost<WorkspaceHandle>): string {

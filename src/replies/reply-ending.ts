@@ -32,6 +32,7 @@ export function createReplyEndedReporter(
       outcome: outcome.kind,
       promptTokens: usage.prompt_tokens,
       completionTokens: usage.completion_tokens,
+      findingStatus: outcome.kind === "answered" ? outcome.status : null,
     });
     log.info(
       {

@@ -151,6 +151,11 @@ describe("the conversation through a real server process", () => {
     expect(sent).toContain("we bumped it on purpose");
     expect(github.checkRuns.filter((r) => r.repo === "talk")).toHaveLength(1); // a reply has no check run
     expect(loupe.output()).not.toContain(API_KEY);
+    // The production precision signal: the review's one new finding, then its withdrawal.
+    const metrics = await (await fetch(`${loupe.url}/metrics`)).text();
+    expect(metrics).toMatch(/^loupe_findings_total\{event="posted"\} 1$/m);
+    expect(metrics).toMatch(/^loupe_findings_total\{event="withdrawn"\} 1$/m);
+    expect(metrics).not.toContain("octo/talk");
   });
 
   it("`@loupe pause` from a collaborator who can only read: asked about, then nothing", async () => {
