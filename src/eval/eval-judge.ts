@@ -20,9 +20,9 @@ import type { RunRecord } from "./run-record.ts";
 const CALL_DEADLINE_MS = 120_000;
 
 export async function runEvalJudge(args: EvalArgs, io: CliIo): Promise<number> {
+  const { provider, model } = judgeProvider(io.env);
   const manifest = await readManifest(one(args, "manifest"));
   const pulls = new Map(manifest.pulls.map((pull) => [pull.key, pull]));
-  const { provider, model } = judgeProvider(io.env);
   let judged = 0;
   let failed = 0;
   for (const stored of await listStored(one(args, "results"), "result")) {
