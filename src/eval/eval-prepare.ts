@@ -58,7 +58,9 @@ async function readGolden(dir: string): Promise<GoldenPull[]> {
   for (const name of names.filter((n) => n.endsWith(".json")).sort()) {
     const parsed = parseGoldenFile(await fs.readFile(path.join(dir, name), "utf8"));
     if (parsed.kind === "invalid") throw new LoupeError("usage_invalid", `${name} ${parsed.problem}`);
-    for (const pull of parsed.pulls) if (!pulls.has(pull.url)) pulls.set(pull.url, pull);
+    // A pull request without golden comments has no recall to measure: the benchmark skips it too.
+    for (const pull of parsed.pulls)
+      if (pull.comments.length > 0 && !pulls.has(pull.url)) pulls.set(pull.url, pull);
   }
   if (pulls.size === 0) throw new LoupeError("usage_invalid", `no golden comments in ${dir}`);
   return [...pulls.values()];

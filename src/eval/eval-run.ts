@@ -45,7 +45,11 @@ export async function runEvalRun(args: EvalArgs, io: CliIo): Promise<number> {
       }
       const seconds = (performance.now() - started) / 1000;
       const where = { key: pull.key, url: pull.url, variant, run, seconds };
-      await writeJson(file, runRecord(where, JSON.parse(printed)));
+      const record = runRecord(where, JSON.parse(printed));
+      await writeJson(file, record);
+      io.stderr(
+        `loupe eval: ${variant} ${pull.key} run ${run}: ${record.stop_reason}, ${record.findings.length} findings, ${Math.round(seconds)} s\n`,
+      );
       done++;
     }
   }
