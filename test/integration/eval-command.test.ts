@@ -204,6 +204,13 @@ describe("loupe eval, end to end", () => {
       expect(asked).toContain("Determine if the candidate identifies the SAME underlying issue");
       expect(asked).toContain("validate(w) runs after db.write(w)");
       expect(asked).toContain("src/service.ts:3: Validation after the write");
+      const again = await loupe(["judge", "--results", results, "--manifest", manifest], {
+        JUDGE_BASE_URL: judge.baseURL,
+        JUDGE_API_KEY: "sk-eval-judge-0123456789abcdef",
+        JUDGE_MODEL: "judge-model",
+      });
+      expect(again.stdout).toBe("0 reviews judged\n");
+      expect(judge.requests).toHaveLength(7);
     } finally {
       await judge.stop();
     }
@@ -230,6 +237,30 @@ describe("loupe eval, end to end", () => {
     expect((await loupe(["report", "--results", results, "--compare", "other", "one"])).stdout).toBe(
       report.stdout,
     );
+  });
+
+  it("writes no result for a review that fails, exits 1, and leaves it to the next run", async () => {
+    const alpha = fixtures.get("alpha")!;
+    const pull = { key: "o__gone__9", url: "https://github.com/o/gone/pull/9", title: "Gone" };
+    const manifest = path.join(dir, "gone.json");
+    const golden = [{ comment: "Anything.", severity: null }];
+    const entry = { ...pull, clone_url: git.url("o/gone"), base: alpha.base, head: alpha.head, golden };
+    fs.writeFileSync(manifest, JSON.stringify({ version: 1, pulls: [entry] }));
+    const reviews = await startScriptedProvider([]);
+    try {
+      const out = path.join(dir, "gone-results");
+      const run = await loupe(
+        ["run", "--manifest", manifest, "--variant", "v", "--out", out],
+        reviewer(reviews),
+      );
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^loupe eval: https:\/\/github\.com\/o\/gone\/pull\/9 run 1 failed: /);
+      expect(run.stdout).toContain("0 reviews written");
+      expect(fs.existsSync(path.join(out, "v", "o__gone__9--run1.json"))).toBe(false);
+      expect(reviews.requests).toHaveLength(0);
+    } finally {
+      await reviews.stop();
+    }
   });
 
   it("exits 2 on a missing step, an unknown option, or a judge without its settings", async () => {
