@@ -21,7 +21,7 @@ export interface RunRecord {
   readonly verification: unknown;
 }
 
-interface ReviewJson {
+export interface ReviewJson {
   readonly termination_reason?: string;
   readonly skipped?: { readonly reason: string };
   readonly review?: { readonly findings?: readonly Finding[] } | null;

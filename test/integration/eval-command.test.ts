@@ -2,7 +2,8 @@
 // benchmark's format, GitHub's pull-request API answered by a local server, the repositories served
 // by a real `git http-backend`, the scripted provider as the reviewer and a second one as the judge.
 
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -263,12 +264,49 @@ describe("loupe eval, end to end", () => {
     }
   });
 
+  it("stops on an interrupt, without a result for the review it cut short", async () => {
+    const reviews = await startScriptedProvider([{ fault: "hang" }]);
+    try {
+      const out = path.join(dir, "interrupted-results");
+      const alpha = fixtures.get("alpha")!;
+      const manifest = path.join(dir, "interrupted.json");
+      const pull = {
+        key: "o__alpha__1",
+        url: "https://github.com/o/alpha/pull/1",
+        title: "Alpha",
+        golden: [],
+      };
+      const entry = { ...pull, clone_url: git.url("o/alpha"), base: alpha.base, head: alpha.head };
+      fs.writeFileSync(manifest, JSON.stringify({ version: 1, pulls: [entry] }));
+      const args = ["run", "--manifest", manifest, "--variant", "v", "--out", out];
+      const child = spawn(NODE, ["src/cli.ts", "eval", ...args], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? "", ...reviewer(reviews) },
+      });
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString("utf8");
+      });
+      const exited = once(child, "exit");
+      while (reviews.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      child.kill("SIGINT");
+      const [code] = await exited;
+      expect(code).toBe(1);
+      expect(stdout).toBe(`0 reviews written to ${path.join(out, "v")}, interrupted\n`);
+      expect(reviews.requests).toHaveLength(1);
+      expect(fs.existsSync(path.join(out, "v", "o__alpha__1--run1.json"))).toBe(false);
+    } finally {
+      await reviews.stop();
+    }
+  });
+
   it("exits 2 on a missing step, an unknown option, or a judge without its settings", async () => {
     expect((await loupe([])).code).toBe(2);
     expect((await loupe(["report", "--results", dir, "--force"])).stderr).toBe(
       'loupe: unknown option "--force" for loupe eval report\n',
     );
-    const judge = await loupe(["judge", "--results", dir, "--manifest", path.join(dir, "manifest.json")]);
+    // The judge's settings are read first: no manifest is needed to be told they are missing.
+    const judge = await loupe(["judge", "--results", dir, "--manifest", path.join(dir, "none.json")]);
     expect(judge.code).toBe(2);
     expect(judge.stderr).toContain("JUDGE_API_KEY");
     expect(judge.stderr).not.toContain("OPENAI_");
