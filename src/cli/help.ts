@@ -116,7 +116,7 @@ options:
   -h, --help           show this help
 
 environment: GITHUB_TOKEN, GITHUB_API_URL (prepare); the provider and REVIEW_* settings as for
-loupe review (run); JUDGE_BASE_URL, JUDGE_API_KEY, JUDGE_MODEL (judge).
+loupe review (run); JUDGE_BASE_URL, JUDGE_API_KEY, JUDGE_MODEL, JUDGE_CONCURRENCY (judge).
 
 exit status: 0 done, 1 some reviews or judgements failed (run the step again to retry them),
              2 bad usage or configuration

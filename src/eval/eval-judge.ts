@@ -10,17 +10,18 @@ import { readEnvOrThrow } from "../config/read-env.ts";
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
 import { createOpenAiProvider } from "../llm/client.ts";
 import type { ChatProvider } from "../llm/provider.ts";
+import { mapBounded } from "./bounded-map.ts";
 import { type EvalArgs, one } from "./eval-args.ts";
 import { exists, judgedName, listStored, readJson, readManifest, writeJson } from "./eval-files.ts";
 import { candidateText, judgeRequest, readVerdict } from "./judge-prompt.ts";
 import type { ManifestPull } from "./manifest.ts";
-import { matchCandidates, type PairVerdict } from "./matching.ts";
+import { matchCandidates } from "./matching.ts";
 import type { RunRecord } from "./run-record.ts";
 
 const CALL_DEADLINE_MS = 120_000;
 
 export async function runEvalJudge(args: EvalArgs, io: CliIo): Promise<number> {
-  const { provider, model } = judgeProvider(io.env);
+  const judge = judgeProvider(io.env);
   const manifest = await readManifest(one(args, "manifest"));
   const pulls = new Map(manifest.pulls.map((pull) => [pull.key, pull]));
   let judged = 0;
@@ -31,7 +32,7 @@ export async function runEvalJudge(args: EvalArgs, io: CliIo): Promise<number> {
     const pull = pulls.get(stored.key);
     if (pull === undefined) throw new LoupeError("usage_invalid", `${stored.key} is not in the manifest`);
     const record = (await readJson(stored.file)) as RunRecord;
-    const outcome = await judgeRecord(provider, model, pull, record);
+    const outcome = await judgeRecord(judge, pull, record);
     if (outcome.errors > 0) {
       failed++;
       io.stderr(
@@ -58,31 +59,34 @@ export async function runEvalJudge(args: EvalArgs, io: CliIo): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-async function judgeRecord(provider: ChatProvider, model: string, pull: ManifestPull, record: RunRecord) {
+async function judgeRecord(judge: Judge, pull: ManifestPull, record: RunRecord) {
   const candidates = record.findings.map(candidateText);
-  const verdicts: (PairVerdict & { reasoning: string })[] = [];
-  let errors = 0;
-  for (const [golden, comment] of pull.golden.entries()) {
-    for (const [candidate, text] of candidates.entries()) {
-      const signal = new AbortController().signal;
-      const answer = await provider.complete(judgeRequest(model, comment.comment, text), {
-        signal,
-        deadline: Date.now() + CALL_DEADLINE_MS,
-      });
-      const verdict = answer.kind === "response" ? readVerdict(answer.body) : null;
-      if (verdict === null || verdict.kind === "error") {
-        errors++;
-        continue;
-      }
-      const { match, confidence, reasoning } = verdict;
-      verdicts.push({ golden, candidate, match, confidence, reasoning });
-    }
-  }
-  return { verdicts, errors };
+  const pairs = pull.golden.flatMap((comment, golden) =>
+    candidates.map((text, candidate) => ({ golden, candidate, comment: comment.comment, text })),
+  );
+  const answers = await mapBounded(pairs, judge.concurrency, async (pair) => {
+    const answer = await judge.provider.complete(judgeRequest(judge.model, pair.comment, pair.text), {
+      signal: new AbortController().signal,
+      deadline: Date.now() + CALL_DEADLINE_MS,
+    });
+    const verdict = answer.kind === "response" ? readVerdict(answer.body) : null;
+    if (verdict === null || verdict.kind === "error") return null;
+    const { match, confidence, reasoning } = verdict;
+    return { golden: pair.golden, candidate: pair.candidate, match, confidence, reasoning };
+  });
+  const verdicts = answers.filter((answer) => answer !== null);
+  return { verdicts, errors: answers.length - verdicts.length };
 }
 
 /** The judge's endpoint, checked by the provider schema under the judge's own variable names. */
-function judgeProvider(env: NodeJS.ProcessEnv): { provider: ChatProvider; model: string } {
+interface Judge {
+  readonly provider: ChatProvider;
+  readonly model: string;
+  /** JUDGE_CONCURRENCY: pairs asked at once (1 to 64, default 8). */
+  readonly concurrency: number;
+}
+
+function judgeProvider(env: NodeJS.ProcessEnv): Judge {
   const names = {
     OPENAI_BASE_URL: "JUDGE_BASE_URL",
     OPENAI_API_KEY: "JUDGE_API_KEY",
@@ -92,7 +96,11 @@ function judgeProvider(env: NodeJS.ProcessEnv): { provider: ChatProvider; model:
   for (const [name, judgeName] of Object.entries(names)) judgeEnv[name] = env[judgeName] ?? "";
   try {
     const config = readEnvOrThrow(ProviderConfigSchema, judgeEnv);
-    return { provider: createOpenAiProvider(config), model: config.model };
+    const concurrency = Number(env.JUDGE_CONCURRENCY ?? "8");
+    if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 64) {
+      throw new LoupeError("configuration_invalid", "JUDGE_CONCURRENCY is not an integer from 1 to 64");
+    }
+    return { provider: createOpenAiProvider(config), model: config.model, concurrency };
   } catch (error) {
     if (!isLoupeError(error, "configuration_invalid")) throw error;
     let message = error.message;

@@ -196,6 +196,8 @@ describe("loupe eval, end to end", () => {
         JUDGE_BASE_URL: judge.baseURL,
         JUDGE_API_KEY: "sk-eval-judge-0123456789abcdef",
         JUDGE_MODEL: "judge-model",
+        // One pair at a time: the scripted judge answers in the order it is asked.
+        JUDGE_CONCURRENCY: "1",
       });
       expect(judged.stdout).toBe("4 reviews judged\n");
       expect(judge.requests).toHaveLength(7);
@@ -209,6 +211,8 @@ describe("loupe eval, end to end", () => {
         JUDGE_BASE_URL: judge.baseURL,
         JUDGE_API_KEY: "sk-eval-judge-0123456789abcdef",
         JUDGE_MODEL: "judge-model",
+        // One pair at a time: the scripted judge answers in the order it is asked.
+        JUDGE_CONCURRENCY: "1",
       });
       expect(again.stdout).toBe("0 reviews judged\n");
       expect(judge.requests).toHaveLength(7);
