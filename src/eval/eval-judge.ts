@@ -4,6 +4,7 @@
 // (JUDGE_BASE_URL, JUDGE_API_KEY, JUDGE_MODEL) through Loupe's own provider client. A review whose
 // pairs all got an answer gets its judged file; one with an unanswered pair is judged again next time.
 
+import path from "node:path";
 import type { CliIo } from "../cli/io.ts";
 import { ProviderConfigSchema } from "../config/provider-config.ts";
 import { readEnvOrThrow } from "../config/read-env.ts";
@@ -15,8 +16,9 @@ import { type EvalArgs, one } from "./eval-args.ts";
 import { exists, judgedName, listStored, readJson, readManifest, writeJson } from "./eval-files.ts";
 import { candidateText, judgeRequest, readVerdict } from "./judge-prompt.ts";
 import type { ManifestPull } from "./manifest.ts";
-import { matchCandidates } from "./matching.ts";
+import { matchCandidates, type PairVerdict } from "./matching.ts";
 import type { RunRecord } from "./run-record.ts";
+import type { JudgedRun } from "./scores.ts";
 
 const CALL_DEADLINE_MS = 120_000;
 
@@ -27,8 +29,8 @@ export async function runEvalJudge(args: EvalArgs, io: CliIo): Promise<number> {
   let judged = 0;
   let failed = 0;
   for (const stored of await listStored(one(args, "results"), "result")) {
-    const target = stored.file.replace(/\.json$/, ".judged.json");
-    if (!target.endsWith(judgedName(stored.key, stored.run)) || (await exists(target))) continue;
+    const target = path.join(path.dirname(stored.file), judgedName(stored.key, stored.run));
+    if (await exists(target)) continue;
     const pull = pulls.get(stored.key);
     if (pull === undefined) throw new LoupeError("usage_invalid", `${stored.key} is not in the manifest`);
     const record = (await readJson(stored.file)) as RunRecord;
@@ -36,22 +38,26 @@ export async function runEvalJudge(args: EvalArgs, io: CliIo): Promise<number> {
     if (outcome.errors > 0) {
       failed++;
       io.stderr(
-        `loupe eval: ${stored.variant}/${stored.key} run ${stored.run}: ${outcome.errors} pairs unanswered\n`,
+        `loupe eval: ${stored.variant}/${stored.key} run ${stored.run}: ${outcome.errors} pairs unanswered (${outcome.firstError})\n`,
       );
       continue;
     }
     const matching = matchCandidates(pull.golden.length, record.findings.length, outcome.verdicts);
-    await writeJson(target, {
+    // What the report reads (a JudgedRun), with the pairs and verdicts kept for a reader to check.
+    const judgedRun: JudgedRun = {
       key: record.key,
-      variant: stored.variant,
       run: record.run,
       counts: { tp: matching.tp, fp: matching.fp, fn: matching.fn },
-      pairs: matching.pairs,
-      verdicts: outcome.verdicts,
       findings: record.findings.length,
       tokens: record.tokens,
       dollars: record.dollars,
       seconds: record.seconds,
+    };
+    await writeJson(target, {
+      ...judgedRun,
+      variant: stored.variant,
+      pairs: matching.pairs,
+      verdicts: outcome.verdicts,
     });
     judged++;
   }
@@ -64,18 +70,23 @@ async function judgeRecord(judge: Judge, pull: ManifestPull, record: RunRecord) 
   const pairs = pull.golden.flatMap((comment, golden) =>
     candidates.map((text, candidate) => ({ golden, candidate, comment: comment.comment, text })),
   );
-  const answers = await mapBounded(pairs, judge.concurrency, async (pair) => {
+  type Answer = (PairVerdict & { readonly reasoning: string }) | { readonly error: string };
+  const answers = await mapBounded(pairs, judge.concurrency, async (pair): Promise<Answer> => {
     const answer = await judge.provider.complete(judgeRequest(judge.model, pair.comment, pair.text), {
       signal: new AbortController().signal,
       deadline: Date.now() + CALL_DEADLINE_MS,
     });
     const verdict = answer.kind === "response" ? readVerdict(answer.body) : null;
-    if (verdict === null || verdict.kind === "error") return null;
+    if (verdict === null) return { error: answer.kind === "failure" ? answer.reason : "no answer" };
+    if (verdict.kind === "error") return { error: `the judge's answer has ${verdict.error}` };
     const { match, confidence, reasoning } = verdict;
     return { golden: pair.golden, candidate: pair.candidate, match, confidence, reasoning };
   });
-  const verdicts = answers.filter((answer) => answer !== null);
-  return { verdicts, errors: answers.length - verdicts.length };
+  const verdicts = answers.filter(
+    (answer): answer is Exclude<Answer, { error: string }> => !("error" in answer),
+  );
+  const failures = answers.filter((answer): answer is { readonly error: string } => "error" in answer);
+  return { verdicts, errors: failures.length, firstError: failures[0]?.error ?? "" };
 }
 
 /** The judge's endpoint, checked by the provider schema under the judge's own variable names. */

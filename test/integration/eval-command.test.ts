@@ -180,6 +180,26 @@ describe("loupe eval, end to end", () => {
     expect(record.findings).toHaveLength(2);
     expect(record.dollars).toBeCloseTo((200 * 1 + 20 * 2) / 1e6);
 
+    // A judge that answers prose, then nothing: no pair is a match by default, so only the review
+    // with no pair to ask (one/beta) is judged; the others are left for the next judge.
+    const broken = await startScriptedProvider([{ body: stopTurn("They look alike to me.") }]);
+    try {
+      const judgeEnv = { JUDGE_BASE_URL: broken.baseURL, JUDGE_API_KEY: "sk-eval-judge-0123456789abcdef" };
+      const failed = await loupe(["judge", "--results", results, "--manifest", manifest], {
+        ...judgeEnv,
+        JUDGE_MODEL: "judge-model",
+        JUDGE_CONCURRENCY: "1",
+      });
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toBe("1 reviews judged, 3 to judge again\n");
+      expect(failed.stderr).toContain(
+        "one/o__alpha__1 run 1: 4 pairs unanswered (the judge's answer has not JSON)",
+      );
+      expect(fs.existsSync(path.join(results, "one", "o__alpha__1--run1.judged.json"))).toBe(false);
+    } finally {
+      await broken.stop();
+    }
+
     // Sorted: one/alpha (2 goldens × 2 candidates), one/beta (no candidate: no call),
     // other/alpha (2 × 1), other/beta (1 × 1); golden-major, candidate-minor.
     const judge = await startScriptedProvider([
@@ -199,7 +219,7 @@ describe("loupe eval, end to end", () => {
         // One pair at a time: the scripted judge answers in the order it is asked.
         JUDGE_CONCURRENCY: "1",
       });
-      expect(judged.stdout).toBe("4 reviews judged\n");
+      expect(judged.stdout).toBe("3 reviews judged\n");
       expect(judge.requests).toHaveLength(7);
       const asked = String(
         (judge.requests[0]!.body as { messages: { content: string }[] }).messages[1]!.content,
