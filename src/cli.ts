@@ -19,6 +19,8 @@ async function loadCommand(name: CommandName): Promise<Command> {
       return (await import("./cli/review-command.ts")).runReviewCommand;
     case "config":
       return (await import("./cli/config-command.ts")).runConfigCommand;
+    case "eval":
+      return (await import("./eval/eval-command.ts")).runEvalCommand;
   }
 }
 

@@ -2,7 +2,7 @@
 // the workspace or the provider client. A test checks them against the tools' real schemas and
 // the options each command parses, so they cannot drift.
 
-export const COMMAND_NAMES = ["review", "tool", "config"] as const;
+export const COMMAND_NAMES = ["review", "tool", "config", "eval"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** The options of each command that take a value; each command parses exactly these. */
@@ -10,6 +10,7 @@ export const VALUE_OPTIONS = {
   review: ["--repo", "--base", "--head", "--format", "--config"],
   tool: ["--repo", "--base", "--head", "--args"],
   config: [],
+  eval: ["--golden", "--out", "--manifest", "--variant", "--variants", "--runs", "--results", "--compare"],
 } as const satisfies Record<CommandName, readonly string[]>;
 
 export const MAIN_HELP = `loupe: review a change locally the way the Loupe GitHub App reviews pull requests
@@ -21,6 +22,7 @@ commands:
            repository and print what the App would post
   tool     run one repository tool exactly as the model would call it and print its result
   config   check a repository's .github/loupe.yml (no provider needed)
+  eval     measure review quality on Martian's offline code-review benchmark
 
 options:
   -h, --help      show this help (also: loupe <command> --help, loupe help <command>)
@@ -93,10 +95,38 @@ exit status: 0 valid (or no .github/loupe.yml: the defaults apply), 2 invalid (e
              stderr, one per line) or bad usage
 `;
 
+export const EVAL_HELP = `usage: loupe eval prepare|run|judge|report [options]
+
+Measures review quality on Martian's offline code-review benchmark (docs/measuring-quality.md).
+
+  loupe eval prepare --golden <dir> --out <manifest>
+  loupe eval run --manifest <manifest> --variant <name> [--variants <file>] [--runs <n>] --out <dir>
+  loupe eval judge --results <dir> --manifest <manifest>
+  loupe eval report --results <dir> [--compare <variant-a> <variant-b>]
+
+options:
+  --golden <dir>       a checkout's offline/golden_comments (every *.json)
+  --out <path>         the manifest to write (prepare), or the results directory (run)
+  --manifest <file>    the manifest prepare wrote
+  --variant <name>     the name of this set of review settings (a folder of the results)
+  --variants <file>    JSON: {"<name>": {"REVIEW_VERIFY": "off", ...}}, settings over the environment
+  --runs <n>           reviews of each pull request, 1 to 100; default 1
+  --results <dir>      the results directory run wrote
+  --compare <a> <b>    a paired comparison of two variants (a minus b)
+  -h, --help           show this help
+
+environment: GITHUB_TOKEN, GITHUB_API_URL (prepare); the provider and REVIEW_* settings as for
+loupe review (run); JUDGE_BASE_URL, JUDGE_API_KEY, JUDGE_MODEL, JUDGE_CONCURRENCY (judge).
+
+exit status: 0 done, 1 some reviews or judgements failed (run the step again to retry them),
+             2 bad usage or configuration
+`;
+
 export const COMMAND_HELP: Readonly<Record<CommandName, string>> = {
   review: REVIEW_HELP,
   tool: TOOL_HELP,
   config: CONFIG_HELP,
+  eval: EVAL_HELP,
 };
 
 export function isCommandName(name: string | undefined): name is CommandName {

@@ -1,0 +1,343 @@
+// `loupe eval prepare|run|judge|report` end to end, as child processes: golden files in the
+// benchmark's format, GitHub's pull-request API answered by a local server, the repositories served
+// by a real `git http-backend`, the scripted provider as the reviewer and a second one as the judge.
+
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { finding, review, stopTurn } from "../support/chat-turns.ts";
+import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
+import { publishRepository } from "../support/git-server-repos.ts";
+import { type GitHubAnswerServer, startGitHubAnswerServer } from "../support/github-answer-server.ts";
+import {
+  type ScriptedProvider,
+  type ScriptedTurn,
+  startScriptedProvider,
+} from "../support/scripted-provider.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const NODE = path.join(ROOT, "node_modules/.bin/node");
+
+interface Fixture {
+  readonly repo: FixtureRepo;
+  readonly base: string;
+  readonly head: string;
+}
+
+let git: GitHttpServer;
+let github: GitHubAnswerServer;
+let dir: string;
+const fixtures = new Map<string, Fixture>();
+
+function fixtureRepo(name: string, file: string): Fixture {
+  const repo = createRepo();
+  repo.write(file, "export function save(w) {\n  db.write(w);\n}\n");
+  const base = repo.commit("base");
+  repo.write(file, "export function save(w) {\n  db.write(w);\n  validate(w);\n}\n");
+  const head = repo.commit("validate after write");
+  publishRepository(git.root, `o/${name}`, repo);
+  return { repo, base, head };
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-eval-"));
+  git = await startGitHttpServer();
+  fixtures.set("alpha", fixtureRepo("alpha", "src/service.ts"));
+  fixtures.set("beta", fixtureRepo("beta", "lib/store.ts"));
+  github = await startGitHubAnswerServer((request) => {
+    const match = /^\/repos\/o\/(\w+)\/pulls\/(\d+)$/.exec(request.url.pathname);
+    const fixture = match === null ? undefined : fixtures.get(match[1]!);
+    if (fixture === undefined) return { status: 404, body: '{"message":"Not Found"}' };
+    const pull = {
+      number: Number(match![2]),
+      title: `PR of ${match![1]}`,
+      base: { sha: fixture.base, repo: { clone_url: git.url(`o/${match![1]}`) } },
+      head: { sha: fixture.head },
+    };
+    return { body: JSON.stringify(pull) };
+  });
+  const golden = path.join(dir, "golden");
+  fs.mkdirSync(golden);
+  const pulls = [
+    {
+      pr_title: "Validate the service",
+      url: "https://github.com/o/alpha/pull/1",
+      comments: [
+        { comment: "validate(w) runs after db.write(w): invalid data is saved.", severity: "High" },
+        { comment: "The write's error is not handled.", severity: "Low" },
+      ],
+    },
+    {
+      pr_title: "Validate the store",
+      url: "https://github.com/o/beta/pull/2",
+      comments: [{ comment: "The store validates after writing.", severity: "Medium" }],
+    },
+    // No golden comment: nothing to find, left out as the benchmark leaves it out.
+    { pr_title: "Docs", url: "https://github.com/o/alpha/pull/3", comments: [] },
+  ];
+  fs.writeFileSync(path.join(golden, "fixture.json"), JSON.stringify(pulls, null, 2));
+  fs.writeFileSync(path.join(dir, "variants.json"), JSON.stringify({ other: { REVIEW_MODEL: "model-b" } }));
+});
+
+afterAll(async () => {
+  await github.stop();
+  await git.stop();
+  for (const fixture of fixtures.values()) fixture.repo.dispose();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function loupe(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      NODE,
+      ["src/cli.ts", "eval", ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH ?? "", ...env } },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
+    );
+  });
+}
+
+const reviewer = (provider: ScriptedProvider) => ({
+  OPENAI_BASE_URL: provider.baseURL,
+  OPENAI_API_KEY: "sk-eval-reviewer-0123456789abcdef",
+  REVIEW_MODEL: "model-a",
+  REVIEW_VERIFY: "off",
+  REVIEW_PRICE_INPUT: "1",
+  REVIEW_PRICE_OUTPUT: "2",
+});
+
+const verdict = (match: boolean, confidence: number): ScriptedTurn => ({
+  body: stopTurn({ reasoning: match ? "Same issue." : "Different issue.", match, confidence }),
+});
+
+describe("loupe eval, end to end", () => {
+  it("prepares, runs two variants (resumably), judges with the benchmark's rules and reports", async () => {
+    const manifest = path.join(dir, "manifest.json");
+    const prepared = await loupe(["prepare", "--golden", path.join(dir, "golden"), "--out", manifest], {
+      GITHUB_API_URL: githubRoot(),
+      GITHUB_TOKEN: "ghp_eval0123456789",
+    });
+    expect(prepared.stdout).toBe(`2 pull requests, 3 golden comments → ${manifest}\n`);
+    expect(prepared.code).toBe(0);
+    const written = JSON.parse(fs.readFileSync(manifest, "utf8"));
+    expect(written.pulls[0]).toMatchObject({
+      key: "o__alpha__1",
+      base: fixtures.get("alpha")!.base,
+      head: fixtures.get("alpha")!.head,
+      clone_url: git.url("o/alpha"),
+    });
+    expect(github.requests.map((r) => r.url.pathname)).toEqual([
+      "/repos/o/alpha/pulls/1",
+      "/repos/o/beta/pulls/2",
+    ]);
+
+    const results = path.join(dir, "results");
+    const alphaFinding = (line: number, title: string) => finding({ path: "src/service.ts", line, title });
+    const reviews = await startScriptedProvider([
+      // Variant "one": a finding and a second wording of it on alpha; nothing on beta.
+      {
+        body: stopTurn(
+          review([alphaFinding(3, "Validation after the write"), alphaFinding(2, "Saved before validated")]),
+        ),
+      },
+      { body: stopTurn(review([])) },
+      // Variant "other" (REVIEW_MODEL=model-b): one broad finding on alpha, one on beta.
+      { body: stopTurn(review([alphaFinding(3, "Unvalidated and unhandled write")])) },
+      { body: stopTurn(review([finding({ path: "lib/store.ts", line: 3 })])) },
+    ]);
+    try {
+      const common = ["--manifest", manifest, "--out", results];
+      const one = await loupe(["run", ...common, "--variant", "one"], reviewer(reviews));
+      expect(one.stderr.split("\n")).toEqual([
+        expect.stringMatching(/^loupe eval: one o__alpha__1 run 1: final_review, 2 findings, \d+ s$/),
+        expect.stringMatching(/^loupe eval: one o__beta__2 run 1: final_review, 0 findings, \d+ s$/),
+        "",
+      ]);
+      expect(one.code).toBe(0);
+      const again = await loupe(["run", ...common, "--variant", "one"], reviewer(reviews));
+      expect(again.stdout).toBe(`0 reviews written to ${path.join(results, "one")}\n`);
+      const other = await loupe(
+        ["run", ...common, "--variant", "other", "--variants", path.join(dir, "variants.json")],
+        reviewer(reviews),
+      );
+      expect(other.code).toBe(0);
+      expect(reviews.requests.map((r) => (r.body as { model: string }).model)).toEqual([
+        "model-a",
+        "model-a",
+        "model-b",
+        "model-b",
+      ]);
+    } finally {
+      await reviews.stop();
+    }
+    const record = JSON.parse(fs.readFileSync(path.join(results, "one", "o__alpha__1--run1.json"), "utf8"));
+    expect(record).toMatchObject({ stop_reason: "final_review", rounds: 1, tool_calls: 0, tokens: 220 });
+    expect(record.findings).toHaveLength(2);
+    expect(record.dollars).toBeCloseTo((200 * 1 + 20 * 2) / 1e6);
+
+    // A judge that answers prose, then nothing: no pair is a match by default, so only the review
+    // with no pair to ask (one/beta) is judged; the others are left for the next judge.
+    const broken = await startScriptedProvider([{ body: stopTurn("They look alike to me.") }]);
+    try {
+      const judgeEnv = { JUDGE_BASE_URL: broken.baseURL, JUDGE_API_KEY: "sk-eval-judge-0123456789abcdef" };
+      const failed = await loupe(["judge", "--results", results, "--manifest", manifest], {
+        ...judgeEnv,
+        JUDGE_MODEL: "judge-model",
+        JUDGE_CONCURRENCY: "1",
+      });
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toBe("1 reviews judged, 3 to judge again\n");
+      expect(failed.stderr).toContain(
+        "one/o__alpha__1 run 1: 4 pairs unanswered (the judge's answer has not JSON)",
+      );
+      expect(fs.existsSync(path.join(results, "one", "o__alpha__1--run1.judged.json"))).toBe(false);
+    } finally {
+      await broken.stop();
+    }
+
+    // Sorted: one/alpha (2 goldens × 2 candidates), one/beta (no candidate: no call),
+    // other/alpha (2 × 1), other/beta (1 × 1); golden-major, candidate-minor.
+    const judge = await startScriptedProvider([
+      verdict(true, 0.9),
+      verdict(true, 0.8),
+      verdict(false, 0.9),
+      verdict(false, 0.9),
+      verdict(true, 0.9),
+      verdict(true, 0.6),
+      verdict(true, 0.95),
+    ]);
+    try {
+      const judged = await loupe(["judge", "--results", results, "--manifest", manifest], {
+        JUDGE_BASE_URL: judge.baseURL,
+        JUDGE_API_KEY: "sk-eval-judge-0123456789abcdef",
+        JUDGE_MODEL: "judge-model",
+        // One pair at a time: the scripted judge answers in the order it is asked.
+        JUDGE_CONCURRENCY: "1",
+      });
+      expect(judged.stdout).toBe("3 reviews judged\n");
+      expect(judge.requests).toHaveLength(7);
+      const asked = String(
+        (judge.requests[0]!.body as { messages: { content: string }[] }).messages[1]!.content,
+      );
+      expect(asked).toContain("Determine if the candidate identifies the SAME underlying issue");
+      expect(asked).toContain("validate(w) runs after db.write(w)");
+      expect(asked).toContain("src/service.ts:3: Validation after the write");
+      const again = await loupe(["judge", "--results", results, "--manifest", manifest], {
+        JUDGE_BASE_URL: judge.baseURL,
+        JUDGE_API_KEY: "sk-eval-judge-0123456789abcdef",
+        JUDGE_MODEL: "judge-model",
+        // One pair at a time: the scripted judge answers in the order it is asked.
+        JUDGE_CONCURRENCY: "1",
+      });
+      expect(again.stdout).toBe("0 reviews judged\n");
+      expect(judge.requests).toHaveLength(7);
+    } finally {
+      await judge.stop();
+    }
+
+    const report = await loupe(["report", "--results", results, "--compare", "other", "one"]);
+    expect(report.code).toBe(0);
+    const figures = JSON.parse(report.stdout);
+    // one: the duplicate is a false positive, beta's golden missed → TP 1, FP 1, FN 2.
+    expect(figures.variants.one.counts).toEqual({ tp: 1, fp: 1, fn: 2 });
+    expect(figures.variants.one.precision.estimate).toBe(0.5);
+    expect(figures.variants.one.recall.estimate).toBeCloseTo(1 / 3);
+    // other: the broad candidate counts once, for its most confident golden → TP 2, FP 0, FN 1.
+    expect(figures.variants.other.counts).toEqual({ tp: 2, fp: 0, fn: 1 });
+    expect(figures.variants.other.f1.estimate).toBeCloseTo(0.8);
+    expect(figures.variants.one.findings_per_pull.estimate).toBe(1);
+    expect(figures.variants.one.tokens_per_pull.estimate).toBe(220);
+    expect(figures.variants.one.dollars_per_pull.estimate).toBeCloseTo(240 / 1e6);
+    expect(figures.comparison.per_pull.map((d: { difference: number }) => d.difference)).toEqual([
+      expect.closeTo(2 / 3 - 0.5, 10),
+      1,
+    ]);
+    expect(figures.comparison.mean_f1_difference.estimate).toBeCloseTo((1 / 6 + 1) / 2);
+    // Seeded: the same files give the same report.
+    expect((await loupe(["report", "--results", results, "--compare", "other", "one"])).stdout).toBe(
+      report.stdout,
+    );
+  });
+
+  it("writes no result for a review that fails, exits 1, and leaves it to the next run", async () => {
+    const alpha = fixtures.get("alpha")!;
+    const pull = { key: "o__gone__9", url: "https://github.com/o/gone/pull/9", title: "Gone" };
+    const manifest = path.join(dir, "gone.json");
+    const golden = [{ comment: "Anything.", severity: null }];
+    const entry = { ...pull, clone_url: git.url("o/gone"), base: alpha.base, head: alpha.head, golden };
+    fs.writeFileSync(manifest, JSON.stringify({ version: 1, pulls: [entry] }));
+    const reviews = await startScriptedProvider([]);
+    try {
+      const out = path.join(dir, "gone-results");
+      const run = await loupe(
+        ["run", "--manifest", manifest, "--variant", "v", "--out", out],
+        reviewer(reviews),
+      );
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^loupe eval: https:\/\/github\.com\/o\/gone\/pull\/9 run 1 failed: /);
+      expect(run.stdout).toContain("0 reviews written");
+      expect(fs.existsSync(path.join(out, "v", "o__gone__9--run1.json"))).toBe(false);
+      expect(reviews.requests).toHaveLength(0);
+    } finally {
+      await reviews.stop();
+    }
+  });
+
+  it("stops on an interrupt, without a result for the review it cut short", async () => {
+    const reviews = await startScriptedProvider([{ fault: "hang" }]);
+    try {
+      const out = path.join(dir, "interrupted-results");
+      const alpha = fixtures.get("alpha")!;
+      const manifest = path.join(dir, "interrupted.json");
+      const pull = {
+        key: "o__alpha__1",
+        url: "https://github.com/o/alpha/pull/1",
+        title: "Alpha",
+        golden: [],
+      };
+      const entry = { ...pull, clone_url: git.url("o/alpha"), base: alpha.base, head: alpha.head };
+      fs.writeFileSync(manifest, JSON.stringify({ version: 1, pulls: [entry] }));
+      const args = ["run", "--manifest", manifest, "--variant", "v", "--out", out];
+      const child = spawn(NODE, ["src/cli.ts", "eval", ...args], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? "", ...reviewer(reviews) },
+      });
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString("utf8");
+      });
+      const exited = once(child, "exit");
+      while (reviews.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      child.kill("SIGINT");
+      const [code] = await exited;
+      expect(code).toBe(1);
+      expect(stdout).toBe(`0 reviews written to ${path.join(out, "v")}, interrupted\n`);
+      expect(reviews.requests).toHaveLength(1);
+      expect(fs.existsSync(path.join(out, "v", "o__alpha__1--run1.json"))).toBe(false);
+    } finally {
+      await reviews.stop();
+    }
+  });
+
+  it("exits 2 on a missing step, an unknown option, or a judge without its settings", async () => {
+    expect((await loupe([])).code).toBe(2);
+    expect((await loupe(["report", "--results", dir, "--force"])).stderr).toBe(
+      'loupe: unknown option "--force" for loupe eval report\n',
+    );
+    // The judge's settings are read first: no manifest is needed to be told they are missing.
+    const judge = await loupe(["judge", "--results", dir, "--manifest", path.join(dir, "none.json")]);
+    expect(judge.code).toBe(2);
+    expect(judge.stderr).toContain("JUDGE_API_KEY");
+    expect(judge.stderr).not.toContain("OPENAI_");
+  });
+});
+
+/** The answer server's root, as its Octokit is configured with it. */
+function githubRoot(): string {
+  return github.octokit().request.endpoint.DEFAULTS.baseUrl;
+}
