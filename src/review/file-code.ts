@@ -6,6 +6,7 @@
 // the file, not one each. A server builds it a few thousand lines at a time between turns of the
 // event loop.
 
+import { normaliseLine } from "../domain/code-quote.ts";
 import type { TimeSlices } from "../domain/time-slices.ts";
 import type { Hunk } from "./patch-hunks.ts";
 
@@ -83,14 +84,6 @@ export class FileCode {
 }
 
 /** Whitespace that normalising changes inside a trimmed line: a run of two, or other than a space. */
-const UNUSUAL_SPACE = /\s\s|[^\S ]/;
-
-/** The line with each whitespace run made one space, trimmed (most lines need only the trim). */
-export function normaliseLine(line: string): string {
-  const trimmed = line.trim();
-  return UNUSUAL_SPACE.test(trimmed) ? trimmed.replace(/\s+/g, " ") : trimmed;
-}
-
 /** Numbered lines, one at a time (null after the last). */
 type Lines = () => readonly [number, string] | null;
 

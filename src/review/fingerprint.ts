@@ -3,7 +3,7 @@
 // above it is still recognised as already posted and not repeated.
 
 import { createHash } from "node:crypto";
-import { normaliseLine } from "./file-code.ts";
+import { normaliseLine } from "../domain/code-quote.ts";
 
 const MARKER = /<!-- loupe:fp=([0-9a-f]{16}) -->/g;
 

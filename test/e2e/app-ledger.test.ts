@@ -74,7 +74,7 @@ function reviewTurn(wording: number, line: number) {
           ...WORDINGS[wording % WORDINGS.length]!,
           path: "src/a.ts",
           line,
-          evidence: "export const a = …;",
+          evidence: "export const a =",
           recommendation: "Say why in the description.",
         },
       ],

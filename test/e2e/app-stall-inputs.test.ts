@@ -42,7 +42,7 @@ let changes: FixtureRepo;
 let provider: ScriptedProvider;
 let loupe: LoupeProcess;
 
-const onA = () => finding({ path: "src/a.ts", line: 1, severity: "high" });
+const onA = () => finding({ path: "src/a.ts", line: 1, severity: "high", evidence: "export const a =" });
 
 beforeAll(async () => {
   repeated = createRepo();

@@ -52,8 +52,15 @@ function passAnswer(n: number): ScriptedTurn {
     path: pathOf(n, 0),
     line: 1,
     severity: "medium",
+    evidence: "export const v0 =",
   });
-  const shared = finding({ title: "Shared problem", path: pathOf(0, 0), line: 1, severity: "low" });
+  const shared = finding({
+    title: "Shared problem",
+    path: pathOf(0, 0),
+    line: 1,
+    severity: "low",
+    evidence: "export const v0 =",
+  });
   return { body: stopTurn(review([own, shared])) };
 }
 

@@ -21,7 +21,15 @@ beforeAll(async () => {
     name: "verify",
     repo: "checked",
     script: [
-      { body: stopTurn(review(titles.map((title) => finding({ path: "src/a.ts", line: 1, title })))) },
+      {
+        body: stopTurn(
+          review(
+            titles.map((title) =>
+              finding({ path: "src/a.ts", line: 1, title, evidence: "export const a =" }),
+            ),
+          ),
+        ),
+      },
       verdict("confirmed"),
       verdict("refuted", "export const a = 2;"),
       verdict("confirmed"),

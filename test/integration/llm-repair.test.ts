@@ -37,6 +37,24 @@ describe("a final review that fails validation gets one repair round", () => {
     expect(repair.messages).toHaveLength(4);
   });
 
+  it("holds a finding's evidence to the head code: prose is sent back, a quote passes", async () => {
+    const prose = stopTurn(review([finding({ evidence: "save runs before validate." })]));
+    const { result, requests } = await runScriptedReview([{ body: prose }, { body: good() }]);
+    expect(result.termination_reason).toBe("final_review");
+    const failure =
+      "findings[0].evidence: does not quote the code of src/service.ts within 30 lines of line 2 (quote the line or lines exactly as the head commit has them)";
+    expect(result.repair).toEqual({ failed_round: 1, failures: [failure], outcome: "repaired" });
+    expect(bodyAt(requests, 1).messages[3]?.content).toContain(`- ${failure}`);
+  });
+
+  it("takes evidence copied with the read tool's line numbers, and anywhere in the file for a finding with no line", async () => {
+    const numbered = finding({ evidence: "2:   db.write(widget);\n3:   validate(widget);" });
+    const unanchored = finding({ line: null, evidence: "validate(widget);" });
+    const { result } = await runScriptedReview([{ body: stopTurn(review([numbered, unanchored])) }]);
+    expect(result.termination_reason).toBe("final_review");
+    expect(result.repair).toBeUndefined();
+  });
+
   it("fails twice: invalid_model_response, listing what was still wrong", async () => {
     const { result, requests } = await runScriptedReview([
       { body: bad() },

@@ -34,9 +34,16 @@ const script = (): ScriptedTurn[] => [
             path: "README.md",
             line: 1,
             severity: "medium",
+            evidence: "# Hello",
             title: "A file the change does not touch",
           }),
-          finding({ path: "src/util.ts", line: 1, severity: "info", title: "Below the default threshold" }),
+          finding({
+            path: "src/util.ts",
+            line: 1,
+            severity: "info",
+            title: "Below the default threshold",
+            evidence: "export",
+          }),
           finding({
             path: "src/service.ts",
             line: 2,

@@ -88,10 +88,10 @@ async function loupe(args: string[], script: ScriptedTurn[]) {
 const fourFindings = () =>
   stopTurn(
     review([
-      finding({ severity: "high", title: "Second on the changed line", line: 15 }),
-      finding({ severity: "critical", title: "First on the changed line", line: 15 }),
-      finding({ severity: "medium", title: "Far from the change", line: 2 }),
-      finding({ severity: "low", title: "A nit", line: 15 }),
+      finding({ severity: "high", title: "Second on the changed line", line: 15, evidence: "line(" }),
+      finding({ severity: "critical", title: "First on the changed line", line: 15, evidence: "line(" }),
+      finding({ severity: "medium", title: "Far from the change", line: 2, evidence: "line(" }),
+      finding({ severity: "low", title: "A nit", line: 15, evidence: "line(" }),
     ]),
   );
 

@@ -34,7 +34,11 @@ afterAll(() => repo.dispose());
 
 function pass(n: number): ScriptedTurn[] {
   const diff = toolCallsTurn([{ id: `d${n}`, name: "inspect_git_diff", arguments: {} }]);
-  const answer = stopTurn(review([finding({ title: `Pass ${n} problem`, path: pathOf(n, 0), line: 1 })]));
+  const answer = stopTurn(
+    review([
+      finding({ title: `Pass ${n} problem`, path: pathOf(n, 0), line: 1, evidence: "export const x =" }),
+    ]),
+  );
   return [{ body: diff }, { body: answer }];
 }
 

@@ -76,7 +76,8 @@ export function finding(overrides: Record<string, unknown> = {}): Record<string,
     explanation: "Invalid state can be saved.",
     path: "src/service.ts",
     line: 2,
-    evidence: "save runs before validate.",
+    // The fixtures' src/service.ts writes before it validates, on its second line.
+    evidence: "db.write(",
     recommendation: "Validate before save.",
     ...overrides,
   };

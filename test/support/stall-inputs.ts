@@ -40,6 +40,7 @@ export function spanningFindings(): Record<string, unknown>[] {
       end_line: BIG_FILE_LINES - i,
       severity: "high",
       title: `Finding ${i}`,
+      evidence: `const v${String(i).padStart(6, "0")} = f(${i});`,
     }),
   );
 }

@@ -259,7 +259,7 @@ describe("hostile final reviews → one repair round, then invalid_model_respons
     ["one ```json fence", `\`\`\`json\n${JSON.stringify(review([finding()]))}\n\`\`\``],
     [
       "a null line and a symlink inside the checkout",
-      JSON.stringify(review([finding({ path: "docs/link.md", line: 1 })])),
+      JSON.stringify(review([finding({ path: "docs/link.md", line: 1, evidence: "# widget" })])),
     ],
     ["optional fields present", JSON.stringify(review([finding({ end_line: 3, suggestion: null })]))],
   ])("accepts %s", async (_label, content) => {

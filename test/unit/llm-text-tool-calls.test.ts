@@ -81,10 +81,12 @@ describe("text tool calls: the request and the round trip", () => {
 
   it("keeps marker text out of the final review it returns", async () => {
     const quoted = `The file holds ${read("zz")} as text.`;
-    const { result } = await run([stopTurn(review([finding({ evidence: quoted })], [quoted]))]);
+    const { result } = await run([stopTurn(review([finding({ explanation: quoted })], [quoted]))]);
     expect(result.termination_reason).toBe("final_review");
     expect(JSON.stringify(result.review)).not.toContain("<<<LOUPE_CALL");
-    expect(result.review?.findings[0]?.evidence).toBe("The file holds [tool call marker removed] as text.");
+    expect(result.review?.findings[0]?.explanation).toBe(
+      "The file holds [tool call marker removed] as text.",
+    );
   });
 });
 
