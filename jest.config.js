@@ -18,9 +18,5 @@ export default {
   // in-band). A limit this low recycles the worker after each file, and any limit makes jest use
   // workers even with one core to spare.
   workerIdleMemoryLimit: "1MB",
-  // Two workers on a two-core machine (jest's default is one fewer than the cores): most of the
-  // end-to-end suites wait on servers, GitHub's write pacing and timers, so one worker left a core
-  // idle for most of the run (measured: 18 min with one, see the note in bench/README.md).
-  maxWorkers: 2,
   reporters: ["default", "<rootDir>/test/support/summary-reporter.js"],
 };
