@@ -9,7 +9,7 @@ import type { TerminationReason } from "../domain/outcome.ts";
 import { FINDER_ANGLES } from "../llm/finder-angles.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { mergePasses } from "./merge-passes.ts";
-import { passShare, usedBy } from "./pass-budget.ts";
+import { passShare, usedBy, withinGrant } from "./pass-budget.ts";
 import { type PassesStep, type PassesStepInput, passesStep } from "./passes-step.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 
@@ -27,11 +27,7 @@ export async function finderStep<W extends WorkspaceHandle>(
 ): Promise<PassesStep> {
   const finders = Math.min(ports.reviewLimits.finderPasses, FINDER_ANGLES.length);
   if (finders <= 1) return passesStep(ports, input);
-  const { maxTokens } = input.budget;
-  const total =
-    maxTokens === null
-      ? ports.reviewLimits
-      : { ...ports.reviewLimits, maxTokens: Math.min(ports.reviewLimits.maxTokens, maxTokens) };
+  const total = withinGrant(ports.reviewLimits, input.budget.maxTokens);
   const started = Date.now();
   const ran: { step: PassesStep; angle: string }[] = [];
   for (const angle of FINDER_ANGLES.slice(0, finders)) {

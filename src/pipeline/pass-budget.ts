@@ -50,3 +50,10 @@ export function usedBy(ran: readonly LoopResult[], elapsedMs: number): PassUse {
     elapsedMs,
   };
 }
+
+/** The review's budget within what the installation's budget granted (null: no grant, no cap). */
+export function withinGrant<B extends LoopBudget>(limits: B, grantedTokens: number | null): B {
+  return grantedTokens === null
+    ? limits
+    : { ...limits, maxTokens: Math.min(limits.maxTokens, grantedTokens) };
+}

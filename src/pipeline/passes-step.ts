@@ -17,7 +17,7 @@ import type { HeldBudget } from "./budget-step.ts";
 import { coverageOf, setAside } from "./coverage.ts";
 import { type LoopStepInput, loopInput } from "./loop-step.ts";
 import { mergePasses } from "./merge-passes.ts";
-import { type LoopBudget, passesAffordable, passShare, usedBy } from "./pass-budget.ts";
+import { type LoopBudget, passesAffordable, passShare, usedBy, withinGrant } from "./pass-budget.ts";
 import { needsPasses, type PassCapacity, planPasses } from "./review-passes.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 
@@ -95,7 +95,7 @@ async function runPasses<W extends WorkspaceHandle>(
   input: PassesStepInput<W>,
   plan: readonly (readonly ChangedFile[])[],
 ): Promise<LoopResult[]> {
-  const total = input.share ?? totalBudget(ports.reviewLimits, input.budget);
+  const total = input.share ?? withinGrant(ports.reviewLimits, input.budget.maxTokens);
   const count = Math.min(plan.length, passesAffordable(total));
   const changedFiles = plan.reduce((sum, pass) => sum + pass.length, 0);
   const started = Date.now();
@@ -125,11 +125,4 @@ async function runPasses<W extends WorkspaceHandle>(
     if (STOPS_REVIEW.has(result.termination_reason)) break;
   }
   return ran;
-}
-
-/** The operator's limits, with no more tokens than the installation's budget granted. */
-function totalBudget(limits: LoopBudget, held: HeldBudget): LoopBudget {
-  return held.maxTokens === null
-    ? limits
-    : { ...limits, maxTokens: Math.min(limits.maxTokens, held.maxTokens) };
 }

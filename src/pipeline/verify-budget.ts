@@ -6,7 +6,7 @@
 import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import type { LoopRecord } from "../llm/types.ts";
-import type { LoopBudget } from "./pass-budget.ts";
+import { type LoopBudget, withinGrant } from "./pass-budget.ts";
 
 /** One round to read the code and one for the verdict: less cannot check anything. */
 const MIN_ROUNDS = 2;
@@ -17,7 +17,7 @@ export function verifyBudget(
   maxTokens: number | null,
   spent: Pick<LoopRecord, "rounds" | "tool_calls" | "duration_ms" | "usage">,
 ): LoopBudget | null {
-  const tokens = Math.min(limits.maxTokens, maxTokens ?? limits.maxTokens);
+  const tokens = withinGrant(limits, maxTokens).maxTokens;
   const left = {
     maxRounds: limits.maxRounds - spent.rounds,
     maxToolCalls: limits.maxToolCalls - spent.tool_calls,
