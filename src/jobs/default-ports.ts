@@ -18,6 +18,7 @@ import { runReplyLoop } from "../llm/reply-loop.ts";
 import { runVerifyLoop } from "../llm/verify-loop.ts";
 import { type Metrics, NO_METRICS } from "../metrics/metrics.ts";
 import { observeToolCalls } from "../metrics/observed-tools.ts";
+import { withinGrant } from "../pipeline/pass-budget.ts";
 import { planPublication } from "../pipeline/plan-publication.ts";
 import type { LoopInput, ReviewPorts } from "../pipeline/review-ports.ts";
 import { quoteInHead } from "../review/refutation-quote.ts";
@@ -116,9 +117,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
 /** The operator's limits, or a pass's share of them, within the tokens the budget granted. */
 function loopLimits(limits: ReviewLimits, input: LoopInput<Workspace>): ReviewLimits {
   const shared = input.budget === undefined ? limits : { ...limits, ...input.budget };
-  return input.maxTokens === undefined
-    ? shared
-    : { ...shared, maxTokens: Math.min(shared.maxTokens, input.maxTokens) };
+  return withinGrant(shared, input.maxTokens ?? null);
 }
 
 /** A candidate finding's lines, as the code excerpt of a thread reads them. */
