@@ -71,8 +71,13 @@ export interface VerifyInput<W extends WorkspaceHandle = Workspace> {
   readonly signal: AbortSignal;
 }
 
-/** A verification loop's result; `quote_found`: a refutation's quote is in the head commit near the finding. */
-export type VerifyResult = ToolLoopResult<FindingVerdict> & { readonly quote_found: boolean };
+/** A verification loop's result, with what the head commit says of its quotes (review/refutation-quote.ts). */
+export type VerifyResult = ToolLoopResult<FindingVerdict> & {
+  /** A refutation's quote is in the head commit near the finding, and shows more than the claim. */
+  readonly refutation_proven: boolean;
+  /** The finding's own evidence quotes head code near its lines. */
+  readonly evidence_quoted: boolean;
+};
 
 export interface PlanInput<W extends WorkspaceHandle = Workspace> {
   readonly result: LoopResult;
