@@ -27,7 +27,7 @@ import { createDependencyStates } from "./metrics/dependency-state.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { readQueue } from "./metrics/queue-reading.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
-import { errorDetail } from "./pipeline/error-detail.ts";
+import { errorDetail } from "./log/error-detail.ts";
 import type { ReviewPorts } from "./pipeline/review-ports.ts";
 import { createCommentHandler } from "./replies/comment-handler.ts";
 import { createReplyEndedReporter } from "./replies/reply-ending.ts";

@@ -9,7 +9,7 @@ import { gitHubHost } from "../host/github/github-host.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { endingFor } from "../jobs/ending.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { errorDetail } from "../log/error-detail.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import { actionCheckRun } from "./action-check-run.ts";

@@ -7,7 +7,7 @@ import type { ReviewRequest } from "../domain/review-request.ts";
 import { createReviewQueue } from "../jobs/queue.ts";
 import type { JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
 import type { DependencyState } from "../metrics/dependency-state.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { errorDetail } from "../log/error-detail.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
 import { createRedisQueue } from "./redis-queue.ts";
 

@@ -12,7 +12,7 @@ import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
 import { GitHubUnavailableError, isGitHubUnavailable } from "../github/unavailable.ts";
 import { gitHubHost } from "../host/github/github-host.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { errorDetail } from "../log/error-detail.ts";
 import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";

@@ -18,7 +18,7 @@ import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts
 import { selectChange } from "./change-step.ts";
 import { describeGuidance } from "./describe-guidance.ts";
 import { finderStep } from "./finder-step.ts";
-import type { JobLogger } from "./job-logger.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import { scopeLine } from "./loop-step.ts";
 import { publishStep } from "./publish-step.ts";
 import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
