@@ -7,7 +7,7 @@ import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs
 import type { BudgetSettings } from "../config/budget-config.ts";
 import type { BudgetStore } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
-import { queueKey } from "../domain/review-request.ts";
+import { queueKey } from "../github/review-request.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
 import { GitHubUnavailableError, isGitHubUnavailable } from "../github/unavailable.ts";
 import { gitHubHost } from "../host/github/github-host.ts";

@@ -135,6 +135,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   const mergeBaseSha = prepared.changes.mergeBaseSha;
   const scope = await scopeStep({
     history: host.history,
+    people: host.people,
     askedFull: run.askedFull,
     config,
     headSha: pullRequest.headSha,
