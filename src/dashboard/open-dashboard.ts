@@ -4,7 +4,7 @@
 // operator who expected a dashboard learns why there is none.
 
 import type { DashboardCredentials } from "../config/dashboard-config.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { errorDetail } from "../log/error-detail.ts";
 import { DASHBOARD_PATH } from "./queue-dashboard.ts";
 import { openRedisDashboard, type RedisDashboard } from "./redis-dashboard.ts";
 

@@ -2,7 +2,7 @@
 // (provider bodies, paths and tokens never reach a check run or a review).
 
 import { isLoupeError } from "../domain/errors.ts";
-import { httpStatus } from "../github/octokit.ts";
+import { httpStatus } from "../domain/http-status.ts";
 
 export function describeFailure(error: unknown): string {
   if (isLoupeError(error)) return `Loupe stopped with \`${error.code}\`.`;
