@@ -5,6 +5,7 @@
 // bad usage/configuration.
 
 import { CliSettingsSchema } from "../config/cli-settings.ts";
+import { loupeTool } from "../config/loupe-version.ts";
 import { readEnvOrThrow } from "../config/read-env.ts";
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
 import { readReviewConfigFile } from "../host/local/config-file.ts";
@@ -13,6 +14,7 @@ import { openRepository } from "../host/local/open-repository.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { describeGuidance } from "../pipeline/describe-guidance.ts";
 import type { ConfigError, ReviewOutcome } from "../pipeline/review-outcome.ts";
+import { reviewSarif } from "../pipeline/machine-review.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { VALUE_OPTIONS } from "./help.ts";
@@ -25,7 +27,7 @@ interface ReviewArgs {
   repo: string;
   base: string;
   head: string;
-  format: "json" | "markdown";
+  format: "json" | "markdown" | "sarif";
   trace: boolean;
   config: string | undefined;
 }
@@ -84,6 +86,9 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
 }
 
 function renderOutcome(outcome: ReviewOutcome, configuration: string, format: ReviewArgs["format"]): string {
+  if (format === "sarif" && (outcome.kind === "reviewed" || outcome.kind === "skipped")) {
+    return reviewSarif(outcome, loupeTool());
+  }
   switch (outcome.kind) {
     case "config_invalid":
       throw configInvalidError(configuration, outcome.errors);
@@ -94,7 +99,7 @@ function renderOutcome(outcome: ReviewOutcome, configuration: string, format: Re
       throw new Error("the review was cancelled");
     case "skipped":
       return format === "json"
-        ? skippedJson(outcome.code, outcome.detail, configuration)
+        ? skippedJson(outcome, configuration)
         : renderSkipMarkdown(configuration, outcome.detail);
     case "reviewed": {
       const facts = {
@@ -162,8 +167,8 @@ function parseArgs(argv: readonly string[]): ReviewArgs {
       throw new LoupeError("usage_invalid", `loupe review needs --${required}`);
   }
   const format = values.format ?? "json";
-  if (format !== "json" && format !== "markdown") {
-    throw new LoupeError("usage_invalid", "--format must be json or markdown");
+  if (format !== "json" && format !== "markdown" && format !== "sarif") {
+    throw new LoupeError("usage_invalid", "--format must be json, markdown or sarif");
   }
   return { repo: values.repo!, base: values.base!, head: values.head!, format, trace, config: values.config };
 }

@@ -31,4 +31,20 @@ export interface Verification {
   readonly refuted: readonly RefutedFinding[];
   /** Left unchecked when the review's budget ran out: posted, and marked in the check run. */
   readonly unverified: readonly Finding[];
+  /**
+   * The verdict on each kept finding, in order: the review's findings start with the kept ones,
+   * then the unverified ones. A "refuted" here is one whose quote was not found (unproven).
+   */
+  readonly verdicts?: readonly Verdict[];
+}
+
+/** What the verification pass said of one posted finding, as machine output names it. */
+export type FindingCheck = "confirmed" | "plausible" | "refuted_unproven" | "unverified" | "not_verified";
+
+/** The check of the review's `index`-th finding; "not_verified" when the pass did not run. */
+export function findingCheck(verification: Verification | undefined, index: number): FindingCheck {
+  if (verification === undefined) return "not_verified";
+  const verdict = verification.verdicts?.[index];
+  if (verdict === undefined) return index < verification.kept ? "not_verified" : "unverified";
+  return verdict === "refuted" ? "refuted_unproven" : verdict;
 }

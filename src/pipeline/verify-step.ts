@@ -9,7 +9,7 @@ import type { Finding } from "../domain/finding.ts";
 import { isWorkerStopReason } from "../domain/outcome.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import { addSpend } from "../domain/spend.ts";
-import type { RefutedFinding, Verification } from "../domain/verification.ts";
+import type { RefutedFinding, Verdict, Verification } from "../domain/verification.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
 import { addUsage } from "../llm/envelope.ts";
 import type { LoopResult } from "../llm/types.ts";
@@ -45,6 +45,7 @@ export async function verifyStep<W extends WorkspaceHandle>(
   if (!ports.reviewLimits.verify || review === null || review.findings.length === 0) return looped;
   let result = looped;
   const posted: Finding[] = [];
+  const verdicts: Verdict[] = [];
   const refuted: RefutedFinding[] = [];
   let unproven = 0;
   let next = 0;
@@ -69,9 +70,10 @@ export async function verifyStep<W extends WorkspaceHandle>(
     }
     if (ran.answer.verdict === "refuted") unproven++;
     posted.push(finding);
+    verdicts.push(ran.answer.verdict);
   }
   const unverified = review.findings.slice(next);
-  const verification: Verification = { kept: posted.length, unproven, refuted, unverified };
+  const verification: Verification = { kept: posted.length, unproven, refuted, unverified, verdicts };
   return { ...result, review: { ...review, findings: [...posted, ...unverified] }, verification };
 }
 

@@ -76,7 +76,13 @@ describe("the verification step", () => {
     expect(result).toMatchObject({ rounds: 4, tool_calls: 3, duration_ms: 20, usage: { total_tokens: 400 } });
     expect(result.spend).toMatchObject({ rounds: 4, input_tokens: 360, output_tokens: 40 });
     expect(spends).toHaveLength(3);
-    expect(result.verification).toEqual({ kept: 3, unproven: 0, refuted: [], unverified: [] });
+    expect(result.verification).toEqual({
+      kept: 3,
+      unproven: 0,
+      refuted: [],
+      unverified: [],
+      verdicts: ["confirmed", "confirmed", "confirmed"],
+    });
   });
 
   it("holds back only a refutation whose quote was found", async () => {
