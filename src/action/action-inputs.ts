@@ -12,6 +12,7 @@ import { AUTHOR_POLICIES, type AuthorPolicy, DEFAULT_AUTHOR_POLICY } from "../do
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
 import { SEVERITIES, type Severity } from "../domain/finding.ts";
 import { registerSecret } from "../domain/redact.ts";
+import { MACHINE_INPUTS, type MachineFiles, readMachineFiles } from "./machine-files.ts";
 
 /** Input name → the environment variable the shared readers know it by. */
 export const ENV_OF_INPUT = {
@@ -42,6 +43,7 @@ export const ACTION_INPUTS = [
   "bot-login",
   "mention",
   "auto-review-authors",
+  ...MACHINE_INPUTS,
 ] as const;
 
 export const DEFAULT_BOT_LOGIN = "github-actions[bot]";
@@ -63,6 +65,8 @@ export interface ActionSettings {
   readonly botLogin: string;
   /** `@<mention> review` in a comment asks for a review. */
   readonly mention: string;
+  /** Where the review for machines is written (machine-files.ts). */
+  readonly machineFiles: MachineFiles;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -90,6 +94,7 @@ export function readActionSettings(env: Env): ActionSettings {
     token,
     botLogin: actionInput(env, "bot-login") || DEFAULT_BOT_LOGIN,
     mention: readMention(actionInput(env, "mention") || DEFAULT_MENTION),
+    machineFiles: readMachineFiles(env),
   };
 }
 

@@ -14,6 +14,7 @@ import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { actionCheckRun } from "./action-check-run.ts";
 import type { ActionSettings } from "./action-inputs.ts";
 import { actionLogger, annotation, type Write } from "./action-log.ts";
+import { writeMachineFiles } from "./machine-files.ts";
 import { gateReached, reportOutcome } from "./action-report.ts";
 import type { RunnerContext } from "./runner-context.ts";
 import { appendSummary, writeOutputs } from "./step-files.ts";
@@ -74,6 +75,7 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
     });
     appendSummary(context.summaryPath, report.summary);
     writeOutputs(context.outputPath, report.outputs);
+    writeOutputs(context.outputPath, writeMachineFiles(settings.machineFiles, gated));
     if (report.failure !== null) io.stdout(annotation("error", report.failure));
     else if (ending.conclusion === "neutral") io.stdout(annotation("warning", ending.output.title));
     return report.failure === null ? 0 : 1;

@@ -52,8 +52,9 @@ options:
 ${REPOSITORY_OPTIONS}
   --config <file>      use this file instead of .github/loupe.yml at the base revision (to try a
                        configuration before committing it)
-  --format <fmt>       markdown (what the App would post) or json (the loop result and the plan);
-                       default json
+  --format <fmt>       markdown (what the App would post), json (the loop result and the plan,
+                       with the agents' fields of docs/review-result.schema.json) or sarif
+                       (SARIF 2.1.0 for code scanning); default json
   --no-trace           leave the round-by-round trace out of the json output
   -h, --help           show this help
 

@@ -5,12 +5,14 @@
 // bad usage/configuration.
 
 import { CliSettingsSchema } from "../config/cli-settings.ts";
+import { loupeTool } from "../config/loupe-version.ts";
 import { readEnvOrThrow } from "../config/read-env.ts";
 import { LoupeError } from "../domain/errors.ts";
 import { localHost } from "../host/local/local-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { describeGuidance } from "../pipeline/describe-guidance.ts";
 import type { ConfigError, ReviewOutcome } from "../pipeline/review-outcome.ts";
+import { reviewSarif } from "../pipeline/machine-review.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import { VALUE_OPTIONS } from "./help.ts";
 import type { CliIo } from "./io.ts";
@@ -22,7 +24,7 @@ interface ReviewArgs {
   repo: string;
   base: string;
   head: string;
-  format: "json" | "markdown";
+  format: "json" | "markdown" | "sarif";
   trace: boolean;
   config: string | undefined;
 }
@@ -77,6 +79,9 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
 }
 
 function renderOutcome(outcome: ReviewOutcome, configuration: string, format: ReviewArgs["format"]): string {
+  if (format === "sarif" && (outcome.kind === "reviewed" || outcome.kind === "skipped")) {
+    return reviewSarif(outcome, loupeTool());
+  }
   switch (outcome.kind) {
     case "config_invalid":
       throw configInvalidError(configuration, outcome.errors);
@@ -87,7 +92,7 @@ function renderOutcome(outcome: ReviewOutcome, configuration: string, format: Re
       throw new Error("the review was cancelled");
     case "skipped":
       return format === "json"
-        ? skippedJson(outcome.code, outcome.detail, configuration)
+        ? skippedJson(outcome, configuration)
         : renderSkipMarkdown(configuration, outcome.detail);
     case "reviewed": {
       const facts = {
@@ -138,8 +143,8 @@ function parseArgs(argv: readonly string[]): ReviewArgs {
       throw new LoupeError("usage_invalid", `loupe review needs --${required}`);
   }
   const format = values.format ?? "json";
-  if (format !== "json" && format !== "markdown") {
-    throw new LoupeError("usage_invalid", "--format must be json or markdown");
+  if (format !== "json" && format !== "markdown" && format !== "sarif") {
+    throw new LoupeError("usage_invalid", "--format must be json, markdown or sarif");
   }
   return { repo: values.repo!, base: values.base!, head: values.head!, format, trace, config: values.config };
 }

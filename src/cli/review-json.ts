@@ -3,11 +3,14 @@
 // to what a reader can use: its fingerprint set and its fallback renderer are internal.
 
 import type { ReviewCoverage } from "../domain/coverage.ts";
+import { loupeTool } from "../config/loupe-version.ts";
 import { gitHubComment } from "../github/publish-review.ts";
+import { reviewDocument } from "../pipeline/machine-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";
 
 type Reviewed = Extract<ReviewOutcome, { kind: "reviewed" }>;
+type Skipped = Extract<ReviewOutcome, { kind: "skipped" }>;
 
 export interface ReviewFacts {
   readonly configuration: string;
@@ -50,6 +53,8 @@ function coverageJson(coverage: ReviewCoverage) {
 
 export function reviewedJson(outcome: Reviewed, facts: ReviewFacts): string {
   const json = {
+    // The agents' fields first (docs/review-result.schema.json); the loop result's after, as before.
+    ...reviewDocument(outcome, loupeTool()),
     ...outcome.result,
     cost: outcome.cost,
     configuration: facts.configuration,
@@ -62,6 +67,11 @@ export function reviewedJson(outcome: Reviewed, facts: ReviewFacts): string {
   return `${JSON.stringify(json, null, 2)}\n`;
 }
 
-export function skippedJson(code: string, detail: string, configuration: string): string {
-  return `${JSON.stringify({ skipped: { reason: code, detail }, configuration }, null, 2)}\n`;
+export function skippedJson(outcome: Skipped, configuration: string): string {
+  const json = {
+    ...reviewDocument(outcome, loupeTool()),
+    skipped: { reason: outcome.code, detail: outcome.detail },
+    configuration,
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
 }

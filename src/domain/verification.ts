@@ -40,4 +40,27 @@ export interface Verification {
   readonly unquoted: number;
   /** Left unchecked when the review's budget ran out: posted, and marked in the check run. */
   readonly unverified: readonly Finding[];
+  /**
+   * The verdict on each checked finding the review still posts, in order: the review's findings
+   * start with these, then the unverified ones. A "refuted" here is one whose quote did not prove
+   * it (unproven); "disputed", one proven but too severe to hold back.
+   */
+  readonly verdicts?: readonly (Verdict | "disputed")[];
+}
+
+/** What the verification pass said of one posted finding, as machine output names it. */
+export type FindingCheck =
+  | "confirmed"
+  | "plausible"
+  | "refuted_unproven"
+  | "disputed"
+  | "unverified"
+  | "not_verified";
+
+/** The check of the review's `index`-th finding; "not_verified" when the pass did not run. */
+export function findingCheck(verification: Verification | undefined, index: number): FindingCheck {
+  if (verification === undefined) return "not_verified";
+  const verdict = verification.verdicts?.[index];
+  if (verdict === undefined) return "unverified";
+  return verdict === "refuted" ? "refuted_unproven" : verdict;
 }

@@ -8,6 +8,7 @@ import { FileCode } from "../review/file-code.ts";
 import { summariseLedger } from "../review/ledger.ts";
 import { planReviewInSlices } from "../review/plan-review.ts";
 import { renderReviewBody } from "../review/render.ts";
+import { resolvedFindings, reviewedFindings } from "../review/reviewed-findings.ts";
 import { emptySeverityCounts, isAtLeast } from "../review/severity.ts";
 import { readRepositoryTextFile } from "../tools/repository-file.ts";
 import type { PlanInput, PlannedReview } from "./review-ports.ts";
@@ -67,6 +68,7 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
   for (const finding of counted) findingsBySeverity[finding.severity]++;
   const failOn = input.config.fail_on;
   const fresh = plan.inline.length + plan.outside.length;
+  const machine = reviewedFindings(plan.placed, findings, input.result.verification);
   const notes = review?.notes.filter((n) => n.trim() !== "") ?? [];
   return {
     comments: plan.inline.map(({ path, line, start_line, body }) => ({
@@ -90,5 +92,7 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
     gateFailed: failOn !== "none" && counted.some((f) => isAtLeast(f.severity, failOn)),
     raised: plan.raised,
     ledger: summariseLedger(input.ledger ?? [], fresh, plan.dismissed.length),
+    findings: machine,
+    resolved: resolvedFindings(input.ledger ?? [], machine),
   };
 }

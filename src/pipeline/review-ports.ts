@@ -21,6 +21,7 @@ import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
 import type { LedgerEntry, LedgerSummary } from "../review/ledger.ts";
+import type { ResolvedFinding, ReviewedFinding } from "../review/reviewed-findings.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import type { LoopBudget } from "./pass-budget.ts";
 
@@ -111,6 +112,10 @@ export interface PlannedReview {
   readonly raised: ReadonlySet<string>;
   /** The ledger as the check run shows it: this review's new findings, and the ledger's counts. */
   readonly ledger: LedgerSummary;
+  /** Each finding at or above min_severity, for machines (SARIF, the agents' JSON). */
+  readonly findings: readonly ReviewedFinding[];
+  /** The ledger's fixed findings this review did not raise again. */
+  readonly resolved: readonly ResolvedFinding[];
 }
 
 /**

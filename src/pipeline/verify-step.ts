@@ -11,7 +11,12 @@ import type { Finding } from "../domain/finding.ts";
 import { isWorkerStopReason } from "../domain/outcome.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import { addSpend } from "../domain/spend.ts";
-import { DISPUTED_SEVERITIES, type RefutedFinding, type Verification } from "../domain/verification.ts";
+import {
+  DISPUTED_SEVERITIES,
+  type RefutedFinding,
+  type Verdict,
+  type Verification,
+} from "../domain/verification.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
 import { addUsage } from "../llm/envelope.ts";
 import type { LoopResult } from "../llm/types.ts";
@@ -38,7 +43,13 @@ export interface VerifyStepInput<W extends WorkspaceHandle> {
 }
 
 type Checked =
-  | { readonly kind: "kept"; readonly finding: Finding; readonly unproven: boolean; readonly quoted: boolean }
+  | {
+      readonly kind: "kept";
+      readonly finding: Finding;
+      readonly verdict: Verdict;
+      readonly unproven: boolean;
+      readonly quoted: boolean;
+    }
   | { readonly kind: "refuted"; readonly held: RefutedFinding; readonly quoted: boolean }
   | { readonly kind: "unverified"; readonly finding: Finding };
 
@@ -115,7 +126,7 @@ function verdictOf(finding: Finding, ran: VerifyResult): Checked {
   if (answer.verdict === "refuted" && ran.refutation_proven && answer.quote !== null) {
     return { kind: "refuted", held: { finding, reason: answer.reason, quote: answer.quote }, quoted };
   }
-  return { kind: "kept", finding, unproven: answer.verdict === "refuted", quoted };
+  return { kind: "kept", finding, verdict: answer.verdict, unproven: answer.verdict === "refuted", quoted };
 }
 
 /** The review's findings after the pass, in their order, and what the pass did. */
@@ -125,6 +136,7 @@ function verified(
   review: NonNullable<LoopResult["review"]>,
 ): Pick<LoopResult, "review" | "verification"> {
   const findings: Finding[] = [];
+  const verdicts: (Verdict | "disputed")[] = [];
   const unverifiedFindings: Finding[] = [];
   const refuted: RefutedFinding[] = [];
   const disputed: RefutedFinding[] = [];
@@ -142,10 +154,12 @@ function verified(
       kept++;
       if (entry.unproven) unproven++;
       findings.push(entry.finding);
+      verdicts.push(entry.verdict);
     } else if (DISPUTED_SEVERITIES.has(entry.held.finding.severity)) {
       disputed.push(entry.held);
       const { reason, quote } = entry.held;
       findings.push({ ...entry.held.finding, disputed: { reason, quote } });
+      verdicts.push("disputed");
     } else refuted.push(entry.held);
   }
   const verification: Verification = {
@@ -155,6 +169,7 @@ function verified(
     disputed,
     unverified: unverifiedFindings,
     unquoted,
+    verdicts,
   };
   return { review: { ...review, findings: [...findings, ...unverifiedFindings] }, verification };
 }

@@ -89,6 +89,7 @@ class Planner {
     duplicates: [],
     dismissed: [],
     raised: new Set(),
+    placed: [],
   };
   /** Stable sort: the model's order is kept within one severity. */
   readonly ordered: readonly Finding[];
@@ -125,36 +126,43 @@ class Planner {
     const match = matchLedger(identity, input.ledger ?? []);
     // A reworded finding is still the one on the ledger: its thread stays open under the old mark.
     if (match.kind === "known" && match.entry.fingerprint !== null) plan.raised.add(match.entry.fingerprint);
+    const lines = finding.line === null ? null : ([first, last] as const);
+    const placed = { finding, fingerprint, identity, raisedAgain: false, lines };
     if (match.kind === "known" && match.entry.status !== "open") {
       plan.dismissed.push(finding);
+      const status = match.entry.status === "withdrawn" ? "withdrawn" : "dismissed";
+      plan.placed.push({ ...placed, status, posted: "none" });
       return;
     }
     if (input.alreadyPosted.has(fingerprint) || this.seen.has(fingerprint) || match.kind === "known") {
       plan.duplicates.push(finding);
+      plan.placed.push({ ...placed, status: "open", posted: "none" });
       return;
     }
     this.seen.add(fingerprint);
     const raisedAgain = match.kind === "raised_again";
-    if (anchor.kind === "outside") {
-      plan.outside.push({ finding, reason: anchor.reason, fingerprint, identity });
-    } else if (plan.inline.length >= input.maxInline) {
-      plan.outside.push({ finding, reason: "inline_limit", fingerprint, identity } satisfies PlannedOutside);
-    } else {
-      const marks = { fingerprint, identity, raisedAgain };
-      const body = renderInlineComment(finding, anchor, marks, anchor.fullRange, input.repository);
-      const range =
-        anchor.startLine === undefined ? {} : { start_line: anchor.startLine, start_side: "RIGHT" as const };
-      plan.inline.push({
-        path: anchor.path,
-        line: anchor.line,
-        ...range,
-        side: "RIGHT",
-        body,
-        fingerprint,
-        finding,
-        identity,
-      } satisfies PlannedComment);
+    const fresh = { ...placed, status: "new", raisedAgain } as const;
+    if (anchor.kind === "outside" || plan.inline.length >= input.maxInline) {
+      const reason = anchor.kind === "outside" ? anchor.reason : "inline_limit";
+      plan.outside.push({ finding, reason, fingerprint, identity } satisfies PlannedOutside);
+      plan.placed.push({ ...fresh, posted: "body" });
+      return;
     }
+    const marks = { fingerprint, identity, raisedAgain };
+    const body = renderInlineComment(finding, anchor, marks, anchor.fullRange, input.repository);
+    const range =
+      anchor.startLine === undefined ? {} : { start_line: anchor.startLine, start_side: "RIGHT" as const };
+    plan.inline.push({
+      path: anchor.path,
+      line: anchor.line,
+      ...range,
+      side: "RIGHT",
+      body,
+      fingerprint,
+      finding,
+      identity,
+    } satisfies PlannedComment);
+    plan.placed.push({ ...fresh, posted: "inline" });
   }
 
   private factsOf(path: string): PathFacts {

@@ -54,6 +54,23 @@ export interface PlannedOutside {
   readonly identity?: FindingIdentity;
 }
 
+/** What this review's ledger says of a finding it raised (ledger.ts): the status an agent reads. */
+export type PlacedStatus = "new" | "open" | "dismissed" | "withdrawn";
+
+/** Every finding at or above min_severity, in the plan's order, with where it went and its identity. */
+export interface PlacedFinding {
+  readonly finding: Finding;
+  readonly fingerprint: string;
+  readonly identity: FindingIdentity;
+  readonly status: PlacedStatus;
+  /** A dismissed finding posted again because the code it points at changed. */
+  readonly raisedAgain: boolean;
+  /** inline: an inline comment now; body: the review body now; none: not posted this time. */
+  readonly posted: "inline" | "body" | "none";
+  /** The finding's own range on the head, [first, last] (null: it names no line). */
+  readonly lines: readonly [number, number] | null;
+}
+
 export interface PublishPlan {
   readonly inline: PlannedComment[];
   readonly outside: PlannedOutside[];
@@ -63,4 +80,6 @@ export interface PublishPlan {
   readonly dismissed: Finding[];
   /** The fingerprint of every finding at or above min_severity, new or already posted. */
   readonly raised: Set<string>;
+  /** Each finding at or above min_severity, with its ledger status and identity (machine output). */
+  readonly placed: PlacedFinding[];
 }

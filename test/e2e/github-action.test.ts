@@ -5,11 +5,15 @@
 // the step's outputs and its summary — and that no secret reaches any of them.
 
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../src/github/external-id.ts";
+import { parse } from "yaml";
 import { type ActionRun, runActionEntry } from "../support/action-runner.ts";
 import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { reviewDocumentProblems, sarifProblems } from "../support/machine-checks.ts";
 import { issueCommentEvent, pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createRepo, type FixtureRepo, gitEnvironment } from "../support/git-fixture.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
@@ -166,6 +170,8 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
       findings: "1",
       tokens: "330",
       cost: "",
+      "result-file": expect.stringMatching(/loupe-review\.json$/),
+      "sarif-file": "",
     });
     expect(run.summary).toContain("`final_review`");
     expect(run.summary).toContain(FINDING_TITLE);
@@ -224,6 +230,8 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
       findings: "1",
       tokens: "330",
       cost: "",
+      "result-file": expect.stringMatching(/loupe-review\.json$/),
+      "sarif-file": "",
     });
   }, 60_000);
 
@@ -354,5 +362,44 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(checkRunsOf(9)[0]?.history.at(-1)).toMatchObject({ status: "completed", conclusion: "neutral" });
     expect(run.outputs["termination-reason"]).toBe("provider_unavailable");
     expect(run.summary).toContain("`provider_unavailable`");
+  }, 60_000);
+  it("runs the code-scanning workflow of docs/github-action.md: SARIF and the agents' JSON validate", async () => {
+    const doc = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/github-action.md"), "utf8");
+    const yaml = doc.split("<!-- the workflow below is run by test/e2e/github-action.test.ts -->")[1];
+    const workflow = parse(/```yaml\n([\s\S]*?)```/.exec(yaml ?? "")![1]!) as {
+      jobs: { review: { steps: { id?: string; uses: string; with: Record<string, string> }[] } };
+    };
+    const [loupe, upload] = workflow.jobs.review.steps;
+    expect(upload!.uses).toMatch(/^github\/codeql-action\/upload-sarif@/);
+    // The upload step reads the file the Loupe step's output names.
+    expect(upload!.with.sarif_file).toBe(`\${{ steps.${loupe!.id}.outputs.sarif-file }}`);
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 10, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const inputs = Object.fromEntries(
+      Object.entries(loupe!.with).filter(([, value]) => !String(value).includes("${{")),
+    );
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values"),
+      provider,
+      inputs: { ...inputs, "openai-base-url": provider.baseURL, "review-model": "deepseek-v4-flash" },
+    });
+    expect(run.code).toBe(0);
+    expect(run.outputs["sarif-file"]).toMatch(/[/\\]workspace[/\\]loupe\.sarif$/);
+    const sarif = run.files["sarif-file"]!;
+    expect(sarifProblems(sarif)).toEqual([]);
+    const result = JSON.parse(sarif).runs[0].results[0];
+    expect(result.locations[0].physicalLocation.artifactLocation.uri).toBe("src/values.ts");
+    expect(result.properties["loupe/status"]).toBe("new");
+    const json = JSON.parse(run.files["result-file"]!);
+    expect(reviewDocumentProblems(json)).toEqual([]);
+    expect(json.outcome).toMatchObject({
+      kind: "reviewed",
+      completed: true,
+      termination_reason: "final_review",
+    });
+    expect(json.findings).toHaveLength(1);
+    expect(json.ledger).toMatchObject({ new: 1 });
   }, 60_000);
 });

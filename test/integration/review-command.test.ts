@@ -95,7 +95,12 @@ describe("loupe review as a child process against the scripted provider", () => 
   it("verifies each finding when REVIEW_VERIFY is on, and leaves a refuted one out of the review", async () => {
     const two = review([
       finding({ path: "src/service.ts", line: 2, title: "The write is not awaited" }),
-      finding({ path: "src/service.ts", line: 3, severity: "medium", title: "Validation occurs after the write" }),
+      finding({
+        path: "src/service.ts",
+        line: 3,
+        severity: "medium",
+        title: "Validation occurs after the write",
+      }),
     ]);
     // The two verifications run side by side: each answer goes to its finding's.
     const verdict = (title: string, value: string, quote: string | null) => ({

@@ -31,6 +31,8 @@ export interface ActionRun {
   /** GITHUB_OUTPUT, read back from its `name<<DELIMITER` form. */
   readonly outputs: Readonly<Record<string, string>>;
   readonly summary: string;
+  /** The text of the files the outputs `result-file` and `sarif-file` name, read before cleanup. */
+  readonly files: Readonly<Record<string, string>>;
 }
 
 export async function runActionEntry(input: ActionRunInput): Promise<ActionRun> {
@@ -75,12 +77,19 @@ export async function runActionEntry(input: ActionRunInput): Promise<ActionRun> 
       stderr += chunk.toString("utf8");
     });
     const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    const outputs = parseOutputs(fs.readFileSync(env.GITHUB_OUTPUT!, "utf8"));
+    const files: Record<string, string> = {};
+    for (const name of ["result-file", "sarif-file"]) {
+      const named = outputs[name];
+      if (named !== undefined && named !== "") files[name] = fs.readFileSync(named, "utf8");
+    }
     return {
       code,
       stdout,
       stderr,
-      outputs: parseOutputs(fs.readFileSync(env.GITHUB_OUTPUT!, "utf8")),
+      outputs,
       summary: fs.readFileSync(env.GITHUB_STEP_SUMMARY!, "utf8"),
+      files,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -80,6 +80,7 @@ function renderBody(
     duplicates: [],
     dismissed: [],
     raised: new Set(),
+    placed: [],
   };
   return renderReviewBody({
     review: { summary, findings, notes: [] },

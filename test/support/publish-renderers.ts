@@ -166,6 +166,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
         duplicates: [finding(f)],
         dismissed: [],
         raised: new Set(),
+        placed: [],
       };
       const review = { summary: f.summary, findings: [], notes: [f.note, f.note] };
       return {
@@ -208,6 +209,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
         duplicates: [],
         dismissed: [],
         raised: new Set(),
+        placed: [],
       };
       const review = { summary: f.summary, findings: [], notes: [f.note] };
       const markdown = renderReviewBody({

@@ -53,9 +53,16 @@ describe("action.yml", () => {
     expect(inputs["openai-api-key"]?.required).toBe(true);
   });
 
-  it("declares the four outputs", () => {
+  it("declares the six outputs", () => {
     const { outputs = {} } = v.parse(ActionMetadata, metadata);
-    expect(Object.keys(outputs).sort()).toEqual(["cost", "findings", "termination-reason", "tokens"]);
+    expect(Object.keys(outputs).sort()).toEqual([
+      "cost",
+      "findings",
+      "result-file",
+      "sarif-file",
+      "termination-reason",
+      "tokens",
+    ]);
   });
 
   it("is refused by the schema when it would not run (a wrong runtime, a misspelt key)", () => {

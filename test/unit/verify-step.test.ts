@@ -104,6 +104,7 @@ describe("the verification step", () => {
       disputed: [],
       unverified: [],
       unquoted: 0,
+      verdicts: ["confirmed", "confirmed", "confirmed"],
     });
   });
 
