@@ -1,8 +1,11 @@
+// The fast tier (`npm test`): the unit and integration suites, CPU-bound, two workers on two cores.
+// A worker runs file after file: nothing in these suites leaves process-wide state behind (the
+// one file that did is end-to-end, see jest.e2e.config.js).
 // Native ESM mode (NODE_OPTIONS=--experimental-vm-modules): probot 14 and nock 15 are ESM-only.
 // @swc/jest only strips types; `tsc --noEmit` type-checks separately (TypeScript 7 has no JS API).
-export default {
+export const base = {
   testEnvironment: "node",
-  roots: ["<rootDir>/test"],
+  rootDir: import.meta.dirname,
   testMatch: ["**/*.test.ts"],
   extensionsToTreatAsEsm: [".ts"],
   transform: {
@@ -12,11 +15,11 @@ export default {
     ],
   },
   testTimeout: 60000,
-  // Every test file in a fresh worker process: a file that starts Probot's own Server (the e2e
-  // dashboard test) left process-wide state behind that made a later file's Probot harness get
-  // its provider answers from somewhere other than its scripted provider (seen in one worker,
-  // in-band). A limit this low recycles the worker after each file, and any limit makes jest use
-  // workers even with one core to spare.
-  workerIdleMemoryLimit: "1MB",
   reporters: ["default", "<rootDir>/test/support/summary-reporter.js"],
+};
+
+export default {
+  ...base,
+  roots: ["<rootDir>/test/unit", "<rootDir>/test/integration"],
+  maxWorkers: 2,
 };
