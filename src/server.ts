@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     metrics,
     host: settings.host,
     port: settings.port,
+    writeSpacingMs: settings.github.writeSpacingMs,
     app: async (app, options) => {
       await loupe.app(app, options);
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));

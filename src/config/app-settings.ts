@@ -8,6 +8,7 @@ import { AppConfigSchema } from "./app-config.ts";
 import { BudgetSchema } from "./budget-config.ts";
 import { DashboardSchema } from "./dashboard-config.ts";
 import { FleetConfigSchema } from "./fleet-config.ts";
+import { GitHubConfigSchema } from "./github-config.ts";
 import { LogConfigSchema } from "./log-config.ts";
 import { ProviderConfigSchema } from "./provider-config.ts";
 import { fanOut } from "./read-env.ts";
@@ -28,6 +29,8 @@ const AREAS = {
   workers: WorkerConfigSchema,
   replyBudget: ReplyBudgetSchema,
   fleet: FleetConfigSchema,
+  /** How the App writes to GitHub's API (its write spacing). */
+  github: GitHubConfigSchema,
   /** Prices, and the installations' spend caps. */
   budget: BudgetSchema,
 };

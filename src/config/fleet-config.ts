@@ -3,7 +3,7 @@
 // process (which would split the fleet into strangers).
 
 import * as v from "valibot";
-import { integerVar } from "./env-fields.ts";
+import { integerVar, optionalIntegerVar } from "./env-fields.ts";
 
 function isRedisUrl(text: string): boolean {
   return URL.canParse(text) && ["redis:", "rediss:"].includes(new URL(text).protocol);
@@ -12,6 +12,8 @@ function isRedisUrl(text: string): boolean {
 export const FleetConfigSchema = v.pipe(
   v.object({
     FLEET_LOCK_SECONDS: integerVar("FLEET_LOCK_SECONDS", 5, 300, 30),
+    // Below the 5 s floor, for test worlds that take replicas down and wait for the takeover.
+    FLEET_LOCK_MS: optionalIntegerVar("FLEET_LOCK_MS", 1000, 300_000, "FLEET_LOCK_SECONDS"),
     REDIS_URL: v.optional(
       v.pipe(
         v.string(),
@@ -28,7 +30,7 @@ export const FleetConfigSchema = v.pipe(
     /** redis:// or rediss:// URL of the fleet's Redis; null for the single process. */
     redisUrl: env.REDIS_URL ?? null,
     /** A replica silent this long is taken for dead and its reviews taken over. */
-    lockMs: env.FLEET_LOCK_SECONDS * 1000,
+    lockMs: env.FLEET_LOCK_MS ?? env.FLEET_LOCK_SECONDS * 1000,
   })),
 );
 

@@ -4,13 +4,15 @@
 // `loggingOptions` are declared but never read). Here the order is Loupe's: the access log,
 // the webhook guard in front of Probot's middleware, Probot's /ping, the handlers the app adds
 // (/healthz, /readyz, /metrics, /queues), 404. Probot itself is the same: createProbot reads the
-// same variables, with the process's logger and the webhook secret Loupe checked at startup.
+// same variables, with the process's logger, the webhook secret Loupe checked at startup and
+// its Octokit with the writes spaced as GITHUB_WRITE_SPACING_MS says.
 
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { type ApplicationFunction, createProbot } from "probot";
 import { WEBHOOK_PATH } from "../config/webhook-target.ts";
+import { withWriteSpacing } from "../github/write-spacing.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import { createAccessLog } from "./access-log.ts";
@@ -28,6 +30,8 @@ export interface AppServerOptions {
   readonly host: string;
   readonly port: number;
   readonly app: ApplicationFunction;
+  /** GITHUB_WRITE_SPACING_MS: the least time between two writes to GitHub. */
+  readonly writeSpacingMs: number;
 }
 
 export interface AppServer {
@@ -50,7 +54,10 @@ function listen(server: http.Server, port: number, host: string): Promise<number
 
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const { log } = options;
-  const probot = createProbot({ env: options.env, overrides: { log, secret: options.webhookSecret } });
+  const probot = createProbot({
+    env: options.env,
+    overrides: { log, secret: options.webhookSecret, Octokit: withWriteSpacing(options.writeSpacingMs) },
+  });
   const added: Handler[] = [];
   await probot.load(options.app, { cwd: process.cwd(), addHandler: (handler) => added.push(handler) });
   const guard = createWebhookGuard({

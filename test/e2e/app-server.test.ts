@@ -70,10 +70,15 @@ beforeAll(async () => {
     },
     { body: stopTurn(finalReview) },
   ]);
-  loupe = await startLoupeProcess({
-    command: "npm",
-    env: fakeWorldEnv({ github, providerBaseURL: provider.baseURL, webhookSecret: SECRET, apiKey: API_KEY }),
+  const env = fakeWorldEnv({
+    github,
+    providerBaseURL: provider.baseURL,
+    webhookSecret: SECRET,
+    apiKey: API_KEY,
   });
+  // The one world at the production default: GitHub's writes spaced as Probot spaces them.
+  delete env.GITHUB_WRITE_SPACING_MS;
+  loupe = await startLoupeProcess({ command: "npm", env });
 }, 60_000);
 
 afterAll(async () => {
@@ -144,6 +149,17 @@ describe("Loupe as a server process (npm start) against a fake GitHub", () => {
     expect(provider.requests).toHaveLength(2);
     // The App fetched the head over smart HTTP with the installation token, never in the URL.
     expect(github.gitRequests.some((r) => r.url.includes("git-upload-pack"))).toBe(true);
+  });
+
+  it("spaced its writes to GitHub at least Probot's second apart (GITHUB_WRITE_SPACING_MS unset)", () => {
+    const writes = github.requests.filter(
+      (r) =>
+        r.url.startsWith("/api/") && !["GET", "HEAD"].includes(r.method) && !r.url.endsWith("/access_tokens"),
+    );
+    expect(writes.length).toBeGreaterThanOrEqual(3); // the check run, its completion, the review
+    const gaps = writes.slice(1).map((w, i) => w.receivedAt - writes[i]!.receivedAt);
+    // A quarter of the spacing for the connections' own delays, which differ between requests.
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(750);
   });
 
   it("kept PR 8 (bad signature) untouched", () => {

@@ -1,7 +1,8 @@
 // A burst of pull requests in one installation, across a fleet of three replicas on one Redis,
-// against a fake GitHub that paces an installation's writes one a second as GitHub does. Every
-// webhook must be answered 2xx promptly — before the fifth check run could even have been
-// created — however far behind GitHub's pace the queued check runs fall; every pull request is
+// against a fake GitHub that paces an installation's writes as GitHub does (a second apart there,
+// scaled down here with Loupe's own write spacing). Every webhook must be answered 2xx promptly —
+// before the fifth check run could even have been created — however far behind GitHub's pace the
+// queued check runs fall; every pull request is
 // reviewed once, on one check run, and none is left open, also when a replica is SIGKILLed in the
 // middle of the burst (its announcements half made, its reviews taken over).
 
@@ -18,8 +19,11 @@ import { type DeliveryResult, deliverWebhook } from "../support/webhook-delivery
 
 const SECRET = `whsec-burst-${process.pid}`;
 const PULLS = 40;
-/** GitHub's pace for one installation's writes. */
-const PACE_MS = 1000;
+/**
+ * GitHub's pace for one installation's writes (a second there), scaled down with Loupe's write
+ * spacing: the assertions compare the two as ratios.
+ */
+const PACE_MS = 300;
 let redis: RedisServer;
 let github: FakeGitHub;
 let provider: ScriptedProvider;
@@ -42,7 +46,14 @@ async function startReplica(): Promise<LoupeProcess> {
       providerBaseURL: provider.baseURL,
       webhookSecret: SECRET,
       apiKey: `test-key-burst-${process.pid}`,
-      extra: { REDIS_URL: redis.url, FLEET_LOCK_SECONDS: "5", REVIEW_CONCURRENCY: "2", LOG_LEVEL: "info" },
+      extra: {
+        REDIS_URL: redis.url,
+        FLEET_LOCK_MS: "2500",
+        REVIEW_CONCURRENCY: "2",
+        LOG_LEVEL: "info",
+        // Loupe spaces its writes at the fake's pace, as at GitHub's by default.
+        GITHUB_WRITE_SPACING_MS: String(PACE_MS),
+      },
     }),
   });
   replicas.push(loupe);

@@ -54,7 +54,8 @@ async function startReplica(extra: Record<string, string> = {}): Promise<LoupePr
       apiKey: `test-key-fleet-${process.pid}`,
       extra: {
         REDIS_URL: redis.url,
-        FLEET_LOCK_SECONDS: "5",
+        // A lock below the production floor of 5 s: every takeover waits for it to expire.
+        FLEET_LOCK_MS: "2500",
         REVIEW_CONCURRENCY: "2",
         // No grace: a SIGTERMed replica hands its running reviews back at once (the test waits for that).
         SHUTDOWN_GRACE_SECONDS: "0",

@@ -1,7 +1,8 @@
 // GET /repos/:o/:r/compare/:base...:head computed from the real repository with native git, the
 // way GitHub computes it: the three-dot diff runs from the merge base to the head, and each
 // file's `patch` is the unified diff with 3 lines of context, hunk headers first, no file header.
-// Runs git asynchronously: this code lives inside the fake's own HTTP server.
+// Runs git asynchronously: this code lives inside the fake's own HTTP server; a comparison's
+// independent git commands run side by side, and two commits are compared once.
 
 import { runGitAsync } from "./git-fixture.ts";
 
@@ -57,7 +58,14 @@ export async function resolveCommit(where: GitLocation, revision: string): Promi
   }
 }
 
-/** Computes the comparison; `threeDot` false means base..head (a direct diff from base). */
+/** Two commits' comparison never changes: each is computed once per repository, base, head. */
+const COMPARISONS = new Map<string, Promise<Comparison>>();
+
+/**
+ * Computes the comparison; `threeDot` false means base..head (a direct diff from base). Branch
+ * names are resolved first (a branch moves), then the comparison of the two commits is computed
+ * once, its independent git commands side by side.
+ */
 export async function compareCommits(
   where: GitLocation,
   base: string,
@@ -65,17 +73,36 @@ export async function compareCommits(
   threeDot = true,
 ): Promise<Comparison> {
   const git = (...args: string[]) => runGitAsync(args, { cwd: where.gitdir, home: where.home });
-  const mergeBaseSha = await git("merge-base", base, head);
-  const from = threeDot ? mergeBaseSha : base;
-  const aheadBy = Number(await git("rev-list", "--count", `${base}..${head}`));
-  const behindBy = Number(await git("rev-list", "--count", `${head}..${base}`));
-  const commitsText = await git("rev-list", "--reverse", `${base}..${head}`);
-  const files = await filesBetween(
-    where,
-    git,
-    await git("rev-parse", `${from}^{commit}`),
-    await git("rev-parse", `${head}^{commit}`),
-  );
+  const [baseSha, headSha] = await Promise.all([
+    git("rev-parse", `${base}^{commit}`),
+    git("rev-parse", `${head}^{commit}`),
+  ]);
+  const key = `${where.gitdir}\0${baseSha}\0${headSha}\0${threeDot}`;
+  let comparison = COMPARISONS.get(key);
+  if (comparison === undefined) {
+    comparison = compareShas(where, git, baseSha, headSha, threeDot);
+    COMPARISONS.set(key, comparison);
+    comparison.catch(() => COMPARISONS.delete(key));
+  }
+  return comparison;
+}
+
+async function compareShas(
+  where: GitLocation,
+  git: (...args: string[]) => Promise<string>,
+  baseSha: string,
+  headSha: string,
+  threeDot: boolean,
+): Promise<Comparison> {
+  const [mergeBaseSha, ahead, behind, commitsText] = await Promise.all([
+    git("merge-base", baseSha, headSha),
+    git("rev-list", "--count", `${baseSha}..${headSha}`),
+    git("rev-list", "--count", `${headSha}..${baseSha}`),
+    git("rev-list", "--reverse", `${baseSha}..${headSha}`),
+  ]);
+  const aheadBy = Number(ahead);
+  const behindBy = Number(behind);
+  const files = await filesBetween(where, git, threeDot ? mergeBaseSha : baseSha, headSha);
   return {
     status:
       aheadBy === 0 && behindBy === 0
@@ -87,9 +114,9 @@ export async function compareCommits(
             : "diverged",
     aheadBy,
     behindBy,
-    baseSha: await git("rev-parse", `${base}^{commit}`),
+    baseSha,
     mergeBaseSha,
-    headSha: await git("rev-parse", `${head}^{commit}`),
+    headSha,
     commits: commitsText === "" ? [] : commitsText.split("\n"),
     files,
   };
@@ -119,7 +146,13 @@ async function diffFiles(
   from: string,
   head: string,
 ): Promise<CompareFile[]> {
-  const nameStatus = (await git("diff", "--name-status", "-z", "-M", from, head)).split("\0");
+  const [nameStatusText, whole, fromTree, headTree] = await Promise.all([
+    git("diff", "--name-status", "-z", "-M", from, head),
+    git("diff", "-U3", "--no-color", "--no-ext-diff", "-M", from, head),
+    git("ls-tree", "-r", "-z", from),
+    git("ls-tree", "-r", "-z", head),
+  ]);
+  const nameStatus = nameStatusText.split("\0");
   const entries: { status: CompareFile["status"]; paths: string[] }[] = [];
   for (let i = 0; i < nameStatus.length; ) {
     const code = nameStatus[i++] ?? "";
@@ -131,11 +164,13 @@ async function diffFiles(
   }
   // One diff for every file, cut at its `diff --git` headers: git writes them in the order of
   // --name-status above, one a file, so the n-th section is the n-th file's.
-  const whole = await git("diff", "-U3", "--no-color", "--no-ext-diff", "-M", from, head);
   const sections = `\n${whole}`.split("\ndiff --git ").slice(1);
   const blobs = new Map<string, string>();
-  for (const commit of [from, head]) {
-    for (const line of (await git("ls-tree", "-r", "-z", commit)).split("\0")) {
+  for (const [commit, tree] of [
+    [from, fromTree],
+    [head, headTree],
+  ] as const) {
+    for (const line of tree.split("\0")) {
       const tab = line.indexOf("\t");
       if (tab > 0) blobs.set(`${commit}:${line.slice(tab + 1)}`, line.slice(0, tab).split(" ")[2]!);
     }

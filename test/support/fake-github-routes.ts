@@ -188,8 +188,10 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
   }
   match = on("GET", /^\/compare\/(.+?)(\.\.\.?)(.+)$/);
   if (match) {
-    const base = await resolveCommit(where, decodeURIComponent(match[1]!));
-    const head = await resolveCommit(where, decodeURIComponent(match[3]!));
+    const [base, head] = await Promise.all([
+      resolveCommit(where, decodeURIComponent(match[1]!)),
+      resolveCommit(where, decodeURIComponent(match[3]!)),
+    ]);
     if (base === undefined || head === undefined) return error(404, "Not Found");
     const c = await compareCommits(where, base, head, match[2] === "...");
     const commit = (sha: string) => ({

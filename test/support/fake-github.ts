@@ -35,6 +35,8 @@ export interface RecordedApiRequest {
   /** The request body as text (git requests: empty; their bodies are pack negotiation). */
   body: string;
   status: number;
+  /** When it arrived (performance.now(), this process's clock): for spacings, never durations. */
+  readonly receivedAt: number;
 }
 
 export interface FakeRepositoryOptions {
@@ -164,6 +166,7 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
       headers: { ...req.headers },
       body: "",
       status: 0,
+      receivedAt: performance.now(),
     };
     requests.push(record);
     res.on("finish", () => {

@@ -47,7 +47,8 @@ export interface LoupeProcess {
 
 /**
  * The environment that points a Loupe process at a fake GitHub (as a GitHub Enterprise host over
- * http) and a scripted model, in production mode; `extra` adds or overrides variables.
+ * http) and a scripted model, in production mode but for the write spacing; `extra` adds or
+ * overrides variables.
  */
 export function fakeWorldEnv(world: {
   readonly github: { readonly appId: string; readonly privateKey: string; readonly host: string };
@@ -69,6 +70,10 @@ export function fakeWorldEnv(world: {
     REVIEW_VERIFY: "off",
     LOG_LEVEL: "info",
     NODE_ENV: "production",
+    // Writes 20 ms apart, not Probot's second (three for a review): a world's reviews would
+    // otherwise wait out GitHub's spacing on a fake that has none. test/e2e/app-server.test.ts
+    // keeps the production default.
+    GITHUB_WRITE_SPACING_MS: "20",
     ...world.extra,
   };
 }

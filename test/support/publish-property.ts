@@ -2,7 +2,7 @@
 // (GitHub's parser) on the rendered HTML: no mention, no reference, no foreign link or image, no
 // raw HTML, exactly Loupe's markers, no invisible character, within GitHub's limits. cmark-gfm
 // parses a batch of cases per process (a process per case would cost more than the rest of the
-// test). A failure names the renderer, the seed and the case; it replays.
+// test). A failure names the renderer, the seed and the case, and how to replay its run.
 
 import {
   allProblems,
@@ -13,9 +13,11 @@ import {
 } from "./gfm-oracle.ts";
 import { randomFields } from "./hostile-markdown.ts";
 import type { ModelFields, PublishRenderer, Rendered } from "./publish-renderers.ts";
+import { PROPERTY_RUNS, REPLAY } from "./property-runs.ts";
 import { seededRandom } from "./seeded-random.ts";
 
-export const PROPERTY_CASES = 10_000;
+/** Cases per renderer: LOUPE_PROPERTY_RUNS (property-runs.ts), 1,000 by default, 10,000 deep. */
+export const PROPERTY_CASES = PROPERTY_RUNS;
 /** Cases per cmark-gfm process. */
 const BATCH = 500;
 /**
@@ -50,7 +52,7 @@ export function firstFailure(renderer: PublishRenderer, seed: number, cases = PR
       if (!markdown.isWellFormed()) problems.push("a lone surrogate");
       if (PUBLISHED_INVISIBLE.test(markdown)) problems.push("an invisible character");
       if (problems.length > 0)
-        return `seed ${seed}, case ${first + k}: ${[...new Set(problems)].join("; ")}\n${JSON.stringify(fields)}\n${markdown}`;
+        return `seed ${seed}, case ${first + k}: ${[...new Set(problems)].join("; ")} (replay: ${REPLAY})\n${JSON.stringify(fields)}\n${markdown}`;
     }
   }
   return null;

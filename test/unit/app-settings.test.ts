@@ -51,6 +51,7 @@ describe("the App's settings", () => {
       metricsToken: null,
       dashboard: null,
       fleet: { redisUrl: null, lockMs: 30_000 },
+      github: { writeSpacingMs: 1000 },
       workers: { threads: 3, memoryMb: 512 },
       log: { level: "info", format: "pretty", messageKey: "msg", levelInString: false },
       provider: { model: "gpt-4.1-mini", maxResponseBytes: 4096, toolCalls: "auto", maxRetries: 2 },

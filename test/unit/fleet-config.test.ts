@@ -29,6 +29,17 @@ describe("the fleet's settings", () => {
     },
   );
 
+  it("takes a lock in milliseconds below the 5 s floor, over FLEET_LOCK_SECONDS", () => {
+    expect(readFleetConfig({ FLEET_LOCK_MS: "1500", FLEET_LOCK_SECONDS: "60" }).lockMs).toBe(1500);
+    expect(readFleetConfig({ FLEET_LOCK_MS: "" }).lockMs).toBe(30_000);
+  });
+
+  it.each([["999"], ["300001"], ["2s"]])("refuses FLEET_LOCK_MS=%j", (value) => {
+    expect(settingsError(FleetConfigSchema, { FLEET_LOCK_MS: value })).toContain(
+      `FLEET_LOCK_MS="${value}" is not an integer from 1000 to 300000: set one, or unset FLEET_LOCK_MS for FLEET_LOCK_SECONDS`,
+    );
+  });
+
   it.each([["4"], ["301"], ["ten"], ["-5"], ["5.5"]])("refuses FLEET_LOCK_SECONDS=%j", (value) => {
     expect(settingsError(FleetConfigSchema, { FLEET_LOCK_SECONDS: value })).toContain(
       `FLEET_LOCK_SECONDS="${value}" is not an integer from 5 to 300`,
