@@ -17,6 +17,7 @@ import { reviewQueueFor } from "./fleet/review-queue-for.ts";
 import { type AppClient, createBotLoginLookup } from "./github/bot-login.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
 import { observeGitHubRequests } from "./github/observe-requests.ts";
+import { retryWithin } from "./github/retry-deadline.ts";
 import type { GitHubClient } from "./github/octokit.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
 import { createOpenRunsJournal, NO_JOURNAL, type OpenRunsJournal } from "./jobs/open-runs-journal.ts";
@@ -76,6 +77,9 @@ export interface LoupeApp {
 const HANDLED_EVENTS = ["pull_request", "check_run", "check_suite"] as const;
 /** Comments in a pull request's conversation: commands, and replies in Loupe's threads. */
 const CONVERSATION_EVENTS = ["issue_comment", "pull_request_review_comment"] as const;
+
+/** How long the queued check run's request may keep retrying (waits of 1 s and 4 s). */
+const ANNOUNCE_RETRY_MS = 5_000;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -143,7 +147,11 @@ function startRuntime<W extends WorkspaceHandle>(
     });
   const announce = async (request: ReviewRequest) => {
     const octokit = await installation(request.installationId).catch(() => null);
-    return octokit === null ? null : await checkRuns.announce(octokit, request, request.headSha);
+    if (octokit === null) return null;
+    // The queued run is a courtesy (the job opens one if there is none): a short retry, not the
+    // review's, so an unreachable GitHub does not add a series of retries before the review starts.
+    retryWithin(octokit, Date.now() + ANNOUNCE_RETRY_MS);
+    return await checkRuns.announce(octokit, request, request.headSha);
   };
   const cancel = async (request: ReviewRequest, checkRunId: number, reason: CancelReason) =>
     checkRuns.cancel(await installation(request.installationId), request, checkRunId, reason);

@@ -8,6 +8,7 @@ import type { BudgetSettings } from "../config/budget-config.ts";
 import type { BudgetStore } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import { queueKey } from "../domain/review-request.ts";
+import { retryWithin } from "../github/retry-deadline.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
 import { GitHubUnavailableError, isGitHubUnavailable } from "../github/unavailable.ts";
 import { gitHubHost } from "../host/github/github-host.ts";
@@ -58,6 +59,9 @@ export async function runReview<W extends WorkspaceHandle>(
     now,
     deadline: now() + ports.reviewTimeoutMs + 60_000,
   };
+  // Octokit's own retries (and their waits) end with the review's time; completing the check run
+  // after it still gets one attempt per request, and secondary rate limits the margin above.
+  retryWithin(octokit, startedAt + ports.reviewTimeoutMs, now);
   const runs = reviewCheckRun(options, retry.deadline);
   await using host = gitHubHost({
     octokit,
