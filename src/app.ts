@@ -24,7 +24,7 @@ import { createOpenRunsJournal, NO_JOURNAL, type OpenRunsJournal } from "./jobs/
 import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
 import { type AppBudget, runReview } from "./jobs/run-review.ts";
 import { routeBottleneckErrors } from "./log/routed-errors.ts";
-import { createDependencyStates } from "./metrics/dependency-state.ts";
+import { createDependencyStates, type DependencyState } from "./metrics/dependency-state.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { readQueue } from "./metrics/queue-reading.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
@@ -66,6 +66,8 @@ export interface LoupeRuntime {
   readonly replies: ReplyQueue;
   /** The completion of the check runs an earlier process left open (LOUPE_STATE_DIR). */
   readonly recovery: Promise<void>;
+  /** Redis's state (REDIS_URL), for the other connections the process opens to it and /readyz. */
+  readonly redisHealth: DependencyState;
 }
 
 export interface LoupeApp {
@@ -176,7 +178,7 @@ function startRuntime<W extends WorkspaceHandle>(
     ...{ redisUrl, concurrency: config.replyConcurrency, runner: replyRunner, log: app.log },
     ...timing,
   });
-  return { reviews, replies, recovery };
+  return { reviews, replies, recovery, redisHealth: dependencies.redis };
 }
 
 /** The handlers only map and enqueue; every other event the App receives is counted, not handled. */
