@@ -5,6 +5,7 @@
 import type { ReviewRequest } from "../domain/review-request.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { httpStatus } from "../github/octokit.ts";
+import { retryWithin } from "../github/retry-deadline.ts";
 import { gitHubHost } from "../host/github/github-host.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
@@ -33,6 +34,8 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   const log = actionLogger(io.stdout);
   const ports = createDefaultPorts({ provider: settings.provider, limits: settings.limits });
   const retry = { sleep: input.sleep, now: Date.now, deadline: Date.now() + ports.reviewTimeoutMs + 60_000 };
+  // Octokit's retries (1 s, 4 s, 9 s apart) end with the review's time, as in the App.
+  retryWithin(octokit, Date.now() + ports.reviewTimeoutMs);
   await using host = gitHubHost({
     octokit,
     request,

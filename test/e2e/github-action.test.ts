@@ -170,6 +170,9 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(run.summary).toContain("`final_review`");
     expect(run.summary).toContain(FINDING_TITLE);
     expect(run.summary).toContain("330");
+    // Posted: the summary says so, not GitHub's 422 fallback ("did not accept the inline comments").
+    expect(run.summary).toContain("Posted on the pull request (1 inline); the 1 finding is listed here.");
+    expect(run.summary).not.toContain("did not accept");
     // The head was fetched over git's smart HTTP with the workflow's token.
     expect(github.gitRequests.some((r) => r.url.includes("git-upload-pack"))).toBe(true);
     expect(provider.remaining()).toBe(0);
@@ -217,6 +220,7 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(run.summary).toContain("may not create check runs");
     expect(run.summary).toContain("`pull_request_target`");
     expect(run.summary).toContain("### The review (not posted)");
+    expect(run.summary).toContain("Not posted: the 1 finding is listed here.");
     expect(run.summary).toContain(FINDING_TITLE);
     expect(run.summary).toContain("`final_review`");
     expect(run.outputs).toEqual({
