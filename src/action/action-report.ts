@@ -83,6 +83,27 @@ function summaryBody(allInBody: string, readOnly: boolean, inline: number): stri
   });
 }
 
+/**
+ * The App's texts point at its check run's "Re-run review" button, which an action's check run
+ * does not have: in the action they say to re-run the job.
+ */
+export function forTheAction(ending: Ending): Ending {
+  const rerun = (text: string) =>
+    text
+      .replace(/Press \*\*Re-run review\*\*/g, "Re-run this job")
+      .replace(/press \*\*Re-run review\*\*/g, "re-run this job");
+  const { output } = ending;
+  return {
+    ...ending,
+    output: {
+      ...output,
+      title: output.title.replace(/press Re-run$/, "re-run this job"),
+      summary: rerun(output.summary),
+      ...(output.text === undefined ? {} : { text: rerun(output.text) }),
+    },
+  };
+}
+
 function failureOf(input: ReportInput): string | null {
   if (input.outcome.kind === "config_invalid") return "The repository's Loupe configuration is invalid.";
   if (!gateReached(input.outcome, input.failOn)) return null;

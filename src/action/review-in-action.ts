@@ -16,7 +16,7 @@ import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import { actionCheckRun } from "./action-check-run.ts";
 import type { ActionSettings } from "./action-inputs.ts";
 import { actionLogger, annotation, type Write } from "./action-log.ts";
-import { gateReached, reportOutcome } from "./action-report.ts";
+import { forTheAction, gateReached, reportOutcome } from "./action-report.ts";
 import type { RunnerContext } from "./runner-context.ts";
 import { appendSummary, writeOutputs } from "./step-files.ts";
 
@@ -64,7 +64,7 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
     return { kind: "failed", error };
   });
   const gated = withActionGate(outcome, settings);
-  const ending = endingFor(gated);
+  const ending = forTheAction(endingFor(gated));
   await run.current()?.complete(ending);
   const report = reportOutcome({
     outcome: gated,
@@ -77,7 +77,12 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   appendSummary(context.summaryPath, report.summary);
   writeOutputs(context.outputPath, report.outputs);
   if (report.failure !== null) io.stdout(annotation("error", report.failure));
-  else if (ending.conclusion === "neutral") io.stdout(annotation("warning", ending.output.title));
+  else if (ending.conclusion === "neutral") {
+    // Visible on the run's page either way; a job that must not pass unreviewed fails on it.
+    const said = `${ending.output.title}: ${ending.output.summary.split("\n")[0]}`;
+    io.stdout(annotation(settings.failOnIncomplete ? "error" : "warning", said));
+    if (settings.failOnIncomplete) return 1;
+  }
   return report.failure === null ? 0 : 1;
 }
 

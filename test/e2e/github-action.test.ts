@@ -359,4 +359,24 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(run.outputs["termination-reason"]).toBe("provider_unavailable");
     expect(run.summary).toContain("`provider_unavailable`");
   }, 60_000);
+
+  it("fails the job on an incomplete review with fail-on-incomplete: true", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 12, headRef: "change-v10" });
+    const provider = await startScriptedProvider([
+      { fault: "empty_500" },
+      { fault: "empty_500" },
+      { fault: "empty_500" },
+    ]);
+    providers.push(provider);
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values"),
+      provider,
+      inputs: { "fail-on-incomplete": "true" },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("::error::Loupe: review incomplete (provider_unavailable)");
+    expect(checkRunsOf(12)[0]?.history.at(-1)).toMatchObject({ conclusion: "neutral" });
+  }, 60_000);
 });
