@@ -6,7 +6,7 @@
 // Run: node_modules/.bin/node bench/verify-quote.ts
 
 import type { Finding } from "../src/domain/finding.ts";
-import { quoteInHead } from "../src/review/refutation-quote.ts";
+import { quotesInHead } from "../src/review/refutation-quote.ts";
 import { readRepositoryTextFile } from "../src/tools/repository-file.ts";
 import { memoryRepository } from "../test/support/memory-repository.ts";
 
@@ -35,10 +35,10 @@ async function cpuMs(times: number, run: () => Promise<unknown>): Promise<number
 const TIMES = 20;
 const readMs = await cpuMs(TIMES, () => readRepositoryTextFile(view, "big.ts"));
 const wholeMs = await cpuMs(TIMES, async () => {
-  if (!(await quoteInHead(view, finding(null), quote))) throw new Error("quote not found");
+  if (!(await quotesInHead(view, finding(null), quote)).refutes) throw new Error("quote not found");
 });
 const windowMs = await cpuMs(TIMES, async () => {
-  if (!(await quoteInHead(view, finding(12_505), quote))) throw new Error("quote not found");
+  if (!(await quotesInHead(view, finding(12_505), quote)).refutes) throw new Error("quote not found");
 });
 console.log(`${LINES} lines; a read ${readMs.toFixed(1)} ms CPU`);
 console.log(`quote check, whole file: ${(wholeMs / readMs).toFixed(2)}× the read`);

@@ -8,7 +8,7 @@ import { createCheckRuns } from "./check-runs/check-runs.ts";
 import type { AppConfig } from "./config/app-config.ts";
 import { createPermissionCache } from "./conversation/permission-cache.ts";
 import type { CancelReason } from "./domain/cancel-reason.ts";
-import type { ReviewRequest } from "./domain/review-request.ts";
+import type { ReviewRequest } from "./github/review-request.ts";
 import { budgetStoreFor } from "./fleet/budget-store-for.ts";
 import { logFleetStart } from "./fleet/fleet-startup.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming } from "./fleet/fleet-timing.ts";
@@ -28,7 +28,7 @@ import { createDependencyStates, type DependencyState } from "./metrics/dependen
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { readQueue } from "./metrics/queue-reading.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
-import { errorDetail } from "./pipeline/error-detail.ts";
+import { errorDetail } from "./log/error-detail.ts";
 import type { ReviewPorts } from "./pipeline/review-ports.ts";
 import { createCommentHandler } from "./replies/comment-handler.ts";
 import { createReplyEndedReporter } from "./replies/reply-ending.ts";

@@ -12,8 +12,8 @@ import {
 import type { GitHubClient } from "../github/octokit.ts";
 import { httpStatus } from "../github/octokit.ts";
 import { describeFailure } from "../pipeline/describe-failure.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
-import type { JobLogger } from "../pipeline/job-logger.ts";
+import { errorDetail } from "../log/error-detail.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 
 export const CHECK_RUN_NAME = "Loupe review";
 const PROGRESS_INTERVAL_MS = 10_000;

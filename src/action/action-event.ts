@@ -5,7 +5,7 @@
 
 import { parseCommand } from "../conversation/command.ts";
 import { type CommentAuthor, decideAuthor } from "../conversation/permission.ts";
-import type { ReviewRequest } from "../domain/review-request.ts";
+import type { ReviewRequest } from "../github/review-request.ts";
 import { toCommentEvent } from "../webhooks/to-comment-event.ts";
 import { toReviewRequest } from "../webhooks/to-review-request.ts";
 

@@ -3,7 +3,7 @@
 // through secret redaction first, as every log line of the App does.
 
 import { redactSecrets } from "../domain/redact.ts";
-import type { JobLogger } from "../pipeline/job-logger.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 
 export type Write = (line: string) => void;
 

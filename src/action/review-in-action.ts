@@ -2,17 +2,16 @@
 // the App's check run (or none, when the token may not make one), reported through the step's
 // summary and outputs. A publish the token may not make (403) leaves the review in the summary.
 
-import type { ReviewRequest } from "../domain/review-request.ts";
+import type { ReviewRequest } from "../github/review-request.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { httpStatus } from "../github/octokit.ts";
 import { retryWithin } from "../github/retry-deadline.ts";
-import { gitHubHost } from "../host/github/github-host.ts";
+import { reviewOnGitHub } from "../host/github/review-on-github.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { endingFor } from "../jobs/ending.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import type { RoundProgress } from "../llm/types.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
-import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import { actionCheckRun } from "./action-check-run.ts";
 import type { ActionSettings } from "./action-inputs.ts";
 import { actionLogger, annotation, type Write } from "./action-log.ts";
@@ -36,54 +35,57 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   const retry = { sleep: input.sleep, now: Date.now, deadline: Date.now() + ports.reviewTimeoutMs + 60_000 };
   // Octokit's retries (1 s, 4 s, 9 s apart) end with the review's time, as in the App.
   retryWithin(octokit, Date.now() + ports.reviewTimeoutMs);
-  await using host = gitHubHost({
-    octokit,
-    request,
-    gitBaseUrl: context.serverUrl,
-    gitHost: new URL(context.serverUrl).host,
-    fetchWorkspace: ports.fetchWorkspace,
-    botLogin: async () => settings.botLogin,
-    retry,
-    ...(settings.configPath === null ? {} : { configPath: settings.configPath }),
-  });
-  const watched = watchRefusal(host);
+  let watched: ReturnType<typeof watchRefusal> | null = null;
   const target = { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber };
   const run = actionCheckRun({ octokit, target, deadline: retry.deadline, log, sleep: input.sleep });
-  const outcome = await reviewPullRequest(watched.host, ports, {
-    signal: io.signal,
-    asked: request.rerun,
-    askedFull: request.trigger === "command.full_review",
-    // pull_request_target runs for anyone's pull request, on the team's key: as in the App.
-    authorPolicy: settings.authorPolicy,
-    prices: settings.prices,
-    started: (pullRequest) => run.open(pullRequest.headSha),
-    onRound: (progress) => run.current()?.progress(progress),
-    log,
-  }).catch((error: unknown): ReviewOutcome => {
-    log.warn({ error: errorDetail(error) }, "review ended early");
-    return { kind: "failed", error };
+  const review = {
+    host: {
+      octokit,
+      gitBaseUrl: context.serverUrl,
+      gitHost: new URL(context.serverUrl).host,
+      botLogin: async () => settings.botLogin,
+      retry,
+      ...(settings.configPath === null ? {} : { configPath: settings.configPath }),
+    },
+    request,
+    ports,
+    run: {
+      signal: io.signal,
+      // pull_request_target runs for anyone's pull request, on the team's key: as in the App.
+      authorPolicy: settings.authorPolicy,
+      prices: settings.prices,
+      started: (pullRequest: { readonly headSha: string }) => run.open(pullRequest.headSha),
+      onRound: (progress: RoundProgress) => run.current()?.progress(progress),
+      log,
+    },
+    watch: (host: PullRequestHost) => {
+      watched = watchRefusal(host);
+      return watched.host;
+    },
+  };
+  return await reviewOnGitHub(review, async (outcome) => {
+    const gated = withActionGate(outcome, settings);
+    const ending = forTheAction(endingFor(gated));
+    await run.current()?.complete(ending);
+    const report = reportOutcome({
+      outcome: gated,
+      ending,
+      pullNumber: request.pullNumber,
+      readOnly: watched?.refused() ?? false,
+      noCheckRun: run.missing(),
+      failOn: settings.failOn,
+    });
+    appendSummary(context.summaryPath, report.summary);
+    writeOutputs(context.outputPath, report.outputs);
+    if (report.failure !== null) io.stdout(annotation("error", report.failure));
+    else if (ending.conclusion === "neutral") {
+      // Visible on the run's page either way; a job that must not pass unreviewed fails on it.
+      const said = `${ending.output.title}: ${ending.output.summary.split("\n")[0]}`;
+      io.stdout(annotation(settings.failOnIncomplete ? "error" : "warning", said));
+      if (settings.failOnIncomplete) return 1;
+    }
+    return report.failure === null ? 0 : 1;
   });
-  const gated = withActionGate(outcome, settings);
-  const ending = forTheAction(endingFor(gated));
-  await run.current()?.complete(ending);
-  const report = reportOutcome({
-    outcome: gated,
-    ending,
-    pullNumber: request.pullNumber,
-    readOnly: watched.refused(),
-    noCheckRun: run.missing(),
-    failOn: settings.failOn,
-  });
-  appendSummary(context.summaryPath, report.summary);
-  writeOutputs(context.outputPath, report.outputs);
-  if (report.failure !== null) io.stdout(annotation("error", report.failure));
-  else if (ending.conclusion === "neutral") {
-    // Visible on the run's page either way; a job that must not pass unreviewed fails on it.
-    const said = `${ending.output.title}: ${ending.output.summary.split("\n")[0]}`;
-    io.stdout(annotation(settings.failOnIncomplete ? "error" : "warning", said));
-    if (settings.failOnIncomplete) return 1;
-  }
-  return report.failure === null ? 0 : 1;
 }
 
 /** The check run concludes on the action's `fail-on` when one was given, as the job does. */

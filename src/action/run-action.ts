@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { isLoupeError } from "../domain/errors.ts";
-import type { ReviewRequest } from "../domain/review-request.ts";
+import type { ReviewRequest } from "../github/review-request.ts";
 import { createConversationApi } from "../github/conversation-api.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { commandRequest, toActionEvent } from "./action-event.ts";

@@ -20,8 +20,8 @@ import { renderProgressOutput } from "../github/check-run-output.ts";
 import type { GitHubClient, RepoRef } from "../github/octokit.ts";
 import { withSecondaryRetry } from "../github/retry-secondary.ts";
 import type { RoundProgress } from "../llm/types.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
-import type { JobLogger } from "../pipeline/job-logger.ts";
+import { errorDetail } from "../log/error-detail.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import { createProgressThrottle } from "./progress-throttle.ts";
 import { cancelledOutput, queuedOutput, reviewingOutput } from "./texts.ts";
 

@@ -42,7 +42,7 @@ export function renderLocalReviewMarkdown(input: RenderLocalReviewInput): string
       out.push(`## Inline comments the App would post (${plan.comments.length})`, "");
       for (const comment of plan.comments) {
         const lines =
-          comment.start_line === undefined ? `${comment.line}` : `${comment.start_line}-${comment.line}`;
+          comment.startLine === undefined ? `${comment.line}` : `${comment.startLine}-${comment.line}`;
         out.push(`### ${codeSpan(`${comment.path}:${lines}`)}`, "", stripHiddenMarkers(comment.body), "");
       }
     }

@@ -6,15 +6,12 @@
 
 import { CliSettingsSchema } from "../config/cli-settings.ts";
 import { readEnvOrThrow } from "../config/read-env.ts";
-import { isLoupeError, LoupeError } from "../domain/errors.ts";
-import { readReviewConfigFile } from "../host/local/config-file.ts";
-import { localHost, looksLikeUrl } from "../host/local/local-host.ts";
-import { openRepository } from "../host/local/open-repository.ts";
+import { LoupeError } from "../domain/errors.ts";
+import { localHost } from "../host/local/local-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { describeGuidance } from "../pipeline/describe-guidance.ts";
 import type { ConfigError, ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
-import type { Workspace } from "../workspace/types.ts";
 import { VALUE_OPTIONS } from "./help.ts";
 import type { CliIo } from "./io.ts";
 import { renderLocalReviewMarkdown, renderSkipMarkdown } from "./render-review.ts";
@@ -40,17 +37,13 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    const workspace = await openWorkspace(args, io.env, controller.signal);
     await using host = localHost({
       repo: args.repo,
-      workspace,
-      configFile: await readReviewConfigFile({
-        repo: args.repo,
-        base: args.base,
-        isUrl: looksLikeUrl(args.repo),
-        configFile: args.config,
-        mergeBase: { snapshot: workspace.mergeBase, objects: workspace.objects },
-      }),
+      base: args.base,
+      head: args.head,
+      ...(args.config === undefined ? {} : { configFile: args.config }),
+      env: io.env,
+      signal: controller.signal,
     });
     const configuration = (await host.repoConfig()).source;
     const target = {
@@ -120,23 +113,6 @@ function renderOutcome(outcome: ReviewOutcome, configuration: string, format: Re
 function configInvalidError(source: string, errors: readonly ConfigError[]): LoupeError {
   const listed = errors.map((e) => `${e.path || "(root)"}: ${e.message.replace(/\s+/g, " ")}`);
   return new LoupeError("configuration_invalid", `${source} is invalid: ${listed.join("; ")}`);
-}
-
-async function openWorkspace(
-  args: ReviewArgs,
-  env: NodeJS.ProcessEnv,
-  signal: AbortSignal,
-): Promise<Workspace> {
-  try {
-    return await openRepository({ repo: args.repo, base: args.base, head: args.head, env, signal });
-  } catch (error) {
-    // A directory that is not a repository, or a revision it does not have, is the caller's
-    // input: bad usage (exit 2). The opener's messages name no local path.
-    if (isLoupeError(error, "git_repository_invalid") || isLoupeError(error, "git_commit_unreachable")) {
-      throw new LoupeError("usage_invalid", error.message);
-    }
-    throw error;
-  }
 }
 
 function parseArgs(argv: readonly string[]): ReviewArgs {

@@ -3,6 +3,7 @@
 // to what a reader can use: its fingerprint set and its fallback renderer are internal.
 
 import type { ReviewCoverage } from "../domain/coverage.ts";
+import { gitHubComment } from "../github/publish-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";
 
@@ -21,7 +22,8 @@ function planJson(plan: PlannedReview | null) {
     postable: plan.postable,
     placement: plan.placement,
     body: plan.body,
-    comments: plan.comments,
+    // What the App would post: the comments in GitHub review API's words, as before the port had its own.
+    comments: plan.comments.map(gitHubComment),
     findings_by_severity: plan.findingsBySeverity,
     gate_failed: plan.gateFailed,
   };

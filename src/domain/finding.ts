@@ -15,6 +15,14 @@ export interface Finding {
   readonly evidence: string;
   readonly recommendation: string;
   readonly suggestion?: string | null;
+  /** Set by verification, never by the model: refuted with a quote, but too severe to hold back. */
+  readonly disputed?: Dispute;
+}
+
+/** A verifier's refutation of a finding posted all the same: its reason, and the head code it quoted. */
+export interface Dispute {
+  readonly reason: string;
+  readonly quote: string;
 }
 
 export interface FinalReview {

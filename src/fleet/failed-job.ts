@@ -5,7 +5,7 @@
 
 import { UnrecoverableError } from "bullmq";
 import { GitHubUnavailableError } from "../github/unavailable.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { errorDetail } from "../log/error-detail.ts";
 
 /** Any other rejection is BullMQ's to retry, as before. */
 export async function failedJob(error: unknown, free: () => Promise<void>): Promise<never> {

@@ -2,7 +2,7 @@
 // URL's user or password), which queues, and the lock time after which a silent replica's jobs are
 // taken over — what an operator compares across replicas that should share one queue.
 
-import type { JobLogger } from "../pipeline/job-logger.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import { REVIEW_QUEUE_NAME } from "./fleet-timing.ts";
 import { REPLY_QUEUE_NAME } from "./redis-reply-queue.ts";
 

@@ -2,7 +2,7 @@
 // fleet's on Redis, where one comment is answered once across replicas.
 
 import type { DependencyState } from "../metrics/dependency-state.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { errorDetail } from "../log/error-detail.ts";
 import { createReplyQueue, type ReplyQueue, type ReplyRunner } from "../replies/reply-queue.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
 import { createRedisReplyQueue } from "./redis-reply-queue.ts";

@@ -3,11 +3,11 @@
 // runner; a job that leaves the line without running has its queued check run cancelled.
 
 import type { CancelReason } from "../domain/cancel-reason.ts";
-import type { ReviewRequest } from "../domain/review-request.ts";
+import type { ReviewRequest } from "../github/review-request.ts";
 import { createReviewQueue } from "../jobs/queue.ts";
 import type { JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
 import type { DependencyState } from "../metrics/dependency-state.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { errorDetail } from "../log/error-detail.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
 import { createRedisQueue } from "./redis-queue.ts";
 

@@ -14,10 +14,7 @@ export interface RepoRef {
 }
 
 /** The HTTP status of an Octokit RequestError (or undefined for network and other failures). */
-export function httpStatus(error: unknown): number | undefined {
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === "number" ? status : undefined;
-}
+export { httpStatus } from "../domain/http-status.ts";
 
 export function responseHeader(error: unknown, name: string): string | undefined {
   const headers = (error as { response?: { headers?: Record<string, unknown> } } | null)?.response?.headers;

@@ -3,9 +3,10 @@
 // (Octokit's own retry is off for this POST, because a retried POST can double-post). A 422 means
 // an inline comment was refused; the review is posted again with every finding in the body.
 
+import type { HostComment, Published } from "../host/pull-request-host.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 import { httpStatus } from "./octokit.ts";
-import { isLoupeAuthored, listReviewsInSlices } from "./posted-fingerprints.ts";
+import { isLoupeAuthored, listReviewsInSlices } from "./history-records.ts";
 import { type SecondaryRetryOptions, withSecondaryRetry } from "./retry-secondary.ts";
 
 export interface InlineComment {
@@ -24,15 +25,23 @@ export interface PublishReviewInput extends RepoRef {
   /** `<app slug>[bot]`: only a review by Loupe itself counts as already posted. */
   readonly botLogin: string;
   readonly body: string;
-  readonly comments: readonly InlineComment[];
+  readonly comments: readonly HostComment[];
   /** The body with every finding in it, for when GitHub refuses the inline comments. */
   readonly allInBody: () => string;
   readonly retry: SecondaryRetryOptions;
 }
 
-export type PublishOutcome =
-  | { readonly kind: "posted"; readonly reviewId: number; readonly allInBody: boolean }
-  | { readonly kind: "already_posted"; readonly reviewId: number };
+/** The port's comment in the words of GitHub's review API: every line on the head's side. */
+export function gitHubComment(comment: HostComment): InlineComment {
+  const { path, line, body, startLine } = comment;
+  return {
+    path,
+    line,
+    side: "RIGHT",
+    body,
+    ...(startLine === undefined ? {} : { start_line: startLine, start_side: "RIGHT" as const }),
+  };
+}
 
 export async function findReviewWithMarker(
   octokit: GitHubClient,
@@ -50,14 +59,11 @@ function isServerFailure(error: unknown): boolean {
   return status === undefined || status >= 500;
 }
 
-export async function publishReview(
-  octokit: GitHubClient,
-  input: PublishReviewInput,
-): Promise<PublishOutcome> {
+export async function publishReview(octokit: GitHubClient, input: PublishReviewInput): Promise<Published> {
   const existing = await findReviewWithMarker(octokit, input);
   if (existing !== null) return { kind: "already_posted", reviewId: existing };
 
-  const post = (body: string, comments: readonly InlineComment[]) =>
+  const post = (body: string, comments: readonly HostComment[]) =>
     withSecondaryRetry(async () => {
       const { data } = await octokit.rest.pulls.createReview({
         owner: input.owner,
@@ -66,13 +72,13 @@ export async function publishReview(
         commit_id: input.headSha,
         event: "COMMENT",
         body,
-        comments: comments.map((c) => ({ ...c })),
+        comments: comments.map(gitHubComment),
         request: { retries: 0 },
       });
       return data.id;
     }, input.retry);
 
-  const attempt = async (body: string, comments: readonly InlineComment[], fallback: boolean) => {
+  const attempt = async (body: string, comments: readonly HostComment[], fallback: boolean) => {
     try {
       return { kind: "posted", reviewId: await post(body, comments), allInBody: fallback } as const;
     } catch (error) {

@@ -3,13 +3,9 @@
 // missing file means the defaults.
 
 import { MAX_CONFIG_BYTES, REPO_CONFIG_PATH } from "../config/repo-config.ts";
+import type { ConfigFileRead } from "../host/pull-request-host.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 import { httpStatus } from "./octokit.ts";
-
-export type ConfigFileRead =
-  | { readonly kind: "found"; readonly text: string }
-  | { readonly kind: "missing" }
-  | { readonly kind: "unreadable"; readonly message: string };
 
 export async function readRepoConfigFile(
   octokit: GitHubClient,

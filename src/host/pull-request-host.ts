@@ -1,15 +1,14 @@
-// The port between the review pipeline and wherever the pull request lives: what one review needs
-// to read, and the optional capabilities only some hosts have. GitHub (the App) has them all; a
-// local repository (the CLI) has no history, publishes nothing and has no threads. An absent
-// capability is an absent object, never a method that pretends.
+// The port between the review pipeline and wherever the pull request lives, in its own words: what
+// one review needs to read, and the optional capabilities only some hosts have. GitHub (the App,
+// the Action) has them all; a local repository (the CLI) has no history, publishes nothing and has
+// no threads. An absent capability is an absent object, never a method that pretends. Adapters
+// map their host's answers into these types; no host's own type appears here.
 
 import type { ComparedFile } from "../conversation/file-changes.ts";
 import type { HeadComparison } from "../conversation/review-scope.ts";
+import type { ReviewThread } from "../conversation/review-thread.ts";
 import type { ChangeSet } from "../domain/changed-file.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
-import type { LoupeHistory } from "../github/posted-fingerprints.ts";
-import type { InlineComment, PublishOutcome } from "../github/publish-review.ts";
-import type { ConfigFileRead } from "../github/repo-config-file.ts";
 import type { GuidanceSource } from "../guidance/types.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 
@@ -21,15 +20,50 @@ export interface HostRepository {
   readonly host: string;
 }
 
+/** One pull request at one head: what a review, a reply or a queue names. */
+export interface ReviewTarget {
+  readonly owner: string;
+  readonly repo: string;
+  readonly pullNumber: number;
+  /** The head the request names; a host may find the pull request has moved on since. */
+  readonly headSha: string;
+}
+
+/** The repository's configuration file as a host reads it: its text, none, or why it cannot be read. */
+export type ConfigFileRead =
+  | { readonly kind: "found"; readonly text: string }
+  | { readonly kind: "missing" }
+  | { readonly kind: "unreadable"; readonly message: string };
+
 /** `.github/loupe.yml` as the host reads it (never from the head), and where it came from, in words. */
 export interface HostConfigFile {
   readonly file: ConfigFileRead;
   readonly source: string;
 }
 
-/** What Loupe said before on the pull request, and what changed since a commit it reviewed. */
+/** One text the host keeps on the pull request (a review comment, a review's body), as written. */
+export interface HostText {
+  readonly id: number;
+  readonly body: string | null;
+  /** null when the host no longer knows the author (a deleted account). */
+  readonly author: { readonly login: string; readonly isBot: boolean } | null;
+  /** ISO 8601; null when the host gives no time. */
+  readonly submittedAt: string | null;
+}
+
+/** What was said on the pull request, raw: the pipeline applies Loupe's rules to it (loupe-history.ts). */
+export interface HostRecords {
+  /** Loupe's own login on the host: only its texts count as Loupe's. */
+  readonly self: string;
+  readonly comments: readonly HostText[];
+  readonly reviews: readonly HostText[];
+}
+
+/** What was said before on the pull request, and what changed since a commit Loupe reviewed. */
 export interface HostHistory {
-  read(): Promise<LoupeHistory>;
+  read(): Promise<HostRecords>;
+  /** The review threads with who resolved them and the 👎 on their first comment. */
+  threads(): Promise<readonly ReviewThread[]>;
   /** compare from...to; null when the host cannot say (the old head is gone). */
   changedSince(
     fromSha: string,
@@ -37,18 +71,32 @@ export interface HostHistory {
   ): Promise<(HeadComparison & { readonly files: readonly ComparedFile[] }) | null>;
 }
 
+/** One comment on a line (or lines) of the head's side of the diff. */
+export interface HostComment {
+  readonly path: string;
+  readonly body: string;
+  readonly line: number;
+  /** The first line of a multi-line comment. */
+  readonly startLine?: number;
+}
+
 export interface HostReview {
   readonly headSha: string;
   /** The hidden (head, run) marker that lets a retry find a review that already landed. */
   readonly marker: string;
   readonly body: string;
-  readonly comments: readonly InlineComment[];
+  readonly comments: readonly HostComment[];
   /** The same review with every finding in the body, for when the host refuses the inline comments. */
   readonly allInBody: () => string;
 }
 
+/** What publishing did: posted now (maybe all in the body), or found already posted by a retry. */
+export type Published =
+  | { readonly kind: "posted"; readonly reviewId: number; readonly allInBody: boolean }
+  | { readonly kind: "already_posted"; readonly reviewId: number };
+
 export interface HostPublisher {
-  publish(review: HostReview): Promise<PublishOutcome>;
+  publish(review: HostReview): Promise<Published>;
 }
 
 export interface HostThreads {
@@ -66,6 +114,26 @@ export interface HostPeople {
   canWrite(login: string): Promise<boolean>;
 }
 
+/** What a fetch of the two commits of a pull request is told: plain data, and a signal. */
+export interface FetchWorkspaceInput {
+  readonly url: string;
+  readonly headSha: string;
+  readonly mergeBaseSha: string;
+  readonly baseSha: string;
+  readonly pullNumber: number;
+  /** The host's credential for git over HTTP, sent only as a header; absent for a public clone. */
+  readonly token: string;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Fetches the two commits of a pull request from a git host; W is what the caller holds of the
+ * result (the workspace, or a handle to it in a worker thread).
+ */
+export type FetchWorkspace<W extends WorkspaceHandle = Workspace> = (
+  input: FetchWorkspaceInput,
+) => Promise<W>;
+
 /** W: the workspace as the host's fetch makes it (a Workspace, or a handle to one in a worker thread). */
 export interface PullRequestHost<W extends WorkspaceHandle = Workspace> {
   readonly repository: HostRepository;
@@ -73,7 +141,10 @@ export interface PullRequestHost<W extends WorkspaceHandle = Workspace> {
   repoConfig(): Promise<HostConfigFile>;
   changes(pullRequest: PullRequest): Promise<ChangeSet>;
   readonly guidance: { readonly source: GuidanceSource; readonly origin: string };
-  /** The two commits under review; the workspace owns whatever credential fetched it. */
+  /**
+   * The two commits under review, opened by the host and handed to the pipeline, which disposes
+   * them; the workspace owns whatever credential fetched it.
+   */
   openWorkspace(input: {
     readonly pullRequest: PullRequest;
     readonly mergeBaseSha: string;

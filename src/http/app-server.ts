@@ -12,7 +12,7 @@ import type { Logger } from "pino";
 import { type ApplicationFunction, createProbot } from "probot";
 import { WEBHOOK_PATH } from "../config/webhook-target.ts";
 import type { Metrics } from "../metrics/metrics.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { errorDetail } from "../log/error-detail.ts";
 import { createAccessLog } from "./access-log.ts";
 import { createWebhookGuard } from "./webhook-guard.ts";
 import { startWebhookProxy } from "./webhook-proxy.ts";

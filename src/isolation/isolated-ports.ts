@@ -67,7 +67,9 @@ export function createIsolatedPorts(options: IsolatedPortsOptions): ReviewPorts<
     verifyFinding: async ({ view, signal, ...input }) => {
       const request = { kind: "verify_loop", workspace: view.id, input } as const;
       const ran = await loopIn(view, request, { budgetMs: input.budget.timeoutMs, signal });
-      return ran.kind === "done" ? ran.value : { ...ran.record, answer: null, quote_found: false };
+      return ran.kind === "done"
+        ? ran.value
+        : { ...ran.record, answer: null, refutation_proven: false, evidence_quoted: false };
     },
     planReview: async ({ view, ...input }) => {
       const planned = await view.lease.call({ kind: "plan", workspace: view.id, input }, { budgetMs: 0 });

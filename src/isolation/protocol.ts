@@ -8,7 +8,7 @@ import type { ProviderConfig } from "../config/provider-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import { isLoupeErrorCode, LoupeError } from "../domain/errors.ts";
 import { redactSecrets } from "../domain/redact.ts";
-import type { FetchWorkspaceInput } from "../host/github/github-host.ts";
+import type { FetchWorkspaceInput } from "../host/pull-request-host.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
 import type { DependencyName } from "../metrics/metrics.ts";

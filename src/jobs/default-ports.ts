@@ -21,7 +21,7 @@ import { observeToolCalls } from "../metrics/observed-tools.ts";
 import { withinGrant } from "../pipeline/pass-budget.ts";
 import { planPublication } from "../pipeline/plan-publication.ts";
 import type { LoopInput, ReviewPorts } from "../pipeline/review-ports.ts";
-import { quoteInHead } from "../review/refutation-quote.ts";
+import { quotesInHead } from "../review/refutation-quote.ts";
 import { createToolRegistry } from "../tools/registry.ts";
 import { fetchWorkspace } from "../workspace/fetch.ts";
 import type { Workspace } from "../workspace/types.ts";
@@ -109,7 +109,8 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         signal,
       });
       const quote = ran.answer?.verdict === "refuted" ? ran.answer.quote : null;
-      return { ...ran, quote_found: quote !== null && (await quoteInHead(view, finding, quote)) };
+      const quotes = await quotesInHead(view, finding, quote);
+      return { ...ran, refutation_proven: quotes.refutes, evidence_quoted: quotes.evidenceQuoted };
     },
   };
 }

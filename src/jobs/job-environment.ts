@@ -4,7 +4,7 @@
 
 import type { AppConfig } from "../config/app-config.ts";
 import type { GitHubClient } from "../github/octokit.ts";
-import type { JobLogger } from "../pipeline/job-logger.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 

@@ -6,7 +6,7 @@
 import { cancelledOutput } from "../check-runs/texts.ts";
 import { completeCheckRun } from "../github/check-run.ts";
 import { type GitHubClient, httpStatus } from "../github/octokit.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { errorDetail } from "../log/error-detail.ts";
 import type { JournalLogger, OpenRunsJournal } from "./open-runs-journal.ts";
 
 const GONE = new Set([401, 403, 404, 410, 422]);

@@ -10,7 +10,7 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { GitHubClient } from "../github/octokit.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { errorDetail } from "../log/error-detail.ts";
 
 export interface OpenRun {
   readonly installationId: number;

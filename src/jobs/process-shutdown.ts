@@ -3,7 +3,7 @@
 // is closed, each step bounded; the log says when it starts and when it ends. A hard deadline
 // backs it: whatever is stuck, the process exits by the grace period plus HARD_MARGIN_MS.
 
-import type { JobLogger } from "../pipeline/job-logger.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import { CLOSE_MS, SHUTDOWN_OVERRUN_MS } from "./shutdown.ts";
 
 /** Past the grace period, the queues' own bounds, and a little for the steps after them. */

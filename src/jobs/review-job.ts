@@ -3,7 +3,7 @@
 // process (no client, no callback): whoever runs it authenticates as the installation itself.
 
 import type { KnownRun } from "../check-runs/check-runs.ts";
-import type { ReviewRequest } from "../domain/review-request.ts";
+import type { ReviewRequest } from "../github/review-request.ts";
 
 export interface ReviewJob {
   readonly request: ReviewRequest;

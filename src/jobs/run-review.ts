@@ -7,15 +7,14 @@ import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs
 import type { BudgetSettings } from "../config/budget-config.ts";
 import type { BudgetStore } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
-import { queueKey } from "../domain/review-request.ts";
 import { retryWithin } from "../github/retry-deadline.ts";
+import { queueKey } from "../github/review-request.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
 import { GitHubUnavailableError, isGitHubUnavailable } from "../github/unavailable.ts";
-import { gitHubHost } from "../host/github/github-host.ts";
+import { reviewOnGitHub } from "../host/github/review-on-github.ts";
+import type { RoundProgress } from "../llm/types.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
 import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
-import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import { type Ending, endingFor } from "./ending.ts";
 import type { JobEnvironment } from "./job-environment.ts";
@@ -63,69 +62,74 @@ export async function runReview<W extends WorkspaceHandle>(
   // after it still gets one attempt per request, and secondary rate limits the margin above.
   retryWithin(octokit, startedAt + ports.reviewTimeoutMs, now);
   const runs = reviewCheckRun(options, retry.deadline);
-  await using host = gitHubHost({
-    octokit,
+  const review = {
+    host: {
+      octokit,
+      gitBaseUrl: config.gitBaseUrl,
+      gitHost: config.gitHost,
+      botLogin: options.botLogin,
+      retry,
+    },
     request,
-    gitBaseUrl: config.gitBaseUrl,
-    gitHost: config.gitHost,
-    fetchWorkspace: ports.fetchWorkspace,
-    botLogin: options.botLogin,
-    retry,
-  });
-  const outcome = await reviewPullRequest(host, ports, {
-    signal,
-    asked: request.rerun,
-    askedFull: request.trigger === "command.full_review",
-    authorPolicy: config.autoReviewAuthors,
-    prices: options.budget?.settings.prices ?? null,
-    started: async (pr) => (await runs.open(pr.headSha)).id,
-    onRound: (progress) => runs.current()?.progress(progress),
-    log,
-    ...(options.budget?.store === undefined
-      ? {}
-      : {
-          budget: createReviewBudget({
-            store: options.budget.store,
-            settings: options.budget.settings,
-            maxTokens: options.budget.maxTokens,
-            owner: {
-              installationId: request.installationId,
-              repository: `${request.owner}/${request.repo}`.toLowerCase(),
-            },
-            now,
+    ports,
+    run: {
+      signal,
+      authorPolicy: config.autoReviewAuthors,
+      prices: options.budget?.settings.prices ?? null,
+      started: async (pr: { readonly headSha: string }) => (await runs.open(pr.headSha)).id,
+      onRound: (progress: RoundProgress) => runs.current()?.progress(progress),
+      log,
+      ...(options.budget?.store === undefined
+        ? {}
+        : {
+            budget: createReviewBudget({
+              store: options.budget.store,
+              settings: options.budget.settings,
+              maxTokens: options.budget.maxTokens,
+              owner: {
+                installationId: request.installationId,
+                repository: `${request.owner}/${request.repo}`.toLowerCase(),
+              },
+              now,
+            }),
           }),
-        }),
-  }).catch(async (error: unknown): Promise<ReviewOutcome> => {
-    log.warn({ error: errorDetail(error) }, "review ended early");
-    // A review that failed before its check run was asked for still reports somewhere — but not
-    // on a GitHub that is away: that would be minutes more of retries to the same end.
-    if (!runs.asked() && !isGitHubUnavailable(error)) await runs.open(request.headSha).catch(() => undefined);
-    return cancellation(signal) ?? { kind: "failed", error };
+    },
+    failed: async (error: unknown): Promise<ReviewOutcome> => {
+      // A review that failed before its check run was asked for still reports somewhere — but not
+      // on a GitHub that is away: that would be minutes more of retries to the same end.
+      if (!runs.asked() && !isGitHubUnavailable(error))
+        await runs.open(request.headSha).catch(() => undefined);
+      return cancellation(signal) ?? { kind: "failed", error };
+    },
+  };
+  return await reviewOnGitHub(review, async (outcome) => {
+    const ending = endingFor(outcome);
+    // Handed back to the shared queue: the run stays open for the replica that takes the job over
+    // (the settlement is then `remember: false`, as for every aborted job).
+    if (signal.aborted && isCancelReason(signal.reason) && signal.reason.kind === "handback") {
+      log.info({}, "review handed back to the queue");
+      return { remember: false };
+    }
+    const unavailable = outcome.kind === "failed" && isGitHubUnavailable(outcome.error);
+    const completed = await completeRun(runs.current(), ending, unavailable);
+    options.onEnded?.({
+      repository: `${request.owner}/${request.repo}`,
+      pullNumber: request.pullNumber,
+      headSha: runs.current()?.headSha ?? request.headSha,
+      // No check run was completed: none was ever open, or GitHub refused its completion.
+      conclusion: completed ? ending.conclusion : "none",
+      result: outcome.kind === "reviewed" ? outcome.result : null,
+      cost: outcome.kind === "reviewed" ? outcome.cost : null,
+      ...(outcome.kind === "reviewed" && outcome.findingEvents
+        ? { findingEvents: outcome.findingEvents }
+        : {}),
+      ...(unavailable ? { terminationReason: "github_unavailable" as const } : {}),
+      durationMs: now() - startedAt,
+    });
+    // The queue fails the job (the fleet's dashboard shows it failed; one process logs it).
+    if (unavailable) throw new GitHubUnavailableError(outcome.error);
+    return { remember: ending.remember };
   });
-  const ending = endingFor(outcome);
-  // Handed back to the shared queue: the run stays open for the replica that takes the job over
-  // (the settlement is then `remember: false`, as for every aborted job).
-  if (signal.aborted && isCancelReason(signal.reason) && signal.reason.kind === "handback") {
-    log.info({}, "review handed back to the queue");
-    return { remember: false };
-  }
-  const unavailable = outcome.kind === "failed" && isGitHubUnavailable(outcome.error);
-  const completed = await completeRun(runs.current(), ending, unavailable);
-  options.onEnded?.({
-    repository: `${request.owner}/${request.repo}`,
-    pullNumber: request.pullNumber,
-    headSha: runs.current()?.headSha ?? request.headSha,
-    // No check run was completed: none was ever open, or GitHub refused its completion.
-    conclusion: completed ? ending.conclusion : "none",
-    result: outcome.kind === "reviewed" ? outcome.result : null,
-    cost: outcome.kind === "reviewed" ? outcome.cost : null,
-    ...(outcome.kind === "reviewed" && outcome.findingEvents ? { findingEvents: outcome.findingEvents } : {}),
-    ...(unavailable ? { terminationReason: "github_unavailable" as const } : {}),
-    durationMs: now() - startedAt,
-  });
-  // The queue fails the job (the fleet's dashboard shows it failed; one process logs it).
-  if (unavailable) throw new GitHubUnavailableError(outcome.error);
-  return { remember: ending.remember };
 }
 
 /** Completes the run if there is one; false if there is none, or GitHub is away and it stays open. */

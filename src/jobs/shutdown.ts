@@ -6,7 +6,7 @@
 // grace period plus a few seconds and says in the log what it stopped and what it left.
 
 import type { CancelReason } from "../domain/cancel-reason.ts";
-import type { JobLogger } from "../pipeline/job-logger.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 
 /** How long stopped jobs may take to complete (or hand back) their check runs. */
 export const AFTER_STOP_MS = 3_000;

@@ -1,9 +1,10 @@
 // Validates a stop turn's content as the final review: the exact schema, then every finding's
-// path and lines against the head commit. Every failed check is reported (bounded), in Loupe's
-// own words, so a repair request and the check run can say exactly what was wrong.
+// path and lines against the head commit. That is the protocol's whole list: how well a finding's
+// evidence quotes the code is a quality signal read after validation (domain/code-quote.ts,
+// verification), never a reason to reject the review. Every failed check is reported (bounded),
+// in Loupe's own words, so a repair request and the check run can say exactly what was wrong.
 
 import * as v from "valibot";
-import { QUOTE_WINDOW_LINES, quoteNear } from "../domain/code-quote.ts";
 import type { FinalReview, Finding } from "../domain/finding.ts";
 import { readRepositoryTextFile } from "../tools/repository-file.ts";
 import type { ToolErrorCode } from "../tools/types.ts";
@@ -15,7 +16,7 @@ import { capFailures, pathProblem, schemaIssueMessage } from "./review-check-mes
 /** Resolves a repository-relative path to a regular text file of the head commit. */
 export type FindingFileCheck = (
   path: string,
-) => Promise<{ ok: true; lineCount: number; lines: readonly string[] } | { ok: false; code: ToolErrorCode }>;
+) => Promise<{ ok: true; lineCount: number } | { ok: false; code: ToolErrorCode }>;
 
 export type FinalReviewVerdict =
   | { readonly ok: true; readonly review: FinalReview }
@@ -26,14 +27,7 @@ export function headFileCheck(view: RepositoryView): FindingFileCheck {
   return async (path) => {
     const file = await readRepositoryTextFile(view, path);
     if (!file.ok) return { ok: false, code: file.error.code };
-    // Split into lines only when a finding's evidence is checked against them.
-    return {
-      ok: true,
-      lineCount: file.lineCount,
-      get lines() {
-        return file.lines;
-      },
-    };
+    return { ok: true, lineCount: file.lineCount };
   };
 }
 
@@ -88,16 +82,6 @@ async function checkFinding(index: number, finding: Finding, checkFile: FindingF
     if (value !== null && value > file.lineCount) {
       failures.push(`${at}.${field}: ${value} is past the end of ${shown} (${file.lineCount} lines)`);
     }
-  }
-  // The finding policy asks for the head code itself: a claim with no quote of it is not evidence.
-  if (
-    failures.length === 0 &&
-    !quoteNear(file.lines, { line: finding.line, end_line: endLine }, finding.evidence)
-  ) {
-    const near = finding.line === null ? "" : ` within ${QUOTE_WINDOW_LINES} lines of line ${finding.line}`;
-    failures.push(
-      `${at}.evidence: does not quote the code of ${shown}${near} (quote the line or lines exactly as the head commit has them)`,
-    );
   }
   return failures;
 }

@@ -5,7 +5,7 @@
 // the metrics by kind. Pure but for the clock and the logger, which are injected.
 
 import { type ErrorKind, errorKind } from "../domain/error-kind.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { errorDetail } from "../log/error-detail.ts";
 import type { DependencyName, Metrics } from "./metrics.ts";
 
 export interface DependencyLogger {

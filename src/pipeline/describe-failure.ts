@@ -5,7 +5,7 @@
 
 import { type ErrorKind, errorKind } from "../domain/error-kind.ts";
 import { isLoupeError } from "../domain/errors.ts";
-import { httpStatus } from "../github/octokit.ts";
+import { httpStatus } from "../domain/http-status.ts";
 
 const NETWORK: Partial<Record<ErrorKind, string>> = {
   connection_refused: "connection refused",

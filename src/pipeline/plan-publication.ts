@@ -69,12 +69,11 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
   const fresh = plan.inline.length + plan.outside.length;
   const notes = review?.notes.filter((n) => n.trim() !== "") ?? [];
   return {
-    comments: plan.inline.map(({ path, line, side, start_line, start_side, body }) => ({
+    comments: plan.inline.map(({ path, line, start_line, body }) => ({
       path,
       line,
-      side,
       body,
-      ...(start_line === undefined ? {} : { start_line, start_side: start_side ?? "RIGHT" }),
+      ...(start_line === undefined ? {} : { startLine: start_line }),
     })),
     body: render(false),
     allInBody: () => render(true),

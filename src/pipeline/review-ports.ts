@@ -12,10 +12,8 @@ import type { ChangedFile } from "../domain/changed-file.ts";
 import type { Finding, Severity } from "../domain/finding.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { FindingVerdict } from "../domain/verification.ts";
-import type { InlineComment } from "../github/publish-review.ts";
 import type { GuidanceFile } from "../guidance/types.ts";
-import type { FetchWorkspace } from "../host/github/github-host.ts";
-import type { HostRepository } from "../host/pull-request-host.ts";
+import type { FetchWorkspace, HostComment, HostRepository } from "../host/pull-request-host.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
 import type { KnownFinding } from "../llm/ledger-prompt.ts";
 import type { PassFocus } from "../llm/prompt.ts";
@@ -71,8 +69,13 @@ export interface VerifyInput<W extends WorkspaceHandle = Workspace> {
   readonly signal: AbortSignal;
 }
 
-/** A verification loop's result; `quote_found`: a refutation's quote is in the head commit near the finding. */
-export type VerifyResult = ToolLoopResult<FindingVerdict> & { readonly quote_found: boolean };
+/** A verification loop's result, with what the head commit says of its quotes (review/refutation-quote.ts). */
+export type VerifyResult = ToolLoopResult<FindingVerdict> & {
+  /** A refutation's quote is in the head commit near the finding, and shows more than the claim. */
+  readonly refutation_proven: boolean;
+  /** The finding's own evidence quotes head code near its lines. */
+  readonly evidence_quoted: boolean;
+};
 
 export interface PlanInput<W extends WorkspaceHandle = Workspace> {
   readonly result: LoopResult;
@@ -92,7 +95,7 @@ export interface PlanInput<W extends WorkspaceHandle = Workspace> {
 }
 
 export interface PlannedReview {
-  readonly comments: readonly InlineComment[];
+  readonly comments: readonly HostComment[];
   readonly body: string;
   /** The 422 fallback: the same review with every finding in the body and no inline comment. */
   readonly allInBody: () => string;
@@ -117,7 +120,7 @@ export interface PlannedReview {
  */
 export interface ReviewPorts<W extends WorkspaceHandle = Workspace> {
   parseRepoConfig(text: string | null): RepoConfigResult;
-  /** The GitHub host fetches with it (tests swap it to force a failing or slow fetch). */
+  /** A forge host fetches with it (tests swap it to force a failing or slow fetch). */
   readonly fetchWorkspace: FetchWorkspace<W>;
   runLoop(input: LoopInput<W>): Promise<LoopResult>;
   /** The loop's own budget, so retries of GitHub writes know the review's deadline. */

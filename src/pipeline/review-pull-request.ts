@@ -18,7 +18,7 @@ import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts
 import { selectChange } from "./change-step.ts";
 import { describeGuidance } from "./describe-guidance.ts";
 import { finderStep } from "./finder-step.ts";
-import type { JobLogger } from "./job-logger.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import { scopeLine } from "./loop-step.ts";
 import { publishStep } from "./publish-step.ts";
 import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
@@ -135,6 +135,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   const mergeBaseSha = prepared.changes.mergeBaseSha;
   const scope = await scopeStep({
     history: host.history,
+    people: host.people,
     askedFull: run.askedFull,
     config,
     headSha: pullRequest.headSha,

@@ -7,8 +7,8 @@ import type { RepoConfig } from "../config/repo-config-schema.ts";
 import type { ComparedFile } from "../conversation/file-changes.ts";
 import { decideReviewScope, type ReviewScope } from "../conversation/review-scope.ts";
 import { configDigest } from "../conversation/review-state.ts";
-import type { LoupeHistory } from "../github/posted-fingerprints.ts";
-import type { HostHistory } from "../host/pull-request-host.ts";
+import type { HostHistory, HostPeople } from "../host/pull-request-host.ts";
+import { type LoupeHistory, NO_HISTORY, readLoupeHistory } from "./loupe-history.ts";
 
 export interface ScopeStep {
   /** null when the host keeps no history. */
@@ -19,15 +19,10 @@ export interface ScopeStep {
   readonly configDigest: string;
 }
 
-const NO_HISTORY: LoupeHistory = {
-  fingerprints: new Set(),
-  lastReviewed: null,
-  hasReviewComments: false,
-  ledger: [],
-};
-
 export async function scopeStep(input: {
   readonly history: HostHistory | undefined;
+  /** Who may dismiss a finding (write access); absent: nobody's 👎 or resolution dismisses one. */
+  readonly people: HostPeople | undefined;
   readonly askedFull: boolean;
   readonly config: RepoConfig;
   readonly headSha: string;
@@ -36,7 +31,7 @@ export async function scopeStep(input: {
   const digest = configDigest(input.config);
   const host = input.history;
   if (host === undefined) return { scope: null, history: NO_HISTORY, newFiles: null, configDigest: digest };
-  const history = await host.read();
+  const history = await readLoupeHistory(host, input.people);
   let newFiles: readonly ComparedFile[] | null = null;
   const last = history.lastReviewed;
   const scope = await decideReviewScope({

@@ -1,35 +1,32 @@
-// What one verification may spend: a small slice (a thread reply's default budget), bounded by
-// what the review has left of its rounds, tool calls, tokens and time. The review's loop and every
-// verification so far count against the same budgets, so the pass can never take a review past
-// them; when too little is left for a useful check, the rest of the findings go unverified.
+// What one verification may spend. A verification is a loop of its own, so its rounds and tool
+// calls are a thread reply's default budget (within the review's per-loop bounds); what it shares
+// with the review's loop and the other verifications is the review's tokens (within the
+// installation's grant) and its time. When too little of those is left for a useful check, the
+// rest of the findings go unverified.
 
 import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
-import type { LoopRecord } from "../llm/types.ts";
-import { type LoopBudget, withinGrant } from "./pass-budget.ts";
+import type { LoopBudget } from "./pass-budget.ts";
 
 /** One round to read the code and one for the verdict: less cannot check anything. */
 const MIN_ROUNDS = 2;
+/** The verifier's prompt, the finding's code and a verdict: fewer tokens cannot check anything. */
+export const MIN_VERIFY_TOKENS = 2_000;
 
-export function verifyBudget(
-  limits: ReviewLimits,
-  /** The budget's grant when it is less than the review's own token budget; null: no cap. */
-  maxTokens: number | null,
-  spent: Pick<LoopRecord, "rounds" | "tool_calls" | "duration_ms" | "usage">,
-): LoopBudget | null {
-  const tokens = withinGrant(limits, maxTokens).maxTokens;
-  const left = {
-    maxRounds: limits.maxRounds - spent.rounds,
-    maxToolCalls: limits.maxToolCalls - spent.tool_calls,
-    maxTokens: tokens - spent.usage.total_tokens,
-    timeoutMs: limits.timeoutMs - spent.duration_ms,
-  };
-  if (left.maxRounds < MIN_ROUNDS || left.maxToolCalls < 1 || left.maxTokens < 1 || left.timeoutMs < 1)
-    return null;
+/** What the review has left of what verifications share, after what is already promised. */
+export interface SharedLeft {
+  readonly tokens: number;
+  readonly ms: number;
+}
+
+export function verifyBudget(limits: ReviewLimits, left: SharedLeft): LoopBudget | null {
+  const maxRounds = Math.min(DEFAULT_REPLY_BUDGET.maxRounds, limits.maxRounds);
+  const maxToolCalls = Math.min(DEFAULT_REPLY_BUDGET.maxToolCalls, limits.maxToolCalls);
+  if (maxRounds < MIN_ROUNDS || left.tokens < MIN_VERIFY_TOKENS || left.ms < 1) return null;
   return {
-    maxRounds: Math.min(DEFAULT_REPLY_BUDGET.maxRounds, left.maxRounds),
-    maxToolCalls: Math.min(DEFAULT_REPLY_BUDGET.maxToolCalls, left.maxToolCalls),
-    maxTokens: Math.min(DEFAULT_REPLY_BUDGET.maxTokens, left.maxTokens),
-    timeoutMs: Math.min(DEFAULT_REPLY_BUDGET.timeoutMs, left.timeoutMs),
+    maxRounds,
+    maxToolCalls,
+    maxTokens: Math.min(DEFAULT_REPLY_BUDGET.maxTokens, left.tokens),
+    timeoutMs: Math.min(DEFAULT_REPLY_BUDGET.timeoutMs, left.ms),
   };
 }

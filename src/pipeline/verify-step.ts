@@ -1,22 +1,28 @@
 // The verification pass, between the review's loop and its plan: each candidate finding of the
-// final review is checked by its own bounded loop (the port), in order, with a slice of what the
-// review has left. A refutation whose quote is in the head commit near the finding holds the
-// finding back; any other verdict keeps it. What is left when the budget runs out (or a check
-// ends without a verdict) is kept unverified; a cancelled review, or a stopped worker, ends it. The verifications' usage and spend are
-// the review's: added to its result, and to the budget held for it, as each one ends.
+// final review is checked by its own bounded loop (the port), a few at a time, each with a share
+// of the tokens and time the review has left. A refutation whose quote shows head code other than
+// the claim holds a finding back, unless the finding is high or critical: then it is posted
+// marked as disputed. Any other verdict keeps it. Findings that found no budget left (or whose
+// check ended without a verdict) are kept unverified; a cancelled review, or a stopped worker,
+// ends it. The verifications' usage and spend are the review's: added to its result, and to the
+// budget held for it, as each one ends.
 
 import type { Finding } from "../domain/finding.ts";
 import { isWorkerStopReason } from "../domain/outcome.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import { addSpend } from "../domain/spend.ts";
-import type { RefutedFinding, Verification } from "../domain/verification.ts";
+import { DISPUTED_SEVERITIES, type RefutedFinding, type Verification } from "../domain/verification.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
 import { addUsage } from "../llm/envelope.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import type { HeldBudget } from "./budget-step.ts";
+import { withinGrant } from "./pass-budget.ts";
 import type { ReviewPorts, VerifyResult } from "./review-ports.ts";
 import { verifyBudget } from "./verify-budget.ts";
+
+/** Verifications in flight at once: they mostly wait for the provider. */
+export const VERIFY_CONCURRENCY = 4;
 
 export interface VerifyStepInput<W extends WorkspaceHandle> {
   readonly view: W;
@@ -27,13 +33,26 @@ export interface VerifyStepInput<W extends WorkspaceHandle> {
   readonly result: LoopResult;
   /** Caps the pass's tokens with the loop's, and is told the spend after each verification. */
   readonly budget: Pick<HeldBudget, "maxTokens" | "spent">;
+  /** The review's clock (tests control it). */
+  readonly now?: () => number;
 }
+
+type Checked =
+  | { readonly kind: "kept"; readonly finding: Finding; readonly unproven: boolean; readonly quoted: boolean }
+  | { readonly kind: "refuted"; readonly held: RefutedFinding; readonly quoted: boolean }
+  | { readonly kind: "unverified"; readonly finding: Finding };
 
 export async function verifyStep<W extends WorkspaceHandle>(
   ports: Pick<ReviewPorts<W>, "reviewLimits" | "verifyFinding">,
   input: VerifyStepInput<W>,
 ): Promise<LoopResult> {
   const { result: looped, budget: held, view, signal } = input;
+  const review = looped.review;
+  if (!ports.reviewLimits.verify || review === null || review.findings.length === 0) return looped;
+  const now = input.now ?? Date.now;
+  const started = now();
+  const deadline = started + ports.reviewLimits.timeoutMs - looped.duration_ms;
+  const tokens = withinGrant(ports.reviewLimits, held.maxTokens).maxTokens;
   const asked = {
     view,
     signal,
@@ -41,38 +60,116 @@ export async function verifyStep<W extends WorkspaceHandle>(
     mergeBaseSha: input.mergeBaseSha,
     headSha: input.pullRequest.headSha,
   };
-  const review = looped.review;
-  if (!ports.reviewLimits.verify || review === null || review.findings.length === 0) return looped;
   let result = looped;
-  const posted: Finding[] = [];
-  const refuted: RefutedFinding[] = [];
-  let unproven = 0;
-  let next = 0;
-  for (; next < review.findings.length; next++) {
-    const finding = review.findings[next] as Finding;
-    const budget = verifyBudget(ports.reviewLimits, held.maxTokens, result);
-    if (asked.signal.aborted)
-      return { ...result, termination_reason: "cancelled", review: null, trace: null };
-    if (budget === null) break;
-    const ran = await ports.verifyFinding({ ...asked, finding, budget });
+  let promised = 0;
+  let inFlight = 0;
+  let stopped: VerifyResult | null = null;
+  // A check that ended without a verdict (the provider refused, time ran out): later ones would too.
+  let exhausted = false;
+  const checked: Checked[] = new Array(review.findings.length);
+
+  const check = async (index: number): Promise<void> => {
+    const finding = review.findings[index] as Finding;
+    const unverified = () => {
+      checked[index] = { kind: "unverified", finding };
+    };
+    if (stopped !== null || exhausted || signal.aborted) return unverified();
+    // What is left, less what checks in flight were promised, split over the lanes still free.
+    const freeLanes = Math.min(VERIFY_CONCURRENCY - inFlight, review.findings.length - index);
+    const left = tokens - result.usage.total_tokens - promised;
+    const budget = verifyBudget(ports.reviewLimits, {
+      tokens: Math.floor(left / Math.max(1, freeLanes)),
+      ms: deadline - now(),
+    });
+    if (budget === null) return unverified();
+    promised += budget.maxTokens;
+    inFlight++;
+    const ran = await ports.verifyFinding({ ...asked, finding, budget }).finally(() => {
+      promised -= budget.maxTokens;
+      inFlight--;
+    });
     result = counted(result, ran);
     held.spent(result.spend);
     // Cancelled, or its worker stopped (the workspace went with it): the review ends so, as when
     // its own loop or its plan is stopped.
     const reason = ran.termination_reason;
-    if (reason === "cancelled" || isWorkerStopReason(reason))
-      return { ...result, termination_reason: reason, review: null, trace: null };
-    if (ran.answer === null) break;
-    if (ran.answer.verdict === "refuted" && ran.quote_found && ran.answer.quote !== null) {
-      refuted.push({ finding, reason: ran.answer.reason, quote: ran.answer.quote });
+    if (reason === "cancelled" || isWorkerStopReason(reason)) stopped ??= ran;
+    if (ran.answer === null) exhausted = true;
+    checked[index] = verdictOf(finding, ran);
+  };
+  await inBatches(review.findings.length, VERIFY_CONCURRENCY, check);
+  // Verifications ran side by side: the review took the wall time, not the sum of their times.
+  result = { ...result, duration_ms: looped.duration_ms + Math.max(0, now() - started) };
+  if (signal.aborted) return { ...result, termination_reason: "cancelled", review: null, trace: null };
+  const stop = stopped as VerifyResult | null;
+  if (stop !== null)
+    return { ...result, termination_reason: stop.termination_reason, review: null, trace: null };
+  return { ...result, ...verified(review.findings.length, checked, result.review ?? review) };
+}
+
+/** One verification's verdict on its finding: only a proving quote makes a refutation. */
+function verdictOf(finding: Finding, ran: VerifyResult): Checked {
+  const answer = ran.answer;
+  if (answer === null) return { kind: "unverified", finding };
+  const quoted = ran.evidence_quoted;
+  if (answer.verdict === "refuted" && ran.refutation_proven && answer.quote !== null) {
+    return { kind: "refuted", held: { finding, reason: answer.reason, quote: answer.quote }, quoted };
+  }
+  return { kind: "kept", finding, unproven: answer.verdict === "refuted", quoted };
+}
+
+/** The review's findings after the pass, in their order, and what the pass did. */
+function verified(
+  count: number,
+  checked: readonly Checked[],
+  review: NonNullable<LoopResult["review"]>,
+): Pick<LoopResult, "review" | "verification"> {
+  const findings: Finding[] = [];
+  const unverifiedFindings: Finding[] = [];
+  const refuted: RefutedFinding[] = [];
+  const disputed: RefutedFinding[] = [];
+  let kept = 0;
+  let unproven = 0;
+  let unquoted = 0;
+  for (let i = 0; i < count; i++) {
+    const entry = checked[i] as Checked;
+    if (entry.kind === "unverified") {
+      unverifiedFindings.push(entry.finding);
       continue;
     }
-    if (ran.answer.verdict === "refuted") unproven++;
-    posted.push(finding);
+    if (!entry.quoted) unquoted++;
+    if (entry.kind === "kept") {
+      kept++;
+      if (entry.unproven) unproven++;
+      findings.push(entry.finding);
+    } else if (DISPUTED_SEVERITIES.has(entry.held.finding.severity)) {
+      disputed.push(entry.held);
+      const { reason, quote } = entry.held;
+      findings.push({ ...entry.held.finding, disputed: { reason, quote } });
+    } else refuted.push(entry.held);
   }
-  const unverified = review.findings.slice(next);
-  const verification: Verification = { kept: posted.length, unproven, refuted, unverified };
-  return { ...result, review: { ...review, findings: [...posted, ...unverified] }, verification };
+  const verification: Verification = {
+    kept,
+    unproven,
+    refuted,
+    disputed,
+    unverified: unverifiedFindings,
+    unquoted,
+  };
+  return { review: { ...review, findings: [...findings, ...unverifiedFindings] }, verification };
+}
+
+/** Runs work(0..count-1) with at most `width` at once, each started in index order. */
+async function inBatches(
+  count: number,
+  width: number,
+  work: (index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < count) await work(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, count) }, lane));
 }
 
 /** The review's figures with one verification's added: what budgets, cost and the check run count. */
@@ -83,6 +180,5 @@ function counted(result: LoopResult, ran: VerifyResult): LoopResult {
     spend: addSpend(result.spend, ran.spend),
     rounds: result.rounds + ran.rounds,
     tool_calls: result.tool_calls + ran.tool_calls,
-    duration_ms: result.duration_ms + ran.duration_ms,
   };
 }

@@ -7,7 +7,7 @@ import type { WorkerStopReason } from "../domain/outcome.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
-import type { JobLogger } from "./job-logger.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
 import { workerStopOf } from "./stopped-review.ts";
 

@@ -6,7 +6,7 @@
 // ones are dropped (their webhook was answered, so they are logged, and the person can ask again).
 
 import { shutDown } from "../jobs/shutdown.ts";
-import type { JobLogger } from "../pipeline/job-logger.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
 
 export type ReplyEnqueueOutcome = "queued" | "duplicate_reply" | "shutting_down";

@@ -16,7 +16,7 @@ import type { JobEnvironment } from "../jobs/job-environment.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { ToolLoopResult } from "../llm/types.ts";
 import { describeFailure } from "../pipeline/describe-failure.ts";
-import { errorDetail } from "../pipeline/error-detail.ts";
+import { errorDetail } from "../log/error-detail.ts";
 import { workerStopOf } from "../pipeline/stopped-review.ts";
 import { renderReplyFailure, renderThreadReply } from "../review/render-reply.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";

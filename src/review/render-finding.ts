@@ -2,10 +2,11 @@
 // title is one line of escaped text; every other model-written field is rendered from its own
 // tree (sanitize.ts) within its own length budget.
 
-import type { Finding } from "../domain/finding.ts";
+import type { Dispute, Finding } from "../domain/finding.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { escapeText } from "./markdown-escape.ts";
-import { type Block, type Inline, paragraph, strong, text } from "./markdown-tree.ts";
+import { type Block, codeBlock, emphasis, type Inline, paragraph, strong, text } from "./markdown-tree.ts";
+import { cut } from "./render-verification.ts";
 import type { RepositoryRef } from "./repository-link.ts";
 import { sanitizeBlocks } from "./sanitize.ts";
 import { severityBadge } from "./severity.ts";
@@ -70,10 +71,23 @@ export function renderFindingFields(
     if (label !== null) blocks.push(paragraph(strong(text(label))));
     blocks.push(...sanitizeBlocks(value.trim(), repository, budget));
   };
+  if (finding.disputed !== undefined) blocks.push(...disputeBlocks(finding.disputed));
   field(null, finding.explanation, budgets.explanation);
   field("Evidence", finding.evidence, budgets.evidence);
   field("Recommendation", finding.recommendation, budgets.recommendation);
   return blocks;
+}
+
+const DISPUTED =
+  "Disputed: Loupe's verifier quoted head code it says refutes this finding. It is posted because of its severity; a writer can dismiss it if the verifier is right.";
+
+/** The verifier's refutation of a finding too severe to hold back: its reason and quote, inert. */
+function disputeBlocks(dispute: Dispute): Block[] {
+  return [
+    paragraph(emphasis(text(DISPUTED))),
+    paragraph(strong(text("Verifier")), text(` — ${cut(dispute.reason, 600)}`)),
+    codeBlock(cut(dispute.quote, 1_500)),
+  ];
 }
 
 /** Severity badge · title, as the inline content of a heading or a paragraph. */

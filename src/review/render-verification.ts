@@ -1,6 +1,7 @@
 // What the verification pass did, in the check run and the CLI's Markdown, so its filter is auditable: the findings it
-// held back, each with the verifier's reason and the head commit's lines it quoted, and those it
-// had no budget left to check (posted, and said to be unverified). The titles, reasons and quotes
+// held back or posted as disputed, each with the verifier's reason and the head commit's lines it
+// quoted, those it had no budget left to check (posted, and said to be unverified), and how many
+// findings' evidence quoted the code. The titles, reasons and quotes
 // are the model's: shown as escaped text and a fenced block, redacted and cut, never as Markdown.
 
 import type { Finding } from "../domain/finding.ts";
@@ -14,7 +15,7 @@ const MAX_TITLE = 200;
 const MAX_REASON = 600;
 const MAX_QUOTE = 1_500;
 
-const cut = (value: string, max: number): string => {
+export const cut = (value: string, max: number): string => {
   const redacted = redactSecrets(value);
   return redacted.length > max ? `${cutCodePoints(redacted, max)}…` : redacted;
 };
@@ -22,17 +23,32 @@ const cut = (value: string, max: number): string => {
 export function renderVerification(result: LoopResult): Block[] {
   const verification = result.verification;
   if (verification === undefined) return [];
-  const { kept, unproven, refuted, unverified } = verification;
+  const { kept, unproven, refuted, disputed, unverified, unquoted } = verification;
+  const checked = kept + refuted.length + disputed.length;
   const out: Block[] = [
     paragraph(
       strong(text("Verification:")),
       text(
         ` ${kept} finding${kept === 1 ? "" : "s"} checked and kept` +
-          (unproven > 0 ? ` (${unproven} refuted without a quote found in the head commit)` : "") +
-          `, ${refuted.length} refuted and not posted, ${unverified.length} not verified (the review's budget ran out).`,
+          (unproven > 0 ? ` (${unproven} refuted without a quote that shows more than the claim)` : "") +
+          `, ${disputed.length} refuted but posted as disputed (high or critical severity), ` +
+          `${refuted.length} refuted and not posted, ${unverified.length} not verified (the review's budget ran out).` +
+          (checked > 0
+            ? ` Evidence: ${checked - unquoted} of ${checked} checked findings quote the head code.`
+            : ""),
       ),
     ),
   ];
+  for (const held of disputed.slice(0, MAX_LISTED)) {
+    out.push(
+      paragraph(
+        text("Disputed (posted): "),
+        ...where(held.finding),
+        text(` — ${cut(held.reason, MAX_REASON)}`),
+      ),
+      codeBlock(cut(held.quote, MAX_QUOTE)),
+    );
+  }
   for (const held of refuted.slice(0, MAX_LISTED)) {
     out.push(
       paragraph(text("Refuted: "), ...where(held.finding), text(` — ${cut(held.reason, MAX_REASON)}`)),
@@ -42,7 +58,10 @@ export function renderVerification(result: LoopResult): Block[] {
   for (const finding of unverified.slice(0, MAX_LISTED)) {
     out.push(paragraph(text("Not verified (posted): "), ...where(finding)));
   }
-  const more = Math.max(0, refuted.length - MAX_LISTED) + Math.max(0, unverified.length - MAX_LISTED);
+  const more = [disputed, refuted, unverified].reduce(
+    (sum, list) => sum + Math.max(0, list.length - MAX_LISTED),
+    0,
+  );
   if (more > 0) out.push(paragraph(text(`… ${more} more not listed.`)));
   return out;
 }

@@ -11,7 +11,7 @@ import type {
   ReviewTrigger,
   SkippedEvent,
   SkipReason,
-} from "../domain/review-request.ts";
+} from "../github/review-request.ts";
 import { parseExternalId } from "../github/external-id.ts";
 
 export interface WebhookInput {

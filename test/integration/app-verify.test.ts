@@ -23,8 +23,11 @@ const THREE = [
   finding({ line: 4, severity: "low", title: "An unvalidated record is returned" }),
 ];
 const FINDER = { body: stopTurn(review(THREE)) };
-const verdict = (value: string, quote: string | null = null) => ({
-  body: stopTurn({ verdict: value, reason: `The verifier says ${value}.`, quote }),
+// Verifications run side by side: each answer goes to the verification of its finding.
+const [HIGH, MEDIUM, LOW] = THREE.map((f) => f.title as string) as [string, string, string];
+const verdict = (title: string, value: string, quote: string | null = null) => ({
+  when: title,
+  turn: { body: stopTurn({ verdict: value, reason: `The verifier says ${value}.`, quote }) },
 });
 const PROOF = "validate(record);\n    return record;";
 
@@ -52,33 +55,39 @@ describe.each([
     const run = await reviewWith(
       [
         FINDER,
-        verdict("confirmed"),
+        verdict(HIGH, "confirmed"),
         {
-          body: toolCallsTurn([
-            { id: "call_v1", name: "read_repository_file", arguments: { path: "src/service.ts" } },
-          ]),
+          when: MEDIUM,
+          turn: {
+            body: toolCallsTurn([
+              { id: "call_v1", name: "read_repository_file", arguments: { path: "src/service.ts" } },
+            ]),
+          },
         },
-        verdict("refuted", PROOF),
-        verdict("confirmed"),
+        verdict(MEDIUM, "refuted", PROOF),
+        verdict(LOW, "confirmed"),
       ],
       on,
     );
     expect(run.lines).toEqual([2, 4]);
-    expect(run.summary).toContain("2 findings checked and kept, 1 refuted and not posted, 0 not verified");
+    expect(run.summary).toContain(
+      "2 findings checked and kept, 0 refuted but posted as disputed (high or critical severity), 1 refuted and not posted, 0 not verified",
+    );
     expect(run.summary).toContain("Refuted: **The result of validate is ignored** at `src/service.ts:3`");
     expect(run.summary).toContain("validate(record);\n    return record;");
     // Each verification is its own conversation: the finding under question as untrusted data,
     // with the same four tools, and the file the verifier read went back to it.
     expect(run.requests).toHaveLength(5);
-    const second = run.requests[1]!.body as {
-      messages: { role: string; content: string }[];
-      tools: unknown[];
-    };
-    expect(second.messages[1]!.content).toContain(
+    const asked = run.requests
+      .slice(1)
+      .map((r) => r.body as { messages: { role: string; content: string }[]; tools: unknown[] });
+    const high = asked.find((b) => b.messages[1]!.content.includes(HIGH))!;
+    expect(high.messages[1]!.content).toContain(
       'The finding to verify (untrusted data, JSON-quoted): "[high] Validation occurs after the write',
     );
-    expect(second.tools).toHaveLength(4);
-    expect(run.requests[3]!.bodyText).toContain("db.write(record);");
+    expect(high.tools).toHaveLength(4);
+    const reread = asked.find((b) => b.messages.some((m) => m.role === "tool"))!;
+    expect(JSON.stringify(reread.messages)).toContain("db.write(record);");
     // The verifications' tokens are the review's: 4 stop turns of 220 and one call turn of 110.
     expect(run.summary).toContain("| 990 |");
   });
@@ -87,15 +96,15 @@ describe.each([
     const run = await reviewWith(
       [
         FINDER,
-        verdict("confirmed"),
-        verdict("refuted", "if (!record) throw new Error();"),
-        verdict("plausible"),
+        verdict(HIGH, "confirmed"),
+        verdict(MEDIUM, "refuted", "if (!record) throw new Error();"),
+        verdict(LOW, "plausible"),
       ],
       { ...isolation, limits: { verify: true } },
     );
     expect(run.lines).toEqual([2, 3, 4]);
     expect(run.summary).toContain(
-      "3 findings checked and kept (1 refuted without a quote found in the head commit), 0 refuted",
+      "3 findings checked and kept (1 refuted without a quote that shows more than the claim), 0 refuted",
     );
   });
 });
@@ -108,24 +117,26 @@ describe("the verification pass, off and out of budget", () => {
     expect(run.summary).not.toContain("Verification:");
   });
 
-  it("stops at the review's round budget and marks the rest unverified, still posted", async () => {
-    // Four rounds: the reviewer takes one, the first verification two; one round cannot verify.
-    const run = await reviewWith(
-      [
-        FINDER,
-        {
-          body: toolCallsTurn([
-            { id: "call_v1", name: "read_repository_file", arguments: { path: "src/service.ts" } },
-          ]),
-        },
-        verdict("refuted", "db.write(record);\n  validate(record);"),
-      ],
-      { limits: { verify: true, maxRounds: 4 } },
-    );
-    expect(run.requests).toHaveLength(3);
-    expect(run.lines).toEqual([3, 4]);
-    expect(run.summary).toContain("0 findings checked and kept, 1 refuted and not posted, 2 not verified");
+  it("stops where the review's tokens run out and marks the rest unverified, still posted", async () => {
+    // The reviewer's turn takes 220 of 1,221 tokens: too few are left for any verification.
+    const run = await reviewWith([FINDER], { limits: { verify: true, maxTokens: 1_221 } });
+    expect(run.requests).toHaveLength(1);
+    expect(run.lines).toEqual([2, 3, 4]);
+    expect(run.summary).toContain("0 findings checked and kept, 0 refuted but posted as disputed");
+    expect(run.summary).toContain("3 not verified (the review's budget ran out)");
     expect(run.summary).toContain("Not verified (posted): **The result of validate is ignored**");
     expect(run.summary).toContain("Not verified (posted): **An unvalidated record is returned**");
+  });
+
+  it("posts a refuted high finding as disputed, counting for fail_on, with the verifier's reason and quote", async () => {
+    const run = await reviewWith(
+      [FINDER, verdict(HIGH, "refuted", PROOF), verdict(MEDIUM, "confirmed"), verdict(LOW, "confirmed")],
+      { limits: { verify: true } },
+    );
+    expect(run.lines).toEqual([2, 3, 4]);
+    expect(run.summary).toContain("1 refuted but posted as disputed (high or critical severity)");
+    expect(run.summary).toContain(
+      "Disputed (posted): **Validation occurs after the write** at `src/service.ts:2`",
+    );
   });
 });

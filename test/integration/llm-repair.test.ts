@@ -37,14 +37,13 @@ describe("a final review that fails validation gets one repair round", () => {
     expect(repair.messages).toHaveLength(4);
   });
 
-  it("holds a finding's evidence to the head code: prose is sent back, a quote passes", async () => {
+  it("takes prose evidence as the protocol does: final_review on the first stop turn, no repair round", async () => {
     const prose = stopTurn(review([finding({ evidence: "save runs before validate." })]));
-    const { result, requests } = await runScriptedReview([{ body: prose }, { body: good() }]);
+    const { result, requests } = await runScriptedReview([{ body: prose }]);
     expect(result.termination_reason).toBe("final_review");
-    const failure =
-      "findings[0].evidence: does not quote the code of src/service.ts within 30 lines of line 2 (quote the line or lines exactly as the head commit has them)";
-    expect(result.repair).toEqual({ failed_round: 1, failures: [failure], outcome: "repaired" });
-    expect(bodyAt(requests, 1).messages[3]?.content).toContain(`- ${failure}`);
+    expect(result.repair).toBeUndefined();
+    expect(requests).toHaveLength(1);
+    expect(result.review?.findings[0]?.evidence).toBe("save runs before validate.");
   });
 
   it("takes evidence copied with the read tool's line numbers, and anywhere in the file for a finding with no line", async () => {

@@ -58,6 +58,7 @@ it("reviews 700 files in the passes the budget affords, and lists the rest as no
             OPENAI_API_KEY: "sk-cli-passes-0123456789abcdefghij",
             REVIEW_MODEL: "deepseek-v4-flash",
             REVIEW_MAX_ROUNDS: "4",
+            REVIEW_VERIFY: "off",
           },
         },
         (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),

@@ -95,16 +95,25 @@ describe("loupe review as a child process against the scripted provider", () => 
   it("verifies each finding when REVIEW_VERIFY is on, and leaves a refuted one out of the review", async () => {
     const two = review([
       finding({ path: "src/service.ts", line: 2, title: "The write is not awaited" }),
-      finding({ path: "src/service.ts", line: 3, title: "Validation occurs after the write" }),
+      finding({
+        path: "src/service.ts",
+        line: 3,
+        severity: "medium",
+        title: "Validation occurs after the write",
+      }),
     ]);
-    const verdict = (value: string, quote: string | null) =>
-      stopTurn({ verdict: value, reason: `It is ${value}.`, quote });
+    // The two verifications run side by side: each answer goes to its finding's.
+    const verdict = (title: string, value: string, quote: string | null) => ({
+      when: title,
+      turn: { body: stopTurn({ verdict: value, reason: `It is ${value}.`, quote }) },
+    });
     const run = await loupe(
       ["--repo", repo.dir, "--base", base, "--head", head],
       [
         { body: stopTurn(two) },
-        { body: verdict("confirmed", null) },
-        { body: verdict("refuted", "validate(w);\n}") },
+        verdict("The write is not awaited", "confirmed", null),
+        // A refutation quotes head code other than the flagged line (the claim itself proves nothing).
+        verdict("Validation occurs after the write", "refuted", "export function save(w) {\n  db.write(w);"),
       ],
       { REVIEW_VERIFY: "on" },
     );
@@ -113,7 +122,7 @@ describe("loupe review as a child process against the scripted provider", () => 
     expect(result.review.findings.map((f: { line: number }) => f.line)).toEqual([2]);
     expect(result.verification).toMatchObject({
       kept: 1,
-      refuted: [{ finding: { line: 3 }, quote: "validate(w);\n}" }],
+      refuted: [{ finding: { line: 3 }, quote: "export function save(w) {\n  db.write(w);" }],
       unverified: [],
     });
     expect(run.requests).toHaveLength(3);

@@ -19,7 +19,13 @@ export type ScriptedTurn =
   | { readonly fault: "html_502" }
   | { readonly fault: "empty_500" }
   | { readonly fault: "stream_bytes"; readonly bytes: number; readonly declareLength?: boolean }
-  | { readonly fault: "hang" };
+  | { readonly fault: "hang" }
+  /**
+   * Served only to a request whose body contains `when` (whatever its place in the script), so
+   * requests that arrive in no fixed order, such as verifications running side by side, each get
+   * their own answer. A request that matches no such turn takes the first turn without `when`.
+   */
+  | { readonly when: string; readonly turn: ScriptedTurn };
 
 export interface RecordedRequest {
   readonly method: string;
@@ -92,7 +98,7 @@ export async function startScriptedProvider(
       respond(response, 400, {}, JSON.stringify(REJECT_TOOLS_BODY));
       return;
     }
-    const turn = queue.shift();
+    const turn = takeTurn(queue, bodyText);
     if (turn === undefined || request.url !== "/v1/chat/completions") {
       // Visible failure rather than a silent pass: the script did not expect this request.
       respond(
@@ -107,6 +113,7 @@ export async function startScriptedProvider(
   }
 
   async function serve(turn: ScriptedTurn, response: ServerResponse): Promise<void> {
+    if ("when" in turn) return serve(turn.turn, response);
     if (!("fault" in turn)) {
       const text = "rawBody" in turn ? turn.rawBody : JSON.stringify(turn.body);
       respond(response, turn.status ?? 200, turn.headers ?? {}, text);
@@ -158,6 +165,13 @@ export async function startScriptedProvider(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The turn for a request: the first whose `when` it contains, else the first without `when`. */
+function takeTurn(queue: ScriptedTurn[], bodyText: string): ScriptedTurn | undefined {
+  let at = queue.findIndex((turn) => "when" in turn && bodyText.includes(turn.when));
+  if (at < 0) at = queue.findIndex((turn) => !("when" in turn));
+  return at < 0 ? undefined : queue.splice(at, 1)[0];
 }
 
 function respond(

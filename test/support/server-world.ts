@@ -26,6 +26,8 @@ export interface ServerWorldOptions {
   /** The repository's content; one changed file on branch `change` by default. */
   readonly fixture?: () => FixtureRepo;
   readonly collaborators?: Readonly<Record<string, string>>;
+  /** `.github/loupe.yml` as the fake GitHub serves it from the default branch. */
+  readonly config?: string;
   /** More of the server's environment (over the test world's defaults). */
   readonly extra?: Readonly<Record<string, string>>;
   /** Variables of the test world's defaults to leave unset (the product's default then applies). */
@@ -49,6 +51,7 @@ export async function startServerWorld(options: ServerWorldOptions): Promise<Ser
       repo: options.repo,
       source: fixture,
       ...(options.collaborators ? { collaborators: options.collaborators } : {}),
+      ...(options.config === undefined ? {} : { config: options.config }),
     });
     const provider = await startScriptedProvider([...options.script]);
     started.push(provider);

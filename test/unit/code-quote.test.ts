@@ -2,7 +2,7 @@
 // and a verifier's refutation to the head commit.
 
 import { describe, expect, it } from "@jest/globals";
-import { QUOTE_WINDOW_LINES, quoteNear } from "../../src/domain/code-quote.ts";
+import { evidenceQuotesCode, QUOTE_WINDOW_LINES, quoteNear } from "../../src/domain/code-quote.ts";
 
 const file = Array.from({ length: 400 }, (_, i) => `  const line${i + 1} =   f(${i + 1});`);
 
@@ -36,5 +36,34 @@ describe("quoteNear", () => {
     expect(quoteNear(file, { line: 1, end_line: 400 }, "const line120 = f(120);")).toBe(true);
     expect(quoteNear(file, { line: 1, end_line: 400 }, "const line300 = f(300);")).toBe(false);
     expect(quoteNear(file, { line: null }, "const line399 = f(399);")).toBe(true);
+  });
+});
+
+describe("evidenceQuotesCode: evidence as real models write it", () => {
+  const service = [
+    "def create(widget):",
+    "    save(widget)",
+    "    validate_name(widget.name)",
+    "    return widget",
+  ];
+  const at = { line: 2 };
+
+  it.each([
+    ["backticked code in prose", "`save(widget)` executes before `validate_name(widget.name)`."],
+    ["Line N reads:", "Line 2 reads: save(widget)."],
+    ["Line N: with quotes", 'Line 3: "validate_name(widget.name)"'],
+    ["numbered copied lines", "2:     save(widget)\n3:     validate_name(widget.name)"],
+    ["a fenced block", "The write comes first:\n```python\nsave(widget)\nvalidate_name(widget.name)\n```"],
+    ["a bare copied line", "save(widget)"],
+  ])("finds a quote in %s", (_how, evidence) => {
+    expect(evidenceQuotesCode(service, at, evidence)).toBe(true);
+  });
+
+  it.each([
+    ["prose", "save executes before validate_name."],
+    ["an identifier too short to be a quote", "`save` is called first"],
+    ["code that is not in the file", "`validate(widget)` is missing"],
+  ])("finds none in %s", (_how, evidence) => {
+    expect(evidenceQuotesCode(service, at, evidence)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "@jest/globals";
 import nock from "nock";
 import { ProbotOctokit } from "probot";
 import { LoupeError } from "../../src/domain/errors.ts";
-import { errorDetail } from "../../src/pipeline/error-detail.ts";
+import { errorDetail } from "../../src/log/error-detail.ts";
 
 describe("errorDetail", () => {
   it("names an unexpected error's class, message and where it was thrown", () => {

@@ -1,7 +1,7 @@
-// The folders of src/ form layers, and an import may only point to its own folder or one below:
-// the order is the one docs/architecture.md draws (read from it here, so the picture and the rule
-// cannot drift apart). Entry points (src/*.ts) sit on top. A folder-level cycle is impossible
-// when every import points down, and the test says which import broke the order.
+// The folders of src/ sit in five bands (docs/architecture.md draws them, and the glossary under the
+// drawing is read here, so the picture and the rule cannot drift apart). An import may point to its
+// own band or a band below; inside a band, the folders' imports form no cycle; a short "never" list
+// holds what must stay true whatever the bands allow. Entry points (src/*.ts) are apps.
 
 import fs from "node:fs";
 import os from "node:os";
@@ -10,12 +10,38 @@ import { describe, expect, it } from "@jest/globals";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const SRC = path.join(ROOT, "src");
+const BANDS = ["core", "engines", "pipeline", "adapters", "apps"] as const;
+type Band = (typeof BANDS)[number];
 
-/** The layers, bottom first, from the doc's numbered list of `folder/` entries. */
-function layersFromDoc(): string[] {
-  const doc = fs.readFileSync(path.join(ROOT, "docs", "architecture.md"), "utf8");
-  const section = doc.slice(doc.indexOf("## Layers"));
-  return [...section.matchAll(/^\d+\. `([a-z/-]+)\/`/gm)].map((m) => m[1]!);
+/** Folder → band, from the doc's `### band` headings and their `- \`folder/\`` lines. */
+function glossary(doc: string): Map<string, Band> {
+  const section = doc.slice(doc.indexOf("## Bands"));
+  const folders = new Map<string, Band>();
+  let band: Band | null = null;
+  for (const line of section.split("\n").slice(1)) {
+    if (line.startsWith("## ")) break;
+    const heading = /^### ([a-z]+)$/.exec(line);
+    if (heading) band = BANDS.find((name) => name === heading[1]) ?? null;
+    const entry = /^- `([a-z/-]+)\/`/.exec(line);
+    if (entry && band) folders.set(entry[1]!, band);
+  }
+  return folders;
+}
+
+/** Folder → band, as the drawing (the first code block of the section) places them. */
+function drawing(doc: string): Map<string, Band> {
+  const section = doc.slice(doc.indexOf("## Bands"));
+  const block = section.split("```")[1] ?? "";
+  const folders = new Map<string, Band>();
+  let band: Band | null = null;
+  for (const line of block.split("\n")) {
+    const first = line.split(/\s+/)[0] ?? "";
+    if (line.length > 0 && !line.startsWith(" ")) band = BANDS.find((name) => name === first) ?? null;
+    for (const match of line.matchAll(/(?<=\s)([a-z-]+(?:\/[a-z-]+)?)\/(?=\s|$)/g)) {
+      if (band) folders.set(match[1]!, band);
+    }
+  }
+  return folders;
 }
 
 function sources(dir: string): string[] {
@@ -26,57 +52,145 @@ function sources(dir: string): string[] {
   });
 }
 
-/** A file's layer: the longest listed folder that holds it, or "entry" for src/*.ts. */
-function layerOf(file: string, root: string, layers: readonly string[]): string {
+/** A file's folder: the longest listed folder that holds it, or "entry" for src/*.ts. */
+function folderOf(file: string, root: string, folders: ReadonlyMap<string, Band>): string {
   const rel = path.relative(root, file).split(path.sep).join("/");
   if (!rel.includes("/")) return "entry";
-  const holding = layers.filter((layer) => rel.startsWith(`${layer}/`));
+  const holding = [...folders.keys()].filter((folder) => rel.startsWith(`${folder}/`));
   return holding.sort((a, b) => b.length - a.length)[0] ?? `unlisted:${rel.split("/")[0]}`;
 }
 
-function upwardImports(root: string, layers: readonly string[]): string[] {
-  const rank = new Map([...layers, "entry"].map((layer, index) => [layer, index]));
-  const problems: string[] = [];
-  for (const file of sources(root)) {
-    const from = layerOf(file, root, layers);
-    if (!rank.has(from)) problems.push(`${path.relative(root, file)} is in no layer (${from})`);
-    for (const match of fs.readFileSync(file, "utf8").matchAll(/from "(\.{1,2}\/[^"]+)"/g)) {
-      const target = path.resolve(path.dirname(file), match[1]!);
-      const to = layerOf(target, root, layers);
-      if ((rank.get(to) ?? -1) > (rank.get(from) ?? -1)) {
-        problems.push(
-          `${path.relative(root, file)} (${from}) imports ${path.relative(root, target)} (${to})`,
-        );
-      }
-    }
-  }
-  return problems;
+interface Edge {
+  readonly file: string;
+  readonly target: string;
+  readonly from: string;
+  readonly to: string;
 }
 
-describe("the layers of src/", () => {
-  const layers = layersFromDoc();
+function imports(root: string, folders: ReadonlyMap<string, Band>): Edge[] {
+  return sources(root).flatMap((file) => {
+    const text = fs.readFileSync(file, "utf8");
+    return [...text.matchAll(/(?:from |import\()"(\.{1,2}\/[^"]+)"/g)].map((match) => {
+      const target = path.resolve(path.dirname(file), match[1]!);
+      return {
+        file: path.relative(root, file),
+        target: path.relative(root, target),
+        from: folderOf(file, root, folders),
+        to: folderOf(target, root, folders),
+      };
+    });
+  });
+}
 
-  it("are listed in docs/architecture.md and cover every folder", () => {
-    expect(layers.length).toBeGreaterThan(10);
-    const folders = fs
-      .readdirSync(SRC, { withFileTypes: true })
+function bandOf(folder: string, folders: ReadonlyMap<string, Band>): Band | undefined {
+  return folder === "entry" ? "apps" : folders.get(folder);
+}
+
+/** What must never be, whatever the bands allow: [why, does this import break it]. */
+const NEVER: readonly [string, (edge: Edge, folders: ReadonlyMap<string, Band>) => boolean][] = [
+  [
+    "an engine imports an adapter",
+    (e, f) => bandOf(e.from, f) === "engines" && bandOf(e.to, f) === "adapters",
+  ],
+  ["a folder below the apps imports cli/", (e, f) => bandOf(e.from, f) !== "apps" && e.to === "cli"],
+  [
+    "the port or pipeline/ imports GitHub's adapter",
+    (e) => ["host", "pipeline"].includes(e.from) && ["github", "host/github"].includes(e.to),
+  ],
+  [
+    "host/local/ imports GitHub's adapter",
+    (e) => e.from === "host/local" && ["github", "host/github"].includes(e.to),
+  ],
+];
+
+function bandProblems(root: string, folders: ReadonlyMap<string, Band>): string[] {
+  const problems: string[] = [];
+  for (const edge of imports(root, folders)) {
+    const from = bandOf(edge.from, folders);
+    const to = bandOf(edge.to, folders);
+    const says = `${edge.file} (${edge.from}, ${from}) imports ${edge.target} (${edge.to}, ${to})`;
+    if (from === undefined) problems.push(`${edge.file} is in no band (${edge.from})`);
+    else if (to !== undefined && BANDS.indexOf(to) > BANDS.indexOf(from)) problems.push(`${says}: upward`);
+    for (const [why, breaks] of NEVER) if (breaks(edge, folders)) problems.push(`${says}: never (${why})`);
+  }
+  return [...new Set(problems)];
+}
+
+/** Folder cycles (within a band: across bands one direction is already upward). */
+function folderCycles(root: string, folders: ReadonlyMap<string, Band>): string[] {
+  const next = new Map<string, Set<string>>();
+  for (const edge of imports(root, folders)) {
+    if (edge.from === edge.to) continue;
+    next.set(edge.from, (next.get(edge.from) ?? new Set()).add(edge.to));
+  }
+  const cycles: string[] = [];
+  const done = new Set<string>();
+  const visit = (folder: string, trail: string[]): void => {
+    if (trail.includes(folder)) {
+      cycles.push([...trail.slice(trail.indexOf(folder)), folder].join(" → "));
+      return;
+    }
+    if (done.has(folder)) return;
+    for (const to of next.get(folder) ?? []) visit(to, [...trail, folder]);
+    done.add(folder);
+  };
+  for (const folder of next.keys()) visit(folder, []);
+  return cycles;
+}
+
+/** The folders the glossary must name: every folder of src/, and every host adapter under host/. */
+function foldersOnDisk(): string[] {
+  const dirs = (dir: string) =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
-    for (const folder of folders) expect(layers.some((layer) => layer.split("/")[0] === folder)).toBe(true);
+  return [...dirs(SRC), ...dirs(path.join(SRC, "host")).map((name) => `host/${name}`)].sort();
+}
+
+describe("the bands of src/", () => {
+  const doc = fs.readFileSync(path.join(ROOT, "docs", "architecture.md"), "utf8");
+  const folders = glossary(doc);
+
+  it("name every folder of src/ in the glossary, and no folder that is not there", () => {
+    expect([...folders.keys()].sort()).toEqual(foldersOnDisk());
   });
 
-  it("only import downward", () => {
-    expect(upwardImports(SRC, layers)).toEqual([]);
+  it("are drawn as the glossary lists them", () => {
+    expect([...drawing(doc)].sort()).toEqual([...folders].sort());
   });
 
-  it("would report an import that points up", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-layers-"));
+  it("only import their own band or one below, and never what the never list forbids", () => {
+    expect(bandProblems(SRC, folders)).toEqual([]);
+  });
+
+  it("hold no folder-level cycle", () => {
+    expect(folderCycles(SRC, folders)).toEqual([]);
+  });
+
+  it("would report an upward import, a never, and a cycle", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-bands-"));
+    const write = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text);
+    };
     try {
-      fs.mkdirSync(path.join(dir, "low"));
-      fs.mkdirSync(path.join(dir, "high"));
-      fs.writeFileSync(path.join(dir, "high", "a.ts"), 'import { b } from "../low/b.ts";\n');
-      fs.writeFileSync(path.join(dir, "low", "b.ts"), 'import type { a } from "../high/a.ts";\n');
-      expect(upwardImports(dir, ["low", "high"])).toEqual(["low/b.ts (low) imports high/a.ts (high)"]);
+      write("domain/a.ts", 'import type { B } from "../llm/b.ts";\n');
+      write("llm/b.ts", 'export type B = import("../github/c.ts").C;\n');
+      write("github/c.ts", 'import { d } from "../jobs/d.ts";\n');
+      write("jobs/d.ts", 'import { c } from "../github/c.ts";\n');
+      const test = new Map<string, Band>([
+        ["domain", "core"],
+        ["llm", "engines"],
+        ["github", "adapters"],
+        ["jobs", "adapters"],
+      ]);
+      expect(bandProblems(dir, test)).toEqual([
+        "domain/a.ts (domain, core) imports llm/b.ts (llm, engines): upward",
+        "llm/b.ts (llm, engines) imports github/c.ts (github, adapters): upward",
+        "llm/b.ts (llm, engines) imports github/c.ts (github, adapters): never (an engine imports an adapter)",
+      ]);
+      expect(folderCycles(dir, test)).toEqual(["github → jobs → github"]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

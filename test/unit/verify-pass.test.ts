@@ -11,29 +11,24 @@ import type { LoopResult } from "../../src/llm/types.ts";
 import { verdictAnswer } from "../../src/llm/verify-loop.ts";
 import { verifyBudget } from "../../src/pipeline/verify-budget.ts";
 import { serializeBlocks } from "../../src/review/markdown-serialize.ts";
-import { quoteInHead } from "../../src/review/refutation-quote.ts";
+import { quotesInHead } from "../../src/review/refutation-quote.ts";
 import { renderVerification } from "../../src/review/render-verification.ts";
 import { allProblems, cmarkJudges, cmarkProblems, micromarkOracle } from "../support/gfm-oracle.ts";
 import { randomText } from "../support/hostile-markdown.ts";
 import { memoryRepository } from "../support/memory-repository.ts";
 import { seededRandom } from "../support/seeded-random.ts";
 
-const spent = (rounds: number, toolCalls: number, tokens: number, ms: number) => ({
-  rounds,
-  tool_calls: toolCalls,
-  duration_ms: ms,
-  usage: { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens },
-});
-
 describe("one verification's budget", () => {
   const limits = DEFAULT_REVIEW_LIMITS;
 
-  it("is a thread reply's default budget while the review has more left", () => {
-    expect(verifyBudget(limits, null, spent(1, 0, 0, 0))).toEqual({ ...DEFAULT_REPLY_BUDGET });
+  it("is a thread reply's default budget while the review has more tokens and time left", () => {
+    expect(verifyBudget(limits, { tokens: 400_000, ms: limits.timeoutMs })).toEqual({
+      ...DEFAULT_REPLY_BUDGET,
+    });
   });
 
-  it("is bounded by what the review has left, the budget's token grant included", () => {
-    expect(verifyBudget(limits, 50_000, spent(5, 30, 40_000, limits.timeoutMs - 10))).toEqual({
+  it("is a loop of its own: rounds and tool calls within the review's per-loop bounds, not what its loop used", () => {
+    expect(verifyBudget({ ...limits, maxRounds: 3, maxToolCalls: 2 }, { tokens: 10_000, ms: 10 })).toEqual({
       maxRounds: 3,
       maxToolCalls: 2,
       maxTokens: 10_000,
@@ -42,12 +37,12 @@ describe("one verification's budget", () => {
   });
 
   it.each([
-    ["one round", spent(limits.maxRounds - 1, 0, 0, 0), null],
-    ["no tool call", spent(1, limits.maxToolCalls, 0, 0), null],
-    ["no token of the grant", spent(1, 0, 1_000, 0), 1_000],
-    ["no time", spent(1, 0, 0, limits.timeoutMs), null],
-  ] as const)("is none when %s is left", (_what, used, grant) => {
-    expect(verifyBudget(limits, grant, used)).toBeNull();
+    ["no token of the grant", { tokens: 0, ms: 1_000 }, limits],
+    ["too few tokens to read and answer", { tokens: 1_999, ms: 1_000 }, limits],
+    ["no time", { tokens: 1_000, ms: 0 }, limits],
+    ["a loop too short to read and answer", { tokens: 1_000, ms: 1_000 }, { ...limits, maxRounds: 1 }],
+  ] as const)("is none with %s", (_what, left, bounds) => {
+    expect(verifyBudget(bounds, left)).toBeNull();
   });
 });
 
@@ -72,26 +67,45 @@ describe("a refutation's quote", () => {
     recommendation: "r",
   });
 
+  const refutes = async (finding: Finding, quote: string) =>
+    (await quotesInHead(view, finding, quote)).refutes;
+
   it("is found with whitespace normalised and blank lines dropped", async () => {
-    expect(await quoteInHead(view, at(2), "db.write(record);\n\n   validate(record);")).toBe(false);
-    expect(await quoteInHead(view, at(2), "db.write( record );\n\n   validate(record);")).toBe(true);
+    expect(await refutes(at(2), "db.write(record);\n\n   validate(record);")).toBe(false);
+    expect(await refutes(at(2), "db.write( record );\n\n   validate(record);")).toBe(true);
   });
 
   it("is found when copied from the numbered excerpt, numbers and all", async () => {
-    expect(await quoteInHead(view, at(2), "2: \tdb.write( record );\n3:   validate(record);")).toBe(true);
-    expect(await quoteInHead(view, at(2), "2: \tdb.write( record );\n   validate(record);")).toBe(false);
+    expect(await refutes(at(2), "2: \tdb.write( record );\n3:   validate(record);")).toBe(true);
+    expect(await refutes(at(2), "2: \tdb.write( record );\n   validate(record);")).toBe(false);
   });
 
   it("must be near the finding's lines, anywhere for a finding without a line", async () => {
-    expect(await quoteInHead(view, at(2), "const v50 = 50;")).toBe(false);
-    expect(await quoteInHead(view, at(40, 45), "const v50 = 50;")).toBe(true);
-    expect(await quoteInHead(view, at(null), "const v59 = 59;")).toBe(true);
+    expect(await refutes(at(2), "const v50 = 50;")).toBe(false);
+    expect(await refutes(at(40, 45), "const v50 = 50;")).toBe(true);
+    expect(await refutes(at(null), "const v59 = 59;")).toBe(true);
   });
 
   it("proves nothing when it is too short, absent, or the file cannot be read", async () => {
-    expect(await quoteInHead(view, at(2), " ; ")).toBe(false);
-    expect(await quoteInHead(view, at(2), "validate(other);")).toBe(false);
-    expect(await quoteInHead(view, { ...at(2), path: "../etc/passwd" }, "validate(record);")).toBe(false);
+    expect(await refutes(at(2), " ; ")).toBe(false);
+    expect(await refutes(at(2), "validate(other);")).toBe(false);
+    expect(await refutes({ ...at(2), path: "../etc/passwd" }, "validate(record);")).toBe(false);
+  });
+
+  it("proves nothing when it only quotes the claim back: the flagged lines, or the finding's own evidence", async () => {
+    expect(await refutes(at(2), "db.write( record );")).toBe(false);
+    expect(await refutes(at(2, 3), "db.write( record );\nvalidate(record);")).toBe(false);
+    const claimed = { ...at(2), evidence: "`validate(record);` runs after `db.write( record );`" };
+    expect(await refutes(claimed, "db.write( record );\n validate(record);")).toBe(false);
+    // A line the claim did not name, next to the flagged one, can refute it.
+    expect(await refutes(at(3), "db.write( record );\n validate(record);")).toBe(true);
+  });
+
+  it("also says whether the finding's own evidence quotes the head code", async () => {
+    const quoted = async (evidence: string) =>
+      (await quotesInHead(view, { ...at(2), evidence }, null)).evidenceQuoted;
+    expect(await quoted("The record is written before it is validated.")).toBe(false);
+    expect(await quoted("Line 2 reads: `db.write( record );`, before `validate(record);`.")).toBe(true);
   });
 });
 
@@ -140,7 +154,14 @@ describe("the check run's list of refuted and unverified findings", () => {
         recommendation: "",
       });
       const refuted = [{ finding: finding(), reason: randomText(random), quote: randomText(random, 20) }];
-      const verification = { kept: 1, unproven: 0, refuted, unverified: [finding()] };
+      const verification = {
+        kept: 1,
+        unproven: 0,
+        refuted,
+        disputed: refuted,
+        unverified: [finding()],
+        unquoted: 1,
+      };
       documents.push(serializeBlocks(renderVerification({ ...base, verification })));
     }
     for (const markdown of documents) expect(allProblems(markdown, micromarkOracle, NONE)).toEqual([]);
@@ -165,7 +186,14 @@ describe("the check run's list of refuted and unverified findings", () => {
       reason: "r".repeat(10_000),
       quote: "q".repeat(10_000),
     }));
-    const verification = { kept: 0, unproven: 0, refuted, unverified: Array(25).fill(finding) };
+    const verification = {
+      kept: 0,
+      unproven: 0,
+      refuted,
+      disputed: [],
+      unverified: Array(25).fill(finding),
+      unquoted: 0,
+    };
     const markdown = serializeBlocks(renderVerification({ ...base, verification }));
     expect(markdown).toContain("… 15 more not listed.");
     expect(markdown.length).toBeLessThan(40 * 2_500);

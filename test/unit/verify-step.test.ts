@@ -13,8 +13,8 @@ import type { VerifyInput, VerifyResult } from "../../src/pipeline/review-ports.
 import { verifyStep } from "../../src/pipeline/verify-step.ts";
 import type { Workspace } from "../../src/workspace/types.ts";
 
-const finding = (line: number): Finding => ({
-  severity: "high",
+const finding = (line: number, severity: Finding["severity"] = "medium"): Finding => ({
+  severity,
   title: `f${line}`,
   explanation: "e",
   path: "a.ts",
@@ -42,7 +42,8 @@ const record = (over: Partial<VerifyResult>): VerifyResult => ({
   duration_ms: 5,
   trace: null,
   answer: { verdict: "confirmed", reason: "r", quote: null },
-  quote_found: false,
+  refutation_proven: false,
+  evidence_quoted: true,
   ...over,
 });
 
@@ -54,47 +55,123 @@ const STEP = {
   mergeBaseSha: "m",
 };
 
-async function pass(answers: VerifyResult[], signal = new AbortController().signal) {
+async function pass(
+  answers: VerifyResult[],
+  signal = new AbortController().signal,
+  result: LoopResult = looped,
+) {
   const asked: VerifyInput<Workspace>[] = [];
   const spends: unknown[] = [];
-  const result = await verifyStep<Workspace>(
+  // The review's clock: each verification takes 5 ms of it, whatever runs beside it.
+  let clock = 0;
+  let inFlight = 0;
+  let widest = 0;
+  const verified = await verifyStep<Workspace>(
     {
       reviewLimits: { ...DEFAULT_REVIEW_LIMITS, verify: true },
       verifyFinding: async (input) => {
         asked.push(input);
+        inFlight++;
+        widest = Math.max(widest, inFlight);
+        await new Promise((resolve) => setImmediate(resolve));
+        clock += 5;
+        inFlight--;
         return answers.shift() ?? record({});
       },
     },
-    { ...STEP, signal, budget: { maxTokens: null, spent: (spend) => spends.push(spend) } },
+    {
+      ...STEP,
+      result,
+      signal,
+      now: () => clock,
+      budget: { maxTokens: null, spent: (spend) => spends.push(spend) },
+    },
   );
-  return { result, asked, spends };
+  return { result: verified, asked, spends, widest };
 }
 
 describe("the verification step", () => {
   it("adds every verification's figures to the review's and tells the held budget", async () => {
     const { result, spends } = await pass([]);
+    // Three verifications side by side: the review's time grows by the wall time, not their sum.
     expect(result).toMatchObject({ rounds: 4, tool_calls: 3, duration_ms: 20, usage: { total_tokens: 400 } });
     expect(result.spend).toMatchObject({ rounds: 4, input_tokens: 360, output_tokens: 40 });
     expect(spends).toHaveLength(3);
-    expect(result.verification).toEqual({ kept: 3, unproven: 0, refuted: [], unverified: [] });
+    expect(result.verification).toEqual({
+      kept: 3,
+      unproven: 0,
+      refuted: [],
+      disputed: [],
+      unverified: [],
+      unquoted: 0,
+    });
   });
 
-  it("holds back only a refutation whose quote was found", async () => {
-    const refuted = (found: boolean) =>
-      record({ answer: { verdict: "refuted", reason: "no", quote: "q" }, quote_found: found });
+  it("checks a few findings at a time, within the tokens the review has left", async () => {
+    const ten: LoopResult = {
+      ...looped,
+      usage: { ...usage, total_tokens: DEFAULT_REVIEW_LIMITS.maxTokens - 40_000 },
+      review: { summary: "s", findings: Array.from({ length: 10 }, (_, i) => finding(i + 1)), notes: [] },
+    };
+    const { asked, widest } = await pass([], new AbortController().signal, ten);
+    expect(widest).toBe(4);
+    expect(asked).toHaveLength(10);
+    // Four in flight share what is left: none may be promised more than its part.
+    expect(asked.slice(0, 4).map((a) => a.budget.maxTokens)).toEqual([10_000, 10_000, 10_000, 10_000]);
+  });
+
+  it("holds back a proven refutation below high severity, and counts evidence that quotes no code", async () => {
+    const refuted = (proven: boolean) =>
+      record({
+        answer: { verdict: "refuted", reason: "no", quote: "q" },
+        refutation_proven: proven,
+        evidence_quoted: false,
+      });
     const { result } = await pass([refuted(true), refuted(false)]);
     expect(result.review?.findings.map((f) => f.line)).toEqual([2, 3]);
-    expect(result.verification).toMatchObject({ kept: 2, unproven: 1, refuted: [{ quote: "q" }] });
+    expect(result.verification).toMatchObject({
+      kept: 2,
+      unproven: 1,
+      refuted: [{ quote: "q" }],
+      unquoted: 2,
+    });
   });
 
-  it("keeps the rest unverified after a check without a verdict", async () => {
-    const { result, asked } = await pass([
-      record({}),
-      record({ termination_reason: "provider_rate_limited", answer: null }),
+  it("never removes a high or critical finding: a proven refutation posts it marked as disputed", async () => {
+    const severe: LoopResult = {
+      ...looped,
+      review: { summary: "s", findings: [finding(1, "critical"), finding(2, "high")], notes: [] },
+    };
+    const proven = record({
+      answer: { verdict: "refuted", reason: "sanitised above", quote: "q" },
+      refutation_proven: true,
+    });
+    const { result } = await pass([proven, proven], new AbortController().signal, severe);
+    expect(result.review?.findings).toEqual([
+      { ...finding(1, "critical"), disputed: { reason: "sanitised above", quote: "q" } },
+      { ...finding(2, "high"), disputed: { reason: "sanitised above", quote: "q" } },
     ]);
-    expect(asked).toHaveLength(2);
-    expect(result.review?.findings).toHaveLength(3);
-    expect(result.verification?.unverified.map((f) => f.line)).toEqual([2, 3]);
+    expect(result.verification).toMatchObject({
+      kept: 0,
+      refuted: [],
+      disputed: [{ quote: "q" }, { quote: "q" }],
+    });
+  });
+
+  it("starts no more checks after one without a verdict, keeping the rest unverified", async () => {
+    const six: LoopResult = {
+      ...looped,
+      review: { summary: "s", findings: Array.from({ length: 6 }, (_, i) => finding(i + 1)), notes: [] },
+    };
+    const { result, asked } = await pass(
+      [record({}), record({ termination_reason: "provider_rate_limited", answer: null })],
+      new AbortController().signal,
+      six,
+    );
+    // The first check's lane took the fifth before the second came back empty; the sixth is never sent.
+    expect(asked.map((a) => a.finding.line)).toEqual([1, 2, 3, 4, 5]);
+    expect(result.review?.findings).toHaveLength(6);
+    expect(result.verification?.unverified.map((f) => f.line)).toEqual([2, 6]);
   });
 
   it("ends the review as its worker ended when the worker was stopped mid-pass", async () => {

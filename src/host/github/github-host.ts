@@ -1,48 +1,29 @@
-// The pull request on GitHub, for the App: its state (pulls.get for re-runs), `.github/loupe.yml`
-// and guidance from the default branch, the three-dot comparison, a workspace fetched with the
-// installation token, Loupe's history
-// in its hidden markers, publishing once per (head, run), and resolving its own threads. Disposing
-// the host forgets the token.
+// The pull request on GitHub, for the App and the Action: its state (pulls.get for re-runs),
+// `.github/loupe.yml` and guidance from the default branch, the three-dot comparison, a workspace
+// fetched with the installation token, what was said on the pull request as raw records, publishing
+// once per (head, run), and resolving Loupe's own threads. Disposing the host forgets the token.
 
 import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
-import type { ReviewRequest } from "../../domain/review-request.ts";
 import { comparePullRequest } from "../../github/compare.ts";
 import { compareHeads } from "../../github/compare-heads.ts";
 import { createConversationApi } from "../../github/conversation-api.ts";
 import { githubGuidanceSource } from "../../github/guidance-source.ts";
 import { installationToken } from "../../github/installation-token.ts";
 import type { GitHubClient } from "../../github/octokit.ts";
-import { readLoupeHistory } from "../../github/posted-fingerprints.ts";
+import { readHistoryRecords } from "../../github/history-records.ts";
 import { publishReview } from "../../github/publish-review.ts";
 import { readRepoConfigFile } from "../../github/repo-config-file.ts";
 import type { SecondaryRetryOptions } from "../../github/retry-secondary.ts";
+import { listReviewThreads } from "../../github/review-threads.ts";
 import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
-import type { PullRequestHost } from "../pull-request-host.ts";
-import { resolvePullRequest } from "./resolve-pull-request.ts";
+import type { FetchWorkspace, PullRequestHost } from "../pull-request-host.ts";
+import { type GitHubTarget, resolvePullRequest } from "./resolve-pull-request.ts";
 import { resolveFixedThreads } from "./resolve-threads.ts";
-
-/** What a fetch of the two commits of a pull request is told: plain data, and a signal. */
-export interface FetchWorkspaceInput {
-  readonly url: string;
-  readonly headSha: string;
-  readonly mergeBaseSha: string;
-  readonly baseSha: string;
-  readonly pullNumber: number;
-  readonly token: string;
-  readonly signal: AbortSignal;
-}
-
-/**
- * Fetches the two commits of a pull request from the git host, with the installation token; W is
- * what the caller holds of the result (the workspace, or a handle to it in a worker thread).
- */
-export type FetchWorkspace<W extends WorkspaceHandle = Workspace> = (
-  input: FetchWorkspaceInput,
-) => Promise<W>;
 
 export interface GitHubHostOptions<W extends WorkspaceHandle = Workspace> {
   readonly octokit: GitHubClient;
-  readonly request: ReviewRequest;
+  /** The pull request; the App's delivery (installation, delivery id) is the job's, not the host's. */
+  readonly request: GitHubTarget;
   /** The git host's base URL (https://github.com) and web host (github.com). */
   readonly gitBaseUrl: string;
   readonly gitHost: string;
@@ -87,7 +68,8 @@ export function gitHubHost<W extends WorkspaceHandle>(
       });
     },
     history: {
-      read: async () => readLoupeHistory(octokit, { ...pr, botLogin: await options.botLogin() }),
+      read: async () => readHistoryRecords(octokit, { ...pr, botLogin: await options.botLogin() }),
+      threads: () => listReviewThreads(octokit, pr),
       changedSince: (fromSha, toSha) => compareHeads(octokit, { ...ref, fromSha, toSha }),
     },
     publisher: {

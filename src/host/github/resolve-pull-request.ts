@@ -4,13 +4,14 @@
 
 import { labelNames } from "../../conversation/pause-state.ts";
 import type { PullRequest } from "../../domain/pull-request.ts";
-import type { ReviewRequest } from "../../domain/review-request.ts";
+import type { ReviewRequest } from "../../github/review-request.ts";
 import type { GitHubClient } from "../../github/octokit.ts";
+import type { ReviewTarget } from "../pull-request-host.ts";
 
-export async function resolvePullRequest(
-  octokit: GitHubClient,
-  request: ReviewRequest,
-): Promise<PullRequest> {
+/** The target, and what the delivery said of the pull request (nothing for a re-run). */
+export type GitHubTarget = ReviewTarget & Pick<ReviewRequest, "rerun" | "pullRequest">;
+
+export async function resolvePullRequest(octokit: GitHubClient, request: GitHubTarget): Promise<PullRequest> {
   // A job queued by an older Loupe carries no author: it is read again, like a re-run.
   if (request.pullRequest !== null && !request.rerun && request.pullRequest.author !== undefined) {
     const { baseRef: _baseRef, ...snapshot } = request.pullRequest;

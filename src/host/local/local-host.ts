@@ -5,28 +5,109 @@
 
 import path from "node:path";
 import { changesOf } from "../../diff/changes.ts";
+import { isLoupeError, LoupeError } from "../../domain/errors.ts";
 import type { PullRequest } from "../../domain/pull-request.ts";
 import { snapshotGuidanceSource } from "../../guidance/snapshot-source.ts";
 import type { Workspace } from "../../workspace/types.ts";
 import type { HostConfigFile, HostRepository, PullRequestHost } from "../pull-request-host.ts";
+import { readReviewConfigFile } from "./config-file.ts";
 import { localChangedFiles } from "./local-changed-files.ts";
+import { openRepository } from "./open-repository.ts";
 
 export interface LocalHostOptions {
   /** The repository as given: a directory or a clone URL (its name is shown, never a local path). */
   readonly repo: string;
+  readonly base: string;
+  readonly head: string;
+  /** --config: a file on this machine that replaces the committed one. */
+  readonly configFile?: string;
+  /** LOUPE_GIT_TOKEN and REVIEW_MAX_FETCH_BYTES for a clone URL. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly signal: AbortSignal;
+}
+
+interface Opened {
   readonly workspace: Workspace;
   readonly configFile: HostConfigFile;
 }
 
+/**
+ * The host opens the two revisions itself, on the first question that needs them (the pull
+ * request, the configuration, the changes), and hands the workspace to the pipeline as every host
+ * does; disposing the host disposes it too, once, whoever ends first.
+ */
 export function localHost(options: LocalHostOptions): PullRequestHost & AsyncDisposable {
-  const { workspace } = options;
+  let opening: Promise<Opened> | null = null;
   let disposed: Promise<void> | null = null;
-  // Whoever ends first, the pipeline (after the loop) or the command (after an early skip), removes it.
-  const disposeOnce = (): Promise<void> => {
-    disposed ??= workspace.dispose();
+  const opened = (): Promise<Opened> => {
+    opening ??= openLocal(options);
+    return opening;
+  };
+  const disposeOnce = async (): Promise<void> => {
+    if (opening === null) return;
+    const workspace = await opening.then(
+      (o) => o.workspace,
+      () => null,
+    );
+    disposed ??= workspace?.dispose() ?? Promise.resolve();
     return disposed;
   };
-  const pullRequest: PullRequest = {
+  return {
+    repository: repositoryName(options.repo),
+    pullRequest: async () => localPullRequest((await opened()).workspace),
+    repoConfig: async () => (await opened()).configFile,
+    changes: async () => {
+      const { workspace } = await opened();
+      return {
+        mergeBaseSha: workspace.mergeBase.commit,
+        files: await localChangedFiles(await changesOf(workspace), workspace.objects),
+        filesTruncated: false,
+        headMovedTo: null,
+      };
+    },
+    guidance: {
+      source: {
+        list: async (dir) => guidanceOf((await opened()).workspace).list(dir),
+        read: async (file, maxBytes) => guidanceOf((await opened()).workspace).read(file, maxBytes),
+      },
+      origin: "the base revision",
+    },
+    openWorkspace: async () => ({ ...(await opened()).workspace, dispose: disposeOnce }),
+    [Symbol.asyncDispose]: disposeOnce,
+  };
+}
+
+function guidanceOf(workspace: Workspace) {
+  return snapshotGuidanceSource(workspace.mergeBase, workspace.objects);
+}
+
+async function openLocal(options: LocalHostOptions): Promise<Opened> {
+  const workspace = await openRepository(options).catch((error: unknown) => {
+    // A directory that is not a repository, or a revision it does not have, is the caller's
+    // input: bad usage (exit 2). The opener's messages name no local path.
+    if (isLoupeError(error, "git_repository_invalid") || isLoupeError(error, "git_commit_unreachable")) {
+      throw new LoupeError("usage_invalid", error.message);
+    }
+    throw error;
+  });
+  try {
+    const configFile = await readReviewConfigFile({
+      repo: options.repo,
+      base: options.base,
+      isUrl: looksLikeUrl(options.repo),
+      configFile: options.configFile,
+      mergeBase: { snapshot: workspace.mergeBase, objects: workspace.objects },
+    });
+    return { workspace, configFile };
+  } catch (error) {
+    await workspace.dispose();
+    throw error;
+  }
+}
+
+/** A local change has no pull request on any host: its two revisions, and a person asking. */
+function localPullRequest(workspace: Workspace): PullRequest {
+  return {
     number: null,
     url: "",
     title: "",
@@ -37,23 +118,6 @@ export function localHost(options: LocalHostOptions): PullRequestHost & AsyncDis
     author: { login: null, isBot: false, association: "OWNER" },
     open: true,
     labels: [],
-  };
-  return {
-    repository: repositoryName(options.repo),
-    pullRequest: async () => pullRequest,
-    repoConfig: async () => options.configFile,
-    changes: async () => ({
-      mergeBaseSha: workspace.mergeBase.commit,
-      files: await localChangedFiles(await changesOf(workspace), workspace.objects),
-      filesTruncated: false,
-      headMovedTo: null,
-    }),
-    guidance: {
-      source: snapshotGuidanceSource(workspace.mergeBase, workspace.objects),
-      origin: "the base revision",
-    },
-    openWorkspace: async () => ({ ...workspace, dispose: disposeOnce }),
-    [Symbol.asyncDispose]: disposeOnce,
   };
 }
 

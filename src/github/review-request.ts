@@ -1,7 +1,10 @@
-// What a webhook asks Loupe to do, after the pure mapping: review one pull request at one head
-// SHA, or nothing (with the reason). The queue and the orchestrator only ever see these values.
+// What a GitHub delivery asks Loupe to do, after the pure mapping: review one pull request at one
+// head SHA, or nothing (with the reason). The App's queues and jobs only ever see these values; the
+// request is the port's review target plus the delivery's own facts (installation, delivery id,
+// trigger), so the pipeline and the port never learn a GitHub App's words.
 
-import type { PullRequestAuthor } from "./author-policy.ts";
+import type { PullRequestAuthor } from "../domain/author-policy.ts";
+import type { ReviewTarget } from "../host/pull-request-host.ts";
 
 export type ReviewTrigger =
   | "pull_request.opened"
@@ -28,16 +31,12 @@ export interface PullRequestSnapshot {
   readonly labels: readonly string[];
 }
 
-export interface ReviewRequest {
+/** The head SHA the event names; for re-runs the host confirms it with pulls.get. */
+export interface ReviewRequest extends ReviewTarget {
   /** `X-GitHub-Delivery` (Probot's `context.id`): the same on a redelivery. */
   readonly deliveryId: string;
   readonly trigger: ReviewTrigger;
   readonly installationId: number;
-  readonly owner: string;
-  readonly repo: string;
-  readonly pullNumber: number;
-  /** The head SHA the event names; for re-runs the orchestrator confirms it with pulls.get. */
-  readonly headSha: string;
   /** A person asked for this review again: the same SHA may be reviewed twice. */
   readonly rerun: boolean;
   readonly pullRequest: PullRequestSnapshot | null;

@@ -6,7 +6,7 @@
 import { LoupeError } from "../domain/errors.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import { cutCodePoints } from "../domain/text.ts";
-import { httpStatus } from "../github/octokit.ts";
+import { httpStatus } from "../domain/http-status.ts";
 
 const MAX_DETAIL_CHARS = 1_000;
 const STACK_FRAMES = 3;

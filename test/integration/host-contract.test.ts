@@ -1,0 +1,175 @@
+// One contract for the PullRequestHost port, whichever host it stands on: the same questions to
+// the GitHub host (against the fake GitHub: its REST API, and git over a real `git http-backend`)
+// and to the local host (the same repository on disk). Every host names the change's two commits,
+// lists what changed, reads the configuration from the base side, opens the workspace itself and
+// hands it over, and answers for guidance files; a host without history, publishing or threads lacks the
+// object, and the pipeline's steps degrade to a full review that publishes nothing.
+
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { actionGitHubClient } from "../../src/action/github-client.ts";
+import { parseRepoConfig } from "../../src/config/repo-config.ts";
+import { gitHubHost } from "../../src/host/github/github-host.ts";
+import { localHost } from "../../src/host/local/local-host.ts";
+import type { PullRequestHost } from "../../src/host/pull-request-host.ts";
+import { scopeStep } from "../../src/pipeline/scope-step.ts";
+import { fetchWorkspace } from "../../src/workspace/fetch.ts";
+import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
+
+const CONFIG = "min_severity: low\n";
+let repo: FixtureRepo;
+let github: FakeGitHub;
+let number = 0;
+
+beforeAll(async () => {
+  repo = createOneChangeRepo();
+  repo.write(".github/loupe.yml", CONFIG);
+  repo.commit("configuration");
+  repo.git("rebase", "--quiet", "main", "change");
+  // The head would review itself more kindly: no host may read the configuration there.
+  repo.write(".github/loupe.yml", "min_severity: critical\n");
+  repo.commit("a kinder configuration");
+  repo.checkout("main");
+  github = await startFakeGitHub();
+  github.addRepository({ owner: "octo", repo: "app", source: repo, config: CONFIG });
+}, 60_000);
+
+afterAll(async () => {
+  await github?.stop();
+  repo?.dispose();
+});
+
+type MadeHost = PullRequestHost & AsyncDisposable;
+
+const hosts: readonly [string, () => MadeHost][] = [
+  [
+    "the GitHub host",
+    () => {
+      const pr = github.addPullRequest({ owner: "octo", repo: "app", number: ++number, headRef: "change" });
+      return gitHubHost({
+        octokit: actionGitHubClient({
+          token: github.workflowToken("octo", "app"),
+          baseUrl: `${github.url}/api/v3`,
+          warn: () => {},
+        }),
+        request: {
+          owner: "octo",
+          repo: "app",
+          pullNumber: pr.number,
+          headSha: pr.headSha,
+          rerun: true,
+          pullRequest: null,
+        },
+        gitBaseUrl: github.url,
+        gitHost: github.host,
+        fetchWorkspace: (input) => fetchWorkspace({ ...input, maxBytes: 50_000_000 }),
+        botLogin: async () => "loupe[bot]",
+        retry: { sleep: async () => {}, now: Date.now, deadline: Number.POSITIVE_INFINITY },
+      });
+    },
+  ],
+  [
+    "the local host",
+    () =>
+      localHost({
+        repo: repo.dir,
+        base: "main",
+        head: "change",
+        env: {},
+        signal: new AbortController().signal,
+      }),
+  ],
+];
+
+describe.each(hosts)("%s", (_name, make) => {
+  it("names the change's two commits and lists what changed between them", async () => {
+    await using host = make();
+    const pullRequest = await host.pullRequest();
+    expect(pullRequest.headSha).toBe(repo.revParse("change"));
+    expect(pullRequest.baseSha).toBe(repo.revParse("main"));
+    const changes = await host.changes(pullRequest);
+    expect(changes.mergeBaseSha).toBe(repo.revParse("main"));
+    expect(changes.files.map((f) => [f.filename, f.status])).toEqual([
+      [".github/loupe.yml", "modified"],
+      ["src/a.ts", "modified"],
+    ]);
+    expect(changes.files[1]?.patch).toContain("+export const a = 2;");
+  });
+
+  it("reads the configuration from the base side, never the head", async () => {
+    await using host = make();
+    const { file, source } = await host.repoConfig();
+    expect(file).toEqual({ kind: "found", text: CONFIG });
+    expect(source).toContain(".github/loupe.yml");
+    expect(parseRepoConfig(file.kind === "found" ? file.text : null).ok).toBe(true);
+  });
+
+  it("opens the workspace itself and hands it over; disposing it twice is harmless", async () => {
+    await using host = make();
+    const pullRequest = await host.pullRequest();
+    const controller = new AbortController();
+    const workspace = await host.openWorkspace({
+      pullRequest,
+      mergeBaseSha: repo.revParse("main"),
+      signal: controller.signal,
+    });
+    expect(workspace.head.commit).toBe(pullRequest.headSha);
+    expect(workspace.mergeBase.commit).toBe(repo.revParse("main"));
+    const entry = workspace.head.byPath.get("src/a.ts")!;
+    expect(Buffer.from(await workspace.objects.readBlob(entry.oid)).toString()).toBe("export const a = 2;\n");
+    await workspace.dispose();
+    await workspace.dispose();
+  });
+
+  it("answers a guidance file that is not there as missing, never as an error", async () => {
+    await using host = make();
+    expect(Array.isArray(await host.guidance.source.list(".github/nothing"))).toBe(true);
+    expect(await host.guidance.source.read("NOT-THERE.md", 1_000)).toEqual({ kind: "missing" });
+  });
+});
+
+describe("an absent capability", () => {
+  it("is an absent object on the local host, and the scope step reviews in full with no history", async () => {
+    await using host = hosts[1]![1]();
+    expect([host.history, host.publisher, host.threads, host.people]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const config = parseRepoConfig(CONFIG);
+    if (!config.ok) throw new Error("the fixture's configuration is valid");
+    const step = await scopeStep({
+      history: host.history,
+      people: host.people,
+      askedFull: false,
+      config: config.config,
+      headSha: repo.revParse("change"),
+      mergeBaseSha: repo.revParse("main"),
+    });
+    expect(step.scope).toBeNull();
+    expect(step.history.fingerprints.size).toBe(0);
+  });
+
+  it("is present on the GitHub host: raw history, publishing once, and Loupe's own texts recognised", async () => {
+    await using host = hosts[0]![1]();
+    const pullRequest = await host.pullRequest();
+    expect(await host.history!.read()).toEqual({ self: "loupe[bot]", comments: [], reviews: [] });
+    const review = {
+      headSha: pullRequest.headSha,
+      marker: "<!-- loupe:review head=x run=1 -->",
+      body: "A review. <!-- loupe:review head=x run=1 -->",
+      comments: [{ path: "src/a.ts", line: 1, body: "A comment." }],
+      allInBody: () => "All in the body. <!-- loupe:review head=x run=1 -->",
+    };
+    const first = await host.publisher!.publish(review);
+    expect(first).toMatchObject({ kind: "posted", allInBody: false });
+    expect(await host.publisher!.publish(review)).toEqual({
+      kind: "already_posted",
+      reviewId: (first as { reviewId: number }).reviewId,
+    });
+    const records = await host.history!.read();
+    expect(records.reviews.map((r) => r.author)).toEqual([{ login: "loupe[bot]", isBot: true }]);
+    expect(records.comments.map((c) => c.body)).toEqual(["A comment."]);
+  });
+});
