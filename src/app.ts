@@ -17,13 +17,14 @@ import { reviewQueueFor } from "./fleet/review-queue-for.ts";
 import { type AppClient, createBotLoginLookup } from "./github/bot-login.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
 import { observeGitHubRequests } from "./github/observe-requests.ts";
+import { retryWithin } from "./github/retry-deadline.ts";
 import type { GitHubClient } from "./github/octokit.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
 import { createOpenRunsJournal, NO_JOURNAL, type OpenRunsJournal } from "./jobs/open-runs-journal.ts";
 import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
 import { type AppBudget, runReview } from "./jobs/run-review.ts";
 import { routeBottleneckErrors } from "./log/routed-errors.ts";
-import { createDependencyStates } from "./metrics/dependency-state.ts";
+import { createDependencyStates, type DependencyState } from "./metrics/dependency-state.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { readQueue } from "./metrics/queue-reading.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
@@ -65,6 +66,8 @@ export interface LoupeRuntime {
   readonly replies: ReplyQueue;
   /** The completion of the check runs an earlier process left open (LOUPE_STATE_DIR). */
   readonly recovery: Promise<void>;
+  /** Redis's state (REDIS_URL), for the other connections the process opens to it and /readyz. */
+  readonly redisHealth: DependencyState;
 }
 
 export interface LoupeApp {
@@ -76,6 +79,9 @@ export interface LoupeApp {
 const HANDLED_EVENTS = ["pull_request", "check_run", "check_suite"] as const;
 /** Comments in a pull request's conversation: commands, and replies in Loupe's threads. */
 const CONVERSATION_EVENTS = ["issue_comment", "pull_request_review_comment"] as const;
+
+/** How long the queued check run's request may keep retrying (waits of 1 s and 4 s). */
+const ANNOUNCE_RETRY_MS = 5_000;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -143,7 +149,11 @@ function startRuntime<W extends WorkspaceHandle>(
     });
   const announce = async (request: ReviewRequest) => {
     const octokit = await installation(request.installationId).catch(() => null);
-    return octokit === null ? null : await checkRuns.announce(octokit, request, request.headSha);
+    if (octokit === null) return null;
+    // The queued run is a courtesy (the job opens one if there is none): a short retry, not the
+    // review's, so an unreachable GitHub does not add a series of retries before the review starts.
+    retryWithin(octokit, Date.now() + ANNOUNCE_RETRY_MS);
+    return await checkRuns.announce(octokit, request, request.headSha);
   };
   const cancel = async (request: ReviewRequest, checkRunId: number, reason: CancelReason) =>
     checkRuns.cancel(await installation(request.installationId), request, checkRunId, reason);
@@ -168,7 +178,7 @@ function startRuntime<W extends WorkspaceHandle>(
     ...{ redisUrl, concurrency: config.replyConcurrency, runner: replyRunner, log: app.log },
     ...timing,
   });
-  return { reviews, replies, recovery };
+  return { reviews, replies, recovery, redisHealth: dependencies.redis };
 }
 
 /** The handlers only map and enqueue; every other event the App receives is counted, not handled. */

@@ -63,12 +63,17 @@ async function main(): Promise<void> {
       await loupe.app(app, options);
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
       const { redisUrl } = settings.fleet;
-      dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log });
+      const { redisHealth } = await loupe.started; // resolved by loupe.app above
+      dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log, redisHealth });
       if (dashboard !== null) options.addHandler(dashboard.handler);
     },
   });
   const runtime = await loupe.started;
-  readiness.queueStarted(() => runtime.reviews.isReady()); // a shared queue: while Redis takes work
+  // A shared queue: while Redis takes work; when it does not, /readyz says Redis is why.
+  readiness.queueStarted(
+    () => runtime.reviews.isReady(),
+    () => runtime.redisHealth.isDown(),
+  );
   process.once("SIGTERM", () => {
     readiness.shuttingDown();
     void shutDownProcess({

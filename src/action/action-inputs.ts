@@ -39,6 +39,7 @@ export const ENV_OF_INPUT = {
 export const ACTION_INPUTS = [
   "config",
   "fail-on",
+  "fail-on-incomplete",
   "github-token",
   "bot-login",
   "mention",
@@ -58,6 +59,8 @@ export interface ActionSettings {
   readonly authorPolicy: AuthorPolicy;
   /** The severity that fails the job; null: the repository's own `fail_on` decides. */
   readonly failOn: Severity | null;
+  /** Whether a review that did not complete (neutral: GitHub or the provider away, out of budget) fails the job. */
+  readonly failOnIncomplete: boolean;
   /** The repository configuration's path on the default branch; null: `.github/loupe.yml`. */
   readonly configPath: string | null;
   readonly token: string;
@@ -89,6 +92,7 @@ export function readActionSettings(env: Env): ActionSettings {
       return { provider, limits, prices: budget.prices };
     }),
     failOn: readFailOn(actionInput(env, "fail-on")),
+    failOnIncomplete: readBoolean("fail-on-incomplete", actionInput(env, "fail-on-incomplete")),
     authorPolicy: readAuthorPolicy(actionInput(env, "auto-review-authors")),
     configPath: readConfigPath(actionInput(env, "config")),
     token,
@@ -125,6 +129,12 @@ function readFailOn(text: string): Severity | null {
   if (text === "") return null;
   if ((SEVERITIES as readonly string[]).includes(text)) return text as Severity;
   throw new LoupeError("configuration_invalid", `input fail-on must be one of ${SEVERITIES.join(", ")}`);
+}
+
+function readBoolean(input: string, text: string): boolean {
+  if (text === "" || text === "false") return false;
+  if (text === "true") return true;
+  throw new LoupeError("configuration_invalid", `input ${input} must be true or false`);
 }
 
 function readConfigPath(text: string): string | null {

@@ -50,7 +50,8 @@ export function reportOutcome(input: ReportInput): ActionReport {
   if (input.readOnly) sections.push(`> ${READ_ONLY_NOTE}`);
   const plan = outcome.kind === "reviewed" ? outcome.plan : null;
   if (plan?.postable) {
-    sections.push(input.readOnly ? "### The review (not posted)" : "### The review", plan.allInBody());
+    const heading = input.readOnly ? "### The review (not posted)" : "### The review";
+    sections.push(heading, summaryBody(plan.allInBody(), input.readOnly, plan.comments.length));
   }
   const reviewed = outcome.kind === "reviewed" ? outcome : null;
   const findings = plan === null ? 0 : SEVERITIES.reduce((sum, s) => sum + plan.findingsBySeverity[s], 0);
@@ -64,6 +65,42 @@ export function reportOutcome(input: ReportInput): ActionReport {
       cost: reviewed === null || reviewed.cost.kind === "unpriced" ? "" : reviewed.cost.dollars.toFixed(6),
     },
     failure: failureOf(input),
+  };
+}
+
+// The review with every finding in its body is GitHub's 422 fallback, and says so in its first
+// line; in the summary it is only the place where every finding is listed, so that line is
+// replaced by what happened to the review.
+const FALLBACK_LINE =
+  /^GitHub did not accept the inline comments, so all (\d+ findings?) are listed here\.$/m;
+
+function summaryBody(allInBody: string, readOnly: boolean, inline: number): string {
+  return allInBody.replace(FALLBACK_LINE, (_line, findings: string) => {
+    const listed = `${findings} ${findings.startsWith("1 ") ? "is" : "are"} listed here.`;
+    return readOnly
+      ? `Not posted: the ${listed}`
+      : `Posted on the pull request (${inline} inline); the ${listed}`;
+  });
+}
+
+/**
+ * The App's texts point at its check run's "Re-run review" button, which an action's check run
+ * does not have: in the action they say to re-run the job.
+ */
+export function forTheAction(ending: Ending): Ending {
+  const rerun = (text: string) =>
+    text
+      .replace(/Press \*\*Re-run review\*\*/g, "Re-run this job")
+      .replace(/press \*\*Re-run review\*\*/g, "re-run this job");
+  const { output } = ending;
+  return {
+    ...ending,
+    output: {
+      ...output,
+      title: output.title.replace(/press Re-run$/, "re-run this job"),
+      summary: rerun(output.summary),
+      ...(output.text === undefined ? {} : { text: rerun(output.text) }),
+    },
   };
 }
 

@@ -5,6 +5,7 @@
 import type { ReviewRequest } from "../github/review-request.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { httpStatus } from "../github/octokit.ts";
+import { retryWithin } from "../github/retry-deadline.ts";
 import { reviewOnGitHub } from "../host/github/review-on-github.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
@@ -14,8 +15,8 @@ import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { actionCheckRun } from "./action-check-run.ts";
 import type { ActionSettings } from "./action-inputs.ts";
 import { actionLogger, annotation, type Write } from "./action-log.ts";
+import { forTheAction, gateReached, reportOutcome } from "./action-report.ts";
 import { writeMachineFiles } from "./machine-files.ts";
-import { gateReached, reportOutcome } from "./action-report.ts";
 import type { RunnerContext } from "./runner-context.ts";
 import { appendSummary, writeOutputs } from "./step-files.ts";
 
@@ -33,6 +34,8 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   const log = actionLogger(io.stdout);
   const ports = createDefaultPorts({ provider: settings.provider, limits: settings.limits });
   const retry = { sleep: input.sleep, now: Date.now, deadline: Date.now() + ports.reviewTimeoutMs + 60_000 };
+  // Octokit's retries (1 s, 4 s, 9 s apart) end with the review's time, as in the App.
+  retryWithin(octokit, Date.now() + ports.reviewTimeoutMs);
   let watched: ReturnType<typeof watchRefusal> | null = null;
   const target = { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber };
   const run = actionCheckRun({ octokit, target, deadline: retry.deadline, log, sleep: input.sleep });
@@ -63,7 +66,7 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   };
   return await reviewOnGitHub(review, async (outcome) => {
     const gated = withActionGate(outcome, settings);
-    const ending = endingFor(gated);
+    const ending = forTheAction(endingFor(gated));
     await run.current()?.complete(ending);
     const report = reportOutcome({
       outcome: gated,
@@ -77,7 +80,12 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
     writeOutputs(context.outputPath, report.outputs);
     writeOutputs(context.outputPath, writeMachineFiles(settings.machineFiles, gated));
     if (report.failure !== null) io.stdout(annotation("error", report.failure));
-    else if (ending.conclusion === "neutral") io.stdout(annotation("warning", ending.output.title));
+    else if (ending.conclusion === "neutral") {
+      // Visible on the run's page either way; a job that must not pass unreviewed fails on it.
+      const said = `${ending.output.title}: ${ending.output.summary.split("\n")[0]}`;
+      io.stdout(annotation(settings.failOnIncomplete ? "error" : "warning", said));
+      if (settings.failOnIncomplete) return 1;
+    }
     return report.failure === null ? 0 : 1;
   });
 }

@@ -4,9 +4,8 @@
 // operator who expected a dashboard learns why there is none.
 
 import type { DashboardCredentials } from "../config/dashboard-config.ts";
-import { errorDetail } from "../log/error-detail.ts";
 import { DASHBOARD_PATH } from "./queue-dashboard.ts";
-import { openRedisDashboard, type RedisDashboard } from "./redis-dashboard.ts";
+import { openRedisDashboard, type RedisDashboard, type RedisDashboardOptions } from "./redis-dashboard.ts";
 
 export interface DashboardLog {
   info(fields: object, message: string): void;
@@ -19,20 +18,18 @@ export interface DashboardSettings {
   /** REDIS_URL, or null for the single process. */
   readonly redisUrl: string | null;
   readonly log: DashboardLog;
+  /** The process's Redis state (metrics/dependency-state.ts), which the dashboard's connection reports to. */
+  readonly redisHealth: RedisDashboardOptions["redisHealth"];
 }
 
 /** The dashboard to mount on the App's server, or null. */
-export function openDashboard({ credentials, redisUrl, log }: DashboardSettings): RedisDashboard | null {
+export function openDashboard(settings: DashboardSettings): RedisDashboard | null {
+  const { credentials, redisUrl, log, redisHealth } = settings;
   if (credentials === null) return null;
   if (redisUrl === null) {
     log.warn({}, "DASHBOARD_PASSWORD is set but REDIS_URL is not: no queue dashboard for the single process");
     return null;
   }
   log.info({ path: DASHBOARD_PATH, user: credentials.user }, "queue dashboard");
-  return openRedisDashboard({
-    redisUrl,
-    credentials,
-    onConnectionError: (error) =>
-      log.warn({ error: errorDetail(error) }, "queue dashboard: redis connection"),
-  });
+  return openRedisDashboard({ redisUrl, credentials, redisHealth });
 }

@@ -2,6 +2,8 @@
 // connection, so the page never waits behind the webhook path's connection (which fails fast) or
 // the worker's (which blocks on the queue). A Redis that is away makes the dashboard's API calls
 // fail after one retry, which bull-board shows as an error, instead of holding the page open.
+// Its connection and its queues report to the process's Redis state (down, still down, up), as
+// the queue's own connections do: an outage is a few lines, not a stack per reconnection attempt.
 
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
@@ -15,8 +17,8 @@ export interface RedisDashboardOptions {
   readonly credentials: DashboardCredentials;
   readonly queueName?: string;
   readonly replyQueueName?: string;
-  /** Where a lost connection is reported (ioredis reconnects by itself). */
-  readonly onConnectionError?: (error: Error) => void;
+  /** Redis's state for the whole process: told every connection error, and each reconnection. */
+  readonly redisHealth: { failed(error: unknown): void; succeeded(): void };
 }
 
 export interface RedisDashboard {
@@ -26,12 +28,16 @@ export interface RedisDashboard {
 
 export function openRedisDashboard(options: RedisDashboardOptions): RedisDashboard {
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
-  connection.on("error", (error: Error) => options.onConnectionError?.(error));
-  // The reviews, and the replies in Loupe's threads (each its own BullMQ queue).
+  const health = options.redisHealth;
+  connection.on("error", (error: Error) => health.failed(error));
+  connection.on("ready", () => health.succeeded());
+  // The reviews, and the replies in Loupe's threads (each its own BullMQ queue). A queue re-emits
+  // its connection's errors: heard here, so none reaches the process as an unhandled event.
   const queues = [
     new Queue(options.queueName ?? REVIEW_QUEUE_NAME, { connection }),
     new Queue(options.replyQueueName ?? REPLY_QUEUE_NAME, { connection }),
   ];
+  for (const queue of queues) queue.on("error", (error: Error) => health.failed(error));
   return {
     handler: createQueueDashboard({ queues, credentials: options.credentials }),
     async close() {

@@ -6,22 +6,31 @@ import type { Readiness } from "./ops-routes.ts";
 
 export interface ReadinessTracker {
   readonly check: () => Readiness;
-  queueStarted(isReady: () => boolean): void;
+  /** `storeDown`: whether the queue's store (Redis) is known to be unreachable, to name it. */
+  queueStarted(isReady: () => boolean, storeDown?: () => boolean): void;
   shuttingDown(): void;
 }
 
 export function createReadinessTracker(): ReadinessTracker {
   let queueReady: (() => boolean) | null = null;
+  let storeDown: () => boolean = () => false;
   let stopping = false;
   return {
     check() {
       if (stopping) return { ready: false, reason: "shutting down" };
       if (queueReady === null) return { ready: false, reason: "starting" };
-      if (!queueReady()) return { ready: false, reason: "the review queue cannot take work" };
+      if (!queueReady())
+        return {
+          ready: false,
+          reason: storeDown()
+            ? "Redis (REDIS_URL) is unreachable, so the review queue cannot take work"
+            : "the review queue cannot take work",
+        };
       return { ready: true };
     },
-    queueStarted(isReady) {
+    queueStarted(isReady, isStoreDown) {
       queueReady = isReady;
+      if (isStoreDown !== undefined) storeDown = isStoreDown;
     },
     shuttingDown() {
       stopping = true;

@@ -7,6 +7,7 @@ import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs
 import type { BudgetSettings } from "../config/budget-config.ts";
 import type { BudgetStore } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
+import { retryWithin } from "../github/retry-deadline.ts";
 import { queueKey } from "../github/review-request.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
 import { GitHubUnavailableError, isGitHubUnavailable } from "../github/unavailable.ts";
@@ -57,6 +58,9 @@ export async function runReview<W extends WorkspaceHandle>(
     now,
     deadline: now() + ports.reviewTimeoutMs + 60_000,
   };
+  // Octokit's own retries (and their waits) end with the review's time; completing the check run
+  // after it still gets one attempt per request, and secondary rate limits the margin above.
+  retryWithin(octokit, startedAt + ports.reviewTimeoutMs, now);
   const runs = reviewCheckRun(options, retry.deadline);
   const review = {
     host: {

@@ -6,6 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { parseJsonLines } from "../support/json-lines.ts";
 import { pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import {
@@ -125,4 +126,40 @@ describe("the queue dashboard of npm start", () => {
     expect(result.code).toBe(1);
     expect(result.output).toContain("loupe: DASHBOARD_PASSWORD must be 16 to 200 printable characters");
   });
+
+  it("reports a Redis outage through Redis's state: a few JSON lines, /readyz naming Redis, then up", async () => {
+    const away = await startRedisServer();
+    await away.halt();
+    try {
+      const loupe = await start({
+        ...{ REDIS_URL: away.url, DASHBOARD_USER: "ops", DASHBOARD_PASSWORD: PASSWORD },
+        ...{ LOG_FORMAT: "json", LOG_STILL_DOWN_SECONDS: "1" },
+      });
+      const stillDown = () => {
+        const lines = parseJsonLines(loupe.output()).filter((l) => l.event === "dependency_still_down");
+        return lines.length >= 3 ? lines : undefined;
+      };
+      await loupe.until(stillDown, "three still-down lines");
+      const ready = await fetch(`${loupe.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.text()).toContain("Redis (REDIS_URL) is unreachable");
+      const output = loupe.output();
+      const lines = parseJsonLines(output); // throws on a line that is not JSON (a raw stack)
+      // Seconds of outage with the dashboard's connection reconnecting too: it was 324 lines in
+      // 10 s, 304 of them ECONNREFUSED stacks.
+      expect(lines.length).toBeLessThan(30);
+      expect(lines.filter((l) => l.event === "dependency_down")).toHaveLength(1);
+      expect(output).not.toMatch(/queue dashboard: redis connection/);
+      expect(output).not.toMatch(/\n\s+at /);
+      await away.start();
+      await loupe.until(
+        () => parseJsonLines(loupe.output()).find((l) => l.event === "dependency_up"),
+        "an up line",
+      );
+      while ((await fetch(`${loupe.url}/readyz`)).status !== 200)
+        await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await away.stop();
+    }
+  }, 90_000);
 });

@@ -4,7 +4,8 @@
 // every connection for the pull request and its check runs (a proxy in front of the fake GitHub):
 // no check run can exist, so the review's conclusion is "none" and its queue logs the job as failed. A fleet replica whose GitHub answers 502 to
 // pull-request reads (a proxy in front of the fake): the queued check run is completed, and the
-// BullMQ job is failed, which is what the queue's dashboard shows.
+// BullMQ job is failed, which is what the queue's dashboard shows. A GitHub where nothing listens
+// (connection refused): the review ends within REVIEW_TIMEOUT_MS, its retries with it.
 
 import { afterAll, describe, expect, it } from "@jest/globals";
 import { Queue } from "bullmq";
@@ -13,7 +14,7 @@ import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { type PullRequestFacts, pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { parseJsonLines } from "../support/json-lines.ts";
-import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
+import { fakeWorldEnv, freePort, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
@@ -150,6 +151,29 @@ describe("a review while GitHub is unreachable", () => {
       expect(counts).toEqual({ failed: 1, completed: 0 });
     } finally {
       await queue.close();
+    }
+  }, 120_000);
+
+  it("with nothing listening at GitHub's address: github_unavailable within REVIEW_TIMEOUT_MS and a few seconds", async () => {
+    const { github, pr } = await partlyAwayGitHub("drop", false);
+    const closed = await freePort(); // nothing listens there: every connection is refused
+    const timeoutMs = 20_000;
+    const loupe = await loupeWith(
+      { ...github, host: `127.0.0.1:${closed}` },
+      { REVIEW_TIMEOUT_MS: String(timeoutMs) },
+    );
+    const delivered = Date.now();
+    await deliverPullRequest(loupe, github, pr);
+    const { ended, lines } = await reviewEnd(loupe);
+    const took = Date.now() - delivered;
+    expect(ended).toMatchObject({ termination_reason: "github_unavailable" });
+    expectRetriedAndDown(lines, "connection_refused");
+    // Every retry and its wait stays inside the review's deadline (it was three series of
+    // token retries, 70 s); after it, each request gets one attempt.
+    expect(took).toBeLessThan(timeoutMs + 8_000);
+    for (const retry of lines.filter((line) => line.event === "github_retry")) {
+      const wait = Number(/retrying in (\d+) s/.exec(String(retry.msg))![1]) * 1000;
+      expect(Number(retry.time) + wait).toBeLessThanOrEqual(delivered + timeoutMs + 1000);
     }
   }, 120_000);
 });

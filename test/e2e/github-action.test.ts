@@ -176,6 +176,9 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(run.summary).toContain("`final_review`");
     expect(run.summary).toContain(FINDING_TITLE);
     expect(run.summary).toContain("330");
+    // Posted: the summary says so, not GitHub's 422 fallback ("did not accept the inline comments").
+    expect(run.summary).toContain("Posted on the pull request (1 inline); the 1 finding is listed here.");
+    expect(run.summary).not.toContain("did not accept");
     // The head was fetched over git's smart HTTP with the workflow's token.
     expect(github.gitRequests.some((r) => r.url.includes("git-upload-pack"))).toBe(true);
     expect(provider.remaining()).toBe(0);
@@ -223,6 +226,7 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(run.summary).toContain("may not create check runs");
     expect(run.summary).toContain("`pull_request_target`");
     expect(run.summary).toContain("### The review (not posted)");
+    expect(run.summary).toContain("Not posted: the 1 finding is listed here.");
     expect(run.summary).toContain(FINDING_TITLE);
     expect(run.summary).toContain("`final_review`");
     expect(run.outputs).toEqual({
@@ -401,5 +405,25 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     });
     expect(json.findings).toHaveLength(1);
     expect(json.ledger).toMatchObject({ new: 1 });
+  }, 60_000);
+
+  it("fails the job on an incomplete review with fail-on-incomplete: true", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 12, headRef: "change-v10" });
+    const provider = await startScriptedProvider([
+      { fault: "empty_500" },
+      { fault: "empty_500" },
+      { fault: "empty_500" },
+    ]);
+    providers.push(provider);
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values"),
+      provider,
+      inputs: { "fail-on-incomplete": "true" },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("::error::Loupe: review incomplete (provider_unavailable)");
+    expect(checkRunsOf(12)[0]?.history.at(-1)).toMatchObject({ conclusion: "neutral" });
   }, 60_000);
 });

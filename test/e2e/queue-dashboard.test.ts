@@ -14,6 +14,7 @@ import type { Browser } from "playwright-core";
 import { Probot, Server } from "probot";
 import { DASHBOARD_PATH } from "../../src/dashboard/queue-dashboard.ts";
 import { openRedisDashboard, type RedisDashboard } from "../../src/dashboard/redis-dashboard.ts";
+import { createDependencyState } from "../../src/metrics/dependency-state.ts";
 import { REVIEW_QUEUE_NAME } from "../../src/fleet/fleet-timing.ts";
 import { launchChromium, loopbackContext } from "../support/chromium.ts";
 import { freePort } from "../support/loupe-process.ts";
@@ -59,7 +60,13 @@ beforeAll(async () => {
   await queue.add("octo/fleet#2", request("octo", "fleet", 2, "b".repeat(40)));
   await queue.add("acme/widgets#7", request("acme", "widgets", 7, "c".repeat(40)));
 
-  dashboard = openRedisDashboard({ redisUrl: redis.url, credentials: CREDENTIALS });
+  const redisHealth = createDependencyState({
+    dependency: "redis",
+    log: pino({ level: "silent" }),
+    metrics: { dependencyError: () => {} },
+    stillDownEveryMs: 60_000,
+  });
+  dashboard = openRedisDashboard({ redisUrl: redis.url, credentials: CREDENTIALS, redisHealth });
   const port = await freePort();
   server = new Server({
     Probot: Probot.defaults({ appId: 1, privateKey: testPrivateKey(), secret: "dashboard-test" }),

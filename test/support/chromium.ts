@@ -1,14 +1,12 @@
-// Debian's Chromium (/usr/bin/chromium, installed by .ci/run) driven by playwright-core: headless,
+// Chromium (on PATH, or where CHROMIUM_PATH says; the preflight installs Debian's) driven by playwright-core: headless,
 // no sandbox (CI runs as root), nothing in the background, and a fresh profile per launch
 // (Playwright makes a new temporary --user-data-dir for every launch and removes it on close).
 // Pages may only reach 127.0.0.1: every other request is aborted and recorded, and the host
 // resolver answers NOTFOUND for any other name, so a page's third-party asset (a web font) never
 // leaves the machine. A missing Chromium fails the test that needs it; nothing is skipped.
 
-import fs from "node:fs";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
-
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+import { requireProgram } from "./programs.ts";
 
 const FLAGS = [
   "--headless",
@@ -22,10 +20,8 @@ const FLAGS = [
 ];
 
 export async function launchChromium(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package (bash .ci/run does)`);
-  }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+  const executablePath = requireProgram("chromium");
+  return chromium.launch({ executablePath, headless: true, args: FLAGS });
 }
 
 export interface LoopbackContext {

@@ -8,6 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { micromark } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
+import { requireProgram } from "./programs.ts";
 
 export type Oracle = (markdown: string) => string;
 
@@ -21,16 +22,13 @@ const MICROMARK_OPTIONS = {
 
 export const micromarkOracle: Oracle = (markdown) => micromark(markdown, MICROMARK_OPTIONS);
 
-export function cmarkAvailable(): boolean {
-  return spawnSync("cmark-gfm", ["--version"]).status === 0;
-}
-
-/** Whether cmark-gfm judges: required in CI (.ci/run installs it), a warning elsewhere. */
-export function cmarkJudges(): boolean {
-  if (cmarkAvailable()) return true;
-  if (process.env.CI === "true") throw new Error("cmark-gfm is required in CI: .ci/run installs it");
-  console.warn("cmark-gfm is not installed (apt-get install cmark-gfm): only micromark judges");
-  return false;
+/**
+ * cmark-gfm judges every run: a missing one fails the suite with how to get it (the preflight
+ * installs it or stops before the first test), never a silent skip that passes with fewer checks.
+ */
+export function cmarkJudges(): true {
+  requireProgram("cmark-gfm");
+  return true;
 }
 
 const CMARK_ARGS = [

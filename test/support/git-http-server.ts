@@ -15,8 +15,14 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gitEnvironment } from "./git-fixture.ts";
+import { requireProgram } from "./programs.ts";
 
-const HTTP_BACKEND = "/usr/lib/git-core/git-http-backend";
+// In `git --exec-path` or where GIT_HTTP_BACKEND says; looked up once, not per request.
+let backendPath: string | undefined;
+const httpBackend = () => {
+  backendPath ??= requireProgram("git-http-backend");
+  return backendPath;
+};
 
 export interface RecordedRequest {
   readonly method: string;
@@ -109,7 +115,7 @@ function runBackend(req: http.IncomingMessage, res: http.ServerResponse, request
     REMOTE_ADDR: req.socket.remoteAddress ?? "127.0.0.1",
   };
   if (req.headers["content-length"] !== undefined) env.CONTENT_LENGTH = header("content-length");
-  const child = spawn(HTTP_BACKEND, [], { env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(httpBackend(), [], { env, stdio: ["pipe", "pipe", "pipe"] });
   req.pipe(child.stdin);
   child.stdin.on("error", () => {}); // the backend may exit before reading a refused body
   child.stderr.resume();

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "./loupe-process.ts";
+import { requireProgram } from "./programs.ts";
 
 export interface RedisServer {
   readonly port: number;
@@ -23,19 +24,22 @@ export interface RedisServer {
 }
 
 export async function startRedisServer(): Promise<RedisServer> {
+  // A missing program says how to get it, rather than spawn ENOENT.
+  const redisServer = requireProgram("redis-server");
+  const redisCli = requireProgram("redis-cli");
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-redis-"));
   const url = `redis://127.0.0.1:${port}`;
   let child: ChildProcess | null = null;
   const cli = (...args: string[]) =>
-    execFileSync("redis-cli", ["-h", "127.0.0.1", "-p", String(port), ...args], {
+    execFileSync(redisCli, ["-h", "127.0.0.1", "-p", String(port), ...args], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
     });
 
   const start = async () => {
     const spawned = spawn(
-      "redis-server",
+      redisServer,
       ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""],
       { stdio: "ignore" },
     );

@@ -50,10 +50,10 @@ function generated(count: number): string[] {
   });
 }
 
-const cmark = cmarkJudges();
+cmarkJudges(); // fails the suite, with how to get it, when cmark-gfm is missing
 
 describe("code spans read by cmark-gfm", () => {
-  (cmark ? it : it.skip).each([
+  it.each([
     ["named contents", NAMED],
     ["generated contents", generated(2000)],
   ] as const)("show exactly their content, and end where Loupe ends them, for %s", (_what, contents) => {
