@@ -1,5 +1,5 @@
 // A real pull request as a test repository: commander.js's "Switching to esm-only" (#2464),
-// narrowed to fourteen of its files (test/fixtures/commander-esm/README.md names the commits), with
+// narrowed to 14 of its files (test/fixtures/commander-esm/README.md names the commits), with
 // what real pull requests also carry added at test time: a lockfile update (package-lock.json), a
 // data file over 1 MiB generated deterministically, a vendored folder, generated output marked
 // `linguist-generated` in the base's .gitattributes, and a binary image. `main` is the base;

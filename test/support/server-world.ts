@@ -46,6 +46,8 @@ export interface ServerWorldOptions {
   /** The repository's content; one changed file on branch `change` by default. */
   readonly fixture?: () => FixtureRepo;
   readonly collaborators?: Readonly<Record<string, string>>;
+  /** Leave out a file's patch past GitHub's per-file diff limit, as GitHub does. */
+  readonly fileDiffLimit?: boolean;
   /** `.github/loupe.yml` as the fake GitHub serves it from the default branch. */
   readonly config?: string;
   /** More of the server's environment (over the test world's defaults). */
@@ -71,6 +73,7 @@ export async function startServerWorld(options: ServerWorldOptions): Promise<Ser
       repo: options.repo,
       source: fixture,
       ...(options.collaborators ? { collaborators: options.collaborators } : {}),
+      ...(options.fileDiffLimit === true ? { fileDiffLimit: true } : {}),
       ...(options.config === undefined ? {} : { config: options.config }),
     });
     const realistic = options.script === undefined || options.model !== undefined;
