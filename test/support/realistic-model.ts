@@ -44,6 +44,25 @@ export interface RealisticModelOptions {
   readonly seed?: number;
   /** The verifier's answer; by default confirmed, now and then plausible. */
   readonly verdict?: "confirmed" | "plausible";
+  /** Hold the first answer this long (a review still running when its webhook is answered). */
+  readonly firstAnswerDelayMs?: number;
+}
+
+/** The usage the realistic model reports: chat-turns' toolCallsTurn and stopTurn. */
+export const TOOL_TURN_USAGE = { prompt: 100, completion: 10 } as const;
+export const STOP_TURN_USAGE = { prompt: 200, completion: 20 } as const;
+
+/** The tool calls the model made before this request, by name, read from the request's history. */
+export function toolCallsBefore(request: RecordedRequest): string[] {
+  const body = request.body;
+  if (!isRecord(body) || !Array.isArray(body.messages)) return [];
+  return body.messages.flatMap((m) =>
+    isRecord(m) && m.role === "assistant" && Array.isArray(m.tool_calls)
+      ? m.tool_calls.map((call) =>
+          isRecord(call) && isRecord(call.function) ? String(call.function.name) : "",
+        )
+      : [],
+  );
 }
 
 export const REVIEWER_SYSTEM = "You are Loupe, a careful code reviewer of one pull request.";
@@ -71,7 +90,16 @@ export function realisticResponder(
   options: RealisticModelOptions,
 ): (request: RecordedRequest) => ScriptedTurn | undefined {
   const seed = options.seed ?? 1;
+  let answered = 0;
   return (request) => {
+    const turn = answer(request);
+    answered += 1;
+    const delay = options.firstAnswerDelayMs;
+    return turn !== undefined && answered === 1 && delay !== undefined
+      ? { fault: "delay", ms: delay, next: turn }
+      : turn;
+  };
+  function answer(request: RecordedRequest): ScriptedTurn | undefined {
     const body = request.body;
     if (!isRecord(body) || !Array.isArray(body.messages)) return undefined;
     const messages = body.messages.filter(isRecord).map((m) => ({
@@ -104,7 +132,7 @@ export function realisticResponder(
       return { body: readCall(reads, toolRounds) };
     }
     return { body: stopTurn(reviewText(found, seededRandom(seed ^ hash(`answer ${found.length}`)))) };
-  };
+  }
 }
 
 /** The known finding the verifier is asked about: its path, and a line within its range. */
