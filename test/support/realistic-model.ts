@@ -46,6 +46,8 @@ export interface RealisticModelOptions {
   readonly verdict?: "confirmed" | "plausible";
   /** Hold the first answer this long (a review still running when its webhook is answered). */
   readonly firstAnswerDelayMs?: number;
+  /** Hold every answer this long, as a slow model does (after the first's own delay, if set). */
+  readonly answerDelayMs?: number;
 }
 
 /** The usage the realistic model reports: chat-turns' toolCallsTurn and stopTurn. */
@@ -94,10 +96,8 @@ export function realisticResponder(
   return (request) => {
     const turn = answer(request);
     answered += 1;
-    const delay = options.firstAnswerDelayMs;
-    return turn !== undefined && answered === 1 && delay !== undefined
-      ? { fault: "delay", ms: delay, next: turn }
-      : turn;
+    const delay = (answered === 1 ? (options.firstAnswerDelayMs ?? 0) : 0) + (options.answerDelayMs ?? 0);
+    return turn !== undefined && delay > 0 ? { fault: "delay", ms: delay, next: turn } : turn;
   };
   function answer(request: RecordedRequest): ScriptedTurn | undefined {
     const body = request.body;
