@@ -27,11 +27,14 @@ const FINDING = {
 
 /** What a model writes: the final review inside a json fence, after the read. */
 const fencedReview = () =>
-  stopTurn(`\`\`\`json\n${JSON.stringify({ summary: "One real bug in the retry loop.", findings: [FINDING], notes: [] }, null, 2)}\n\`\`\``);
+  stopTurn(
+    `\`\`\`json\n${JSON.stringify({ summary: "One real bug in the retry loop.", findings: [FINDING], notes: [] }, null, 2)}\n\`\`\``,
+  );
 
 function csv(rows: number, seed: string): string {
   const lines = ["id,name,score,updated_at"];
-  for (let i = 0; i < rows; i++) lines.push(`${i},${seed}-${i.toString(36)},${(i * 7919) % 1000},2026-11-${(i % 28) + 1}`);
+  for (let i = 0; i < rows; i++)
+    lines.push(`${i},${seed}-${i.toString(36)},${(i * 7919) % 1000},2026-11-${(i % 28) + 1}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -47,7 +50,10 @@ beforeAll(async () => {
       repo.write("package-lock.json", '{"lockfileVersion": 3, "packages": {}}\n');
       repo.write("src/generated/schema.ts", "export const schema = {};\n");
       for (let i = 0; i < 15; i++) repo.write(`src/pages/page${i}.ts`, `export const page${i} = ${i};\n`);
-      repo.write("src/client/retry.ts", "export async function get(url: string) {\n  return fetch(url);\n}\n");
+      repo.write(
+        "src/client/retry.ts",
+        "export async function get(url: string) {\n  return fetch(url);\n}\n",
+      );
       repo.commit("base");
       repo.branch("data-refresh", "main");
       repo.write("package-lock.json", '{"lockfileVersion": 3, "packages": {"": {"name": "shop"}}}\n');
@@ -98,7 +104,14 @@ afterAll(async () => {
 
 it("reviews 18 files with two large data files in one loop, posts the finding, and names what it left out", async () => {
   const { github, loupe, secret, provider } = world;
-  const run = await reviewThroughServer({ github, loupe, secret, repo: "shop", number: 18, headRef: "data-refresh" });
+  const run = await reviewThroughServer({
+    github,
+    loupe,
+    secret,
+    repo: "shop",
+    number: 18,
+    headRef: "data-refresh",
+  });
   const done = run.history.at(-1)!;
   expect(done.conclusion).toBe("success");
   const summary = done.output?.summary ?? "";
@@ -111,7 +124,9 @@ it("reviews 18 files with two large data files in one loop, posts the finding, a
   expect(reviews[0]!.comments.map((c) => [c.path, c.line])).toEqual([["src/client/retry.ts", 4]]);
   expect(reviews[0]!.comments[0]!.body).toContain(TITLE);
   // The coverage names the generated file, the lockfile and the data file shown only as described.
-  expect(summary).toContain("| generated (linguist-generated in .gitattributes) | 1 | `src/generated/schema.ts` |");
+  expect(summary).toContain(
+    "| generated (linguist-generated in .gitattributes) | 1 | `src/generated/schema.ts` |",
+  );
   expect(summary).toContain("| excluded by the paths rules | 1 | `package-lock.json` |");
   expect(summary).toMatch(/shown only as a description[^|]*\| 1 \| `data\/catalog\.csv` \|/);
   expect(summary).toContain("Evidence: 1 of 1 checked findings quote the head code.");

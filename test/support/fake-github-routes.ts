@@ -162,7 +162,10 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
       if (text === undefined) return error(404, "Not Found");
       const content = Buffer.from(text).toString("base64");
       const name = file.split("/").pop();
-      return { status: 200, body: { type: "file", encoding: "base64", size: Buffer.byteLength(text), path: file, name, content } };
+      return {
+        status: 200,
+        body: { type: "file", encoding: "base64", size: Buffer.byteLength(text), path: file, name, content },
+      };
     }
     if (repository.config === undefined) return error(404, "Not Found");
     if (/raw/.test(String(request.headers.accept))) {

@@ -29,7 +29,8 @@ describe("the base's .gitattributes", () => {
   });
 
   it("lets a later line unset what an earlier one set", async () => {
-    const text = "gen/** linguist-generated\ngen/keep.ts -linguist-generated\ngen/also.ts linguist-generated=false\n";
+    const text =
+      "gen/** linguist-generated\ngen/keep.ts -linguist-generated\ngen/also.ts linguist-generated=false\n";
     expect(await reasonOf(text, "gen/other.ts")).toBe("generated");
     expect(await reasonOf(text, "gen/keep.ts")).toBeNull();
     expect(await reasonOf(text, "gen/also.ts")).toBeNull();
