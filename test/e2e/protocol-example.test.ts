@@ -97,7 +97,7 @@ it("ends final_review on the first stop turn and posts the example's finding, th
   const posted = github.reviews.filter((r) => r.repo === "widget");
   expect(posted).toHaveLength(1);
   expect(posted[0]!.comments.map((c) => [c.path, c.line])).toEqual([["src/widgets/service.py", 42]]);
-  expect(posted[0]!.comments[0]!.body).toContain("save executes before validate\\_name.");
+  expect(posted[0]!.comments[0]!.body).toContain("save executes before validate_name.");
 });
 
 it("passes the shared conformance script against `loupe review`", async () => {
