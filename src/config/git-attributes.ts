@@ -39,7 +39,8 @@ function readAttribute(word: string, sets: Partial<Record<AttributeReason, boole
 
 /** A gitattributes pattern as a repository-relative glob: no slash means any directory. */
 function globOf(pattern: string): string | null {
-  if (pattern.endsWith("/")) return null; // matches directories only, which attributes never apply to
+  // A directory-only pattern never applies to files; a negated one is forbidden in gitattributes.
+  if (pattern.endsWith("/") || pattern.startsWith("!")) return null;
   const anchored = pattern.startsWith("/")
     ? pattern.slice(1)
     : pattern.includes("/")

@@ -6,6 +6,7 @@ import type { AttributeReason } from "../config/git-attributes.ts";
 import type { ChangedFile } from "../domain/changed-file.ts";
 import type { NotReviewedReason, PassCoverage, ReviewCoverage } from "../domain/coverage.ts";
 import type { LoopResult } from "../llm/types.ts";
+import { isDescribed } from "./review-passes.ts";
 
 export interface CoverageInput {
   readonly changedFiles: readonly ChangedFile[];
@@ -18,10 +19,6 @@ export interface CoverageInput {
   /** Why the loops that did not run did not: the budget, or a failure that stopped the review. */
   readonly notRun: "budget" | "pass_failed";
 }
-
-/** A file the model was shown without hunks: the diff tool describes it instead. */
-const described = (file: ChangedFile): boolean =>
-  file.patch === null && !(file.status === "renamed" && file.additions + file.deletions === 0);
 
 export function coverageOf(input: CoverageInput): ReviewCoverage {
   const reviewable = new Set(input.reviewable.map((f) => f.filename));
@@ -37,7 +34,7 @@ export function coverageOf(input: CoverageInput): ReviewCoverage {
     if (result?.review != null) {
       reviewedFiles += files.length;
       notReviewed.push(
-        ...files.filter(described).map((f) => ({ path: f.filename, reason: "described" as const })),
+        ...files.filter(isDescribed).map((f) => ({ path: f.filename, reason: "described" as const })),
       );
     } else {
       const reason = result === undefined ? input.notRun : "pass_failed";

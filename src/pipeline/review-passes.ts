@@ -10,6 +10,7 @@
 // directory's weight of each other. Pure and deterministic: the same files give the same passes.
 
 import type { ChangedFile } from "../domain/changed-file.ts";
+import { DEFAULT_TOOL_LIMITS } from "../tools/limits.ts";
 
 export interface PassCapacity {
   /** Files one pass lists to the model. */
@@ -23,9 +24,19 @@ export const MAX_SHOWN_BYTES = 128 * 1024;
 /** What the diff tool shows for a file without hunks: its header and the line describing it. */
 export const DESCRIBED_BYTES = 200;
 
+/**
+ * Whether the diff tool shows the file as a description rather than hunks: the host gave no patch
+ * (binary, or over its limits), or the patch alone is larger than the tools read of one side, so
+ * that side is too. A rename without changes has nothing to describe.
+ */
+export function isDescribed(file: ChangedFile): boolean {
+  if (file.patch === null) return !(file.status === "renamed" && file.additions + file.deletions === 0);
+  return file.patch.length > DEFAULT_TOOL_LIMITS.maxFileBytes;
+}
+
 /** What one file weighs in a pass: the bytes the model would be shown of it, at least 1. */
 export function fileWeight(file: ChangedFile): number {
-  if (file.patch === null) return DESCRIBED_BYTES;
+  if (file.patch === null || isDescribed(file)) return DESCRIBED_BYTES;
   return Math.max(1, Math.min(file.patch.length, MAX_SHOWN_BYTES));
 }
 

@@ -32,37 +32,50 @@ beforeAll(() => {
 });
 afterAll(() => repo.dispose());
 
-function pass(n: number): ScriptedTurn[] {
-  const diff = toolCallsTurn([{ id: `d${n}`, name: "inspect_git_diff", arguments: {} }]);
+/** One pass: a read of its diff and an answer, each billed `tokens` (default: the turns' own). */
+function pass(n: number, tokens?: number): ScriptedTurn[] {
+  const usage =
+    tokens === undefined
+      ? undefined
+      : { prompt_tokens: tokens - 10, completion_tokens: 10, total_tokens: tokens };
+  const diff = toolCallsTurn(
+    [{ id: `d${n}`, name: "inspect_git_diff", arguments: {} }],
+    usage ? { usage } : {},
+  );
   const answer = stopTurn(
     review([
       finding({ title: `Pass ${n} problem`, path: pathOf(n, 0), line: 1, evidence: "export const x =" }),
     ]),
   );
-  return [{ body: diff }, { body: answer }];
+  return [{ body: diff }, { body: usage ? { ...answer, usage } : answer }];
+}
+
+function reviewWide(provider: { baseURL: string }, extra: Record<string, string> = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      NODE,
+      ["src/cli.ts", "review", "--repo", repo.dir, "--base", "main", "--head", "wide"],
+      {
+        cwd: ROOT,
+        maxBuffer: 64 * 1024 * 1024,
+        env: {
+          PATH: process.env.PATH ?? "",
+          OPENAI_BASE_URL: provider.baseURL,
+          OPENAI_API_KEY: "sk-cli-passes-0123456789abcdefghij",
+          REVIEW_MODEL: "deepseek-v4-flash",
+          REVIEW_VERIFY: "off",
+          ...extra,
+        },
+      },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
+    );
+  });
 }
 
 it("reviews 700 files in three passes, each a whole loop that reads its diff and answers", async () => {
   const provider = await startScriptedProvider([...pass(1), ...pass(2), ...pass(3)]);
   try {
-    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        NODE,
-        ["src/cli.ts", "review", "--repo", repo.dir, "--base", "main", "--head", "wide"],
-        {
-          cwd: ROOT,
-          maxBuffer: 64 * 1024 * 1024,
-          env: {
-            PATH: process.env.PATH ?? "",
-            OPENAI_BASE_URL: provider.baseURL,
-            OPENAI_API_KEY: "sk-cli-passes-0123456789abcdefghij",
-            REVIEW_MODEL: "deepseek-v4-flash",
-            REVIEW_VERIFY: "off",
-          },
-        },
-        (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-      );
-    });
+    const run = await reviewWide(provider);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const bodies = provider.requests.map((r) => r.bodyText);
@@ -85,6 +98,29 @@ it("reviews 700 files in three passes, each a whole loop that reads its diff and
     const passes = out.coverage.passes as { files: number; ended: string | null }[];
     expect(passes.map((p) => p.ended)).toEqual(["final_review", "final_review", "final_review"]);
     expect(out.files_reviewed).toBe(700);
+  } finally {
+    await provider.stop();
+  }
+}, 120_000);
+
+it("with tokens for two passes, runs the two it can pay for and lists the third's files as budget", async () => {
+  // Each pass reads about 14 KB of diff: it needs some 21,000 tokens to read and answer, and
+  // spends 20,000 here. 45,000 pay for two; the third's share could not read its diff.
+  const provider = await startScriptedProvider([...pass(1, 10_000), ...pass(2, 10_000)]);
+  try {
+    const run = await reviewWide(provider, { REVIEW_MAX_TOKENS: "45000" });
+    expect(run.code).toBe(0);
+    expect(provider.requests).toHaveLength(4);
+    const out = JSON.parse(run.stdout);
+    expect(out.review.findings.map((f: { title: string }) => f.title)).toEqual([
+      "Pass 1 problem",
+      "Pass 2 problem",
+    ]);
+    const passes = out.coverage.passes as { files: number; ended: string | null }[];
+    expect(passes.map((p) => p.ended)).toEqual(["final_review", "final_review", null]);
+    const budget = (out.coverage.not_reviewed as { reason: string }[]).filter((f) => f.reason === "budget");
+    expect(budget).toHaveLength(passes[2]!.files);
+    expect(out.files_reviewed + budget.length).toBe(700);
   } finally {
     await provider.stop();
   }
