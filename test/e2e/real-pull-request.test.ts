@@ -11,9 +11,11 @@ import path from "node:path";
 import {
   BINARY_PATH,
   createCommanderEsmRepo,
+  GENERATED_PATH,
   LARGE_DATA_PATH,
   LOCKFILE_PATH,
   RENAMES,
+  VENDORED_PATH,
 } from "../support/commander-fixture.ts";
 import { NOT_REVIEWED_SENTENCES } from "../../src/domain/coverage.ts";
 import type { KnownFinding } from "../support/realistic-model.ts";
@@ -102,4 +104,6 @@ it("reviews it with the default settings: final_review, a posted review, the lar
   expect(row(LARGE_DATA_PATH)).toContain(NOT_REVIEWED_SENTENCES.described);
   expect(row(LOCKFILE_PATH)).toContain(NOT_REVIEWED_SENTENCES.excluded);
   expect(row(BINARY_PATH)).toContain(NOT_REVIEWED_SENTENCES.described);
+  expect(row(GENERATED_PATH)).toContain(NOT_REVIEWED_SENTENCES.generated);
+  expect(row(VENDORED_PATH)).toContain(NOT_REVIEWED_SENTENCES.excluded);
 });
