@@ -99,6 +99,14 @@ export interface HostPublisher {
   publish(review: HostReview): Promise<Published>;
 }
 
+/** The pull request's review threads, and who Loupe is among their authors. */
+export interface HostThreadList {
+  /** Loupe's own login on the host: only its comments count as Loupe's. */
+  readonly self: string;
+  readonly threads: readonly ReviewThread[];
+}
+
+/** Review threads: read them, answer in one, resolve them (a review's and a reply's way alike). */
 export interface HostThreads {
   /** Resolves Loupe's own threads whose finding no longer applies; counts what it did. */
   resolveFixed(input: {
@@ -106,6 +114,12 @@ export interface HostThreads {
     readonly newFiles: readonly ComparedFile[] | null;
     readonly hasReviewComments: boolean;
   }): Promise<{ readonly resolved: number; readonly failed: number }>;
+  /** Every review thread of the pull request, with its comments in order. */
+  list(): Promise<HostThreadList>;
+  /** Posts a reply at the end of the thread whose first comment is `rootCommentId`. */
+  reply(input: { readonly rootCommentId: number; readonly body: string }): Promise<void>;
+  /** Resolves one thread (its `ReviewThread.id`). */
+  resolve(threadId: string): Promise<void>;
 }
 
 /** The people of the repository, as far as a review needs to know them. */
