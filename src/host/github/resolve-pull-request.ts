@@ -4,7 +4,7 @@
 
 import { labelNames } from "../../conversation/pause-state.ts";
 import type { PullRequest } from "../../domain/pull-request.ts";
-import type { ReviewRequest } from "../../github/review-request.ts";
+import type { GitHubReview } from "../../github/review-request.ts";
 import type { GitHubClient } from "../../github/octokit.ts";
 import type { ReviewTarget } from "../pull-request-host.ts";
 
@@ -13,7 +13,7 @@ import type { ReviewTarget } from "../pull-request-host.ts";
  * reply in a thread, only the pull request: it names no head, and the current one is read.
  */
 export type GitHubTarget =
-  | (ReviewTarget & Pick<ReviewRequest, "rerun" | "pullRequest">)
+  | (ReviewTarget & Pick<GitHubReview, "rerun" | "pullRequest">)
   | (Omit<ReviewTarget, "headSha"> & { readonly pullRequest: null });
 
 export async function resolvePullRequest(octokit: GitHubClient, request: GitHubTarget): Promise<PullRequest> {
