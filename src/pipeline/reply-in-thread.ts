@@ -8,7 +8,7 @@
 import { locateReply, type ReplySkipReason } from "../conversation/locate-reply.ts";
 import { isBotComment } from "../conversation/review-thread.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
-import type { PullRequest } from "../domain/pull-request.ts";
+import { hostedPage, type PullRequest } from "../domain/pull-request.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import type { HostThreads, PullRequestHost } from "../host/pull-request-host.ts";
 import type { FindingStatus, ThreadReply } from "../llm/reply-schema.ts";
@@ -99,7 +99,8 @@ type ThreadContext =
   | { readonly kind: "skipped"; readonly reason: ReplySkipReason | "closed" | "no_threads" }
   | {
       readonly kind: "thread";
-      readonly pullRequest: PullRequest & { readonly number: number };
+      readonly pullRequest: PullRequest;
+      readonly page: NonNullable<ReturnType<typeof hostedPage>>;
       readonly self: string;
       readonly located: Located;
     };
@@ -111,14 +112,14 @@ async function threadContext(
   run: ReplyRun,
 ): Promise<ThreadContext> {
   const pullRequest = await host.pullRequest();
-  const { number } = pullRequest;
-  // A change with no number is no pull request on any host: it has no thread to answer in.
-  if (number === null) return { kind: "skipped", reason: "no_threads" };
+  const page = hostedPage(pullRequest);
+  // A local change is no pull request on any host: it has no thread to answer in.
+  if (page === null) return { kind: "skipped", reason: "no_threads" };
   if (!pullRequest.open) return { kind: "skipped", reason: "closed" };
   const list = await threads.list();
   const located = locateReply(list.threads, run, list.self);
   if (located.kind === "skip") return { kind: "skipped", reason: located.reason };
-  return { kind: "thread", pullRequest: { ...pullRequest, number }, self: list.self, located };
+  return { kind: "thread", pullRequest, page, self: list.self, located };
 }
 
 /** 4. The reply loop, given the thread and the anchored code as untrusted data. */
@@ -128,14 +129,14 @@ function askModel<W extends WorkspaceHandle>(
   run: ReplyRun,
   context: Extract<ThreadContext, { kind: "thread" }> & { readonly view: W; readonly mergeBaseSha: string },
 ): Promise<ToolLoopResult<ThreadReply>> {
-  const { pullRequest, located, self } = context;
+  const { pullRequest, page, located, self } = context;
   const { thread } = located;
   return ports.runReplyLoop({
     view: context.view,
     signal: run.signal,
     prompt: {
       repository: `${host.repository.owner}/${host.repository.repo}`,
-      pullRequest: { number: pullRequest.number, url: pullRequest.url, title: pullRequest.title },
+      pullRequest: page,
       mergeBaseSha: context.mergeBaseSha,
       headSha: pullRequest.headSha,
       finding: {

@@ -155,6 +155,16 @@ describe("an absent capability", () => {
     expect(step.history.fingerprints.size).toBe(0);
   });
 
+  it("is never invented: a local change has no number, page, title or author; GitHub's pull request has", async () => {
+    await using local = hosts[1]![1]();
+    expect(await local.pullRequest()).toMatchObject({ number: null, url: null, title: null, author: null });
+    await using github = hosts[0]![1]();
+    const pullRequest = await github.pullRequest();
+    expect(pullRequest.number).toEqual(expect.any(Number));
+    expect([pullRequest.url, pullRequest.title]).toEqual([expect.any(String), expect.any(String)]);
+    expect(pullRequest.author).toMatchObject({ login: expect.any(String), isBot: false });
+  });
+
   it("leaves a reply nothing to answer in on the local host: skipped before any loop", async () => {
     await using host = hosts[1]![1]();
     const asked: unknown[] = [];
