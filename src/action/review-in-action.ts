@@ -55,6 +55,7 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
       // pull_request_target runs for anyone's pull request, on the team's key: as in the App.
       authorPolicy: settings.authorPolicy,
       prices: settings.prices,
+      now: Date.now,
       started: (pullRequest: { readonly headSha: string }) => run.open(pullRequest.headSha),
       onRound: (progress: RoundProgress) => run.current()?.progress(progress),
       log,
