@@ -3,6 +3,7 @@
 
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { ToolLoopResult } from "../llm/types.ts";
+import type { Logger } from "../log/job-logger.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import type { ReplyOutcome } from "../pipeline/reply-in-thread.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
@@ -17,7 +18,7 @@ export interface ReplyEnding {
 
 export function createReplyEndedReporter(
   metrics: Metrics,
-  log: { info(obj: object, msg: string): void },
+  log: Pick<Logger, "info">,
 ): (ending: ReplyEnding) => void {
   return ({ outcome, request, result, durationMs }) => {
     const usage = result?.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
