@@ -3,15 +3,14 @@
 // draft skip is not remembered, so ready_for_review on the same SHA still gets its review).
 
 import { cancelledOutput, configErrorOutput, failureOutput } from "../check-runs/texts.ts";
-import type { CheckConclusion, CheckRunOutput } from "../github/check-run.ts";
+import type { CheckRunEnding } from "../github/check-run.ts";
 import { renderCheckRunOutput, renderSkipOutput } from "../github/check-run-output.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import { conclusionFor } from "./conclusion.ts";
 
-export interface Ending {
-  readonly conclusion: CheckConclusion;
-  readonly output: CheckRunOutput;
+/** The check run's ending, and what the queue keeps of it. */
+export interface Ending extends CheckRunEnding {
   readonly remember: boolean;
 }
 

@@ -76,6 +76,7 @@ export async function runReview<W extends WorkspaceHandle>(
       signal,
       authorPolicy: config.autoReviewAuthors,
       prices: options.budget?.settings.prices ?? null,
+      now,
       started: async (pr: { readonly headSha: string }) => (await runs.open(pr.headSha)).id,
       onRound: (progress: RoundProgress) => runs.current()?.progress(progress),
       log,

@@ -52,6 +52,8 @@ export interface ReviewRun {
   readonly budget?: ReviewBudget;
   /** The operator's prices (REVIEW_PRICE_*), or null: a cost is then the provider's figure or unknown. */
   readonly prices: Prices | null;
+  /** The review's one clock (epoch ms): its steps read time here, never the process's clock. */
+  readonly now: () => number;
 }
 
 export async function reviewPullRequest<W extends WorkspaceHandle>(
@@ -164,6 +166,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     mergeBaseSha,
     signal: run.signal,
     result: passed.result,
+    now: run.now,
   });
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
