@@ -9,16 +9,20 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { actionGitHubClient } from "../../src/action/github-client.ts";
 import { parseRepoConfig } from "../../src/config/repo-config.ts";
 import { gitHubHost } from "../../src/host/github/github-host.ts";
+import { gitLabApi } from "../../src/host/gitlab/gitlab-api.ts";
+import { gitLabHost } from "../../src/host/gitlab/gitlab-host.ts";
 import { localHost } from "../../src/host/local/local-host.ts";
 import type { PullRequestHost } from "../../src/host/pull-request-host.ts";
 import { scopeStep } from "../../src/pipeline/scope-step.ts";
 import { fetchWorkspace } from "../../src/workspace/fetch.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { type FakeGitLab, startFakeGitLab } from "../support/fake-gitlab.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 
 const CONFIG = "min_severity: low\n";
 let repo: FixtureRepo;
 let github: FakeGitHub;
+let gitlab: FakeGitLab;
 let number = 0;
 
 beforeAll(async () => {
@@ -32,10 +36,13 @@ beforeAll(async () => {
   repo.checkout("main");
   github = await startFakeGitHub();
   github.addRepository({ owner: "octo", repo: "app", source: repo, config: CONFIG });
+  gitlab = await startFakeGitLab();
+  gitlab.addProject({ path: "group/sub/app", source: repo });
 }, 60_000);
 
 afterAll(async () => {
   await github?.stop();
+  await gitlab?.stop();
   repo?.dispose();
 });
 
@@ -65,6 +72,24 @@ const hosts: readonly [string, () => MadeHost][] = [
         fetchWorkspace: (input) => fetchWorkspace({ ...input, maxBytes: 50_000_000 }),
         botLogin: async () => "loupe[bot]",
         retry: { sleep: async () => {}, now: Date.now, deadline: Number.POSITIVE_INFINITY },
+      });
+    },
+  ],
+  [
+    "the GitLab host",
+    () => {
+      const mr = gitlab.addMergeRequest({ project: "group/sub/app", iid: ++number, sourceBranch: "change" });
+      return gitLabHost({
+        api: gitLabApi({
+          url: gitlab.url,
+          token: gitlab.token,
+          retry: { sleep: async () => {}, now: Date.now, deadline: Number.POSITIVE_INFINITY },
+        }),
+        target: { owner: "group/sub", repo: "app", pullNumber: mr.iid, headSha: mr.diffRefs.head_sha },
+        url: gitlab.url,
+        token: gitlab.token,
+        fetchWorkspace: (input) => fetchWorkspace({ ...input, maxBytes: 50_000_000 }),
+        self: async () => gitlab.username,
       });
     },
   ],
@@ -130,7 +155,7 @@ describe.each(hosts)("%s", (_name, make) => {
 
 describe("an absent capability", () => {
   it("is an absent object on the local host, and the scope step reviews in full with no history", async () => {
-    await using host = hosts[1]![1]();
+    await using host = hosts[2]![1]();
     expect([host.history, host.publisher, host.threads, host.people]).toEqual([
       undefined,
       undefined,
@@ -170,6 +195,33 @@ describe("an absent capability", () => {
     });
     const records = await host.history!.read();
     expect(records.reviews.map((r) => r.author)).toEqual([{ login: "loupe[bot]", isBot: true }]);
+    expect(records.comments.map((c) => c.body)).toEqual(["A comment."]);
+  });
+});
+
+describe("the GitLab host's capabilities", () => {
+  it("has raw history, publishes once as one bulk publish, and recognises Loupe's own notes", async () => {
+    await using host = hosts[1]![1]();
+    const pullRequest = await host.pullRequest();
+    await host.changes(pullRequest);
+    expect(await host.history!.read()).toEqual({ self: gitlab.username, comments: [], reviews: [] });
+    const review = {
+      headSha: pullRequest.headSha,
+      marker: "<!-- loupe:review head=y run=1 -->",
+      body: "A review. <!-- loupe:review head=y run=1 -->",
+      comments: [{ path: "src/a.ts", line: 1, body: "A comment." }],
+      allInBody: () => "All in the body. <!-- loupe:review head=y run=1 -->",
+    };
+    const publishes = gitlab.publishes.length;
+    const first = await host.publisher!.publish(review);
+    expect(first).toMatchObject({ kind: "posted", allInBody: false });
+    expect(await host.publisher!.publish(review)).toEqual({
+      kind: "already_posted",
+      reviewId: (first as { reviewId: number }).reviewId,
+    });
+    expect(gitlab.publishes.length).toBe(publishes + 1);
+    const records = await host.history!.read();
+    expect(records.reviews.map((r) => r.author)).toEqual([{ login: gitlab.username, isBot: true }]);
     expect(records.comments.map((c) => c.body)).toEqual(["A comment."]);
   });
 });

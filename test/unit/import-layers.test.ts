@@ -101,6 +101,15 @@ const NEVER: readonly [string, (edge: Edge, folders: ReadonlyMap<string, Band>) 
     "host/local/ imports GitHub's adapter",
     (e) => e.from === "host/local" && ["github", "host/github"].includes(e.to),
   ],
+  [
+    "host/gitlab/ imports GitHub's adapter",
+    (e) => e.from === "host/gitlab" && ["github", "host/github"].includes(e.to),
+  ],
+  [
+    "the port, pipeline/ or an engine imports GitLab's adapter",
+    (e, f) =>
+      (["host", "pipeline"].includes(e.from) || bandOf(e.from, f) === "engines") && e.to === "host/gitlab",
+  ],
 ];
 
 function bandProblems(root: string, folders: ReadonlyMap<string, Band>): string[] {
