@@ -15,7 +15,11 @@ export type ReviewTrigger =
   | "check_run.requested_action"
   | "check_suite.rerequested"
   | "command.review"
-  | "command.full_review";
+  | "command.full_review"
+  | "merge_request.opened"
+  | "merge_request.reopened"
+  | "merge_request.updated"
+  | "merge_request.ready";
 
 /** PR metadata carried by pull_request events; re-runs read it with pulls.get instead. */
 export interface PullRequestSnapshot {
@@ -40,6 +44,8 @@ export interface ReviewRequest extends ReviewTarget {
   /** A person asked for this review again: the same SHA may be reviewed twice. */
   readonly rerun: boolean;
   readonly pullRequest: PullRequestSnapshot | null;
+  /** Absent for GitHub; "gitlab" for a merge request (installationId is then 0). */
+  readonly forge?: "gitlab";
 }
 
 export type SkipReason =
@@ -64,6 +70,8 @@ export interface AcceptedEvent {
 
 export type MappedEvent = AcceptedEvent | SkippedEvent;
 
-export function queueKey(request: Pick<ReviewRequest, "owner" | "repo" | "pullNumber">): string {
-  return `${request.owner}/${request.repo}#${request.pullNumber}`;
+/** One pull request's key in the queues; a merge request's is prefixed, so a mirror is not the same. */
+export function queueKey(request: Pick<ReviewRequest, "owner" | "repo" | "pullNumber" | "forge">): string {
+  const key = `${request.owner}/${request.repo}#${request.pullNumber}`;
+  return request.forge === undefined ? key : `${request.forge}:${key}`;
 }
