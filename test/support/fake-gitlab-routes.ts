@@ -39,6 +39,11 @@ export function routeGitLab(state: FakeGitLabState, request: Request): FakeReply
   const { method, path } = request;
   if (method === "GET" && path === "/user")
     return { status: 200, body: userAnswer(state, state.self.username) };
+  if (method === "GET" && path === "/personal_access_tokens/self")
+    return {
+      status: 200,
+      body: { id: 1, name: "loupe", active: true, revoked: false, scopes: state.scopes },
+    };
   if (method === "GET" && path === "/users") {
     const name = request.query.get("username") ?? "";
     return { status: 200, body: state.users.has(name) ? [userAnswer(state, name)] : [] };

@@ -73,6 +73,8 @@ export interface FakeGitLabState {
   readonly home: string;
   readonly token: string;
   readonly self: { readonly id: number; readonly username: string };
+  /** The token's scopes (GET /personal_access_tokens/self). */
+  readonly scopes: readonly string[];
   readonly users: Map<string, number>;
   readonly projects: Map<string, FakeProject>;
   readonly mergeRequests: Map<string, FakeMergeRequest>;

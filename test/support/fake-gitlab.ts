@@ -61,7 +61,9 @@ export interface FakeGitLab {
   stop(): Promise<void>;
 }
 
-export async function startFakeGitLab(options: { readonly username?: string } = {}): Promise<FakeGitLab> {
+export async function startFakeGitLab(
+  options: { readonly username?: string; readonly scopes?: readonly string[] } = {},
+): Promise<FakeGitLab> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-fake-gitlab-"));
   const requests: RecordedGitLabRequest[] = [];
   const gitRequests: GitRequest[] = [];
@@ -70,6 +72,7 @@ export async function startFakeGitLab(options: { readonly username?: string } = 
     home: root,
     token: `glpat-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`,
     self: { id: 1, username },
+    scopes: options.scopes ?? ["api"],
     users: new Map([[username, 1]]),
     projects: new Map(),
     mergeRequests: new Map(),

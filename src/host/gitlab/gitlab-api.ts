@@ -144,3 +144,18 @@ async function detailOf(response: Response): Promise<string> {
   }
   return text.slice(0, 200) || response.statusText;
 }
+
+/** The token's own username (GET /user), looked up once; a failed lookup is tried again next time. */
+export function tokenUser(api: GitLabApi): () => Promise<string> {
+  let known: Promise<string> | null = null;
+  return () => {
+    known ??= api.get<{ username: string }>("/user").then(
+      (user) => user.username,
+      (error: unknown) => {
+        known = null;
+        throw error;
+      },
+    );
+    return known;
+  };
+}
