@@ -58,6 +58,25 @@ export async function resolveCommit(where: GitLocation, revision: string): Promi
   }
 }
 
+/** A file's text at a revision (the contents API on a branch); undefined when it is not a file there. */
+export async function readFileAt(
+  where: GitLocation,
+  revision: string,
+  path: string,
+): Promise<string | undefined> {
+  if (!/^[\w./-]+$/.test(revision) || path.startsWith("-") || path.includes("..")) return undefined;
+  try {
+    const kind = await runGitAsync(["cat-file", "-t", `${revision}:${path}`], {
+      cwd: where.gitdir,
+      home: where.home,
+    });
+    if (kind !== "blob") return undefined;
+    return await runGitAsync(["show", `${revision}:${path}`], { cwd: where.gitdir, home: where.home });
+  } catch {
+    return undefined;
+  }
+}
+
 /** Two commits' comparison never changes: each is computed once per repository, base, head. */
 const COMPARISONS = new Map<string, Promise<Comparison>>();
 

@@ -6,7 +6,7 @@ import type http from "node:http";
 import { newInstallationToken, presentedToken, verifyAppJwt } from "./fake-github-auth.ts";
 import { applyCheckRunWrite, type CheckRun, checkRunJson } from "./fake-github-checks.ts";
 import { collaboratorRoute } from "./fake-github-collaborators.ts";
-import { compareCommits, resolveCommit } from "./fake-github-compare.ts";
+import { compareCommits, readFileAt, resolveCommit } from "./fake-github-compare.ts";
 import { type PayloadTarget, type PullRequestFacts, pullRequestObject } from "./fake-github-payloads.ts";
 import {
   createReview,
@@ -156,7 +156,18 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
   match = on("GET", /^\/contents\/(.+)$/);
   if (match) {
     const file = decodeURIComponent(match[1]!);
-    if (file !== repository.configPath || repository.config === undefined) return error(404, "Not Found");
+    // Any other file is served from the default branch, as GitHub's contents API without a ref.
+    if (file !== repository.configPath) {
+      const text = await readFileAt(where, repository.defaultBranch, file);
+      if (text === undefined) return error(404, "Not Found");
+      const content = Buffer.from(text).toString("base64");
+      const name = file.split("/").pop();
+      return {
+        status: 200,
+        body: { type: "file", encoding: "base64", size: Buffer.byteLength(text), path: file, name, content },
+      };
+    }
+    if (repository.config === undefined) return error(404, "Not Found");
     if (/raw/.test(String(request.headers.accept))) {
       return {
         status: 200,
