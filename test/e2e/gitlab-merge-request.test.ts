@@ -1,7 +1,8 @@
 // Loupe as a real server process with GitLab configured, against the fake GitLab (REST and git
 // over a real `git http-backend`) and a scripted model: a merge request opened → a pending commit
 // status on its head, one bulk-published review with its finding anchored on the line, a summary
-// note, and the final status by the repository's fail_on. The GitHub App's settings are those of
+// note, and the final status by the repository's fail_on; then a push → an incremental review of
+// the new commit, the same summary note updated in place. The GitHub App's settings are those of
 // the test world (they stay required; docs/gitlab.md says so).
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -58,6 +59,7 @@ beforeAll(async () => {
       ]),
     },
     { body: stopTurn(finalReview) },
+    { body: stopTurn({ summary: "v11 follows.", findings: [], notes: [] }) },
   ]);
   const env = fakeWorldEnv({
     github,
@@ -118,5 +120,41 @@ describe("Loupe reviewing a GitLab merge request", () => {
     expect(loupe.output()).not.toContain(gitlab.token);
     expect(loupe.output()).not.toContain(GITLAB_SECRET);
     expect(github.requests.filter((r) => r.url.includes("/check-runs"))).toEqual([]);
+  });
+
+  it("reviews a push incrementally, updating the one summary note in place", async () => {
+    fixture.checkout("change-v10");
+    fixture.write(
+      "src/values.ts",
+      `${lines(30).join("\n").replace("v10 = 10;", "v10 = 100;")}\nexport const v31 = 31;\n`,
+    );
+    const oldHead = fixture.revParse("change-v10");
+    fixture.commit("v31");
+    fixture.checkout("main");
+    gitlab.pushBranch("team/values", fixture, "change-v10");
+    const mr = gitlab.addMergeRequest({ project: "team/values", iid: 4, sourceBranch: "change-v10" });
+    const head = mr.diffRefs.head_sha;
+    const event = mergeRequestEvent({
+      project: "team/values",
+      iid: 4,
+      headSha: head,
+      action: "update",
+      oldrev: oldHead,
+    });
+    expect(await deliverGitLabEvent(`${loupe.url}/api/gitlab/webhooks`, GITLAB_SECRET, event)).toBe(200);
+
+    await loupe.until(
+      () => gitlab.statuses.find((s) => s.sha === head && s.status !== "pending"),
+      "a final status",
+    );
+    expect(gitlab.statuses.filter((s) => s.sha === head).map((s) => s.status)).toEqual([
+      "pending",
+      "success",
+    ]);
+    const summaries = gitlab.notes.filter((n) => n.body.startsWith("<!-- loupe:summary -->"));
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]!.body).toContain(`incremental: 1 commit since ${oldHead.slice(0, 7)}`);
+    expect(gitlab.publishes).toHaveLength(1); // nothing new to say, as on GitHub: no second review
+    expect(gitlab.requests.some((r) => r.url.includes("/repository/compare?"))).toBe(true);
   });
 });

@@ -7,6 +7,7 @@
 //   const gitlab = await startFakeGitLab();
 //   gitlab.addProject({ path: "group/app", source: fixture, members: { dev: 30 } });
 //   const mr = gitlab.addMergeRequest({ project: "group/app", iid: 1, sourceBranch: "change" });
+//   gitlab.pushBranch("group/app", fixture, "change"); gitlab.addMergeRequest(…the same iid…)   // a push
 //   gitlab.notes / gitlab.drafts / gitlab.publishes / gitlab.statuses / gitlab.requests
 //   await gitlab.stop();
 
@@ -56,6 +57,8 @@ export interface FakeGitLab {
     readonly author?: string;
     readonly draft?: boolean;
   }): FakeMergeRequest;
+  /** `git push --force` of a fixture's branch to the project (then addMergeRequest again). */
+  pushBranch(project: string, source: FixtureRepo, branch: string): void;
   /** Answers the next `count` API requests 429 with Retry-After: retryAfter seconds. */
   limitNext(count: number, retryAfter: number): void;
   stop(): Promise<void>;
@@ -171,6 +174,11 @@ export async function startFakeGitLab(
       if (!state.users.has(mr.author)) state.users.set(mr.author, state.nextId++);
       state.mergeRequests.set(`${project.id}!${input.iid}`, mr);
       return mr;
+    },
+    pushBranch(path, source, branch) {
+      const project = state.projects.get(path);
+      if (project === undefined) throw new Error(`fake GitLab: no project ${path}`);
+      source.git("push", "--quiet", "--force", project.gitdir, `${branch}:refs/heads/${branch}`);
     },
     limitNext(count, retryAfter) {
       state.limited = { count, retryAfter };
