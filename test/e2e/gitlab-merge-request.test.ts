@@ -11,7 +11,12 @@ import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { type FakeGitLab, startFakeGitLab } from "../support/fake-gitlab.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { deliverGitLabEvent, mergeRequestEvent } from "../support/gitlab-webhooks.ts";
-import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
+import {
+  fakeWorldEnv,
+  type LoupeProcess,
+  runLoupeToExit,
+  startLoupeProcess,
+} from "../support/loupe-process.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 
 const SECRET = `whsec-e2e-gitlab-${process.pid}-${Date.now()}`;
@@ -156,5 +161,29 @@ describe("Loupe reviewing a GitLab merge request", () => {
     expect(summaries[0]!.body).toContain(`incremental: 1 commit since ${oldHead.slice(0, 7)}`);
     expect(gitlab.publishes).toHaveLength(1); // nothing new to say, as on GitHub: no second review
     expect(gitlab.requests.some((r) => r.url.includes("/repository/compare?"))).toBe(true);
+  });
+
+  it("refuses to start with a token GitLab does not accept, or a partial setting, in one line naming it", async () => {
+    const env = (extra: Record<string, string>) =>
+      fakeWorldEnv({
+        github,
+        providerBaseURL: provider.baseURL,
+        webhookSecret: SECRET,
+        apiKey: `test-key-gitlab-${process.pid}`,
+        extra,
+      });
+    const refused = await runLoupeToExit({
+      command: "node",
+      env: env({
+        GITLAB_URL: gitlab.url,
+        GITLAB_TOKEN: "glpat-revoked",
+        GITLAB_WEBHOOK_SECRET: GITLAB_SECRET,
+      }),
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(`loupe: GITLAB_TOKEN is not accepted by ${gitlab.url} (401)`);
+    const partial = await runLoupeToExit({ command: "node", env: env({ GITLAB_URL: gitlab.url }) });
+    expect(partial.code).toBe(1);
+    expect(partial.output).toContain("GITLAB_TOKEN and GITLAB_WEBHOOK_SECRET are required with GITLAB_URL");
   });
 });

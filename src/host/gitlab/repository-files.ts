@@ -7,7 +7,7 @@
 
 import type { GuidanceDirEntry, GuidanceRead, GuidanceSource } from "../../guidance/types.ts";
 import type { HostConfigFile } from "../pull-request-host.ts";
-import type { GitLabApi } from "./gitlab-api.ts";
+import { type GitLabApi, gitLabStatus } from "./gitlab-api.ts";
 
 export const GITLAB_CONFIG_PATHS = [".gitlab/loupe.yml", ".github/loupe.yml"] as const;
 
@@ -53,7 +53,7 @@ export function gitLabGuidanceSource(api: GitLabApi, project: ProjectRef): Guida
           type: e.type === "blob" ? "file" : e.type === "tree" ? "dir" : "other",
         }));
       } catch (error) {
-        if ((error as { status?: number }).status === 404) return [];
+        if (gitLabStatus(error) === 404) return [];
         throw error;
       }
     },
@@ -63,6 +63,7 @@ export function gitLabGuidanceSource(api: GitLabApi, project: ProjectRef): Guida
       if (headers === null) return { kind: "missing" };
       const size = Number(headers.get("x-gitlab-size"));
       if (Number.isFinite(size) && size > maxBytes) return { kind: "too_large", size };
+      // Guidance and .gitattributes are text: the raw file is read as UTF-8.
       const text = await api.text(`${file(project, path)}/raw`, { ref });
       if (text === null) return { kind: "missing" };
       return { kind: "found", bytes: new TextEncoder().encode(text) };
