@@ -91,7 +91,7 @@ describe("the GitLab host", () => {
         [
           { path: "src/lines.ts", line: 3, body: "Added." },
           { path: "src/lines.ts", line: 4, body: "Context." },
-          { path: "src/lines.ts", line: 4, startLine: 2, body: "A range." },
+          { path: "src/lines.ts", line: 4, startLine: 2, body: "A range.\n\n```suggestion\nx\n```" },
           { path: "src/new-name.ts", line: 7, body: "Renamed and added." },
         ],
         1,
@@ -108,6 +108,8 @@ describe("the GitLab host", () => {
       start: { type: "old", old_line: 2, new_line: 2 },
       end: { type: "old", old_line: 4, new_line: 4 },
     });
+    // GitLab's plain suggestion replaces the note's line alone: a range's says how far up it reaches.
+    expect(batch[3]?.note).toBe("A range.\n\n```suggestion:-2+0\nx\n```");
     expect(positions[4]).toMatchObject({
       old_path: "src/old-name.ts",
       new_path: "src/new-name.ts",

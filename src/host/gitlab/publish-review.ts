@@ -11,6 +11,7 @@ import { headLines, type NotePosition, notePosition } from "./diff-position.ts";
 import { type GitLabApi, gitLabStatus, projectId } from "./gitlab-api.ts";
 import { type DiffRefs, type GitLabTarget, projectPath } from "./merge-request.ts";
 import { listNotes } from "./notes.ts";
+import { gitLabSuggestion } from "./suggestion.ts";
 
 interface DraftNote {
   readonly id: number;
@@ -36,7 +37,10 @@ export async function publishReview(
     try {
       await api.post<DraftNote>(`${mr}/draft_notes`, { note: review.body });
       for (const [index, comment] of review.comments.entries())
-        await api.post<DraftNote>(`${mr}/draft_notes`, { note: comment.body, position: positions[index] });
+        await api.post<DraftNote>(`${mr}/draft_notes`, {
+          note: gitLabSuggestion(comment),
+          position: positions[index],
+        });
       await api.post(`${mr}/draft_notes/bulk_publish`);
       const id = await findByMarker(api, mr, input.self, review.marker);
       if (id !== null) return { kind: "posted", reviewId: id, allInBody: false };
