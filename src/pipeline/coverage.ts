@@ -54,10 +54,15 @@ export function coverageOf(input: CoverageInput): ReviewCoverage {
   return { changedFiles: input.changedFiles.length, reviewedFiles, passes, notReviewed };
 }
 
+/** Reasons a review in one loop shows its coverage for: what `.gitattributes` left out, or described. */
+const SHOWN_FOR_ONE_LOOP: ReadonlySet<NotReviewedReason> = new Set<NotReviewedReason>([
+  "generated",
+  "vendored",
+  "no_diff",
+  "described",
+]);
+
 /** A review in one loop has coverage to show only when something was left out by design or described. */
 export function worthShowing(coverage: ReviewCoverage): boolean {
-  return (
-    coverage.passes.length > 1 ||
-    coverage.notReviewed.some((f) => f.reason !== "excluded" && f.reason !== "removed")
-  );
+  return coverage.passes.length > 1 || coverage.notReviewed.some((f) => SHOWN_FOR_ONE_LOOP.has(f.reason));
 }

@@ -18,6 +18,21 @@ export interface CompareFile {
   readonly previous_filename?: string;
 }
 
+/**
+ * GitHub's limit on one file's diff: past 20,000 lines or 1 MB of raw diff it lists the file with
+ * its counts but no `patch` ("What are the limits for viewing content and diffs in my repository").
+ */
+export const FILE_DIFF_LINES = 20_000;
+export const FILE_DIFF_BYTES = 1024 * 1024;
+
+/** The file as GitHub lists it under its per-file diff limit: a patch past it is left out. */
+export function withinFileDiffLimit(file: CompareFile): CompareFile {
+  if (file.patch === undefined) return file;
+  if (file.changes <= FILE_DIFF_LINES && Buffer.byteLength(file.patch) <= FILE_DIFF_BYTES) return file;
+  const { patch: _omitted, ...rest } = file;
+  return rest;
+}
+
 export interface Comparison {
   readonly status: "ahead" | "behind" | "diverged" | "identical";
   readonly aheadBy: number;

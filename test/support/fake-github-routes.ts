@@ -6,7 +6,13 @@ import type http from "node:http";
 import { newInstallationToken, presentedToken, verifyAppJwt } from "./fake-github-auth.ts";
 import { applyCheckRunWrite, type CheckRun, checkRunJson } from "./fake-github-checks.ts";
 import { collaboratorRoute } from "./fake-github-collaborators.ts";
-import { compareCommits, readFileAt, resolveCommit } from "./fake-github-compare.ts";
+import {
+  type CompareFile,
+  compareCommits,
+  readFileAt,
+  resolveCommit,
+  withinFileDiffLimit,
+} from "./fake-github-compare.ts";
 import { type PayloadTarget, type PullRequestFacts, pullRequestObject } from "./fake-github-payloads.ts";
 import {
   createReview,
@@ -26,6 +32,8 @@ export interface FakeRepository {
   /** Where `config` lives on the default branch (`.github/loupe.yml` unless a test moves it). */
   readonly configPath: string;
   readonly collaborators: Readonly<Record<string, string>>;
+  /** Leave out a file's patch past GitHub's per-file diff limit, as GitHub does. */
+  readonly fileDiffLimit: boolean;
 }
 
 /** A check run's completion the fake holds back (see FakeGitHub.holdCompletion). */
@@ -221,7 +229,7 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
         merge_base_commit: commit(c.mergeBaseSha),
         commits: c.commits.map(commit),
         // GitHub's comparison lists at most 300 files; the pull request's list goes on to 3,000.
-        files: c.files.slice(0, COMPARE_FILES),
+        files: listed(repository, c.files.slice(0, COMPARE_FILES)),
       },
     };
   }
@@ -230,7 +238,7 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
     const pr = pullOf(match[1]!);
     if (!pr) return error(404, "Not Found");
     const c = await compareCommits(where, `refs/heads/${pr.baseRef}`, pr.headSha);
-    return paginate(c.files.slice(0, LISTED_FILES), url, state);
+    return paginate(listed(repository, c.files.slice(0, LISTED_FILES)), url, state);
   }
   match = /^\/pulls\/(\d+)\/(reviews|comments)$/.exec(rest);
   if (match) {
@@ -341,4 +349,8 @@ function paginate(items: readonly unknown[], url: URL, state: FakeState): ApiRep
     headers.Link = `<${next.toString()}>; rel="next"`;
   }
   return { status: 200, body: slice, headers };
+}
+
+function listed(repository: FakeRepository, files: readonly CompareFile[]): readonly CompareFile[] {
+  return repository.fileDiffLimit ? files.map(withinFileDiffLimit) : files;
 }
