@@ -15,7 +15,11 @@ export type ReviewTrigger =
   | "check_run.requested_action"
   | "check_suite.rerequested"
   | "command.review"
-  | "command.full_review";
+  | "command.full_review"
+  | "merge_request.opened"
+  | "merge_request.reopened"
+  | "merge_request.updated"
+  | "merge_request.ready";
 
 /** PR metadata carried by pull_request events; re-runs read it with pulls.get instead. */
 export interface PullRequestSnapshot {
@@ -42,6 +46,8 @@ export interface GitHubReview extends ReviewTarget {
   /** A person asked for this review again: the same SHA may be reviewed twice. */
   readonly rerun: boolean;
   readonly pullRequest: PullRequestSnapshot | null;
+  /** Absent for GitHub; "gitlab" for a merge request (installationId is then 0). */
+  readonly forge?: "gitlab";
 }
 
 /** The App's review request: the same review, delivered to one installation of the App. */
@@ -71,6 +77,8 @@ export interface AcceptedEvent<R extends GitHubReview = ReviewRequest> {
 
 export type MappedEvent<R extends GitHubReview = ReviewRequest> = AcceptedEvent<R> | SkippedEvent;
 
-export function queueKey(request: Pick<ReviewRequest, "owner" | "repo" | "pullNumber">): string {
-  return `${request.owner}/${request.repo}#${request.pullNumber}`;
+/** One pull request's key in the queues; a merge request's is prefixed, so a mirror is not the same. */
+export function queueKey(request: Pick<ReviewRequest, "owner" | "repo" | "pullNumber" | "forge">): string {
+  const key = `${request.owner}/${request.repo}#${request.pullNumber}`;
+  return request.forge === undefined ? key : `${request.forge}:${key}`;
 }

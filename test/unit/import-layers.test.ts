@@ -105,6 +105,15 @@ const NEVER: readonly [string, (edge: Edge, folders: ReadonlyMap<string, Band>) 
     "replies/ calls GitHub but through the host (or the comment handler's conversation API)",
     (e) => e.from === "replies" && e.to === "github" && !REPLIES_MAY_IMPORT.includes(e.target),
   ],
+  [
+    "host/gitlab/ imports GitHub's adapter",
+    (e) => e.from === "host/gitlab" && ["github", "host/github"].includes(e.to),
+  ],
+  [
+    "the port, pipeline/ or an engine imports GitLab's adapter",
+    (e, f) =>
+      (["host", "pipeline"].includes(e.from) || bandOf(e.from, f) === "engines") && e.to === "host/gitlab",
+  ],
 ];
 
 /** What replies/ may take from github/: the client's and the request's types, the conversation API. */
