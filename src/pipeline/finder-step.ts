@@ -5,21 +5,13 @@
 // into one candidate list, the same defect kept once (merge-passes.ts), before verification.
 // With one finder pass this is the plain review, with no angle.
 
-import type { TerminationReason } from "../domain/outcome.ts";
+import { STOPS_LATER_LOOPS } from "../domain/outcome.ts";
 import { FINDER_ANGLES } from "../llm/finder-angles.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { mergePasses } from "./merge-passes.ts";
 import { passShare, usedBy, withinGrant } from "./pass-budget.ts";
 import { type PassesStep, type PassesStepInput, passesStep } from "./passes-step.ts";
 import type { ReviewPorts } from "./review-ports.ts";
-
-/** Failures the next finder would meet too: no finder runs after one. */
-const STOPS_FINDERS: ReadonlySet<TerminationReason> = new Set<TerminationReason>([
-  "cancelled",
-  "worker_out_of_memory",
-  "worker_timeout",
-  "provider_authentication_failed",
-]);
 
 export async function finderStep<W extends WorkspaceHandle>(
   ports: Pick<ReviewPorts<W>, "runLoop" | "reviewLimits">,
@@ -28,15 +20,15 @@ export async function finderStep<W extends WorkspaceHandle>(
   const finders = Math.min(ports.reviewLimits.finderPasses, FINDER_ANGLES.length);
   if (finders <= 1) return passesStep(ports, input);
   const total = withinGrant(ports.reviewLimits, input.budget.maxTokens);
-  const started = Date.now();
+  const started = input.now();
   const ran: { step: PassesStep; angle: string }[] = [];
   for (const angle of FINDER_ANGLES.slice(0, finders)) {
     const results = ran.map((r) => r.step.result);
-    const share = passShare(total, usedBy(results, Date.now() - started), finders - ran.length);
+    const share = passShare(total, usedBy(results, input.now() - started), finders - ran.length);
     if (share === null) break;
     const step = await passesStep(ports, { ...input, angle, share });
     ran.push({ step, angle });
-    if (STOPS_FINDERS.has(step.result.termination_reason)) break;
+    if (STOPS_LATER_LOOPS.has(step.result.termination_reason)) break;
   }
   const result = mergePasses(
     ran.map(({ step, angle }) => ({

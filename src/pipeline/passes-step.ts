@@ -9,7 +9,7 @@
 import type { AttributeReason } from "../config/git-attributes.ts";
 import type { ChangedFile } from "../domain/changed-file.ts";
 import type { ReviewCoverage } from "../domain/coverage.ts";
-import type { TerminationReason } from "../domain/outcome.ts";
+import { STOPS_LATER_LOOPS } from "../domain/outcome.ts";
 import { addSpend, NO_SPEND } from "../domain/spend.ts";
 import { LISTED_CHANGES } from "../llm/prompt.ts";
 import type { LoopResult, RoundProgress } from "../llm/types.ts";
@@ -28,16 +28,6 @@ import type { ReviewPorts } from "./review-ports.ts";
  */
 export const PASS_CAPACITY: PassCapacity = { files: LISTED_CHANGES.maxEntries, bytes: 400 * 1024 };
 
-/** Failures a later pass would meet too: the review stops there. */
-const STOPS_REVIEW: ReadonlySet<TerminationReason> = new Set<TerminationReason>([
-  "cancelled",
-  "worker_out_of_memory",
-  "worker_timeout",
-  "provider_authentication_failed",
-  "provider_request_rejected",
-  "provider_rate_limited",
-]);
-
 export interface PassesStepInput<W extends WorkspaceHandle>
   extends Omit<LoopStepInput<W>, "onRound" | "maxTokens"> {
   /** Every changed file the host listed (the reviewable ones and the rest). */
@@ -49,7 +39,7 @@ export interface PassesStepInput<W extends WorkspaceHandle>
   /** A finder pass's share of the review's budget (finder-step.ts); absent: the whole of it. */
   readonly share?: LoopBudget;
   /** The review's clock (tests control it). */
-  readonly now?: () => number;
+  readonly now: () => number;
 }
 
 export interface PassesStep {
@@ -113,7 +103,7 @@ async function runPasses<W extends WorkspaceHandle>(
   plan: readonly (readonly ChangedFile[])[],
 ): Promise<{ results: (LoopResult | undefined)[]; stopped: boolean }> {
   const total = input.share ?? withinGrant(ports.reviewLimits, input.budget.maxTokens);
-  const now = input.now ?? Date.now;
+  const { now } = input;
   const changedFiles = plan.reduce((sum, pass) => sum + pass.length, 0);
   const started = now();
   const results: (LoopResult | undefined)[] = plan.map(() => undefined);
@@ -142,7 +132,7 @@ async function runPasses<W extends WorkspaceHandle>(
     input.budget.spent(spend);
     results[i] = result;
     ran.push(result);
-    if (STOPS_REVIEW.has(result.termination_reason)) return { results, stopped: true };
+    if (STOPS_LATER_LOOPS.has(result.termination_reason)) return { results, stopped: true };
   }
   return { results, stopped: false };
 }

@@ -157,6 +157,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     mergeBaseSha,
     scope,
     signal: run.signal,
+    now: run.now,
     ...(run.onRound === undefined ? {} : { onRound: run.onRound }),
   });
   const { coverage } = passed;
