@@ -35,6 +35,7 @@ import type { ReviewPorts } from "./pipeline/review-ports.ts";
 import { createCommentHandler } from "./replies/comment-handler.ts";
 import { createReplyEndedReporter } from "./replies/reply-ending.ts";
 import type { ReplyQueue, ReplyRunner } from "./replies/reply-queue.ts";
+import { gitLabReplyRunner } from "./replies/run-gitlab-reply.ts";
 import { runReply } from "./replies/run-reply.ts";
 import { deliveryFailure } from "./webhooks/delivery-failure.ts";
 import { createReviewHandler } from "./webhooks/review-handler.ts";
@@ -144,19 +145,10 @@ function startRuntime<W extends WorkspaceHandle>(
             store: options.budget.store ?? budgetStoreFor(redisUrl, config.stateDir),
           },
         };
-  const gitlab =
-    options.gitlab === undefined
-      ? null
-      : gitLabRunner({
-          ...{ ports, config, log: app.log, sleep, onEnded: reviewEnded },
-          ...budget,
-          gitlab: options.gitlab,
-        });
+  const gitlab = gitLabRunner({ ...options, ...budget, log: app.log, sleep, onEnded: reviewEnded });
+
   const runner: JobRunner = async (job, signal, onCheckRun) => {
-    if (job.request.forge === "gitlab") {
-      if (gitlab === null) throw new Error("a GitLab job, and GitLab is not configured in this process");
-      return gitlab(job, signal);
-    }
+    if (job.request.forge === "gitlab") return gitlab(job, signal);
     return runReview({
       ...{ job, signal, ports, config, log: app.log, botLogin, sleep, checkRuns, onEnded: reviewEnded },
       ...budget,
@@ -188,11 +180,18 @@ function startRuntime<W extends WorkspaceHandle>(
   });
   metrics.watchQueue(() => readQueue(reviews));
   const replyEnded = createReplyEndedReporter(metrics, app.log);
+  const gitlabReply = gitLabReplyRunner({
+    ...{ ports, config, log: app.log },
+    ...options,
+    onEnded: replyEnded,
+  });
   const replyRunner: ReplyRunner = async (request, signal) =>
-    runReply({
-      ...{ request, signal, ports, config, log: app.log, botLogin, onEnded: replyEnded },
-      octokit: await installation(request.installationId),
-    });
+    request.forge === "gitlab"
+      ? gitlabReply(request, signal)
+      : runReply({
+          ...{ request, signal, ports, config, log: app.log, botLogin, onEnded: replyEnded },
+          octokit: await installation(request.installationId),
+        });
   const replies = replyQueueFor({
     ...{ redisUrl, concurrency: config.replyConcurrency, runner: replyRunner, log: app.log },
     ...timing,

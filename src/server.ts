@@ -15,7 +15,9 @@ import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { startAppServer } from "./http/app-server.ts";
 import { createGitLabWebhook } from "./http/gitlab-webhook.ts";
 import { checkGitLabAccess } from "./host/gitlab/check-access.ts";
-import { gitLabApi } from "./host/gitlab/gitlab-api.ts";
+import { gitLabApi, tokenUser } from "./host/gitlab/gitlab-api.ts";
+import { createGitLabCommentHandler } from "./replies/gitlab-comment-handler.ts";
+import { createPermissionCache } from "./conversation/permission-cache.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
 import { createLoupe } from "./index.ts";
@@ -82,10 +84,18 @@ async function main(): Promise<void> {
       await loupe.app(app, options);
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
       const { redisUrl } = settings.fleet;
-      const { redisHealth, reviews } = await loupe.started; // resolved by loupe.app above
+      const { redisHealth, reviews, replies } = await loupe.started; // resolved by loupe.app above
       if (gitlab !== null) {
+        const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
+        const notes = createGitLabCommentHandler({
+          ...{ api, self: tokenUser(api), permissions: createPermissionCache(), log: app.log },
+          enqueueReview: (request) => reviews.enqueue(request),
+          enqueueReply: (request) => replies.enqueue(request),
+        });
         const secret = gitlab.webhookSecret;
-        options.addHandler(createGitLabWebhook({ secret, queue: () => reviews, metrics, log: app.log }));
+        options.addHandler(
+          createGitLabWebhook({ secret, queue: () => reviews, notes, metrics, log: app.log }),
+        );
         app.log.info({ gitlab: gitlab.url }, "GitLab merge requests at /api/gitlab/webhooks");
       }
       dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log, redisHealth });

@@ -1,14 +1,15 @@
 // GitLab's webhooks, on their own path of the App's server (/api/gitlab/webhooks): the secret
 // GitLab sends in X-Gitlab-Token compared in constant time (digests of equal length, so neither
 // the secret's length nor a prefix leaks), the body bounded as GitHub's is, the event mapped
-// (webhooks/gitlab-merge-request.ts, pure) and handed to the same review queue. The answer is
-// 200 once the queue has taken it; a queue that cannot take it answers 503, so GitLab retries.
+// (webhooks/gitlab-merge-request.ts, pure) and handed to the same review queue; a note event goes
+// to the conversation (replies/gitlab-comment-handler.ts). The answer is 200 once the queue has
+// taken it; a queue that cannot take it answers 503, so GitLab retries.
 
 import crypto from "node:crypto";
 import type http from "node:http";
 import type { ReviewQueue } from "../jobs/review-queue.ts";
 import type { Metrics } from "../metrics/metrics.ts";
-import { gitLabReviewRequest } from "../webhooks/gitlab-merge-request.ts";
+import { type GitLabDelivery, gitLabReviewRequest } from "../webhooks/gitlab-merge-request.ts";
 import { declaredLength, readBoundedBody } from "./webhook-body.ts";
 import { MAX_WEBHOOK_BYTES } from "./webhook-guard.ts";
 
@@ -17,6 +18,8 @@ export const GITLAB_WEBHOOK_PATH = "/api/gitlab/webhooks";
 export interface GitLabWebhookOptions {
   readonly secret: string;
   readonly queue: () => ReviewQueue;
+  /** Note events (commands, replies in Loupe's discussions): their outcome, or a throw for a 503. */
+  readonly notes?: (delivery: GitLabDelivery) => Promise<string>;
   readonly metrics: Metrics;
   readonly log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   readonly maxBytes?: number;
@@ -65,6 +68,12 @@ export function createGitLabWebhook(options: GitLabWebhookOptions) {
     const event = header(req, "x-gitlab-event") ?? "";
     const deliveryId =
       header(req, "idempotency-key") ?? header(req, "x-gitlab-event-uuid") ?? crypto.randomUUID();
+    if (event === "Note Hook" && options.notes !== undefined) {
+      const outcome = await options.notes({ event, deliveryId, payload }).catch(() => null);
+      if (outcome === null) return answer(res, 503, { error: "The queue cannot take the note now" });
+      options.metrics.webhookDelivery("gitlab_note", outcome);
+      return answer(res, 200, { outcome });
+    }
     const mapped = gitLabReviewRequest({ event, deliveryId, payload });
     const name = event === "Merge Request Hook" ? "gitlab_merge_request" : "gitlab_other";
     if (mapped.kind === "skip") {

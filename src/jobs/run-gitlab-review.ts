@@ -138,14 +138,21 @@ async function report(
 
 /** The runner of GitLab's jobs in the App's queues: one token user lookup for the process. */
 export function gitLabRunner<W extends WorkspaceHandle>(
-  options: Omit<RunGitLabReviewOptions<W>, "job" | "signal" | "self">,
+  options: Omit<RunGitLabReviewOptions<W>, "job" | "signal" | "self" | "gitlab"> & {
+    readonly gitlab?: RunGitLabReviewOptions<W>["gitlab"] | undefined;
+  },
 ): (job: ReviewJob, signal: AbortSignal) => Promise<JobSettlement> {
+  const { gitlab } = options;
+  if (gitlab === undefined)
+    return async () => {
+      throw new Error("a GitLab job, and GitLab is not configured in this process");
+    };
   const self = tokenUser(
     gitLabApi({
-      url: options.gitlab.url,
-      token: options.gitlab.token,
+      url: gitlab.url,
+      token: gitlab.token,
       retry: { sleep: options.sleep, now: Date.now, deadline: 0 },
     }),
   );
-  return (job, signal) => runGitLabReview({ ...options, job, signal, self });
+  return (job, signal) => runGitLabReview({ ...options, gitlab, job, signal, self });
 }

@@ -20,6 +20,8 @@ export interface ThreadReplyRequest {
   /** The thread's first comment (Loupe's finding). */
   readonly rootCommentId: number;
   readonly replyCommentId: number;
+  /** Absent for GitHub; "gitlab" for a reply in a merge request's discussion. */
+  readonly forge?: "gitlab";
 }
 
 export type IgnoreReason =
@@ -120,6 +122,7 @@ export async function handleComment(options: HandleCommentOptions): Promise<Comm
       pullNumber: event.pullNumber,
       rootCommentId: intent.rootCommentId,
       replyCommentId: event.commentId,
+      ...(event.forge === undefined ? {} : { forge: event.forge }),
     });
     return { kind: "reply_queued", queue };
   }
@@ -150,6 +153,7 @@ export async function handleComment(options: HandleCommentOptions): Promise<Comm
     headSha: pull.headSha,
     rerun: true,
     pullRequest: null,
+    ...(event.forge === undefined ? {} : { forge: event.forge }),
   });
   return { kind: "review_queued", command, queue };
 }

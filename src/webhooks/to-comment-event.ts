@@ -22,6 +22,8 @@ export interface PullRequestComment {
   };
   /** Review comments: the thread's first comment, when this one is a reply. */
   readonly inReplyTo: number | null;
+  /** Absent for GitHub; "gitlab" for a merge request's note (installationId is then 0). */
+  readonly forge?: "gitlab";
 }
 
 /** The App's: the comment, delivered to one installation of the App. */

@@ -6,6 +6,7 @@
 
 import type { MergeRequestDraftNoteSchema } from "@gitbeaker/core";
 import { type FakeDiff, git, gitLabDiffs } from "./fake-gitlab-diffs.ts";
+import { discussionRoute, discussionsOf, noteAnswer } from "./fake-gitlab-discussions.ts";
 import {
   type FakeDraftNote,
   type FakeGitLabState,
@@ -170,7 +171,7 @@ function mergeRequestRoute(
       request.query,
     );
   if (method === "GET" && rest === "/discussions")
-    return paged(discussions(state, state.notes.filter(mine)), request.query);
+    return paged(discussionsOf(state, state.notes.filter(mine)), request.query);
   if (method === "POST" && rest === "/notes") {
     const body = String(request.body.body ?? "");
     if (body.length > MAX_NOTE) return tooLong();
@@ -202,7 +203,7 @@ function mergeRequestRoute(
     state.publishes.push(drafts);
     return { status: 204 };
   }
-  return NOT_FOUND;
+  return discussionRoute(state, project, mr, rest, request) ?? NOT_FOUND;
 }
 
 function tooLong(): FakeReply {
@@ -285,35 +286,6 @@ export function addNote(
   return note;
 }
 
-function noteAnswer(state: FakeGitLabState, n: FakeNote) {
-  return {
-    id: n.id,
-    type: n.type,
-    body: n.body,
-    attachment: null,
-    author: userAnswer(state, n.author),
-    created_at: n.created_at,
-    updated_at: n.created_at,
-    system: n.system,
-    noteable_id: n.iid,
-    noteable_type: "MergeRequest",
-    noteable_iid: n.iid,
-    project_id: n.projectId,
-    resolvable: n.position !== null,
-    resolved: n.resolved,
-    resolved_by: null,
-    ...(n.position === null ? {} : { position: n.position }),
-  };
-}
-
-function discussions(state: FakeGitLabState, notes: FakeNote[]) {
-  return notes.map((n) => ({
-    id: n.discussionId,
-    individual_note: n.position === null,
-    notes: [noteAnswer(state, n)],
-  }));
-}
-
 function draftAnswer(d: FakeDraftNote): Partial<MergeRequestDraftNoteSchema> {
   return {
     id: d.id,
@@ -340,7 +312,7 @@ function mergeRequestAnswer(state: FakeGitLabState, project: FakeProject, mr: Fa
     sha: mr.diffRefs.head_sha,
     source_branch: mr.sourceBranch,
     target_branch: mr.targetBranch,
-    labels: [] as string[],
+    labels: mr.labels ?? [],
     author: userAnswer(state, mr.author),
     diff_refs: mr.diffRefs,
     changes_count: String(mr.diffs.length),

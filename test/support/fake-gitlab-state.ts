@@ -27,6 +27,7 @@ export interface FakeMergeRequest {
   /** base_sha (the merge-base), start_sha (the target's tip), head_sha. */
   diffRefs: { base_sha: string; start_sha: string; head_sha: string };
   diffs: FakeDiff[];
+  labels?: string[];
 }
 
 export interface FakePosition {
@@ -46,13 +47,22 @@ export interface FakeNote {
   readonly projectId: number;
   readonly iid: number;
   body: string;
-  readonly type: "DiffNote" | "DiscussionNote" | null;
+  type: "DiffNote" | "DiscussionNote" | null;
   readonly system: boolean;
   readonly author: string;
   readonly created_at: string;
   readonly discussionId: string;
   readonly position: FakePosition | null;
   resolved: boolean;
+  resolvedBy?: string;
+}
+
+/** An award emoji on a note (GET/POST …/notes/:note_id/award_emoji). */
+export interface FakeAward {
+  readonly id: number;
+  readonly noteId: number;
+  readonly name: string;
+  readonly user: string;
 }
 
 export interface FakeDraftNote {
@@ -81,6 +91,7 @@ export interface FakeGitLabState {
   readonly notes: FakeNote[];
   readonly drafts: FakeDraftNote[];
   readonly statuses: FakeStatus[];
+  readonly awards: FakeAward[];
   /** Each bulk publish: the draft notes it made visible, in order. */
   readonly publishes: FakeDraftNote[][];
   /** The next API requests answered 429 with this Retry-After (seconds). */

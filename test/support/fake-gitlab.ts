@@ -20,8 +20,8 @@ import type { FixtureRepo } from "./git-fixture.ts";
 import { createGitHttpHandler, type RecordedRequest as GitRequest } from "./git-http-server.ts";
 import { publishRepository } from "./git-server-repos.ts";
 import { git, gitLabDiffs } from "./fake-gitlab-diffs.ts";
-import { routeGitLab } from "./fake-gitlab-routes.ts";
-import type { FakeGitLabState, FakeMergeRequest } from "./fake-gitlab-state.ts";
+import { addNote, routeGitLab } from "./fake-gitlab-routes.ts";
+import type { FakeGitLabState, FakeMergeRequest, FakeNote } from "./fake-gitlab-state.ts";
 
 export interface RecordedGitLabRequest {
   readonly method: string;
@@ -42,6 +42,15 @@ export interface FakeGitLab {
   readonly drafts: FakeGitLabState["drafts"];
   readonly publishes: FakeGitLabState["publishes"];
   readonly statuses: FakeGitLabState["statuses"];
+  readonly awards: FakeGitLabState["awards"];
+  /** A person's note on a merge request, in a new discussion or in the discussion of `replyTo`. */
+  addNote(input: {
+    readonly project: string;
+    readonly iid: number;
+    readonly author: string;
+    readonly body: string;
+    readonly replyTo?: FakeNote;
+  }): FakeNote;
   addProject(options: {
     readonly path: string;
     readonly source: FixtureRepo | string;
@@ -82,6 +91,7 @@ export async function startFakeGitLab(
     notes: [],
     drafts: [],
     statuses: [],
+    awards: [],
     publishes: [],
     limited: { count: 0, retryAfter: 0 },
     nextId: 100,
@@ -137,6 +147,21 @@ export async function startFakeGitLab(
     drafts: state.drafts,
     publishes: state.publishes,
     statuses: state.statuses,
+    awards: state.awards,
+    addNote(input) {
+      const project = state.projects.get(input.project);
+      const mr = project && state.mergeRequests.get(`${project.id}!${input.iid}`);
+      if (project === undefined || mr === undefined)
+        throw new Error(`fake GitLab: no merge request ${input.project}!${input.iid}`);
+      if (!state.users.has(input.author)) state.users.set(input.author, state.nextId++);
+      const note = addNote(state, project, mr, { body: input.body, position: null, author: input.author });
+      const first = input.replyTo;
+      if (first === undefined) return note;
+      if (first.type === null) first.type = "DiscussionNote";
+      Object.assign(note, { discussionId: first.discussionId, position: first.position });
+      note.type = first.type;
+      return note;
+    },
     addProject(project) {
       const gitdir = publishRepository(root, project.path, project.source);
       for (const name of Object.keys(project.members ?? {}))

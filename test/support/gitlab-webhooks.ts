@@ -4,7 +4,7 @@
 // with the headers GitLab sends (X-Gitlab-Event, X-Gitlab-Token, X-Gitlab-Event-UUID).
 
 import { randomUUID } from "node:crypto";
-import type { WebhookMergeRequestEventSchema } from "@gitbeaker/core";
+import type { WebhookMergeRequestEventSchema, WebhookMergeRequestNoteEventSchema } from "@gitbeaker/core";
 
 type Event = WebhookMergeRequestEventSchema & {
   object_attributes: WebhookMergeRequestEventSchema["object_attributes"] & { oldrev?: string };
@@ -142,4 +142,91 @@ export async function deliverGitLabEvent(
   });
   await response.arrayBuffer();
   return response.status;
+}
+
+type NoteEvent = WebhookMergeRequestNoteEventSchema & {
+  object_attributes: WebhookMergeRequestNoteEventSchema["object_attributes"] & {
+    type: "DiffNote" | "DiscussionNote" | null;
+    action?: "create" | "update";
+  };
+};
+
+export interface NoteEventInput {
+  readonly project: string;
+  readonly iid: number;
+  readonly headSha: string;
+  readonly note: {
+    readonly id: number;
+    readonly body: string;
+    readonly author: string;
+    readonly discussionId: string;
+    readonly type: "DiffNote" | "DiscussionNote" | null;
+  };
+  readonly action?: "create" | "update";
+}
+
+/** A comment on a merge request, as GitLab's "Comment events" example shows it (Note Hook). */
+export function noteEvent(input: NoteEventInput): NoteEvent {
+  const mr = mergeRequestEvent({
+    project: input.project,
+    iid: input.iid,
+    headSha: input.headSha,
+    action: "update",
+  });
+  const attributes = mr.object_attributes;
+  const url = `${attributes.url}#note_${input.note.id}`;
+  return {
+    object_kind: "note",
+    event_type: "note",
+    event_name: "note",
+    user: { ...mr.user, id: 50, name: input.note.author, username: input.note.author },
+    project_id: 1,
+    project: mr.project,
+    repository: mr.repository,
+    object_attributes: {
+      id: input.note.id,
+      note: input.note.body,
+      noteable_type: "MergeRequest",
+      discussion_id: input.note.discussionId,
+      type: input.note.type,
+      author_id: 50,
+      created_at: "2015-05-17 18:21:36 UTC",
+      updated_at: "2015-05-17 18:21:36 UTC",
+      project_id: 1,
+      attachment: null,
+      line_code: "",
+      commit_id: "",
+      noteable_id: "99",
+      system: false,
+      st_diff: null,
+      url,
+      ...(input.action === undefined ? {} : { action: input.action }),
+    },
+    merge_request: {
+      id: 99,
+      target_branch: attributes.target_branch,
+      source_branch: attributes.source_branch,
+      source_project_id: 1,
+      author_id: 2,
+      assignee_id: 0,
+      title: attributes.title,
+      created_at: attributes.created_at,
+      updated_at: attributes.updated_at,
+      milestone_id: 0,
+      state: "opened",
+      merge_status: "can_be_merged",
+      target_project_id: 1,
+      iid: input.iid,
+      description: "",
+      position: 0,
+      labels: null,
+      source: mr.project,
+      target: mr.project,
+      last_commit: attributes.last_commit,
+      work_in_progress: false,
+      draft: false,
+      assignee: null,
+      detailed_merge_status: "mergeable",
+    },
+  };
 }

@@ -1,7 +1,8 @@
 // The merge request on GitLab, in the port's words: the merge request from its diff_refs, the
 // configuration and guidance from the default branch, its changed files, a workspace fetched over
 // git HTTP from the immutable head with the token in a header, what was said on it as raw records
-// and threads, and publishing once per (head, run) as draft notes and one bulk publish. The token
+// and threads, publishing once per (head, run) as draft notes and one bulk publish, and its
+// discussions as the port's threads (a reply, a resolve). The token
 // is the operator's setting, registered for redaction at start: disposing forgets nothing more.
 
 import type { ChangeSet } from "../../domain/changed-file.ts";
@@ -14,6 +15,7 @@ import { canPush, type DiffRefs, type GitLabTarget, projectPath, readMergeReques
 import { readRecords, readThreads } from "./notes.ts";
 import { publishReview } from "./publish-review.ts";
 import { gitLabGuidanceSource, type ProjectRef, readConfigFile } from "./repository-files.ts";
+import { gitLabThreads } from "./threads.ts";
 
 export interface GitLabHostOptions<W extends WorkspaceHandle = Workspace> {
   readonly api: GitLabApi;
@@ -76,6 +78,7 @@ export function gitLabHost<W extends WorkspaceHandle>(
           review,
         }),
     },
+    threads: gitLabThreads(api, mr, options.self),
     people: { canWrite: (login) => canPush(api, target, login) },
     [Symbol.asyncDispose]: async () => {},
   };

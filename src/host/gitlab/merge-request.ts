@@ -92,7 +92,11 @@ export async function accessLevel(api: GitLabApi, id: string, userId: number): P
 }
 
 /** Whether a username has Developer access or more to the project. */
-export async function canPush(api: GitLabApi, target: GitLabTarget, username: string): Promise<boolean> {
+export async function canPush(
+  api: GitLabApi,
+  target: Pick<GitLabTarget, "owner" | "repo">,
+  username: string,
+): Promise<boolean> {
   const users = await api.get<{ id: number; username: string }[]>("/users", { username });
   const user = users.find((u) => u.username === username);
   if (user === undefined) return false;
