@@ -18,7 +18,7 @@ export const MAX_LEDGER_ENTRIES = 500;
 const MAX_TITLE = 200;
 
 const STATUS =
-  /<!-- loupe:status=(still_valid|fixed|withdrawn|dismissed)(?: by=([A-Za-z0-9][A-Za-z0-9-]{0,38}))? -->/g;
+  /<!-- loupe:status=(still_valid|fixed|withdrawn|dismissed)(?: by=([A-Za-z0-9][A-Za-z0-9._-]{0,254}))? -->/g;
 
 /** The people whose word could dismiss a finding: who must be checked for write access. */
 export function dismissalCandidates(threads: readonly ReviewThread[], botLogin: string): Set<string> {

@@ -23,7 +23,8 @@ const STATUS_TEXT: Readonly<Record<FindingStatus, string>> = {
   dismissed: "Finding status: dismissed (Loupe will not raise it again unless its code changes).",
 };
 
-const LOGIN = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/;
+// GitHub's logins (letters, digits, hyphens) and GitLab's usernames (also `.` and `_`, up to 255).
+const LOGIN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
 
 /** The status for the ledger (finding-ledger.ts); a dismissal names the writer it came from. */
 export function statusMarker(status: FindingStatus, by: string | null): string {

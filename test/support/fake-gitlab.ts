@@ -51,6 +51,8 @@ export interface FakeGitLab {
     readonly body: string;
     readonly replyTo?: FakeNote;
   }): FakeNote;
+  /** A person's award emoji (e.g. thumbsdown) on a note. */
+  award(note: FakeNote, name: string, user: string): void;
   addProject(options: {
     readonly path: string;
     readonly source: FixtureRepo | string;
@@ -148,6 +150,10 @@ export async function startFakeGitLab(
     publishes: state.publishes,
     statuses: state.statuses,
     awards: state.awards,
+    award(note, name, user) {
+      if (!state.users.has(user)) state.users.set(user, state.nextId++);
+      state.awards.push({ id: state.nextId++, noteId: note.id, name, user });
+    },
     addNote(input) {
       const project = state.projects.get(input.project);
       const mr = project && state.mergeRequests.get(`${project.id}!${input.iid}`);

@@ -81,6 +81,16 @@ describe("the ledger read from Loupe's threads", () => {
     expect(statusOf(thread({ comments })).status).toBe("open");
   });
 
+  it("records a reply's dismissal by a GitLab username (dots and underscores), never by a name with spaces", () => {
+    for (const login of ["jane.doe", "dev_1", "a-b.c_d"]) {
+      const comments = [ROOT, person(login, "@loupe intended"), loupe(statusMarker("dismissed", login))];
+      const resolved = thread({ comments, isResolved: true, resolvedBy: { login: "loupe" } });
+      expect(statusOf(resolved, [login])).toMatchObject({ status: "dismissed", dismissal: { by: login } });
+    }
+    expect(statusMarker("dismissed", "jane doe -->")).toBe("<!-- loupe:status=dismissed -->");
+    expect(statusMarker("dismissed", ".leading")).toBe("<!-- loupe:status=dismissed -->");
+  });
+
   it("takes Loupe's newest status: withdrawn, fixed, or still valid", () => {
     const said = (...statuses: ("fixed" | "withdrawn" | "still_valid")[]) =>
       thread({ comments: [ROOT, ...statuses.map((s) => loupe(statusMarker(s, null)))] });

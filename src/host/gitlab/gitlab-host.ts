@@ -65,7 +65,7 @@ export function gitLabHost<W extends WorkspaceHandle>(
       }),
     history: {
       read: async () => readRecords(api, mr, await options.self()),
-      threads: async () => readThreads(api, mr, await options.self()),
+      threads: async () => readThreads(api, mr, await options.self(), { thumbsDown: true }),
       changedSince: (fromSha, toSha) => compareHeads(api, project.id, { fromSha, toSha }),
     },
     publisher: {
