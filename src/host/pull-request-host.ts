@@ -9,6 +9,7 @@ import type { ReviewThread } from "../conversation/review-thread.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { GuidanceSource } from "../guidance/types.ts";
+import type { ReferenceSyntax } from "../review/wide-references.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 
 /** The repository a review is of; links in model text may point only into it. */
@@ -17,6 +18,8 @@ export interface HostRepository {
   readonly repo: string;
   /** The web host of the repository's links, e.g. github.com. */
   readonly host: string;
+  /** How the host links references in rendered text; absent: as GitHub does. */
+  readonly references?: ReferenceSyntax;
 }
 
 /** One pull request at one head: what a review, a reply or a queue names. */

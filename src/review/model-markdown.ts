@@ -9,6 +9,7 @@ import { stripInvisible } from "./markdown-text.ts";
 import { type Block, codeBlock, paragraph, strong } from "./markdown-tree.ts";
 import { modelInlines } from "./model-inlines.ts";
 import type { RepositoryRef } from "./repository-link.ts";
+import { neutralBlocks } from "./wide-references.ts";
 
 const FENCE = /^(\s*)(`{3,}|~{3,})(.*)$/;
 const QUOTE = /^(?:[ \t]*>)+[ \t]?/;
@@ -70,7 +71,7 @@ export function modelBlocks(markdown: string, repository: RepositoryRef | null):
     prose.push(line);
   }
   flush();
-  return blocks;
+  return repository?.references === "wide" ? neutralBlocks(blocks) : blocks;
 }
 
 function isClosing(line: string, marker: string): boolean {

@@ -112,7 +112,7 @@ function renderListed(
   repository: RepositoryRef,
 ): Block[] {
   return [
-    heading(5, ...headingInlines(finding, BODY_BUDGETS)),
+    heading(5, ...headingInlines(finding, BODY_BUDGETS, repository)),
     paragraph(code(locationText(finding)), ...(reason === null ? [] : [text(` (${REASONS[reason]})`)])),
     ...renderFindingFields(finding, repository, BODY_BUDGETS),
     hiddenMarker(fingerprintMarker(marks.fingerprint)),

@@ -8,6 +8,7 @@ import { escapeText } from "./markdown-escape.ts";
 import { type Block, codeBlock, emphasis, type Inline, paragraph, strong, text } from "./markdown-tree.ts";
 import { cut } from "./render-verification.ts";
 import type { RepositoryRef } from "./repository-link.ts";
+import { neutralReferences } from "./wide-references.ts";
 import { sanitizeBlocks } from "./sanitize.ts";
 import { severityBadge } from "./severity.ts";
 
@@ -91,7 +92,13 @@ function disputeBlocks(dispute: Dispute): Block[] {
 }
 
 /** Severity badge · title, as the inline content of a heading or a paragraph. */
-export function headingInlines(finding: Finding, budgets: FieldBudgets): Inline[] {
+export function headingInlines(
+  finding: Finding,
+  budgets: FieldBudgets,
+  repository: RepositoryRef | null = null,
+): Inline[] {
   const [emoji, label] = severityBadge(finding.severity);
-  return [text(`${emoji} `), strong(text(label)), text(` · ${titleText(finding.title, budgets.title)}`)];
+  const title = titleText(finding.title, budgets.title);
+  const shown = repository?.references === "wide" ? neutralReferences(title) : title;
+  return [text(`${emoji} `), strong(text(label)), text(` · ${shown}`)];
 }

@@ -37,7 +37,7 @@ export function renderInlineComment(
 ): string {
   const { fingerprint, identity, raisedAgain } = typeof marks === "string" ? { fingerprint: marks } : marks;
   const head: Block[] = [
-    paragraph(...headingInlines(finding, INLINE_BUDGETS)),
+    paragraph(...headingInlines(finding, INLINE_BUDGETS, repository)),
     ...(raisedAgain === true ? [paragraph(emphasis(text(RAISED_AGAIN)))] : []),
     ...renderFindingFields(finding, repository, INLINE_BUDGETS),
   ];

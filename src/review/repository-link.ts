@@ -2,12 +2,16 @@
 // and not to an issue, pull request or discussion (a link there adds a cross-reference to that
 // timeline). Everything else is shown as a code span: visible, not clickable.
 
+import type { ReferenceSyntax } from "./wide-references.ts";
+
 import type { Inline } from "./markdown-tree.ts";
 
 export interface RepositoryRef {
   readonly owner: string;
   readonly repo: string;
   readonly host: string;
+  /** How the host links references in rendered text (wide-references.ts); absent: as GitHub does. */
+  readonly references?: ReferenceSyntax;
 }
 
 /** The URL re-serialised with only URL-safe ASCII, or null when it must not be a link. */
@@ -27,7 +31,16 @@ export function repositoryHref(url: string, repository: RepositoryRef | null): s
   const prefix = `/${repository.owner}/${repository.repo}`.toLowerCase();
   const path = parsed.pathname.toLowerCase();
   if (path !== prefix && !path.startsWith(`${prefix}/`)) return null;
-  if (/^\/(?:issues|pull|pulls|discussions)(?:\/|$)/.test(path.slice(prefix.length))) return null;
+  const rest = path.slice(prefix.length);
+  if (/^\/(?:issues|pull|pulls|discussions)(?:\/|$)/.test(rest)) return null;
+  // Such a host links every /-/ page of a project as a reference (an issue, a merge request, an
+  // epic, a snippet…): only the code's own pages stay links there.
+  if (
+    repository.references === "wide" &&
+    /^\/-(?:\/|$)/.test(rest) &&
+    !/^\/-\/(?:blob|tree|raw|blame|commits?)\//.test(rest)
+  )
+    return null;
   // Anything outside unreserved and reserved ASCII is percent-encoded, so the destination holds no
   // space, `<`, `>`, `\` or backtick that could end it or be read as Markdown.
   return parsed.href.replace(/[^A-Za-z0-9\-._~:/?#@!$&'()*+,;=%]/g, (c) =>

@@ -48,7 +48,13 @@ export function gitLabHost<W extends WorkspaceHandle>(
     return changes;
   };
   return {
-    repository: { owner: target.owner, repo: target.repo, host: new URL(options.url).host },
+    // GitLab links !12, $12, &12, %name, ~name… after Markdown, and runs a note's /quick actions.
+    repository: {
+      owner: target.owner,
+      repo: target.repo,
+      host: new URL(options.url).host,
+      references: "wide",
+    },
     pullRequest: async () => (await read()).pullRequest,
     repoConfig: () => readConfigFile(api, project),
     changes: (pullRequest) => changesOf(pullRequest.headSha),
