@@ -100,7 +100,8 @@ async function round<T>(loop: Loop<T>): Promise<Step<T>> {
     });
   }
   const envelope = readEnvelope(outcome.body);
-  const response: RoundResponse = { durationMs, ...envelope };
+  const { usage, spend, finishReason } = envelope;
+  const response: RoundResponse = { durationMs, usage, spend, finishReason };
   if (transports.settle(outcome.body, number)) state.switched();
   const verdict = transports.current.read(outcome.body, {
     registry: options.tools,
