@@ -34,16 +34,20 @@ async function shares(options: {
   readonly needs?: (index: number) => number;
   readonly unpaid: "skip" | "stop";
   readonly reasons?: readonly LoopResult["termination_reason"][];
+  /** The milliseconds each loop takes. */
+  readonly ms?: readonly number[];
 }) {
+  let clock = 0;
   const given: (number | undefined)[] = options.spent.map(() => undefined);
   const outcome = await runLoopSequence({
     total: TOTAL,
     count: options.spent.length,
     ...(options.needs === undefined ? {} : { needs: options.needs }),
     unpaid: options.unpaid,
-    now: () => 0,
+    now: () => clock,
     run: async (i, share) => {
       given[i] = share.maxTokens;
+      clock += options.ms?.[i] ?? 0;
       return used(options.spent[i]!, options.reasons?.[i]);
     },
     resultOf: (result) => result,
@@ -66,9 +70,10 @@ describe("runLoopSequence", () => {
   });
 
   it("ends at the first loop that cannot be paid when told to stop, where skipping would go on", async () => {
-    // One token left: half of it pays nothing, all of it pays the last loop.
-    expect((await shares({ spent: [89_999, 0, 0], unpaid: "stop" })).ran).toEqual([true, false, false]);
-    expect((await shares({ spent: [89_999, 0, 0], unpaid: "skip" })).ran).toEqual([true, false, true]);
+    // One millisecond left: half of it is no time at all, all of it is the last loop's.
+    const first = { spent: [1, 1, 1], ms: [299_999] };
+    expect((await shares({ ...first, unpaid: "stop" })).ran).toEqual([true, false, false]);
+    expect((await shares({ ...first, unpaid: "skip" })).ran).toEqual([true, false, true]);
   });
 
   it("stops the later loops after an ending that dooms them", async () => {
