@@ -54,6 +54,7 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
       signal: io.signal,
       // pull_request_target runs for anyone's pull request, on the team's key: as in the App.
       authorPolicy: settings.authorPolicy,
+      mention: async () => settings.mention,
       prices: settings.prices,
       started: (pullRequest: { readonly headSha: string }) => run.open(pullRequest.headSha),
       onRound: (progress: RoundProgress) => run.current()?.progress(progress),

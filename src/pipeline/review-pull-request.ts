@@ -46,6 +46,11 @@ export interface ReviewRun {
   readonly budget?: ReviewBudget;
   /** The operator's prices (REVIEW_PRICE_*), or null: a cost is then the provider's figure or unknown. */
   readonly prices: Prices | null;
+  /**
+   * The handle a command mentions (`@<handle> review`): the App's slug, the Action's `mention`
+   * input. Asked only for a text that tells someone what to type; absent: "mentioning Loupe".
+   */
+  readonly mention?: () => Promise<string>;
 }
 
 export async function reviewPullRequest<W extends WorkspaceHandle>(
@@ -100,6 +105,7 @@ async function prepare<W extends WorkspaceHandle>(
     pullRequest,
     asked: run.asked,
     people: host.people,
+    ...(run.mention === undefined ? {} : { mention: run.mention }),
   });
   if (author !== null) return author;
   const changes = await host.changes(pullRequest);
