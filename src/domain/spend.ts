@@ -80,11 +80,15 @@ export function addSpend(a: Spend, b: Spend): Spend {
   };
 }
 
-/** The provider's own figure when every round reported one, else the operator's prices, else unknown. */
+/**
+ * The provider's own figure when every round reported one, else the operator's prices, else
+ * unknown — also when no round reported anything: a request that failed may still have been
+ * billed, so without prices nothing is shown as $0 (docs/cost-and-budgets.md).
+ */
 export function costOf(spend: Spend, prices: Prices | null): Cost {
   if (spend.rounds > 0 && spend.provider_dollars !== null)
     return { kind: "reported", dollars: spend.provider_dollars };
-  if (prices === null) return spend.rounds === 0 ? { kind: "priced", dollars: 0 } : { kind: "unpriced" };
+  if (prices === null) return { kind: "unpriced" };
   const dollars =
     (spend.input_tokens * prices.input +
       spend.cached_input_tokens * prices.cachedInput +
