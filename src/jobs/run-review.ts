@@ -126,6 +126,7 @@ export async function runReview<W extends WorkspaceHandle>(
         ? { findingEvents: outcome.findingEvents }
         : {}),
       ...(unavailable ? { terminationReason: "github_unavailable" as const } : {}),
+      ...(outcome.kind === "skipped" ? { skipReason: outcome.code } : {}),
       durationMs: now() - startedAt,
     });
     // The queue fails the job (the fleet's dashboard shows it failed; one process logs it).
