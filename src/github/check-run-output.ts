@@ -9,6 +9,7 @@ import type { Severity } from "../domain/finding.ts";
 import { SEVERITIES } from "../domain/finding.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
 import { redactSecrets } from "../domain/redact.ts";
+import type { SettingNames } from "../domain/setting-names.ts";
 import { type Cost, describeSpend } from "../domain/spend.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
@@ -45,6 +46,8 @@ export interface CheckRunOutputInput {
   readonly ledger?: LedgerSummary;
   /** A review in passes: what each pass covered, and the files none did. */
   readonly coverage?: ReviewCoverage;
+  /** How texts name settings (the Action's inputs); absent: environment variables. */
+  readonly names?: SettingNames;
   /** Ends the text (the agents' hidden JSON block): the trace gives way to it. */
   readonly machineBlock?: string;
 }
@@ -61,8 +64,8 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
     const seconds = Math.round(result.retry_after_seconds);
     summary.push(paragraph(text(`The provider asked Loupe to wait ${seconds} s before retrying.`)));
   }
-  summary.push(...renderResultDetails(result), ...renderVerification(result));
-  const toolCalls = describeToolCalls(result);
+  summary.push(...renderResultDetails(result, input.names), ...renderVerification(result));
+  const toolCalls = describeToolCalls(result, input.names);
   if (toolCalls !== null) summary.push(paragraph(text(toolCalls)));
   if (input.ledger !== undefined) summary.push(...ledgerBlocks(input.ledger));
   if (input.extraNote !== undefined && input.extraNote.trim() !== "") {
@@ -98,7 +101,9 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
           .concat([[text(String(input.filesReviewed))], [text(String(input.filesSkipped))]]),
       ],
     },
-    ...(input.cost === undefined ? [] : [paragraph(text(describeSpend(result.spend, input.cost)))]),
+    ...(input.cost === undefined
+      ? []
+      : [paragraph(text(describeSpend(result.spend, input.cost, input.names)))]),
     paragraph(text("Conclusion: "), code(input.conclusion), text(" · head "), code(input.headSha)),
   );
   return {

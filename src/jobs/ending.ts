@@ -9,6 +9,7 @@ import { loupeTool } from "../config/loupe-version.ts";
 import { CHECK_RUN_TEXT_LIMIT, type CheckConclusion, type CheckRunOutput } from "../github/check-run.ts";
 import { renderCheckRunOutput, renderSkipOutput, withMachineBlock } from "../github/check-run-output.ts";
 import { type LoupeTool, reviewDocument } from "../pipeline/machine-review.ts";
+import { ENVIRONMENT_NAMES, type SettingNames } from "../domain/setting-names.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import { conclusionFor } from "./conclusion.ts";
@@ -27,7 +28,12 @@ function withDocument(output: CheckRunOutput, block: string): CheckRunOutput {
   return { ...output, text: output.text === undefined ? block : withMachineBlock(output.text, block) };
 }
 
-export function endingFor(outcome: ReviewOutcome, tool: LoupeTool = loupeTool()): Ending {
+/** `names`: how the texts name settings where they are read (the Action: its inputs). */
+export function endingFor(
+  outcome: ReviewOutcome,
+  tool: LoupeTool = loupeTool(),
+  names: SettingNames = ENVIRONMENT_NAMES,
+): Ending {
   const block = reviewJsonBlock(reviewDocument(outcome, tool), CHECK_RUN_TEXT_LIMIT - TRACE_ROOM);
   switch (outcome.kind) {
     case "skipped":
@@ -76,6 +82,7 @@ export function endingFor(outcome: ReviewOutcome, tool: LoupeTool = loupeTool())
           cost: outcome.cost,
           ...(plan === null ? {} : { ledger: plan.ledger }),
           ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
+          names,
           machineBlock: block,
         }),
         remember: !outcome.publishFailed,

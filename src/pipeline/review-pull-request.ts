@@ -8,6 +8,7 @@
 import { reviewedMarker } from "../conversation/review-state.ts";
 import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
+import type { SettingNames } from "../domain/setting-names.ts";
 import type { Prices } from "../domain/spend.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
@@ -51,6 +52,8 @@ export interface ReviewRun {
    * input. Asked only for a text that tells someone what to type; absent: "mentioning Loupe".
    */
   readonly mention?: () => Promise<string>;
+  /** How texts name settings where they are read (the Action: its inputs); absent: environment variables. */
+  readonly names?: SettingNames;
 }
 
 export async function reviewPullRequest<W extends WorkspaceHandle>(
@@ -67,6 +70,7 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
     pullRequest: prepared.pullRequest,
     mergeBaseSha: prepared.changes.mergeBaseSha,
     signal: run.signal,
+    ...(run.names === undefined ? {} : { names: run.names }),
   });
   if (opened.kind === "stopped") {
     const result = { ...stoppedRecord(opened.reason, null, 0), review: null };

@@ -407,6 +407,11 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(checkRunsOf(9)[0]?.history.at(-1)).toMatchObject({ status: "completed", conclusion: "neutral" });
     expect(run.outputs["termination-reason"]).toBe("provider_unavailable");
     expect(run.summary).toContain("`provider_unavailable`");
+    // Its texts name the action's inputs, never the App's environment variables.
+    const output = checkRunsOf(9)[0]?.history.at(-1)?.output;
+    expect(output?.summary).toContain("Cost: unknown (no prices set: price-input, price-output)");
+    for (const text of [output?.summary, output?.text, run.summary, run.stdout])
+      expect(text ?? "").not.toMatch(/\b(?:OPENAI|REVIEW)_[A-Z_]+/);
   }, 60_000);
   it("runs the code-scanning workflow of docs/github-action.md: SARIF and the agents' JSON validate", async () => {
     const doc = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/github-action.md"), "utf8");
