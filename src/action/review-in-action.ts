@@ -2,7 +2,7 @@
 // the App's check run (or none, when the token may not make one), reported through the step's
 // summary and outputs. A publish the token may not make (403) leaves the review in the summary.
 
-import type { ReviewRequest } from "../github/review-request.ts";
+import type { GitHubReview } from "../github/review-request.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { httpStatus } from "../github/octokit.ts";
 import { retryWithin } from "../github/retry-deadline.ts";
@@ -25,7 +25,7 @@ export interface ReviewInActionInput {
   readonly context: RunnerContext;
   readonly settings: ActionSettings;
   readonly octokit: GitHubClient;
-  readonly request: ReviewRequest;
+  readonly request: GitHubReview;
   readonly io: { readonly stdout: Write; readonly signal: AbortSignal };
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -58,6 +58,7 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
       mention: async () => settings.mention,
       names: ACTION_SETTING_NAMES,
       prices: settings.prices,
+      now: Date.now,
       started: (pullRequest: { readonly headSha: string }) => run.open(pullRequest.headSha),
       onRound: (progress: RoundProgress) => run.current()?.progress(progress),
       log,

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { isLoupeError } from "../domain/errors.ts";
-import type { ReviewRequest } from "../github/review-request.ts";
+import type { GitHubReview } from "../github/review-request.ts";
 import { createConversationApi } from "../github/conversation-api.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { commandRequest, toActionEvent } from "./action-event.ts";
@@ -50,7 +50,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     baseUrl: context.apiUrl,
     warn: (message) => io.stdout(annotation("warning", message)),
   });
-  let request: ReviewRequest;
+  let request: GitHubReview;
   if (event.kind === "review") {
     request = event.request;
   } else {
@@ -76,7 +76,7 @@ async function guardedReview(input: {
   readonly context: RunnerContext;
   readonly settings: ActionSettings;
   readonly octokit: GitHubClient;
-  readonly request: ReviewRequest;
+  readonly request: GitHubReview;
   readonly io: ActionIo;
 }): Promise<number> {
   const { context, request, io } = input;

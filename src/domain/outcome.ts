@@ -63,3 +63,16 @@ export function isWorkerStopReason(value: unknown): value is WorkerStopReason {
 export function isTerminationReason(value: unknown): value is TerminationReason {
   return typeof value === "string" && (TERMINATION_REASONS as readonly string[]).includes(value);
 }
+
+/**
+ * Why a loop ended that the next loop of the same review would meet too (the same worker, the same
+ * credentials, the same endpoint and model, the same provider's limit): after one of these, a
+ * review with several loops (passes, finders) runs no more. One set for every such sequence.
+ */
+export const STOPS_LATER_LOOPS: ReadonlySet<TerminationReason> = new Set<TerminationReason>([
+  "cancelled",
+  ...WORKER_STOP_REASONS,
+  "provider_authentication_failed",
+  "provider_request_rejected",
+  "provider_rate_limited",
+]);

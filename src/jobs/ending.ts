@@ -6,17 +6,16 @@
 import { reviewJsonBlock } from "../check-runs/review-json-block.ts";
 import { cancelledOutput, configErrorOutput, failureOutput } from "../check-runs/texts.ts";
 import { loupeTool } from "../config/loupe-version.ts";
-import { CHECK_RUN_TEXT_LIMIT, type CheckConclusion, type CheckRunOutput } from "../github/check-run.ts";
+import { ENVIRONMENT_NAMES, type SettingNames } from "../domain/setting-names.ts";
+import { CHECK_RUN_TEXT_LIMIT, type CheckRunEnding, type CheckRunOutput } from "../github/check-run.ts";
 import { renderCheckRunOutput, renderSkipOutput, withMachineBlock } from "../github/check-run-output.ts";
 import { type LoupeTool, reviewDocument } from "../pipeline/machine-review.ts";
-import { ENVIRONMENT_NAMES, type SettingNames } from "../domain/setting-names.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import { conclusionFor } from "./conclusion.ts";
 
-export interface Ending {
-  readonly conclusion: CheckConclusion;
-  readonly output: CheckRunOutput;
+/** The check run's ending, and what the queue keeps of it. */
+export interface Ending extends CheckRunEnding {
   readonly remember: boolean;
 }
 

@@ -78,6 +78,7 @@ export async function runReview<W extends WorkspaceHandle>(
       authorPolicy: config.autoReviewAuthors,
       mention: async () => slugOf(await options.botLogin()),
       prices: options.budget?.settings.prices ?? null,
+      now,
       started: async (pr: { readonly headSha: string }) => (await runs.open(pr.headSha)).id,
       onRound: (progress: RoundProgress) => runs.current()?.progress(progress),
       log,

@@ -5,6 +5,7 @@
 import type { TerminationReason } from "../domain/outcome.ts";
 import { type Cost, dollarsOf, NO_SPEND } from "../domain/spend.ts";
 import type { LoopResult } from "../llm/types.ts";
+import type { Logger } from "../log/job-logger.ts";
 import type { FindingEvents } from "../pipeline/review-outcome.ts";
 import type { Metrics } from "./metrics.ts";
 
@@ -26,9 +27,7 @@ export interface ReviewEnding {
   readonly durationMs: number;
 }
 
-export interface ReviewEndedLogger {
-  info(obj: object, msg: string): void;
-}
+export type ReviewEndedLogger = Pick<Logger, "info">;
 
 export type ReviewEndedReporter = (ending: ReviewEnding) => void;
 

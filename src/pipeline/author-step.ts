@@ -1,7 +1,7 @@
 // Whether the pull request's author may start an automatic review (domain/author-policy.ts): the
 // operator's policy, tightened by the repository's `auto_review_authors`. A review someone asked
 // for (a command, the re-run button, the CLI) is never held back here: asking already took write
-// access or a press of GitHub's own button.
+// access or a press of GitHub's own button; nor is a change no one opened on a host.
 
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { type AuthorPolicy, authorVerdict, stricterPolicy } from "../domain/author-policy.ts";
@@ -31,6 +31,8 @@ export async function decideAuthor(input: {
     input.config.auto_review_authors ?? input.operatorPolicy,
   );
   const { author } = input.pullRequest;
+  // A local change was opened by no one on any host: there is no stranger's review to hold back.
+  if (author === null) return null;
   const verdict = authorVerdict(policy, author);
   if (verdict === "allowed") return null;
   if (verdict === "ask" && author.login !== null && input.people !== undefined) {

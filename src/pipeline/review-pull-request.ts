@@ -6,6 +6,12 @@
 // business: W is what the pipeline holds of a workspace, and a port that was stopped says so.
 
 import { reviewedMarker } from "../conversation/review-state.ts";
+import {
+  GIT_ATTRIBUTES_BYTES,
+  type GitAttributes,
+  gitAttributes,
+  NO_ATTRIBUTES,
+} from "../config/git-attributes.ts";
 import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { SettingNames } from "../domain/setting-names.ts";
@@ -54,6 +60,8 @@ export interface ReviewRun {
   readonly mention?: () => Promise<string>;
   /** How texts name settings where they are read (the Action: its inputs); absent: environment variables. */
   readonly names?: SettingNames;
+  /** The review's one clock (epoch ms): its steps read time here, never the process's clock. */
+  readonly now: () => number;
 }
 
 export async function reviewPullRequest<W extends WorkspaceHandle>(
@@ -113,7 +121,7 @@ async function prepare<W extends WorkspaceHandle>(
   });
   if (author !== null) return author;
   const changes = await host.changes(pullRequest);
-  const change = await selectChange(changes, config);
+  const change = await selectChange(changes, config, await readGitAttributes(host));
   if (change.kind !== "change") return change;
   const guidance = await loadGuidance({
     source: host.guidance.source,
@@ -129,6 +137,7 @@ async function prepare<W extends WorkspaceHandle>(
       changes,
       reviewable: change.reviewable,
       skippedFiles: change.skippedFiles,
+      leftOut: change.leftOut,
       guidance,
     }
   );
@@ -167,6 +176,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     mergeBaseSha,
     signal: run.signal,
     result: passed.result,
+    now: run.now,
   });
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
@@ -221,6 +231,19 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   });
   notes.push(...published.notes);
   return { ...reviewed, plan, notes, publishFailed: published.failed, findingEvents: published.findings };
+}
+
+/**
+ * The base's `.gitattributes`, read where guidance is (the default branch, never the head). Absent,
+ * too large or unreadable, the review goes on without it: it only leaves files out.
+ */
+async function readGitAttributes(host: PullRequestHost<WorkspaceHandle>): Promise<GitAttributes> {
+  try {
+    const read = await host.guidance.source.read(".gitattributes", GIT_ATTRIBUTES_BYTES);
+    return read.kind === "found" ? gitAttributes(new TextDecoder().decode(read.bytes)) : NO_ATTRIBUTES;
+  } catch {
+    return NO_ATTRIBUTES;
+  }
 }
 
 function guidanceNote(prepared: Prepared, host: PullRequestHost<WorkspaceHandle>): string {

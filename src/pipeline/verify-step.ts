@@ -38,8 +38,8 @@ export interface VerifyStepInput<W extends WorkspaceHandle> {
   readonly result: LoopResult;
   /** Caps the pass's tokens with the loop's, and is told the spend after each verification. */
   readonly budget: Pick<HeldBudget, "maxTokens" | "spent">;
-  /** The review's clock (tests control it). */
-  readonly now?: () => number;
+  /** The review's clock (ReviewRun.now; tests control it). */
+  readonly now: () => number;
 }
 
 type Checked =
@@ -60,7 +60,7 @@ export async function verifyStep<W extends WorkspaceHandle>(
   const { result: looped, budget: held, view, signal } = input;
   const review = looped.review;
   if (!ports.reviewLimits.verify || review === null || review.findings.length === 0) return looped;
-  const now = input.now ?? Date.now;
+  const { now } = input;
   const started = now();
   const deadline = started + ports.reviewLimits.timeoutMs - looped.duration_ms;
   const tokens = withinGrant(ports.reviewLimits, held.maxTokens).maxTokens;

@@ -3,20 +3,24 @@
 // and to the local host (the same repository on disk). Every host names the change's two commits,
 // lists what changed, reads the configuration from the base side, opens the workspace itself and
 // hands it over, and answers for guidance files; a host without history, publishing or threads lacks the
-// object, and the pipeline's steps degrade to a full review that publishes nothing.
+// object, and the pipeline's steps degrade to a full review that publishes nothing (and a reply in a
+// thread to a skip, before any loop runs).
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { actionGitHubClient } from "../../src/action/github-client.ts";
 import { parseRepoConfig } from "../../src/config/repo-config.ts";
+import { isBotComment } from "../../src/conversation/review-thread.ts";
 import { gitHubHost } from "../../src/host/github/github-host.ts";
 import { localHost } from "../../src/host/local/local-host.ts";
 import type { PullRequestHost } from "../../src/host/pull-request-host.ts";
+import { replyInThread } from "../../src/pipeline/reply-in-thread.ts";
 import { scopeStep } from "../../src/pipeline/scope-step.ts";
 import { fetchWorkspace } from "../../src/workspace/fetch.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 
 const CONFIG = "min_severity: low\n";
+const silent = { info: () => {}, warn: () => {} };
 let repo: FixtureRepo;
 let github: FakeGitHub;
 let number = 0;
@@ -149,6 +153,58 @@ describe("an absent capability", () => {
     });
     expect(step.scope).toBeNull();
     expect(step.history.fingerprints.size).toBe(0);
+  });
+
+  it("is never invented: a local change has no number, page, title or author; GitHub's pull request has", async () => {
+    await using local = hosts[1]![1]();
+    expect(await local.pullRequest()).toMatchObject({ number: null, url: null, title: null, author: null });
+    await using github = hosts[0]![1]();
+    const pullRequest = await github.pullRequest();
+    expect(pullRequest.number).toEqual(expect.any(Number));
+    expect([pullRequest.url, pullRequest.title]).toEqual([expect.any(String), expect.any(String)]);
+    expect(pullRequest.author).toMatchObject({ login: expect.any(String), isBot: false });
+  });
+
+  it("leaves a reply nothing to answer in on the local host: skipped before any loop", async () => {
+    await using host = hosts[1]![1]();
+    const asked: unknown[] = [];
+    const replied = await replyInThread(
+      host,
+      { runReplyLoop: async (input) => Promise.reject(asked.push(input)) },
+      { rootCommentId: 1, replyCommentId: 2, signal: new AbortController().signal, log: silent },
+    );
+    expect(replied).toEqual({ outcome: { kind: "skipped", reason: "no_threads" }, result: null });
+    expect(asked).toEqual([]);
+  });
+
+  it("are on the GitHub host: threads listed with Loupe's login, answered at their end, resolved", async () => {
+    await using host = hosts[0]![1]();
+    const pullRequest = await host.pullRequest();
+    await host.publisher!.publish({
+      headSha: pullRequest.headSha,
+      marker: "<!-- loupe:review head=y run=1 -->",
+      body: "A review. <!-- loupe:review head=y run=1 -->",
+      comments: [{ path: "src/a.ts", line: 1, body: "A finding." }],
+      allInBody: () => "All in the body. <!-- loupe:review head=y run=1 -->",
+    });
+    const threads = host.threads!;
+    const listed = await threads.list();
+    expect(listed.self).toBe("loupe[bot]");
+    const [thread] = listed.threads;
+    expect(listed.threads).toHaveLength(1);
+    expect([thread!.path, thread!.isResolved, thread!.comments.map((c) => c.body)]).toEqual([
+      "src/a.ts",
+      false,
+      ["A finding."],
+    ]);
+    const rootCommentId = thread!.comments[0]!.databaseId!;
+    expect(isBotComment(thread!.comments[0]!, listed.self)).toBe(true);
+    await threads.reply({ rootCommentId, body: "An answer." });
+    await threads.resolve(thread!.id);
+    const after = (await threads.list()).threads[0]!;
+    expect(after.comments.map((c) => c.body)).toEqual(["A finding.", "An answer."]);
+    expect(after.isResolved).toBe(true);
+    await expect(threads.reply({ rootCommentId: rootCommentId + 1_000, body: "Lost." })).rejects.toThrow();
   });
 
   it("is present on the GitHub host: raw history, publishing once, and Loupe's own texts recognised", async () => {

@@ -111,6 +111,16 @@ describe("decideAuthor", () => {
     ).toBeNull();
   });
 
+  it("holds back no local change: no one opened it on a host, and no one is asked about", async () => {
+    const before = asked.length;
+    const local = { ...pr("NONE"), number: null, url: null, title: null, author: null };
+    for (const operatorPolicy of ["members", "writers"] as const) {
+      const input = { operatorPolicy, config: defaultRepoConfig(), pullRequest: local, asked: false };
+      expect(await decideAuthor({ ...input, people: people([]) })).toBeNull();
+    }
+    expect(asked.length).toBe(before);
+  });
+
   it("asks the host for write access under writers, and a repository cannot loosen the operator", async () => {
     const config = { ...defaultRepoConfig(), auto_review_authors: "everyone" as const };
     const input = { operatorPolicy: "writers" as const, config, pullRequest: pr("MEMBER"), asked: false };

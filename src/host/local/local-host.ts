@@ -107,17 +107,20 @@ async function openLocal(options: LocalHostOptions): Promise<Opened> {
   }
 }
 
-/** A local change has no pull request on any host: its two revisions, and a person asking. */
+/**
+ * A local change has no pull request on any host: its two revisions, nothing a host would add (no
+ * number, page, title or author), and never a draft, closed or labelled.
+ */
 function localPullRequest(workspace: Workspace): PullRequest {
   return {
     number: null,
-    url: "",
-    title: "",
+    url: null,
+    title: null,
     body: null,
     headSha: workspace.head.commit,
     baseSha: workspace.mergeBase.commit,
     draft: false,
-    author: { login: null, isBot: false, association: "OWNER" },
+    author: null,
     open: true,
     labels: [],
   };
