@@ -5,6 +5,7 @@
 
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
+import { slugOf } from "../conversation/command.ts";
 import { retryWithin } from "../github/retry-deadline.ts";
 import { queueKey } from "../github/review-request.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
@@ -68,6 +69,7 @@ export async function runReview<W extends WorkspaceHandle>(
     run: {
       signal,
       authorPolicy: config.autoReviewAuthors,
+      mention: async () => slugOf(await options.botLogin()),
       prices: options.budget?.settings.prices ?? null,
       now,
       started: async (pr: { readonly headSha: string }) => (await runs.open(pr.headSha)).id,
@@ -112,6 +114,7 @@ export async function runReview<W extends WorkspaceHandle>(
         ? { findingEvents: outcome.findingEvents }
         : {}),
       ...(unavailable ? { terminationReason: "github_unavailable" as const } : {}),
+      ...(outcome.kind === "skipped" ? { skipReason: outcome.code } : {}),
       durationMs: now() - startedAt,
     });
     // The queue fails the job (the fleet's dashboard shows it failed; one process logs it).
