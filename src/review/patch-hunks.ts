@@ -17,7 +17,6 @@ export interface Hunk extends HunkHeader {
 
 const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
-
 /** A hunk's `@@ -a,b +c,d @@` line, read; null when the line is none. The one reader of it. */
 export function hunkHeader(line: string): HunkHeader | null {
   const header = line.startsWith("@@") ? HEADER.exec(line) : null;
