@@ -2,9 +2,10 @@
 // benchmark's format, GitHub's pull-request API answered by a local server, the repositories served
 // by a real `git http-backend`, the scripted provider as the reviewer and a second one as the judge.
 
-import { execFile, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,15 +52,8 @@ beforeAll(async () => {
   fixtures.set("beta", fixtureRepo("beta", "lib/store.ts"));
   github = await startGitHubAnswerServer((request) => {
     const match = /^\/repos\/o\/(\w+)\/pulls\/(\d+)$/.exec(request.url.pathname);
-    const fixture = match === null ? undefined : fixtures.get(match[1]!);
-    if (fixture === undefined) return { status: 404, body: '{"message":"Not Found"}' };
-    const pull = {
-      number: Number(match![2]),
-      title: `PR of ${match![1]}`,
-      base: { sha: fixture.base, repo: { clone_url: git.url(`o/${match![1]}`) } },
-      head: { sha: fixture.head },
-    };
-    return { body: JSON.stringify(pull) };
+    if (match === null || !fixtures.has(match[1]!)) return { status: 404, body: '{"message":"Not Found"}' };
+    return pullAnswer(match[1]!, Number(match[2]));
   });
   const golden = path.join(dir, "golden");
   fs.mkdirSync(golden);
@@ -122,9 +116,20 @@ describe("loupe eval, end to end", () => {
       GITHUB_API_URL: githubRoot(),
       GITHUB_TOKEN: "ghp_eval0123456789",
     });
-    expect(prepared.stdout).toBe(`2 pull requests, 3 golden comments → ${manifest}\n`);
+    const hash = goldenHash(path.join(dir, "golden"));
+    expect(prepared.stdout).toBe(`2 pull requests, 3 golden comments (golden set ${hash}) → ${manifest}\n`);
     expect(prepared.code).toBe(0);
+    expect(prepared.stderr.split("\n")).toEqual([
+      `loupe eval: golden set ${hash}: 2 pull requests, 0 already resolved, 2 to ask 127.0.0.1:${new URL(githubRoot()).port}`,
+      expect.stringMatching(
+        /^loupe eval: \[1\/2\] https:\/\/github\.com\/o\/alpha\/pull\/1 → [0-9a-f]{12}\.\.[0-9a-f]{12}$/,
+      ),
+      expect.stringMatching(/^loupe eval: \[2\/2\] https:\/\/github\.com\/o\/beta\/pull\/2 → /),
+      "",
+    ]);
+    expect(fs.existsSync(`${manifest}.progress.json`)).toBe(false);
     const written = JSON.parse(fs.readFileSync(manifest, "utf8"));
+    expect(written.golden_set).toBe(hash);
     expect(written.pulls[0]).toMatchObject({
       key: "o__alpha__1",
       base: fixtures.get("alpha")!.base,
@@ -264,6 +269,59 @@ describe("loupe eval, end to end", () => {
     );
   });
 
+  it("prepare stops at once on a refused connection or a spent rate limit, keeps what it resolved and resumes", async () => {
+    const manifest = path.join(dir, "resumed.json");
+    const args = ["prepare", "--golden", path.join(dir, "golden"), "--out", manifest];
+    // A tokenless run: GitHub answers alpha, then its anonymous limit is spent.
+    const limited = await startGitHubAnswerServer((request) => {
+      if (request.url.pathname.endsWith("/alpha/pulls/1")) return pullAnswer("alpha", 1);
+      const headers = { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1893456000" };
+      return { status: 403, body: '{"message":"API rate limit exceeded"}', headers };
+    });
+    try {
+      const first = await loupe(args, {
+        GITHUB_API_URL: limited.octokit().request.endpoint.DEFAULTS.baseUrl,
+      });
+      expect(first.code).toBe(1);
+      expect(first.stdout).toBe("");
+      const host = new URL(limited.octokit().request.endpoint.DEFAULTS.baseUrl).host;
+      expect(first.stderr).toContain(
+        `loupe eval: https://github.com/o/beta/pull/2: ${host}'s rate limit is spent (it resets at 00:00 UTC): set GITHUB_TOKEN`,
+      );
+      expect(first.stderr).toContain(
+        `loupe eval: stopped at 2 of 2; the 1 resolved are kept in ${manifest}.progress.json: run the same command again to resume\n`,
+      );
+      // No silent retry: one request a pull request.
+      expect(limited.requests).toHaveLength(2);
+    } finally {
+      await limited.stop();
+    }
+    expect(fs.existsSync(manifest)).toBe(false);
+
+    // No network: a port that refuses connections. Alpha is not asked again; beta fails at once.
+    const closed = await refusingAddress();
+    const refused = await loupe(args, { GITHUB_API_URL: `http://${closed}` });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.split("\n")).toEqual([
+      expect.stringContaining(`2 pull requests, 1 already resolved, 1 to ask ${closed}`),
+      `loupe eval: https://github.com/o/beta/pull/2: ${closed} refused the connection: check the network; behind a proxy, set HTTPS_PROXY and NODE_USE_ENV_PROXY=1; for GitHub Enterprise, set GITHUB_API_URL`,
+      `loupe eval: stopped at 1 of 1; the 1 resolved are kept in ${manifest}.progress.json: run the same command again to resume`,
+      "",
+    ]);
+
+    // Back online: only beta is asked, and the manifest is whole.
+    const before = github.requests.length;
+    const resumed = await loupe(args, { GITHUB_API_URL: githubRoot() });
+    expect(resumed.code).toBe(0);
+    expect(github.requests.slice(before).map((r) => r.url.pathname)).toEqual(["/repos/o/beta/pulls/2"]);
+    const written = JSON.parse(fs.readFileSync(manifest, "utf8"));
+    expect(written.pulls.map((p: { key: string; head: string }) => [p.key, p.head])).toEqual([
+      ["o__alpha__1", fixtures.get("alpha")!.head],
+      ["o__beta__2", fixtures.get("beta")!.head],
+    ]);
+    expect(fs.existsSync(`${manifest}.progress.json`)).toBe(false);
+  });
+
   it("writes no result for a review that fails, exits 1, and leaves it to the next run", async () => {
     const alpha = fixtures.get("alpha")!;
     const pull = { key: "o__gone__9", url: "https://github.com/o/gone/pull/9", title: "Gone" };
@@ -336,6 +394,35 @@ describe("loupe eval, end to end", () => {
     expect(judge.stderr).not.toContain("OPENAI_");
   });
 });
+
+/** GitHub's answer for pull request `number` of fixture repository `name`. */
+function pullAnswer(name: string, number: number) {
+  const fixture = fixtures.get(name)!;
+  const pull = {
+    number,
+    title: `PR of ${name}`,
+    base: { sha: fixture.base, repo: { clone_url: git.url(`o/${name}`) } },
+    head: { sha: fixture.head },
+  };
+  return { body: JSON.stringify(pull) };
+}
+
+/** `127.0.0.1:<port>` where nothing listens any more: a connection there is refused. */
+async function refusingAddress(): Promise<string> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `127.0.0.1:${port}`;
+}
+
+/** The golden set's hash as a person checks it, by coreutils' sha256sum. */
+function goldenHash(golden: string): string {
+  return execFileSync("sh", ["-c", "LC_ALL=C sha256sum *.json | sha256sum | cut -c1-12"], {
+    cwd: golden,
+    encoding: "utf8",
+  }).trim();
+}
 
 /** The answer server's root, as its Octokit is configured with it. */
 function githubRoot(): string {
