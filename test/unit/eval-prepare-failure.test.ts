@@ -1,26 +1,37 @@
 import { describe, expect, it } from "@jest/globals";
-import { RequestError } from "@octokit/request-error";
 import { describeFailure } from "../../src/eval/prepare-failure.ts";
 
 const pull = "https://github.com/o/r/pull/7";
-const request = { method: "GET" as const, url: "https://api.github.com/repos/o/r/pulls/7", headers: {} };
 
-/** Octokit's error for a request that got no answer: status 500, the socket's error two causes down. */
-function networkError(code: string): RequestError {
-  const socket = Object.assign(new Error(`getaddrinfo ${code} api.github.com`), { code });
-  const error = new RequestError("fetch failed", 500, { request });
-  Object.assign(error, { cause: new TypeError("fetch failed", { cause: socket }) });
-  return error;
+/**
+ * Octokit's error (an HttpError with `status`, and `response` when there was an answer) for a
+ * request that got no answer: status 500, fetch's TypeError as the cause, the socket's error below.
+ */
+function unanswered(cause: Error): Error {
+  return Object.assign(new Error("fetch failed"), {
+    name: "HttpError",
+    status: 500,
+    cause: new TypeError("fetch failed", { cause }),
+  });
 }
 
-function answered(status: number, headers: Record<string, string> = {}): RequestError {
-  const response = { status, url: request.url, headers, data: {} };
-  return new RequestError(`HTTP ${status}`, status, { request, response });
+function answered(status: number, headers: Record<string, string> = {}): Error {
+  return Object.assign(new Error(`HTTP ${status}`), {
+    name: "HttpError",
+    status,
+    response: { status, headers },
+  });
 }
 
 describe("describeFailure", () => {
   it("names the pull request, the host and what to set when the name does not resolve", () => {
-    const failure = describeFailure({ pull, host: "api.github.com", error: networkError("ENOTFOUND") });
+    const failure = describeFailure({
+      pull,
+      host: "api.github.com",
+      error: unanswered(
+        Object.assign(new Error("getaddrinfo ENOTFOUND api.github.com"), { code: "ENOTFOUND" }),
+      ),
+    });
     expect(failure).toMatchObject({ kind: "dns", retry: false });
     expect(failure.message).toBe(
       `${pull}: cannot resolve api.github.com (DNS): check the network; behind a proxy, set HTTPS_PROXY and NODE_USE_ENV_PROXY=1; for GitHub Enterprise, set GITHUB_API_URL`,
@@ -28,9 +39,7 @@ describe("describeFailure", () => {
   });
 
   it("never takes a request without an answer for a server error", () => {
-    const error = new RequestError("fetch failed", 500, { request });
-    Object.assign(error, { cause: new TypeError("fetch failed", { cause: new Error("bad port") }) });
-    const failure = describeFailure({ pull, host: "h:1", error });
+    const failure = describeFailure({ pull, host: "h:1", error: unanswered(new Error("bad port")) });
     expect(failure).toMatchObject({ kind: "unreachable", retry: false });
     expect(failure.message).toContain("the connection to h:1 failed (bad port)");
   });
