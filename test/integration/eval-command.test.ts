@@ -245,9 +245,35 @@ describe("loupe eval, end to end", () => {
       await judge.stop();
     }
 
-    const report = await loupe(["report", "--results", results, "--compare", "other", "one"]);
+    const report = await loupe(["report", "--results", results, "--compare", "other", "one", "--json"]);
     expect(report.code).toBe(0);
+    const table = await loupe(["report", "--results", results, "--compare", "other", "one"]);
+    expect(table.code).toBe(0);
+    // The same figures for a person: seeded, so the intervals are exact; the minutes are wall time.
+    const minutes = String.raw`\d+\.\d`;
+    expect(table.stdout.split("\n")).toEqual([
+      "variant  golden set    PRs  runs  precision          recall             F1                 tokens/PR      $/PR  min/PR",
+      expect.stringMatching(
+        `^one      ${hash}    2     1  0\\.50 \\[0\\.00, 0\\.50\\]  0\\.33 \\[0\\.00, 0\\.50\\]  0\\.40 \\[0\\.00, 0\\.50\\]        220  \\$0\\.00024 +${minutes}$`,
+      ),
+      expect.stringMatching(
+        `^other    ${hash}    2     1  1\\.00 \\[1\\.00, 1\\.00\\]  0\\.67 \\[0\\.50, 1\\.00\\]`,
+      ),
+      "",
+      "Scores are estimates [95 % interval over the pull requests]; compare them only on the same golden set.",
+      "",
+      `other minus one, paired on 2 pull requests (golden set ${hash}):`,
+      "  precision        +0.50 [+0.50, +1.00]",
+      "  recall           +0.33 [ 0.00, +1.00]  not significant",
+      "  F1               +0.40 [+0.17, +1.00]",
+      "  mean F1 of a PR  +0.58 [+0.17, +1.00]",
+      "",
+    ]);
     const figures = JSON.parse(report.stdout);
+    expect(figures.variants.one.golden_set).toBe(hash);
+    expect(figures.comparison.golden_set).toBe(hash);
+    // Rounded for people and machines alike: four significant digits, not sixteen.
+    expect(figures.variants.one.recall.estimate).toBe(0.3333);
     // one: the duplicate is a false positive, beta's golden missed → TP 1, FP 1, FN 2.
     expect(figures.variants.one.counts).toEqual({ tp: 1, fp: 1, fn: 2 });
     expect(figures.variants.one.precision.estimate).toBe(0.5);
@@ -259,13 +285,41 @@ describe("loupe eval, end to end", () => {
     expect(figures.variants.one.tokens_per_pull.estimate).toBe(220);
     expect(figures.variants.one.dollars_per_pull.estimate).toBeCloseTo(240 / 1e6);
     expect(figures.comparison.per_pull.map((d: { difference: number }) => d.difference)).toEqual([
-      expect.closeTo(2 / 3 - 0.5, 10),
+      expect.closeTo(2 / 3 - 0.5, 3),
       1,
     ]);
     expect(figures.comparison.mean_f1_difference.estimate).toBeCloseTo((1 / 6 + 1) / 2);
     // Seeded: the same files give the same report.
-    expect((await loupe(["report", "--results", results, "--compare", "other", "one"])).stdout).toBe(
-      report.stdout,
+    expect(
+      (await loupe(["report", "--results", results, "--compare", "other", "one", "--json"])).stdout,
+    ).toBe(report.stdout);
+  });
+
+  it("report refuses to mix or compare scores of different golden sets", async () => {
+    const results = path.join(dir, "mixed-results");
+    const judged = (variant: string, key: string, golden: string | null) => {
+      fs.mkdirSync(path.join(results, variant), { recursive: true });
+      const run = { key, run: 1, counts: { tp: 1, fp: 0, fn: 0 }, findings: 1, tokens: 10, dollars: null };
+      const file = path.join(results, variant, `${key}--run1.judged.json`);
+      fs.writeFileSync(file, JSON.stringify({ ...run, seconds: 30, variant, golden_set: golden }));
+    };
+    judged("a", "o__r__1", "aaaaaaaaaaaa");
+    judged("b", "o__r__1", "bbbbbbbbbbbb");
+    const compared = await loupe(["report", "--results", results, "--compare", "a", "b"]);
+    expect(compared.code).toBe(2);
+    expect(compared.stderr).toBe(
+      "loupe: a and b were judged against different golden sets (aaaaaaaaaaaa, bbbbbbbbbbbb): their scores cannot be compared\n",
+    );
+    // Alone, each is reported with its own golden set; a cost not known is said so.
+    const alone = await loupe(["report", "--results", results]);
+    expect(alone.stdout).toMatch(/^a +aaaaaaaaaaaa +1 +1 +1\.00 \[1\.00, 1\.00\].* 10 +unknown +0\.5$/m);
+    expect(alone.stdout).toMatch(/^b +bbbbbbbbbbbb /m);
+    // A file judged before the golden set was kept says "unknown", and does not mix with a known one.
+    judged("a", "o__r__2", null);
+    const mixed = await loupe(["report", "--results", results]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain(
+      "variant a was judged against several golden sets (aaaaaaaaaaaa, unknown): delete its *.judged.json files and judge again",
     );
   });
 
