@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { describe, expect, it } from "@jest/globals";
 import { roundFigure, roundFigures } from "../../src/eval/report-figures.ts";
 import { reportTable } from "../../src/eval/report-table.ts";
@@ -59,6 +60,17 @@ describe("loupe eval report's table", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("is shown in docs/measuring-quality.md as it prints", () => {
+    const text = reportTable({
+      variants: {
+        "verify-on": { golden_set: "0123456789ab", ...variant(0.6666, 0.0123) },
+        "verify-off": { golden_set: "0123456789ab", ...variant(0.5, 0.0123) },
+      },
+      comparison,
+    });
+    expect(fs.readFileSync("docs/measuring-quality.md", "utf8")).toContain(`\`\`\`\n${text}\`\`\`\n`);
   });
 
   it("rounds figures to what an interval can tell, and keeps whole numbers and nulls", () => {
