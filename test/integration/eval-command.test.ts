@@ -376,6 +376,19 @@ describe("loupe eval, end to end", () => {
     expect(fs.existsSync(`${manifest}.progress.json`)).toBe(false);
   });
 
+  it("prepare leaves a progress file it cannot read untouched, and says which", async () => {
+    const manifest = path.join(dir, "torn.json");
+    fs.writeFileSync(`${manifest}.progress.json`, '{"version": 1, "pulls": [');
+    const before = github.requests.length;
+    const torn = await loupe(["prepare", "--golden", path.join(dir, "golden"), "--out", manifest], {
+      GITHUB_API_URL: githubRoot(),
+    });
+    expect(torn.code).toBe(2);
+    expect(torn.stderr).toBe(`loupe: ${manifest}.progress.json is not JSON (move it away to start afresh)\n`);
+    expect(fs.readFileSync(`${manifest}.progress.json`, "utf8")).toBe('{"version": 1, "pulls": [');
+    expect(github.requests).toHaveLength(before);
+  });
+
   it("writes no result for a review that fails, exits 1, and leaves it to the next run", async () => {
     const alpha = fixtures.get("alpha")!;
     const pull = { key: "o__gone__9", url: "https://github.com/o/gone/pull/9", title: "Gone" };
