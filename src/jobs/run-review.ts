@@ -7,6 +7,7 @@ import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs
 import type { BudgetSettings } from "../config/budget-config.ts";
 import type { BudgetStore } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
+import { slugOf } from "../conversation/command.ts";
 import { retryWithin } from "../github/retry-deadline.ts";
 import { queueKey } from "../github/review-request.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
@@ -75,6 +76,7 @@ export async function runReview<W extends WorkspaceHandle>(
     run: {
       signal,
       authorPolicy: config.autoReviewAuthors,
+      mention: async () => slugOf(await options.botLogin()),
       prices: options.budget?.settings.prices ?? null,
       now,
       started: async (pr: { readonly headSha: string }) => (await runs.open(pr.headSha)).id,
@@ -125,6 +127,7 @@ export async function runReview<W extends WorkspaceHandle>(
         ? { findingEvents: outcome.findingEvents }
         : {}),
       ...(unavailable ? { terminationReason: "github_unavailable" as const } : {}),
+      ...(outcome.kind === "skipped" ? { skipReason: outcome.code } : {}),
       durationMs: now() - startedAt,
     });
     // The queue fails the job (the fleet's dashboard shows it failed; one process logs it).
