@@ -9,11 +9,12 @@ import { retryWithin } from "../github/retry-deadline.ts";
 import { reviewOnGitHub } from "../host/github/review-on-github.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
+import { loupeTool } from "../config/loupe-version.ts";
 import { endingFor } from "../jobs/ending.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { actionCheckRun } from "./action-check-run.ts";
-import type { ActionSettings } from "./action-inputs.ts";
+import { ACTION_SETTING_NAMES, type ActionSettings } from "./action-inputs.ts";
 import { actionLogger, annotation, type Write } from "./action-log.ts";
 import { forTheAction, gateReached, reportOutcome } from "./action-report.ts";
 import { writeMachineFiles } from "./machine-files.ts";
@@ -54,6 +55,8 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
       signal: io.signal,
       // pull_request_target runs for anyone's pull request, on the team's key: as in the App.
       authorPolicy: settings.authorPolicy,
+      mention: async () => settings.mention,
+      names: ACTION_SETTING_NAMES,
       prices: settings.prices,
       now: Date.now,
       started: (pullRequest: { readonly headSha: string }) => run.open(pullRequest.headSha),
@@ -67,7 +70,7 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   };
   return await reviewOnGitHub(review, async (outcome) => {
     const gated = withActionGate(outcome, settings);
-    const ending = forTheAction(endingFor(gated));
+    const ending = forTheAction(endingFor(gated, loupeTool(), ACTION_SETTING_NAMES));
     await run.current()?.complete(ending);
     const report = reportOutcome({
       outcome: gated,

@@ -80,7 +80,10 @@ async function guardedReview(input: {
   readonly io: ActionIo;
 }): Promise<number> {
   const { context, request, io } = input;
-  const refusal = await headCheckout(context.workspace, request.headSha);
+  const refusal = await headCheckout(
+    { workspace: context.workspace, temp: context.tempDir },
+    { sha: request.headSha, tree: await headTree(input.octokit, context, request.headSha) },
+  );
   if (refusal !== null) {
     appendSummary(
       context.summaryPath,
@@ -90,6 +93,20 @@ async function guardedReview(input: {
     return 1;
   }
   return await reviewInAction({ ...input, sleep });
+}
+
+/** The head's tree, so the guard knows the head's files under any commit id; null when GitHub cannot say. */
+async function headTree(octokit: GitHubClient, context: RunnerContext, sha: string): Promise<string | null> {
+  try {
+    const { data } = await octokit.rest.git.getCommit({
+      owner: context.owner,
+      repo: context.repo,
+      commit_sha: sha,
+    });
+    return data.tree.sha;
+  } catch {
+    return null;
+  }
 }
 
 function nothingToDo(context: RunnerContext, io: ActionIo, message: string): number {

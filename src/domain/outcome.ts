@@ -39,7 +39,7 @@ export const TERMINATION_SENTENCES: Readonly<Record<TerminationReason, string>> 
   provider_unavailable: "The model provider could not be reached or kept failing.",
   cancelled: "The review was cancelled before it finished.",
   provider_request_rejected:
-    "The model provider rejected the request (HTTP 400, 404 or 422): check OPENAI_BASE_URL and REVIEW_MODEL.",
+    "The model provider rejected the request (HTTP 400, 404 or 422): the endpoint or the model is wrong, or the request is one it does not accept.",
   worker_out_of_memory:
     "Loupe's work on this repository needed more memory than its limit allows, so the review was stopped and nothing was published.",
   worker_timeout:

@@ -22,6 +22,8 @@ export interface ReviewEnding {
   readonly findingEvents?: FindingEvents;
   /** Why a review ended without its loop, when that has a name (github_unavailable). */
   readonly terminationReason?: TerminationReason;
+  /** Why the change was not reviewed (draft, closed, author_not_allowed, …), for a skip. */
+  readonly skipReason?: string;
   readonly durationMs: number;
 }
 
@@ -55,6 +57,7 @@ export function createReviewEndedReporter(metrics: Metrics, log: ReviewEndedLogg
         head_sha: ending.headSha,
         termination_reason: terminationReason,
         conclusion: ending.conclusion,
+        ...(ending.skipReason === undefined ? {} : { skip_reason: ending.skipReason }),
         rounds: result?.rounds ?? 0,
         tool_calls: result?.tool_calls ?? 0,
         tokens: usage.total_tokens,

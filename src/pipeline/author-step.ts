@@ -22,6 +22,8 @@ export async function decideAuthor(input: {
   readonly pullRequest: PullRequest;
   readonly asked: boolean;
   readonly people: HostPeople | undefined;
+  /** The handle commands mention (review-pull-request.ts); absent or failing: "mentioning Loupe". */
+  readonly mention?: () => Promise<string>;
 }): Promise<ReviewOutcome | null> {
   if (input.asked) return null;
   const policy = stricterPolicy(
@@ -36,9 +38,11 @@ export async function decideAuthor(input: {
   if (verdict === "ask" && author.login !== null && input.people !== undefined) {
     if (await input.people.canWrite(author.login)) return null;
   }
+  const handle = await input.mention?.().catch(() => null);
+  const command = handle ? `a comment \`@${handle} review\`` : "a `review` command mentioning Loupe";
   return skipped(
     "author_not_allowed",
     `Automatic reviews are for pull requests by ${WHO[policy]} (\`auto_review_authors: ${policy}\`). ` +
-      "Someone with write access can start this review with a `review` command mentioning Loupe.",
+      `Someone with write access can start this review with ${command}.`,
   );
 }

@@ -14,6 +14,7 @@ import {
 } from "../config/git-attributes.ts";
 import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
+import type { SettingNames } from "../domain/setting-names.ts";
 import type { Prices } from "../domain/spend.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
@@ -52,6 +53,13 @@ export interface ReviewRun {
   readonly budget?: ReviewBudget;
   /** The operator's prices (REVIEW_PRICE_*), or null: a cost is then the provider's figure or unknown. */
   readonly prices: Prices | null;
+  /**
+   * The handle a command mentions (`@<handle> review`): the App's slug, the Action's `mention`
+   * input. Asked only for a text that tells someone what to type; absent: "mentioning Loupe".
+   */
+  readonly mention?: () => Promise<string>;
+  /** How texts name settings where they are read (the Action: its inputs); absent: environment variables. */
+  readonly names?: SettingNames;
   /** The review's one clock (epoch ms): its steps read time here, never the process's clock. */
   readonly now: () => number;
 }
@@ -70,6 +78,7 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
     pullRequest: prepared.pullRequest,
     mergeBaseSha: prepared.changes.mergeBaseSha,
     signal: run.signal,
+    ...(run.names === undefined ? {} : { names: run.names }),
   });
   if (opened.kind === "stopped") {
     const result = { ...stoppedRecord(opened.reason, null, 0), review: null };
@@ -108,6 +117,7 @@ async function prepare<W extends WorkspaceHandle>(
     pullRequest,
     asked: run.asked,
     people: host.people,
+    ...(run.mention === undefined ? {} : { mention: run.mention }),
   });
   if (author !== null) return author;
   const changes = await host.changes(pullRequest);

@@ -51,7 +51,8 @@ it("skips a stranger's pull request without a model request, then reviews it on 
   const skipped = await loupe.until(() => completedRuns()[0]?.history.at(-1), "the skipped check run");
   expect(skipped.conclusion).toBe("skipped");
   expect(skipped.output?.summary).toContain("`auto_review_authors: members`");
-  expect(skipped.output?.summary).toContain("`review` command");
+  // The exact command to copy, with the App's own handle (its slug from GET /app).
+  expect(skipped.output?.summary).toContain("with a comment `@loupe review`.");
   expect(provider.requests).toHaveLength(0);
   expect(github.reviews.filter((r) => r.repo === "public")).toHaveLength(0);
 

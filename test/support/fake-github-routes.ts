@@ -13,6 +13,7 @@ import {
   resolveCommit,
   withinFileDiffLimit,
 } from "./fake-github-compare.ts";
+import { runGitAsync } from "./git-fixture.ts";
 import { type PayloadTarget, type PullRequestFacts, pullRequestObject } from "./fake-github-payloads.ts";
 import {
   createReview,
@@ -204,6 +205,14 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
   if (match) {
     const pr = pullOf(match[1]!);
     return pr ? { status: 200, body: pullRequestObject(target, pr) } : error(404, "Not Found");
+  }
+  match = on("GET", /^\/git\/commits\/([0-9a-f]{40})$/);
+  if (match) {
+    // GET /repos/{owner}/{repo}/git/commits/{sha}: the commit and its tree, read from the real repository.
+    const sha = await resolveCommit(where, match[1]!);
+    if (sha === undefined) return error(404, "Not Found");
+    const tree = await runGitAsync(["rev-parse", `${sha}^{tree}`], { cwd: where.gitdir, home: where.home });
+    return { status: 200, body: { sha, tree: { sha: tree.trim() }, parents: [] } };
   }
   match = on("GET", /^\/compare\/(.+?)(\.\.\.?)(.+)$/);
   if (match) {
