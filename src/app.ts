@@ -15,13 +15,12 @@ import { logFleetStart } from "./fleet/fleet-startup.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming } from "./fleet/fleet-timing.ts";
 import { replyQueueFor } from "./fleet/reply-queue-for.ts";
 import { reviewQueueFor } from "./fleet/review-queue-for.ts";
-import { type AppClient, createBotLoginLookup } from "./github/bot-login.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
 import { observeGitHubRequests } from "./github/observe-requests.ts";
 import { retryWithin } from "./github/retry-deadline.ts";
 import type { GitHubClient } from "./github/octokit.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
-import { createOpenRunsJournal, NO_JOURNAL, type OpenRunsJournal } from "./jobs/open-runs-journal.ts";
+import { botLoginOf, type GitHubAuth, openRunsJournal, withoutGitHub } from "./app-parts.ts";
 import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
 import { gitLabRunner } from "./jobs/run-gitlab-review.ts";
 import { type AppBudget, runReview } from "./jobs/run-review.ts";
@@ -77,6 +76,8 @@ export interface LoupeRuntime {
 
 export interface LoupeApp {
   readonly app: ApplicationFunction;
+  /** Starts the queues without the GitHub App (GitLab alone), in place of the app function. */
+  readonly withoutApp: (log: Probot["log"]) => void;
   /** Resolves once the app function has run, with its queues. */
   readonly started: Promise<LoupeRuntime>;
 }
@@ -98,12 +99,17 @@ export function createLoupeApp<W extends WorkspaceHandle>(options: LoupeAppOptio
     registerHandlers(probot, options, runtime, botLogin);
     started.resolve(runtime);
   };
-  return { app, started: started.promise };
+  // GitLab alone: the same queues and runners, with no GitHub App to authenticate as.
+  const withoutApp = (log: Probot["log"]) => {
+    const github = withoutGitHub(log);
+    started.resolve(startRuntime(github, options, github.login));
+  };
+  return { app, withoutApp, started: started.promise };
 }
 
 /** The journal of open runs, the recovery of an earlier process's, the runners and the queues. */
 function startRuntime<W extends WorkspaceHandle>(
-  app: Probot,
+  app: GitHubAuth,
   options: LoupeAppOptions<W>,
   botLogin: () => Promise<string>,
 ): LoupeRuntime {
@@ -235,15 +241,4 @@ function registerHandlers<W extends WorkspaceHandle>(
     const failure = deliveryFailure(error);
     metrics.webhookDelivery(failure.event, failure.outcome);
   });
-}
-
-function botLoginOf(app: Probot, given: string | undefined): () => Promise<string> {
-  if (given !== undefined) return () => Promise.resolve(given);
-  return createBotLoginLookup(async () => (await app.auth()) as unknown as AppClient);
-}
-
-/** In a fleet a dead replica's runs are taken over, not cancelled: a journal would cancel them. */
-function openRunsJournal(app: Probot, stateDir: string | null, fleet: boolean): OpenRunsJournal {
-  if (fleet && stateDir !== null) app.log.warn({}, "LOUPE_STATE_DIR is ignored with REDIS_URL");
-  return stateDir === null || fleet ? NO_JOURNAL : createOpenRunsJournal(stateDir, app.log);
 }

@@ -2,7 +2,7 @@
 // The review ports it gives them run the repository work in a pool of worker threads, so that no
 // repository, however hostile, holds the event loop that serves webhooks and /healthz.
 
-import type { ApplicationFunction } from "probot";
+import type { ApplicationFunction, Probot } from "probot";
 import { createLoupeApp, type LoupeRuntime } from "./app.ts";
 import { type AppSettings, AppSettingsSchema } from "./config/app-settings.ts";
 import { readEnvOrThrow } from "./config/read-env.ts";
@@ -26,13 +26,18 @@ export interface LoupeProcessRuntime extends LoupeRuntime {
 export function createLoupe(
   settings: AppSettings,
   options: LoupeFromEnvOptions = {},
-): { readonly app: ApplicationFunction; readonly started: Promise<LoupeProcessRuntime> } {
+): {
+  readonly app: ApplicationFunction;
+  /** GitLab alone: the queues and runners without the GitHub App. */
+  readonly withoutApp: (log: Probot["log"]) => void;
+  readonly started: Promise<LoupeProcessRuntime>;
+} {
   const { app: config, fleet, limits, replyLimits, provider, workers, appId } = settings;
   const metrics = options.metrics;
   const started = Promise.withResolvers<LoupeProcessRuntime>();
-  const app: ApplicationFunction = async (app, appOptions) => {
+  const build = (log: Probot["log"]) => {
     // Where the operator's key goes, said once at startup (the host only: a path may carry an id).
-    app.log.info({ provider_host: new URL(provider.baseURL).host, model: provider.model }, "model provider");
+    log.info({ provider_host: new URL(provider.baseURL).host, model: provider.model }, "model provider");
     const pool = createWorkerPool({
       size: workers.threads,
       entry: repositoryWorkerEntry(),
@@ -41,8 +46,7 @@ export function createLoupe(
       graceMs: deadlineGraceMs(limits.timeoutMs),
       onToolCall: (tool, ok) => metrics?.toolCall(tool, ok),
       onDependencyError: (dependency, kind) => metrics?.dependencyError(dependency, kind),
-      onWorkerEnded: (reason) =>
-        app.log.warn({ reason }, "repository worker ended; a new one will replace it"),
+      onWorkerEnded: (reason) => log.warn({ reason }, "repository worker ended; a new one will replace it"),
     });
     const ports = createIsolatedPorts({ pool, limits, replyLimits });
     const loupe = createLoupeApp({
@@ -56,10 +60,14 @@ export function createLoupe(
       ...(options.stillDownLogMs === undefined ? {} : { stillDownLogMs: options.stillDownLogMs }),
       fleetTiming: { lockMs: fleet.lockMs, stalledIntervalMs: fleet.lockMs / 2, leaseMs: 2 * fleet.lockMs },
     });
-    await loupe.app(app, appOptions);
-    started.resolve({ ...(await loupe.started), workers: pool });
+    void loupe.started.then((runtime) => started.resolve({ ...runtime, workers: pool }));
+    return loupe;
   };
-  return { app, started: started.promise };
+  const app: ApplicationFunction = async (app, appOptions) => {
+    await build(app.log).app(app, appOptions);
+  };
+  const withoutApp = (log: Probot["log"]) => build(log).withoutApp(log);
+  return { app, withoutApp, started: started.promise };
 }
 
 // Probot's own runner loads this file with no `.env` of Loupe's: the environment alone, empty

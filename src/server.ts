@@ -20,7 +20,10 @@ import { createGitLabCommentHandler } from "./replies/gitlab-comment-handler.ts"
 import { createPermissionCache } from "./conversation/permission-cache.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
-import { createLoupe } from "./index.ts";
+import type { AppSettings } from "./config/app-settings.ts";
+import { createLoupe, type LoupeProcessRuntime } from "./index.ts";
+import type { Logger } from "./log/job-logger.ts";
+import type { Metrics } from "./metrics/metrics.ts";
 import { shutDownProcess } from "./jobs/process-shutdown.ts";
 import { createLog } from "./log/create-log.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
@@ -80,24 +83,15 @@ async function main(): Promise<void> {
     host: settings.host,
     port: settings.port,
     writeSpacingMs: settings.github.writeSpacingMs,
-    app: async (app, options) => {
-      await loupe.app(app, options);
+    app: async (probot, options) => {
+      // Without the GitHub App (GitLab alone) the queues start without Probot.
+      if (probot === null) loupe.withoutApp(log);
+      else await loupe.app(probot, options);
+      const app = { log: probot?.log ?? log };
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
       const { redisUrl } = settings.fleet;
       const { redisHealth, reviews, replies } = await loupe.started; // resolved by loupe.app above
-      if (gitlab !== null) {
-        const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
-        const notes = createGitLabCommentHandler({
-          ...{ api, self: tokenUser(api), permissions: createPermissionCache(), log: app.log },
-          enqueueReview: (request) => reviews.enqueue(request),
-          enqueueReply: (request) => replies.enqueue(request),
-        });
-        const secret = gitlab.webhookSecret;
-        options.addHandler(
-          createGitLabWebhook({ secret, queue: () => reviews, notes, metrics, log: app.log }),
-        );
-        app.log.info({ gitlab: gitlab.url }, "GitLab merge requests at /api/gitlab/webhooks");
-      }
+      if (gitlab !== null) options.addHandler(gitLabRoute(gitlab, { reviews, replies }, metrics, app.log));
       dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log, redisHealth });
       if (dashboard !== null) options.addHandler(dashboard.handler);
     },
@@ -118,6 +112,24 @@ async function main(): Promise<void> {
       exit: (code) => exitAfterLog(code),
     });
   });
+}
+
+/** GitLab's webhooks: merge request events to the review queue, note events to the conversation. */
+function gitLabRoute(
+  gitlab: NonNullable<AppSettings["gitlab"]>,
+  queues: Pick<LoupeProcessRuntime, "reviews" | "replies">,
+  metrics: Metrics,
+  log: Logger,
+) {
+  const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
+  const notes = createGitLabCommentHandler({
+    ...{ api, self: tokenUser(api), permissions: createPermissionCache(), log },
+    enqueueReview: (request) => queues.reviews.enqueue(request),
+    enqueueReply: (request) => queues.replies.enqueue(request),
+  });
+  log.info({ gitlab: gitlab.url }, "GitLab merge requests at /api/gitlab/webhooks");
+  const { webhookSecret: secret } = gitlab;
+  return createGitLabWebhook({ secret, queue: () => queues.reviews, notes, metrics, log });
 }
 
 /** A check at start waits for nothing: GitLab's answer now, or a line saying it is away. */

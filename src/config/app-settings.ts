@@ -44,9 +44,9 @@ export const AppSettingsSchema = v.pipe(
   v.object(AREAS),
   v.transform(({ identity, server, replyBudget, ...areas }) => ({
     ...areas,
-    /** The GitHub App's id (APP_ID). */
-    appId: identity.appId,
-    webhookSecret: identity.webhookSecret,
+    /** The GitHub App's id (APP_ID); null when Loupe serves GitLab alone. */
+    appId: identity?.appId ?? null,
+    webhookSecret: identity?.webhookSecret ?? null,
     port: server.port,
     host: server.host,
     /** A reply's budgets; the per-round, content and response bounds are the review's. */

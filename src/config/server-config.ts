@@ -41,11 +41,20 @@ export function hasAppCredentials(env: Env): boolean {
   return [env.APP_ID, env.PRIVATE_KEY, env.PRIVATE_KEY_PATH].some((value) => (value ?? "").trim() !== "");
 }
 
+/** Any GitLab setting: Loupe runs for GitLab, with the GitHub App or without it. */
+export function hasGitLabSettings(env: Env): boolean {
+  return [env.GITLAB_URL, env.GITLAB_TOKEN, env.GITLAB_WEBHOOK_SECRET].some(
+    (value) => (value ?? "").trim() !== "",
+  );
+}
+
+const GITHUB_APP_NAMES = ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET"] as const;
+
 const WEBHOOK_SECRET_FIX =
   "set it to the App's webhook secret (the setup flow writes it to .env; or generate one with " +
   "`openssl rand -hex 32` and enter the same value on the App's settings page)";
 
-export const AppIdentitySchema = v.pipe(
+const GitHubAppIdentitySchema = v.pipe(
   v.object({
     APP_ID: v.pipe(
       v.optional(v.string(), ""),
@@ -74,6 +83,24 @@ export const AppIdentitySchema = v.pipe(
     "PRIVATE_KEY or PRIVATE_KEY_PATH is required with APP_ID: generate a private key on the App's settings page",
   ),
   v.transform((env) => ({ appId: env.APP_ID, webhookSecret: env.WEBHOOK_SECRET })),
+);
+
+/**
+ * The GitHub App's identity; null when none of its settings is set and GitLab is configured
+ * (Loupe then serves GitLab alone). Any one of them set asks for all, each missing one named.
+ */
+export const AppIdentitySchema = v.pipe(
+  v.record(v.string(), v.string()),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const env = dataset.value;
+    const none = GITHUB_APP_NAMES.every((name) => (env[name] ?? "").trim() === "");
+    if (none && hasGitLabSettings(env)) return null;
+    // As the settings are read: a variable's first problem only (abortPipeEarly).
+    const parsed = v.safeParse(GitHubAppIdentitySchema, env, { abortPipeEarly: true });
+    if (parsed.success) return parsed.output;
+    for (const issue of parsed.issues) addIssue({ message: issue.message });
+    return NEVER;
+  }),
 );
 
 export type AppIdentity = v.InferOutput<typeof AppIdentitySchema>;

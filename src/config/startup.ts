@@ -7,7 +7,12 @@ import { type AppSettings, AppSettingsSchema } from "./app-settings.ts";
 import type { Env } from "./env-fields.ts";
 import { mergeEnvironment } from "./load-env.ts";
 import { parseEnv } from "./read-env.ts";
-import { hasAppCredentials, type ServerConfig, ServerConfigSchema } from "./server-config.ts";
+import {
+  hasAppCredentials,
+  hasGitLabSettings,
+  type ServerConfig,
+  ServerConfigSchema,
+} from "./server-config.ts";
 import { stateDirProblem } from "./state-dir.ts";
 
 export type Startup =
@@ -17,7 +22,7 @@ export type Startup =
 
 export function readStartup(raw: Env): Startup {
   const env = mergeEnvironment(raw, {});
-  if (!hasAppCredentials(env)) {
+  if (!hasAppCredentials(env) && !hasGitLabSettings(env)) {
     const server = parseEnv(ServerConfigSchema, env);
     return server.ok ? { kind: "setup", server: server.value } : { kind: "invalid", errors: server.errors };
   }

@@ -10,7 +10,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
-import { type ApplicationFunction, createProbot } from "probot";
+import { type ApplicationFunctionOptions, createProbot, type Probot } from "probot";
 import { WEBHOOK_PATH } from "../config/webhook-target.ts";
 import { withWriteSpacing } from "../github/write-spacing.ts";
 import type { Metrics } from "../metrics/metrics.ts";
@@ -25,11 +25,13 @@ type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
 export interface AppServerOptions {
   readonly env: Env;
   readonly log: Logger;
-  readonly webhookSecret: string;
+  /** The GitHub App's webhook secret; null when Loupe serves GitLab alone (no Probot, no GitHub route). */
+  readonly webhookSecret: string | null;
   readonly metrics: Metrics;
   readonly host: string;
   readonly port: number;
-  readonly app: ApplicationFunction;
+  /** Probot's app function; given null for Probot when there is no GitHub App. */
+  readonly app: (probot: Probot | null, options: ApplicationFunctionOptions) => Promise<void>;
   /** GITHUB_WRITE_SPACING_MS: the least time between two writes to GitHub. */
   readonly writeSpacingMs: number;
 }
@@ -54,20 +56,29 @@ function listen(server: http.Server, port: number, host: string): Promise<number
 
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const { log } = options;
-  const probot = createProbot({
-    env: options.env,
-    overrides: { log, secret: options.webhookSecret, Octokit: withWriteSpacing(options.writeSpacingMs) },
-  });
   const added: Handler[] = [];
-  await probot.load(options.app, { cwd: process.cwd(), addHandler: (handler) => added.push(handler) });
-  const guard = createWebhookGuard({
-    path: WEBHOOK_PATH,
-    secret: options.webhookSecret,
-    log: log.child({ name: "webhooks" }),
-    onRefused: (reason) => options.metrics.webhookDelivery("unverified", reason),
-    next: await probot.getNodeMiddleware({ path: WEBHOOK_PATH }),
-  });
-  const handlers: Handler[] = [guard, ping, ...added];
+  const addHandler = (handler: Handler) => added.push(handler);
+  const secret = options.webhookSecret;
+  let guard: Handler | null = null;
+  if (secret === null) await options.app(null, { cwd: process.cwd(), addHandler });
+  else {
+    const probot = createProbot({
+      env: options.env,
+      overrides: { log, secret, Octokit: withWriteSpacing(options.writeSpacingMs) },
+    });
+    await probot.load((app) => options.app(app, { cwd: process.cwd(), addHandler }), {
+      cwd: process.cwd(),
+      addHandler,
+    });
+    guard = createWebhookGuard({
+      path: WEBHOOK_PATH,
+      secret,
+      log: log.child({ name: "webhooks" }),
+      onRefused: (reason) => options.metrics.webhookDelivery("unverified", reason),
+      next: await probot.getNodeMiddleware({ path: WEBHOOK_PATH }),
+    });
+  }
+  const handlers: Handler[] = [...(guard === null ? [] : [guard]), ping, ...added];
   const accessLog = createAccessLog(log.child({ name: "http" }));
   const server = http.createServer((req, res) => {
     accessLog(req, res);
@@ -81,11 +92,14 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   });
   const port = await listen(server, options.port, options.host);
   log.info(`Listening on http://${options.host}:${port}`);
-  const proxy = await startWebhookProxy({
-    source: options.env.WEBHOOK_PROXY_URL,
-    target: `http://${options.host}:${port}${WEBHOOK_PATH}`,
-    log,
-  });
+  const proxy =
+    secret === null
+      ? null
+      : await startWebhookProxy({
+          source: options.env.WEBHOOK_PROXY_URL,
+          target: `http://${options.host}:${port}${WEBHOOK_PATH}`,
+          log,
+        });
   return {
     port,
     async stop() {
