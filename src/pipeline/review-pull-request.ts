@@ -71,7 +71,11 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
 ): Promise<ReviewOutcome> {
   const prepared = await prepare(host, ports, run);
   if (prepared.kind !== "prepared") return prepared;
-  const held = await budgetStep(run.budget, { asked: run.asked, config: prepared.config });
+  const held = await budgetStep(run.budget, {
+    asked: run.asked,
+    config: prepared.config,
+    ...(run.mention === undefined ? {} : { mention: run.mention }),
+  });
   if (held.kind !== "budget") return held;
   await using budget = held;
   const opened = await openWorkspaceStep(host, {
@@ -103,11 +107,12 @@ async function prepare<W extends WorkspaceHandle>(
   const pullRequest = await host.pullRequest();
   const runId = await run.started(pullRequest);
   if (!pullRequest.open) return skipped("closed", "The pull request is closed.");
-  const settings = decideSettings({
+  const settings = await decideSettings({
     configFile: await host.repoConfig(),
     parse: ports.parseRepoConfig,
     pullRequest,
     asked: run.asked,
+    ...(run.mention === undefined ? {} : { mention: run.mention }),
   });
   if (settings.kind !== "settings") return settings;
   const { config } = settings;
