@@ -14,3 +14,10 @@ export async function commandHandle(mention: (() => Promise<string>) | undefined
 export function commandText(handle: string | null, verb: CommandVerb): string {
   return handle ? `a comment \`@${handle} ${verb}\`` : `a \`${verb}\` command mentioning Loupe`;
 }
+
+/** The optional `mention` of a run, passed on as an optional property (absent stays absent). */
+export function mentionOf(run: { readonly mention?: () => Promise<string> }): {
+  readonly mention?: () => Promise<string>;
+} {
+  return run.mention === undefined ? {} : { mention: run.mention };
+}
