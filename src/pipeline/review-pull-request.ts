@@ -232,8 +232,8 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     complete: result.termination_reason === "final_review" && fullyCovered(coverage),
     log: run.log,
   });
-  notes.push(...published.notes);
-  return { ...reviewed, plan, notes, publishFailed: published.failed, findingEvents: published.findings };
+  const { plan: counted, failed: publishFailed, findings: findingEvents } = published;
+  return { ...reviewed, plan: counted, notes: [...notes, ...published.notes], publishFailed, findingEvents };
 }
 
 /**
