@@ -16,11 +16,10 @@ import type { JobLogger } from "../log/job-logger.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
 import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
-import type { AppBudget } from "./run-review.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { endingFor } from "./ending.ts";
-import { createReviewBudget } from "./review-budget.ts";
+import { type AppBudget, reviewBudgetFor } from "./review-budget.ts";
 import type { ReviewJob } from "./review-job.ts";
 import type { JobSettlement } from "./review-queue.ts";
 
@@ -87,18 +86,12 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     authorPolicy: options.config.autoReviewAuthors,
     prices: options.budget?.settings.prices ?? null,
     log,
-    ...(options.budget?.store === undefined
-      ? {}
-      : {
-          budget: createReviewBudget({
-            store: options.budget.store,
-            settings: options.budget.settings,
-            maxTokens: options.budget.maxTokens,
-            // GitLab has no installations: one owner for the instance, each project apart from GitHub's.
-            owner: { installationId: 0, repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase() },
-            now,
-          }),
-        }),
+    ...reviewBudgetFor(
+      options.budget,
+      // GitLab has no installations: one owner for the instance, each project apart from GitHub's.
+      { installationId: 0, repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase() },
+      now,
+    ),
     started: async (pullRequest) => {
       headSha = pullRequest.headSha;
       return await status.set(headSha, "pending", "Loupe is reviewing this merge request");

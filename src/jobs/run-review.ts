@@ -4,8 +4,6 @@
 // quote it was published.
 
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
-import type { BudgetSettings } from "../config/budget-config.ts";
-import type { BudgetStore } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import { slugOf } from "../conversation/command.ts";
 import { retryWithin } from "../github/retry-deadline.ts";
@@ -19,7 +17,7 @@ import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts"
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import { type Ending, endingFor } from "./ending.ts";
 import type { JobEnvironment } from "./job-environment.ts";
-import { createReviewBudget } from "./review-budget.ts";
+import { type AppBudget, reviewBudgetFor } from "./review-budget.ts";
 import type { ReviewJob } from "./review-job.ts";
 import type { JobSettlement } from "./review-queue.ts";
 
@@ -35,12 +33,7 @@ export interface RunReviewOptions<W extends WorkspaceHandle = Workspace> extends
   readonly budget?: AppBudget;
 }
 
-/** The operator's spend settings, the review's own token budget, and where spend is counted. */
-export interface AppBudget {
-  readonly settings: BudgetSettings;
-  readonly maxTokens: number;
-  readonly store?: BudgetStore;
-}
+export type { AppBudget } from "./review-budget.ts";
 
 export async function runReview<W extends WorkspaceHandle>(
   options: RunReviewOptions<W>,
@@ -82,20 +75,14 @@ export async function runReview<W extends WorkspaceHandle>(
       started: async (pr: { readonly headSha: string }) => (await runs.open(pr.headSha)).id,
       onRound: (progress: RoundProgress) => runs.current()?.progress(progress),
       log,
-      ...(options.budget?.store === undefined
-        ? {}
-        : {
-            budget: createReviewBudget({
-              store: options.budget.store,
-              settings: options.budget.settings,
-              maxTokens: options.budget.maxTokens,
-              owner: {
-                installationId: request.installationId,
-                repository: `${request.owner}/${request.repo}`.toLowerCase(),
-              },
-              now,
-            }),
-          }),
+      ...reviewBudgetFor(
+        options.budget,
+        {
+          installationId: request.installationId,
+          repository: `${request.owner}/${request.repo}`.toLowerCase(),
+        },
+        now,
+      ),
     },
     failed: async (error: unknown): Promise<ReviewOutcome> => {
       // A review that failed before its check run was asked for still reports somewhere — but not

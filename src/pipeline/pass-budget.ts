@@ -5,7 +5,9 @@
 // left when it starts — what is left divided by the loops still to run — so a loop that finishes
 // early leaves its unused share to the later ones, and no loop can take what the later ones need.
 // A loop that needs more than its equal share to read its diff and answer may take it from what is
-// left; one that cannot be paid for at all is not started.
+// left; one that cannot be paid for at all is not started. loop-sequence.ts runs loops by this
+// rule. Verification splits the same tokens and time by the same equal share, but over the checks
+// in flight at once rather than the loops still to run (verify-budget.ts says why).
 
 import type { ReviewLimits } from "../config/review-limits.ts";
 import type { LoopResult } from "../llm/types.ts";
@@ -29,7 +31,7 @@ export function passShare(
 ): LoopBudget | null {
   const tokensLeft = total.maxTokens - used.tokens;
   const msLeft = total.timeoutMs - used.elapsedMs;
-  const share = (left: number) => Math.floor(Math.max(0, left) / Math.max(1, passesLeft));
+  const share = (left: number) => equalShare(left, passesLeft);
   const next = {
     maxRounds: total.maxRounds,
     maxToolCalls: total.maxToolCalls,
@@ -37,6 +39,11 @@ export function passShare(
     timeoutMs: share(msLeft),
   };
   return next.maxTokens <= tokensLeft && next.maxTokens >= 1 && next.timeoutMs >= 1 ? next : null;
+}
+
+/** An equal share of what is left among `ways` takers (none when nothing is left). */
+export function equalShare(left: number, ways: number): number {
+  return Math.floor(Math.max(0, left) / Math.max(1, ways));
 }
 
 /** The system prompt, the tools' schemas and the file list, re-sent with every round. */

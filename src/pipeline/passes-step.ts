@@ -1,6 +1,7 @@
 // The tool loop over the change: one loop when the reviewable files fit one (never split), else
 // one loop a pass (review-passes.ts), each a whole loop under the per-loop bounds with its share
-// of the review's tokens and time (pass-budget.ts), each listing only its files while the tools still see the whole workspace.
+// of the review's tokens and time (pass-budget.ts, run by loop-sequence.ts), each listing only its
+// files while the tools still see the whole workspace.
 // The passes' results are merged into one (merge-passes.ts), planned and published once by the
 // steps after this one. A pass that fails does not undo the others: the later passes still run
 // unless the failure says they cannot succeed either, and the coverage says which files no
@@ -9,16 +10,16 @@
 import type { AttributeReason } from "../config/git-attributes.ts";
 import type { ChangedFile } from "../domain/changed-file.ts";
 import type { ReviewCoverage } from "../domain/coverage.ts";
-import { STOPS_LATER_LOOPS } from "../domain/outcome.ts";
 import { addSpend, NO_SPEND } from "../domain/spend.ts";
 import { LISTED_CHANGES } from "../llm/prompt.ts";
 import type { LoopResult, RoundProgress } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import type { HeldBudget } from "./budget-step.ts";
 import { coverageOf, worthShowing } from "./coverage.ts";
+import { runLoopSequence, type SequenceOutcome } from "./loop-sequence.ts";
 import { type LoopStepInput, loopInput } from "./loop-step.ts";
 import { mergePasses } from "./merge-passes.ts";
-import { type LoopBudget, passShare, passTokensNeeded, usedBy, withinGrant } from "./pass-budget.ts";
+import { type LoopBudget, passTokensNeeded, withinGrant } from "./pass-budget.ts";
 import { fileWeight, needsPasses, type PassCapacity, planPasses } from "./review-passes.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 
@@ -93,32 +94,25 @@ export async function passesStep<W extends WorkspaceHandle>(
 }
 
 /**
- * The passes in order, each a whole loop with its share of the review's tokens and time. A pass
- * whose share cannot pay for reading its diff and answering is not started (its files are listed
- * as budget), and a later, lighter pass may still run.
+ * The passes in order, each a whole loop with its share of the review's tokens and time
+ * (loop-sequence.ts). A pass may take more than its equal share to read its diff and answer; one
+ * whose share cannot pay for that is not started (its files are listed as budget), and a later,
+ * lighter pass may still run.
  */
 async function runPasses<W extends WorkspaceHandle>(
   ports: Pick<ReviewPorts<W>, "runLoop" | "reviewLimits">,
   input: PassesStepInput<W>,
   plan: readonly (readonly ChangedFile[])[],
-): Promise<{ results: (LoopResult | undefined)[]; stopped: boolean }> {
-  const total = input.share ?? withinGrant(ports.reviewLimits, input.budget.maxTokens);
-  const { now } = input;
+): Promise<SequenceOutcome<LoopResult>> {
   const changedFiles = plan.reduce((sum, pass) => sum + pass.length, 0);
-  const started = now();
-  const results: (LoopResult | undefined)[] = plan.map(() => undefined);
-  const ran: LoopResult[] = [];
   let spend = NO_SPEND;
-  for (const [i, files] of plan.entries()) {
-    const shown = files.reduce((sum, f) => sum + fileWeight(f), 0);
-    const share = passShare(total, usedBy(ran, now() - started), plan.length - i, passTokensNeeded(shown));
-    if (share === null) continue;
+  const run = async (i: number, share: LoopBudget): Promise<LoopResult> => {
     const pass = { index: i + 1, count: plan.length, changedFiles };
     const before = spend;
     const result = await ports.runLoop({
       ...loopInput({
         ...input,
-        reviewable: files,
+        reviewable: plan[i]!,
         maxTokens: null,
         onRound: (progress) => {
           input.budget.spent(addSpend(before, progress.spend));
@@ -130,9 +124,15 @@ async function runPasses<W extends WorkspaceHandle>(
     });
     spend = addSpend(spend, result.spend);
     input.budget.spent(spend);
-    results[i] = result;
-    ran.push(result);
-    if (STOPS_LATER_LOOPS.has(result.termination_reason)) return { results, stopped: true };
-  }
-  return { results, stopped: false };
+    return result;
+  };
+  return runLoopSequence({
+    total: input.share ?? withinGrant(ports.reviewLimits, input.budget.maxTokens),
+    count: plan.length,
+    needs: (i) => passTokensNeeded(plan[i]!.reduce((sum, f) => sum + fileWeight(f), 0)),
+    unpaid: "skip",
+    now: input.now,
+    run,
+    resultOf: (result) => result,
+  });
 }

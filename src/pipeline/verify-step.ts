@@ -22,7 +22,7 @@ import { addUsage } from "../llm/envelope.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import type { HeldBudget } from "./budget-step.ts";
-import { withinGrant } from "./pass-budget.ts";
+import { equalShare, withinGrant } from "./pass-budget.ts";
 import type { ReviewPorts, VerifyResult } from "./review-ports.ts";
 import { verifyBudget } from "./verify-budget.ts";
 
@@ -89,7 +89,7 @@ export async function verifyStep<W extends WorkspaceHandle>(
     const freeLanes = Math.min(VERIFY_CONCURRENCY - inFlight, review.findings.length - index);
     const left = tokens - result.usage.total_tokens - promised;
     const budget = verifyBudget(ports.reviewLimits, {
-      tokens: Math.floor(left / Math.max(1, freeLanes)),
+      tokens: equalShare(left, freeLanes),
       ms: deadline - now(),
     });
     if (budget === null) return unverified();

@@ -2,13 +2,10 @@
 // hunks. These hunks are the only source of truth for which lines can take a review comment:
 // one comment outside them makes GitHub reject the whole review with a 422.
 
+import type { HunkHeader } from "../domain/hunk-header.ts";
 import type { TimeSlices } from "../domain/time-slices.ts";
 
-export interface Hunk {
-  readonly oldStart: number;
-  readonly oldLines: number;
-  readonly newStart: number;
-  readonly newLines: number;
+export interface Hunk extends HunkHeader {
   /** Added and context lines, by new-file line number: the RIGHT side. */
   readonly rightLines: ReadonlySet<number>;
   readonly addedLines: ReadonlySet<number>;
@@ -19,8 +16,6 @@ export interface Hunk {
 }
 
 const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
-
-export type HunkHeader = Pick<Hunk, "oldStart" | "oldLines" | "newStart" | "newLines">;
 
 /** A hunk's `@@ -a,b +c,d @@` line, read; null when the line is none. The one reader of it. */
 export function hunkHeader(line: string): HunkHeader | null {
