@@ -7,6 +7,7 @@ import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import { afterResolution, type LedgerEntry, summariseLedger } from "../review/ledger.ts";
 import { reviewMarker } from "../review/render.ts";
+import { resolvedFindings } from "../review/reviewed-findings.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { describeFailure } from "./describe-failure.ts";
 import type { FindingEvents } from "./review-outcome.ts";
@@ -89,7 +90,11 @@ function countResolved(
   if (fingerprints === undefined || fingerprints.length === 0) return plan;
   const { fresh, dismissedRepeats } = plan.ledger;
   const after = afterResolution(ledger, new Set(fingerprints));
-  return { ...plan, ledger: summariseLedger(after, fresh, dismissedRepeats) };
+  return {
+    ...plan,
+    ledger: summariseLedger(after, fresh, dismissedRepeats),
+    resolved: resolvedFindings(after, plan.findings),
+  };
 }
 
 function describeResolved(outcome: {
