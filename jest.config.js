@@ -10,6 +10,7 @@ const project = (displayName, roots) => ({
   testEnvironment: "node",
   roots,
   testMatch: ["**/*.test.ts"],
+  setupFilesAfterEnv: ["<rootDir>/test/support/restore-network.ts"],
   extensionsToTreatAsEsm: [".ts"],
   transform: {
     "^.+\\.ts$": [
@@ -25,13 +26,5 @@ export default {
     project("e2e", ["<rootDir>/test/e2e"]),
   ],
   testTimeout: 60000,
-  // Every test file in a fresh worker process, in both tiers. A file that starts Probot's own
-  // Server (the e2e dashboard test) left process-wide state behind that made a later file's
-  // Probot harness get its provider answers from somewhere other than its scripted provider;
-  // and with one worker reused, test/integration/app-thread-replies fails after eval-command
-  // has run in it (its GitHub requests answered from somewhere other than its nock scope), and
-  // passes alone. Until those leaks are found the restart (about 0.4 s a file) stays: a limit
-  // this low recycles the worker after each file.
-  workerIdleMemoryLimit: "1MB",
   reporters: ["default", "<rootDir>/test/support/summary-reporter.js"],
 };
