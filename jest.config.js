@@ -20,11 +20,21 @@ const project = (displayName, roots) => ({
   },
 });
 
+// The fast tier reuses each worker from file to file: every file restores what it changed in the
+// worker process (test/support/restore-network.ts). The end-to-end tier still gives every file a
+// fresh worker (a limit this low recycles it after each file; about 0.4 s a file, small next to
+// its suites), since its files have not all been run one after another in one worker.
+const e2eTier = process.argv.some(
+  (arg, at) =>
+    arg === "--selectProjects=e2e" || (arg === "--selectProjects" && process.argv[at + 1] === "e2e"),
+);
+
 export default {
   projects: [
     project("fast", ["<rootDir>/test/unit", "<rootDir>/test/integration"]),
     project("e2e", ["<rootDir>/test/e2e"]),
   ],
   testTimeout: 60000,
+  ...(e2eTier ? { workerIdleMemoryLimit: "1MB" } : {}),
   reporters: ["default", "<rootDir>/test/support/summary-reporter.js"],
 };
