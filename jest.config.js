@@ -21,9 +21,12 @@ const project = (displayName, roots) => ({
 });
 
 // The fast tier reuses each worker from file to file: every file restores what it changed in the
-// worker process (test/support/restore-network.ts). The end-to-end tier still gives every file a
-// fresh worker (a limit this low recycles it after each file; about 0.4 s a file, small next to
-// its suites), since its files have not all been run one after another in one worker.
+// worker process (test/support/restore-network.ts). Jest's ESM mode keeps part of each file's
+// modules alive, so a worker's heap grows by a few MB a file; past 256 MB it is replaced, since the
+// garbage collector's pauses grow with it and count in the suites that measure event-loop blocks
+// (about 30 files a worker). The end-to-end tier still gives every file a fresh worker (a limit
+// this low recycles it after each file; about 0.4 s a file, small next to its suites), since its
+// files have not all been run one after another in one worker.
 const e2eTier = process.argv.some(
   (arg, at) =>
     arg === "--selectProjects=e2e" || (arg === "--selectProjects" && process.argv[at + 1] === "e2e"),
@@ -35,6 +38,6 @@ export default {
     project("e2e", ["<rootDir>/test/e2e"]),
   ],
   testTimeout: 60000,
-  ...(e2eTier ? { workerIdleMemoryLimit: "1MB" } : {}),
+  workerIdleMemoryLimit: e2eTier ? "1MB" : "256MB",
   reporters: ["default", "<rootDir>/test/support/summary-reporter.js"],
 };
