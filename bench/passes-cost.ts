@@ -130,12 +130,13 @@ async function review(dir: string, head: string, baseURL: string) {
         OPENAI_BASE_URL: baseURL,
         OPENAI_API_KEY: "bench",
         REVIEW_MODEL: "bench",
-        REVIEW_MAX_ROUNDS: "16",
+        // The passes alone: the stand-in model answers reviews, not verifications.
+        REVIEW_VERIFY: "off",
       },
       maxBuffer: 64 * 1024 * 1024,
     },
   );
-  const out = JSON.parse(stdout) as { termination_reason: string; filesReviewed: number };
+  const out = JSON.parse(stdout) as { termination_reason: string; files_reviewed: number };
   return { wallMs: performance.now() - started, ...out };
 }
 
@@ -149,7 +150,7 @@ try {
       const r = await review(repo.dir, head, model.url);
       model.server.close();
       console.log(
-        `run ${run} ${head.padEnd(8)} ${r.termination_reason} files reviewed ${r.filesReviewed}: ` +
+        `run ${run} ${head.padEnd(8)} ${r.termination_reason} files reviewed ${r.files_reviewed}: ` +
           `${counts.requests} requests, ${counts.promptTokens} prompt + ${counts.completionTokens} completion tokens, ` +
           `${(r.wallMs / 1000).toFixed(2)} s`,
       );

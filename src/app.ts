@@ -6,6 +6,7 @@
 import type { ApplicationFunction, Probot } from "probot";
 import { createCheckRuns } from "./check-runs/check-runs.ts";
 import type { AppConfig } from "./config/app-config.ts";
+import type { GitLabConfig } from "./config/gitlab-config.ts";
 import { createPermissionCache } from "./conversation/permission-cache.ts";
 import type { CancelReason } from "./domain/cancel-reason.ts";
 import type { ReviewRequest } from "./github/review-request.ts";
@@ -22,6 +23,7 @@ import type { GitHubClient } from "./github/octokit.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
 import { createOpenRunsJournal, NO_JOURNAL, type OpenRunsJournal } from "./jobs/open-runs-journal.ts";
 import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
+import { gitLabRunner } from "./jobs/run-gitlab-review.ts";
 import { type AppBudget, runReview } from "./jobs/run-review.ts";
 import { routeBottleneckErrors } from "./log/routed-errors.ts";
 import { createDependencyStates, type DependencyState } from "./metrics/dependency-state.ts";
@@ -57,6 +59,8 @@ export interface LoupeAppOptions<W extends WorkspaceHandle = Workspace> {
   readonly now?: () => number;
   /** Spend caps per installation; their store is chosen like the queues (Redis, or this process). */
   readonly budget?: AppBudget;
+  /** GitLab's instance and token: its merge requests' jobs run in the same queues. */
+  readonly gitlab?: NonNullable<GitLabConfig>;
 }
 
 /** What runs once Probot has run the app: what the server shuts down and tests drain. */
@@ -140,14 +144,29 @@ function startRuntime<W extends WorkspaceHandle>(
             store: options.budget.store ?? budgetStoreFor(redisUrl, config.stateDir),
           },
         };
-  const runner: JobRunner = async (job, signal, onCheckRun) =>
-    runReview({
+  const gitlab =
+    options.gitlab === undefined
+      ? null
+      : gitLabRunner({
+          ...{ ports, config, log: app.log, sleep, onEnded: reviewEnded },
+          ...budget,
+          gitlab: options.gitlab,
+        });
+  const runner: JobRunner = async (job, signal, onCheckRun) => {
+    if (job.request.forge === "gitlab") {
+      if (gitlab === null) throw new Error("a GitLab job, and GitLab is not configured in this process");
+      return gitlab(job, signal);
+    }
+    return runReview({
       ...{ job, signal, ports, config, log: app.log, botLogin, sleep, checkRuns, onEnded: reviewEnded },
       ...budget,
       octokit: await installation(job.request.installationId),
       ...(onCheckRun ? { onCheckRun } : {}),
     });
+  };
   const announce = async (request: ReviewRequest) => {
+    // A merge request has no queued check run: its pending status is set once its review starts.
+    if (request.forge === "gitlab") return null;
     const octokit = await installation(request.installationId).catch(() => null);
     if (octokit === null) return null;
     // The queued run is a courtesy (the job opens one if there is none): a short retry, not the

@@ -71,11 +71,27 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
+/**
+ * A stream whose reader went away (`loupe … | head`) takes no more writes, and says so with EPIPE:
+ * the command goes on to its end as it would (files it writes are still written), its output
+ * dropped, instead of dying on an unhandled 'error' event with a stack trace.
+ */
+function writerUntilClosed(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
+}
+
 /** Runs `loupe` as this process: arguments, standard streams and exit code. */
 export async function runCli(): Promise<void> {
   const io: CliIo = {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: writerUntilClosed(process.stdout),
+    stderr: writerUntilClosed(process.stderr),
     env: process.env,
     stderrIsTerminal: process.stderr.isTTY === true,
   };

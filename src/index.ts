@@ -54,6 +54,7 @@ export function createLoupe(
       appId,
       ...(metrics ? { metrics } : {}),
       redisUrl: fleet.redisUrl,
+      ...(settings.gitlab === null ? {} : { gitlab: settings.gitlab }),
       budget: { settings: settings.budget, maxTokens: limits.maxTokens },
       ...(options.stillDownLogMs === undefined ? {} : { stillDownLogMs: options.stillDownLogMs }),
       fleetTiming: { lockMs: fleet.lockMs, stalledIntervalMs: fleet.lockMs / 2, leaseMs: 2 * fleet.lockMs },

@@ -13,6 +13,9 @@ import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { startAppServer } from "./http/app-server.ts";
+import { createGitLabWebhook } from "./http/gitlab-webhook.ts";
+import { checkGitLabAccess } from "./host/gitlab/check-access.ts";
+import { gitLabApi } from "./host/gitlab/gitlab-api.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
 import { createLoupe } from "./index.ts";
@@ -44,9 +47,25 @@ async function main(): Promise<void> {
   const { settings } = startup;
   const { app: config, metricsToken, dashboard: dashboardCredentials } = settings;
   // Never released: wherever one of these shows up in a log line, it is redacted.
-  for (const secret of [settings.webhookSecret, metricsToken, dashboardCredentials?.password])
+  const { gitlab } = settings;
+  for (const secret of [
+    settings.webhookSecret,
+    metricsToken,
+    dashboardCredentials?.password,
+    gitlab?.token,
+    gitlab?.webhookSecret,
+  ])
     registerSecret(secret ?? undefined);
   const log = await createLog(settings.log);
+  if (gitlab !== null) {
+    const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
+    const access = await checkGitLabAccess(api, gitlab.url);
+    if (access.kind === "invalid") {
+      process.stderr.write(`loupe: ${redactSecrets(access.line)}\n`);
+      process.exit(1);
+    }
+    if (access.kind === "unreachable") log.warn({}, access.line);
+  }
   const metrics = createPrometheusMetrics({ version: packageVersion() });
   const readiness = createReadinessTracker();
   const loupe = createLoupe(settings, { metrics, stillDownLogMs: config.stillDownLogMs });
@@ -63,7 +82,12 @@ async function main(): Promise<void> {
       await loupe.app(app, options);
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
       const { redisUrl } = settings.fleet;
-      const { redisHealth } = await loupe.started; // resolved by loupe.app above
+      const { redisHealth, reviews } = await loupe.started; // resolved by loupe.app above
+      if (gitlab !== null) {
+        const secret = gitlab.webhookSecret;
+        options.addHandler(createGitLabWebhook({ secret, queue: () => reviews, metrics, log: app.log }));
+        app.log.info({ gitlab: gitlab.url }, "GitLab merge requests at /api/gitlab/webhooks");
+      }
       dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log, redisHealth });
       if (dashboard !== null) options.addHandler(dashboard.handler);
     },
@@ -85,6 +109,9 @@ async function main(): Promise<void> {
     });
   });
 }
+
+/** A check at start waits for nothing: GitLab's answer now, or a line saying it is away. */
+const NO_RETRY = { sleep: async () => {}, now: Date.now, deadline: 0 };
 
 /** Loupe's version, for loupe_build_info. */
 function packageVersion(): string {

@@ -5,12 +5,12 @@
 
 import { parseCommand } from "../conversation/command.ts";
 import { type CommentAuthor, decideAuthor } from "../conversation/permission.ts";
-import type { ReviewRequest } from "../github/review-request.ts";
-import { toCommentEvent } from "../webhooks/to-comment-event.ts";
-import { toReviewRequest } from "../webhooks/to-review-request.ts";
+import type { GitHubReview } from "../github/review-request.ts";
+import { toPullRequestComment } from "../webhooks/to-comment-event.ts";
+import { toPullRequestReview } from "../webhooks/to-review-request.ts";
 
 export type ActionEvent =
-  | { readonly kind: "review"; readonly request: ReviewRequest }
+  | { readonly kind: "review"; readonly request: GitHubReview }
   | {
       readonly kind: "command";
       readonly pullNumber: number;
@@ -29,19 +29,12 @@ export interface ActionEventOptions {
 }
 
 // A workflow's event carries no App installation (the token is the workflow's or one given as an
-// input); the shared mappings want one, so the event is given a placeholder that nothing reads.
-const NO_INSTALLATION = { id: 1 };
-
+// input): the mappings it shares with the App are the ones that ask for none, and its skips name the
+// workflow's own event.
 export function toActionEvent(name: string, payload: unknown, options: ActionEventOptions): ActionEvent {
-  const withInstallation =
-    typeof payload === "object" && payload !== null ? { installation: NO_INSTALLATION, ...payload } : payload;
   if (name === "pull_request" || name === "pull_request_target") {
-    const mapped = toReviewRequest(
-      { name: "pull_request", id: options.runId, payload: withInstallation },
-      { appId: null, rerunIdentifier: "" },
-    );
-    if (mapped.kind === "skip")
-      return { kind: "skip", message: mapped.message.replace("pull_request.", `${name}.`) };
+    const mapped = toPullRequestReview({ name, id: options.runId, payload });
+    if (mapped.kind === "skip") return { kind: "skip", message: mapped.message };
     return { kind: "review", request: mapped.requests[0]! };
   }
   if (name !== "issue_comment") {
@@ -50,7 +43,7 @@ export function toActionEvent(name: string, payload: unknown, options: ActionEve
       message: `${name} events are not reviewed: use pull_request, pull_request_target or issue_comment.`,
     };
   }
-  const comment = toCommentEvent({ name, id: options.runId, payload: withInstallation });
+  const comment = toPullRequestComment({ name, id: options.runId, payload });
   if (comment.kind === "skip") return comment;
   const author: CommentAuthor = comment.author;
   const decision = decideAuthor(author, options.botLogin);
@@ -78,11 +71,10 @@ export function toActionEvent(name: string, payload: unknown, options: ActionEve
 export function commandRequest(
   event: Extract<ActionEvent, { kind: "command" }>,
   where: { readonly owner: string; readonly repo: string; readonly runId: string; readonly headSha: string },
-): ReviewRequest {
+): GitHubReview {
   return {
     deliveryId: where.runId,
     trigger: event.full ? "command.full_review" : "command.review",
-    installationId: NO_INSTALLATION.id,
     owner: where.owner,
     repo: where.repo,
     pullNumber: event.pullNumber,

@@ -11,6 +11,7 @@ import type { ReviewLimits } from "../config/review-limits.ts";
 import { AUTHOR_POLICIES, type AuthorPolicy, DEFAULT_AUTHOR_POLICY } from "../domain/author-policy.ts";
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
 import { SEVERITIES, type Severity } from "../domain/finding.ts";
+import type { SettingNames } from "../domain/setting-names.ts";
 import { registerSecret } from "../domain/redact.ts";
 import { MACHINE_INPUTS, type MachineFiles, readMachineFiles } from "./machine-files.ts";
 
@@ -34,6 +35,16 @@ export const ENV_OF_INPUT = {
   "price-cached-input": "REVIEW_PRICE_CACHED_INPUT",
   "price-output": "REVIEW_PRICE_OUTPUT",
 } as const;
+
+const INPUT_OF_VARIABLE: ReadonlyMap<string, string> = new Map(
+  Object.entries(ENV_OF_INPUT).map(([input, variable]) => [variable, input]),
+);
+
+/**
+ * The action's texts name its inputs (`openai-base-url`) where the App's name its environment
+ * (`OPENAI_BASE_URL`); a setting the action has no input for is not named (null).
+ */
+export const ACTION_SETTING_NAMES: SettingNames = (setting) => INPUT_OF_VARIABLE.get(setting) ?? null;
 
 /** The inputs only the action has. */
 export const ACTION_INPUTS = [

@@ -2,18 +2,19 @@
 // the App's check run (or none, when the token may not make one), reported through the step's
 // summary and outputs. A publish the token may not make (403) leaves the review in the summary.
 
-import type { ReviewRequest } from "../github/review-request.ts";
+import type { GitHubReview } from "../github/review-request.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { httpStatus } from "../github/octokit.ts";
 import { retryWithin } from "../github/retry-deadline.ts";
 import { reviewOnGitHub } from "../host/github/review-on-github.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
+import { loupeTool } from "../config/loupe-version.ts";
 import { endingFor } from "../jobs/ending.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { actionCheckRun } from "./action-check-run.ts";
-import type { ActionSettings } from "./action-inputs.ts";
+import { ACTION_SETTING_NAMES, type ActionSettings } from "./action-inputs.ts";
 import { actionLogger, annotation, type Write } from "./action-log.ts";
 import { forTheAction, gateReached, reportOutcome } from "./action-report.ts";
 import { writeMachineFiles } from "./machine-files.ts";
@@ -24,7 +25,7 @@ export interface ReviewInActionInput {
   readonly context: RunnerContext;
   readonly settings: ActionSettings;
   readonly octokit: GitHubClient;
-  readonly request: ReviewRequest;
+  readonly request: GitHubReview;
   readonly io: { readonly stdout: Write; readonly signal: AbortSignal };
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -54,7 +55,10 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
       signal: io.signal,
       // pull_request_target runs for anyone's pull request, on the team's key: as in the App.
       authorPolicy: settings.authorPolicy,
+      mention: async () => settings.mention,
+      names: ACTION_SETTING_NAMES,
       prices: settings.prices,
+      now: Date.now,
       started: (pullRequest: { readonly headSha: string }) => run.open(pullRequest.headSha),
       onRound: (progress: RoundProgress) => run.current()?.progress(progress),
       log,
@@ -66,7 +70,7 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   };
   return await reviewOnGitHub(review, async (outcome) => {
     const gated = withActionGate(outcome, settings);
-    const ending = forTheAction(endingFor(gated));
+    const ending = forTheAction(endingFor(gated, loupeTool(), ACTION_SETTING_NAMES));
     await run.current()?.complete(ending);
     const report = reportOutcome({
       outcome: gated,

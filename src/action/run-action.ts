@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { isLoupeError } from "../domain/errors.ts";
-import type { ReviewRequest } from "../github/review-request.ts";
+import type { GitHubReview } from "../github/review-request.ts";
 import { createConversationApi } from "../github/conversation-api.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { commandRequest, toActionEvent } from "./action-event.ts";
@@ -50,7 +50,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     baseUrl: context.apiUrl,
     warn: (message) => io.stdout(annotation("warning", message)),
   });
-  let request: ReviewRequest;
+  let request: GitHubReview;
   if (event.kind === "review") {
     request = event.request;
   } else {
@@ -76,11 +76,14 @@ async function guardedReview(input: {
   readonly context: RunnerContext;
   readonly settings: ActionSettings;
   readonly octokit: GitHubClient;
-  readonly request: ReviewRequest;
+  readonly request: GitHubReview;
   readonly io: ActionIo;
 }): Promise<number> {
   const { context, request, io } = input;
-  const refusal = await headCheckout(context.workspace, request.headSha);
+  const refusal = await headCheckout(
+    { workspace: context.workspace, temp: context.tempDir },
+    { sha: request.headSha, tree: await headTree(input.octokit, context, request.headSha) },
+  );
   if (refusal !== null) {
     appendSummary(
       context.summaryPath,
@@ -90,6 +93,20 @@ async function guardedReview(input: {
     return 1;
   }
   return await reviewInAction({ ...input, sleep });
+}
+
+/** The head's tree, so the guard knows the head's files under any commit id; null when GitHub cannot say. */
+async function headTree(octokit: GitHubClient, context: RunnerContext, sha: string): Promise<string | null> {
+  try {
+    const { data } = await octokit.rest.git.getCommit({
+      owner: context.owner,
+      repo: context.repo,
+      commit_sha: sha,
+    });
+    return data.tree.sha;
+  } catch {
+    return null;
+  }
 }
 
 function nothingToDo(context: RunnerContext, io: ActionIo, message: string): number {

@@ -15,6 +15,8 @@ export interface RunnerContext {
   readonly serverUrl: string;
   /** Where earlier steps may have checked out code; null when the runner set none. */
   readonly workspace: string | null;
+  /** RUNNER_TEMP: the job's temporary folder, where a step may have checked out code too. */
+  readonly tempDir: string | null;
   readonly outputPath: string | null;
   readonly summaryPath: string | null;
 }
@@ -45,6 +47,7 @@ export function readRunnerContext(env: Env): RunnerContext {
     apiUrl: httpUrl("GITHUB_API_URL", optional("GITHUB_API_URL") ?? "https://api.github.com"),
     serverUrl: httpUrl("GITHUB_SERVER_URL", optional("GITHUB_SERVER_URL") ?? "https://github.com"),
     workspace: optional("GITHUB_WORKSPACE"),
+    tempDir: optional("RUNNER_TEMP"),
     outputPath: optional("GITHUB_OUTPUT"),
     summaryPath: optional("GITHUB_STEP_SUMMARY"),
   };

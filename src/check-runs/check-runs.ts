@@ -8,7 +8,7 @@
 // GitHub's secondary rate limits within a deadline; every text is clamped by github/check-run.ts.
 
 import type { CancelReason } from "../domain/cancel-reason.ts";
-import type { CheckConclusion, CheckRunOutput } from "../github/check-run.ts";
+import type { CheckRunEnding } from "../github/check-run.ts";
 import {
   completeCheckRun,
   createCheckRun,
@@ -35,19 +35,13 @@ export interface KnownRun {
   readonly headSha: string;
 }
 
-/** How a job ends on its check run. */
-export interface RunEnding {
-  readonly conclusion: CheckConclusion;
-  readonly output: CheckRunOutput;
-}
-
 export interface OpenCheckRun {
   readonly id: number;
   readonly headSha: string;
   /** At most one update per interval, never awaited by the caller, at most one in flight. */
   progress(progress: RoundProgress): void;
   /** Completes the run (after the last progress update); failures are logged, never thrown. */
-  complete(ending: RunEnding): Promise<void>;
+  complete(ending: CheckRunEnding): Promise<void>;
 }
 
 export interface OpenInput {

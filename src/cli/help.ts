@@ -103,7 +103,7 @@ Measures review quality on Martian's offline code-review benchmark (docs/measuri
   loupe eval prepare --golden <dir> --out <manifest>
   loupe eval run --manifest <manifest> --variant <name> [--variants <file>] [--runs <n>] --out <dir>
   loupe eval judge --results <dir> --manifest <manifest>
-  loupe eval report --results <dir> [--compare <variant-a> <variant-b>]
+  loupe eval report --results <dir> [--compare <variant-a> <variant-b>] [--json]
 
 options:
   --golden <dir>       a checkout's offline/golden_comments (every *.json)
@@ -114,13 +114,17 @@ options:
   --runs <n>           reviews of each pull request, 1 to 100; default 1
   --results <dir>      the results directory run wrote
   --compare <a> <b>    a paired comparison of two variants (a minus b)
+  --json               the report as JSON instead of a table
   -h, --help           show this help
+
+prepare keeps each pull request it resolves in <manifest>.progress.json: a run stopped by the
+network or GitHub's rate limit resumes where it stopped when run again.
 
 environment: GITHUB_TOKEN, GITHUB_API_URL (prepare); the provider and REVIEW_* settings as for
 loupe review (run); JUDGE_BASE_URL, JUDGE_API_KEY, JUDGE_MODEL, JUDGE_CONCURRENCY (judge).
 
-exit status: 0 done, 1 some reviews or judgements failed (run the step again to retry them),
-             2 bad usage or configuration
+exit status: 0 done, 1 some pull requests, reviews or judgements failed (run the step again to
+             retry them), 2 bad usage or configuration
 `;
 
 export const COMMAND_HELP: Readonly<Record<CommandName, string>> = {

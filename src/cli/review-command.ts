@@ -65,6 +65,7 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
       // Asked for: no author policy holds a review someone started by hand.
       authorPolicy: "everyone",
       prices: budget.prices,
+      now: Date.now,
       started,
       onRound: (round) => progress?.onRound(round),
       log: { info: () => {}, warn: () => {} },

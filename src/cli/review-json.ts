@@ -2,9 +2,9 @@
 // the output), GitHub's review comments and .github/loupe.yml already use. The plan is projected
 // to what a reader can use: its fingerprint set and its fallback renderer are internal.
 
-import type { ReviewCoverage } from "../domain/coverage.ts";
 import { loupeTool } from "../config/loupe-version.ts";
-import { gitHubComment } from "../github/publish-review.ts";
+import type { ReviewCoverage } from "../domain/coverage.ts";
+import { gitHubComment } from "../github/github-comment.ts";
 import { reviewDocument } from "../pipeline/machine-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";

@@ -9,6 +9,7 @@ import { BudgetSchema } from "./budget-config.ts";
 import { DashboardSchema } from "./dashboard-config.ts";
 import { FleetConfigSchema } from "./fleet-config.ts";
 import { GitHubConfigSchema } from "./github-config.ts";
+import { GitLabConfigSchema } from "./gitlab-config.ts";
 import { LogConfigSchema } from "./log-config.ts";
 import { ProviderConfigSchema } from "./provider-config.ts";
 import { fanOut } from "./read-env.ts";
@@ -33,6 +34,8 @@ const AREAS = {
   github: GitHubConfigSchema,
   /** Prices, and the installations' spend caps. */
   budget: BudgetSchema,
+  /** GitLab merge requests, beside GitHub's pull requests (null: not configured). */
+  gitlab: GitLabConfigSchema,
 };
 
 export const AppSettingsSchema = v.pipe(

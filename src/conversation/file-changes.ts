@@ -1,25 +1,18 @@
-// The lines the new commits touched, per file, from GitHub's compare lastHead...newHead `files[]`:
-// added lines by head line number, and both neighbours of a deletion (a deleted line has no head
-// number; the lines around the gap are where the reader sees the change).
+// The lines the new commits touched, per file, from the host's comparison of the last head with
+// the new one: added lines by head line number, and both neighbours of a deletion (a deleted line
+// has no head number; the lines around the gap are where the reader sees the change).
 
+import type { ChangedFile } from "../domain/changed-file.ts";
+import { hunkHeader } from "../review/patch-hunks.ts";
 import type { FileChange } from "./select-resolvable.ts";
-
-export interface ComparedFile {
-  readonly filename: string;
-  readonly status: string;
-  readonly patch?: string | undefined;
-  readonly previous_filename?: string;
-}
-
-const HEADER = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
 
 export function changedLines(patch: string): Set<number> {
   const lines = new Set<number>();
   let next = 0; // the head line number the next "+" or " " line gets
   for (const raw of patch.split("\n")) {
-    const header = HEADER.exec(raw);
+    const header = hunkHeader(raw);
     if (header) {
-      next = Number(header[1]);
+      next = header.newStart;
       continue;
     }
     if (next === 0) continue;
@@ -32,19 +25,21 @@ export function changedLines(patch: string): Set<number> {
   return lines;
 }
 
-export function fileChanges(files: readonly ComparedFile[]): Map<string, FileChange> {
+export function fileChanges(
+  files: readonly Pick<ChangedFile, "filename" | "status" | "previousFilename" | "patch">[],
+): Map<string, FileChange> {
   const changes = new Map<string, FileChange>();
   for (const file of files) {
     if (file.status === "removed") {
       changes.set(file.filename, { removed: true, changedLines: new Set() });
       continue;
     }
-    if (file.status === "renamed" && file.previous_filename !== undefined) {
+    if (file.status === "renamed" && file.previousFilename !== null) {
       // Threads on the old name cannot be placed on the new one: treat the old path as gone.
-      changes.set(file.previous_filename, { removed: true, changedLines: new Set() });
+      changes.set(file.previousFilename, { removed: true, changedLines: new Set() });
     }
     // No patch (binary or too large): the whole file may have changed.
-    if (file.patch === undefined) changes.set(file.filename, { removed: true, changedLines: new Set() });
+    if (file.patch === null) changes.set(file.filename, { removed: true, changedLines: new Set() });
     else changes.set(file.filename, { removed: false, changedLines: changedLines(file.patch) });
   }
   return changes;

@@ -10,8 +10,7 @@
 import { extractIdentities } from "../review/finding-identity.ts";
 import { extractFingerprints } from "../review/fingerprint.ts";
 import type { Dismissal, LedgerEntry, LedgerStatus } from "../review/ledger.ts";
-import { slugOf } from "./command.ts";
-import { isBotComment, type ReviewThread } from "./review-thread.ts";
+import { type Actor, isBotComment, isLoupeActor, type ReviewThread } from "./review-thread.ts";
 
 /** Enough for any pull request's findings; a guard against a thread list without end. */
 export const MAX_LEDGER_ENTRIES = 500;
@@ -25,11 +24,10 @@ export function dismissalCandidates(threads: readonly ReviewThread[], botLogin: 
   const logins = new Set<string>();
   for (const thread of threads) {
     if (!startedByLoupe(thread, botLogin)) continue;
-    const resolver = thread.resolvedBy?.login;
-    if (resolver !== undefined && !isLoupe(resolver, botLogin)) logins.add(resolver);
+    const resolver = thread.resolvedBy;
+    if (isPerson(resolver, botLogin)) logins.add(resolver.login);
     for (const reaction of thread.thumbsDown ?? []) {
-      const login = reaction.user?.login;
-      if (login !== undefined && !isLoupe(login, botLogin)) logins.add(login);
+      if (isPerson(reaction.user, botLogin)) logins.add(reaction.user.login);
     }
   }
   return logins;
@@ -66,18 +64,18 @@ function statusOf(
   thread: ReviewThread,
   input: Parameters<typeof readLedger>[0],
 ): { status: LedgerStatus; dismissal: Dismissal | null } {
-  const writer = (login: string | undefined) =>
-    login !== undefined && input.writers.has(login.toLowerCase()) && !isLoupe(login, input.botLogin);
-  const reaction = (thread.thumbsDown ?? []).find((r) => writer(r.user?.login));
+  const writer = (actor: Actor | null | undefined) =>
+    isPerson(actor, input.botLogin) && input.writers.has(actor.login.toLowerCase());
+  const reaction = (thread.thumbsDown ?? []).find((r) => writer(r.user));
   if (reaction !== undefined) {
     return {
       status: "dismissed",
       dismissal: { by: reaction.user!.login, at: reaction.createdAt, how: "reaction" },
     };
   }
-  const resolver = thread.isResolved ? thread.resolvedBy?.login : undefined;
+  const resolver = thread.isResolved ? thread.resolvedBy : undefined;
   if (!thread.isOutdated && writer(resolver)) {
-    return { status: "dismissed", dismissal: { by: resolver!, at: null, how: "resolved" } };
+    return { status: "dismissed", dismissal: { by: resolver!.login, at: null, how: "resolved" } };
   }
   const said = lastStatus(thread, input.botLogin);
   // Loupe resolves the thread when it records a reply's dismissal; a writer unresolving it undoes it.
@@ -90,8 +88,9 @@ function statusOf(
   // Loupe resolves a thread whose code changed and whose finding it did not raise again; a writer
   // resolving it after its code changed (outdated) is taken the same way. Someone who cannot
   // write resolving it changes nothing.
-  const by = thread.resolvedBy?.login;
-  const fixed = thread.isResolved && (by === undefined || isLoupe(by, input.botLogin) || writer(by));
+  const by = thread.resolvedBy;
+  const fixed =
+    thread.isResolved && (by === undefined || by === null || isLoupeActor(by, input.botLogin) || writer(by));
   return { status: fixed ? "fixed" : "open", dismissal: null };
 }
 
@@ -112,9 +111,9 @@ function startedByLoupe(thread: ReviewThread, botLogin: string): boolean {
   return first !== undefined && isBotComment(first, botLogin);
 }
 
-function isLoupe(login: string, botLogin: string): boolean {
-  const lower = login.toLowerCase();
-  return lower === botLogin.toLowerCase() || lower === slugOf(botLogin).toLowerCase();
+/** Anyone but Loupe's bot account: a user whose login is Loupe's slug is a person like any other. */
+function isPerson(actor: Actor | null | undefined, botLogin: string): actor is Actor {
+  return actor !== undefined && actor !== null && !isLoupeActor(actor, botLogin);
 }
 
 /** The title line of Loupe's inline comment ("🟠 **High** · title"), its escapes removed. */

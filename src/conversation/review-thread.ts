@@ -1,21 +1,28 @@
 // A pull request review thread as GitHub's GraphQL API describes it (pullRequest.reviewThreads),
 // and the questions Loupe asks of one: did Loupe start it, which finding is it, and is a person's
 // reply still waiting for an answer. GraphQL names a bot by its slug (`loupe`), REST by
-// `loupe[bot]`: both spellings are accepted, and only for an author that is a Bot.
+// `loupe[bot]`: Loupe is only ever its bot account — the slug counts only with the type `Bot`
+// (a person may own the login `loupe`), and `<slug>[bot]` is a login no person can hold.
 
 import { extractFingerprints } from "../review/fingerprint.ts";
 import { slugOf } from "./command.ts";
 
+/** Someone GitHub's GraphQL API names: a `User`, a `Bot`, … */
+export interface Actor {
+  readonly login: string;
+  readonly __typename?: string;
+}
+
 export interface ThreadComment {
   readonly databaseId: number | null;
   readonly body: string;
-  readonly author: { readonly login: string; readonly __typename?: string } | null;
+  readonly author: Actor | null;
 }
 
 /** A 👎 on the thread's first comment. */
 export interface ThumbsDown {
   readonly createdAt: string | null;
-  readonly user: { readonly login: string } | null;
+  readonly user: Actor | null;
 }
 
 export interface ReviewThread {
@@ -28,16 +35,21 @@ export interface ReviewThread {
   readonly startLine: number | null;
   readonly comments: readonly ThreadComment[];
   /** Who resolved it (GraphQL names Loupe by its slug); absent when the reader did not ask. */
-  readonly resolvedBy?: { readonly login: string } | null;
+  readonly resolvedBy?: Actor | null;
   /** The 👎 reactions on the first comment (the first 20); absent when the reader did not ask. */
   readonly thumbsDown?: readonly ThumbsDown[];
 }
 
 export function isBotComment(comment: ThreadComment, botLogin: string): boolean {
-  const author = comment.author;
-  if (author === null) return false;
-  if (author.login === botLogin) return true;
-  return author.__typename === "Bot" && author.login === slugOf(botLogin);
+  return comment.author !== null && isLoupeActor(comment.author, botLogin);
+}
+
+/** Loupe's bot account: `<slug>[bot]` (REST), or the slug with the type `Bot` (GraphQL). */
+export function isLoupeActor(actor: Actor, botLogin: string): boolean {
+  const login = actor.login.toLowerCase();
+  const bot = botLogin.toLowerCase();
+  if (login === bot && (actor.__typename === "Bot" || /\[bot\]$/.test(bot))) return true;
+  return actor.__typename === "Bot" && login === slugOf(bot);
 }
 
 /** Loupe's finding fingerprint when Loupe started the thread, else null. */

@@ -4,13 +4,11 @@
 // operator who expected a dashboard learns why there is none.
 
 import type { DashboardCredentials } from "../config/dashboard-config.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import { DASHBOARD_PATH } from "./queue-dashboard.ts";
 import { openRedisDashboard, type RedisDashboard, type RedisDashboardOptions } from "./redis-dashboard.ts";
 
-export interface DashboardLog {
-  info(fields: object, message: string): void;
-  warn(fields: object, message: string): void;
-}
+export type DashboardLog = JobLogger;
 
 export interface DashboardSettings {
   /** DASHBOARD_USER / DASHBOARD_PASSWORD, read (and refused when bad) before the server starts. */

@@ -49,11 +49,13 @@ function wholeFile(lines: readonly string[]): string {
   return text;
 }
 
-export function quoteNear(
-  lines: readonly string[],
-  anchor: { readonly line: number | null; readonly end_line?: number | null },
-  quote: string,
-): boolean {
+/** A finding's lines: the first (null for a whole file) and the last, when it spans several. */
+export interface QuoteAnchor {
+  readonly line: number | null;
+  readonly end_line?: number | null;
+}
+
+export function quoteNear(lines: readonly string[], anchor: QuoteAnchor, quote: string): boolean {
   const wanted = normalised(quoteLines(quote));
   if (wanted.length < MIN_QUOTE_CHARS) return false;
   if (anchor.line === null) return wholeFile(lines).includes(wanted);
@@ -92,11 +94,7 @@ function evidenceCandidates(evidence: string): string[] {
  * after "Line 42 reads:". A signal of how grounded a finding is, recorded after validation and
  * never a reason to reject a review; a fragment must be long enough to mean something.
  */
-export function evidenceQuotesCode(
-  lines: readonly string[],
-  anchor: { readonly line: number | null; readonly end_line?: number | null },
-  evidence: string,
-): boolean {
+export function evidenceQuotesCode(lines: readonly string[], anchor: QuoteAnchor, evidence: string): boolean {
   if (quoteNear(lines, anchor, evidence)) return true;
   return evidenceCandidates(evidence).some(
     (candidate) =>
@@ -115,11 +113,7 @@ const MIN_PROOF_CHARS = 6;
  */
 export function quoteRefutes(
   lines: readonly string[],
-  finding: {
-    readonly line: number | null;
-    readonly end_line?: number | null;
-    readonly evidence: string;
-  },
+  finding: QuoteAnchor & { readonly evidence: string },
   quote: string,
 ): boolean {
   if (!quoteNear(lines, finding, quote)) return false;

@@ -5,15 +5,42 @@
 import type { TerminationReason } from "./outcome.ts";
 
 /**
- * Why a changed file was not reviewed. `excluded`: the repository's `paths` rules. `removed`: a
- * deleted file has no head to review. `binary`: no text diff. `too_large`: the host gave no diff
- * for it (over its size limits). `budget`: the review's budget had no pass left for it.
- * `pass_failed`: its pass ended without a review (the provider failed, time ran out).
+ * Why a changed file was not reviewed. `excluded`: the repository's `paths` rules (the lockfile
+ * defaults among them). `generated`, `vendored`, `no_diff`: the base's `.gitattributes` marks it
+ * `linguist-generated`, `linguist-vendored`, or `-diff`/`binary`, GitHub's own conventions.
+ * `removed`: a deleted file has no head to review. `described`: reviewed from a description only
+ * (its size and line counts), its diff being too large to show or binary. `binary`, `too_large`:
+ * no text diff. `budget`: the review's budget had no pass left for it. `pass_failed`: its pass
+ * ended without a review (the provider failed, time ran out).
  */
-export type NotReviewedReason = "excluded" | "removed" | "binary" | "too_large" | "budget" | "pass_failed";
+export type NotReviewedReason =
+  | "excluded"
+  | "generated"
+  | "vendored"
+  | "no_diff"
+  | "removed"
+  | "described"
+  | "binary"
+  | "too_large"
+  | "budget"
+  | "pass_failed";
+
+/** Reasons a file is left out by the repository's own choice or nature: no review was owed. */
+export const LEFT_OUT_BY_DESIGN: ReadonlySet<NotReviewedReason> = new Set<NotReviewedReason>([
+  "excluded",
+  "generated",
+  "vendored",
+  "no_diff",
+  "removed",
+  "described",
+]);
 
 export const NOT_REVIEWED_SENTENCES: Readonly<Record<NotReviewedReason, string>> = {
   excluded: "excluded by the paths rules",
+  generated: "generated (linguist-generated in .gitattributes)",
+  vendored: "vendored (linguist-vendored in .gitattributes)",
+  no_diff: "no diff wanted (-diff or binary in .gitattributes)",
+  described: "shown only as a description (too large to show line by line, or binary)",
   removed: "deleted",
   binary: "binary (no text diff)",
   too_large: "diff too large for the host to show",

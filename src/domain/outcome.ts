@@ -39,7 +39,7 @@ export const TERMINATION_SENTENCES: Readonly<Record<TerminationReason, string>> 
   provider_unavailable: "The model provider could not be reached or kept failing.",
   cancelled: "The review was cancelled before it finished.",
   provider_request_rejected:
-    "The model provider rejected the request (HTTP 400, 404 or 422): check OPENAI_BASE_URL and REVIEW_MODEL.",
+    "The model provider rejected the request (HTTP 400, 404 or 422): the endpoint or the model is wrong, or the request is one it does not accept.",
   worker_out_of_memory:
     "Loupe's work on this repository needed more memory than its limit allows, so the review was stopped and nothing was published.",
   worker_timeout:
@@ -63,3 +63,16 @@ export function isWorkerStopReason(value: unknown): value is WorkerStopReason {
 export function isTerminationReason(value: unknown): value is TerminationReason {
   return typeof value === "string" && (TERMINATION_REASONS as readonly string[]).includes(value);
 }
+
+/**
+ * Why a loop ended that the next loop of the same review would meet too (the same worker, the same
+ * credentials, the same endpoint and model, the same provider's limit): after one of these, a
+ * review with several loops (passes, finders) runs no more. One set for every such sequence.
+ */
+export const STOPS_LATER_LOOPS: ReadonlySet<TerminationReason> = new Set<TerminationReason>([
+  "cancelled",
+  ...WORKER_STOP_REASONS,
+  "provider_authentication_failed",
+  "provider_request_rejected",
+  "provider_rate_limited",
+]);

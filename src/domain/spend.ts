@@ -4,6 +4,8 @@
 // Prices are the operator's, never guessed: with none set and no reported cost, a review's cost is
 // unknown, and is said to be, rather than shown as $0.
 
+import { ENVIRONMENT_NAMES, type SettingNames } from "./setting-names.ts";
+
 /** Snake case like the loop record that carries it (the CLI prints both as one JSON object). */
 export interface Spend {
   /** Rounds whose answer reported usage. */
@@ -80,11 +82,15 @@ export function addSpend(a: Spend, b: Spend): Spend {
   };
 }
 
-/** The provider's own figure when every round reported one, else the operator's prices, else unknown. */
+/**
+ * The provider's own figure when every round reported one, else the operator's prices, else
+ * unknown — also when no round reported anything: a request that failed may still have been
+ * billed, so without prices nothing is shown as $0 (docs/cost-and-budgets.md).
+ */
 export function costOf(spend: Spend, prices: Prices | null): Cost {
   if (spend.rounds > 0 && spend.provider_dollars !== null)
     return { kind: "reported", dollars: spend.provider_dollars };
-  if (prices === null) return spend.rounds === 0 ? { kind: "priced", dollars: 0 } : { kind: "unpriced" };
+  if (prices === null) return { kind: "unpriced" };
   const dollars =
     (spend.input_tokens * prices.input +
       spend.cached_input_tokens * prices.cachedInput +
@@ -93,19 +99,20 @@ export function costOf(spend: Spend, prices: Prices | null): Cost {
   return { kind: "priced", dollars };
 }
 
-/** `$0.0123`, or what is missing: shown wherever a review's cost is. */
-export function describeCost(cost: Cost): string {
-  if (cost.kind === "unpriced") return "unknown (no prices set: REVIEW_PRICE_INPUT, REVIEW_PRICE_OUTPUT)";
+/** `$0.0123`, or what is missing (named as the reader sets prices): shown wherever a review's cost is. */
+export function describeCost(cost: Cost, names: SettingNames = ENVIRONMENT_NAMES): string {
+  if (cost.kind === "unpriced")
+    return `unknown (no prices set: ${names("REVIEW_PRICE_INPUT")}, ${names("REVIEW_PRICE_OUTPUT")})`;
   const shown = cost.dollars >= 1 ? cost.dollars.toFixed(2) : cost.dollars.toPrecision(2);
   return `$${cost.dollars === 0 ? "0.00" : shown}${cost.kind === "reported" ? " (reported by the provider)" : ""}`;
 }
 
 /** `Cost: $0.0123 — 1,200 input (800 cached) and 60 output tokens.` for check runs and logs. */
-export function describeSpend(spend: Spend, cost: Cost): string {
+export function describeSpend(spend: Spend, cost: Cost, names: SettingNames = ENVIRONMENT_NAMES): string {
   const n = (value: number) => value.toLocaleString("en-US");
   const input = spend.input_tokens + spend.cached_input_tokens;
   const cached = spend.cached_input_tokens > 0 ? ` (${n(spend.cached_input_tokens)} cached)` : "";
-  return `Cost: ${describeCost(cost)} — ${n(input)} input${cached} and ${n(spend.output_tokens)} output tokens.`;
+  return `Cost: ${describeCost(cost, names)} — ${n(input)} input${cached} and ${n(spend.output_tokens)} output tokens.`;
 }
 
 /** Dollars, when known: what logs and metrics record. */

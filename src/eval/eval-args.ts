@@ -2,11 +2,12 @@
 
 import { LoupeError } from "../domain/errors.ts";
 
+/** Each step's options: `required` and `optional` take values, `switches` take none. */
 export const EVAL_STEPS = {
-  prepare: { required: ["--golden", "--out"], optional: [] },
-  run: { required: ["--manifest", "--variant", "--out"], optional: ["--variants", "--runs"] },
-  judge: { required: ["--results", "--manifest"], optional: [] },
-  report: { required: ["--results"], optional: ["--compare"] },
+  prepare: { required: ["--golden", "--out"], optional: [], switches: [] },
+  run: { required: ["--manifest", "--variant", "--out"], optional: ["--variants", "--runs"], switches: [] },
+  judge: { required: ["--results", "--manifest"], optional: [], switches: [] },
+  report: { required: ["--results"], optional: ["--compare"], switches: ["--json"] },
 } as const;
 
 export type EvalStep = keyof typeof EVAL_STEPS;
@@ -15,17 +16,21 @@ export function isEvalStep(name: string | undefined): name is EvalStep {
   return name !== undefined && Object.hasOwn(EVAL_STEPS, name);
 }
 
-/** Option name (without dashes) to its values; `--compare` takes two. */
+/** Option name (without dashes) to its values; `--compare` takes two, a switch none. */
 export type EvalArgs = Readonly<Record<string, readonly string[]>>;
 
 export function parseEvalArgs(step: EvalStep, argv: readonly string[]): EvalArgs {
-  const { required, optional } = EVAL_STEPS[step];
-  const known: readonly string[] = [...required, ...optional];
+  const { required, optional, switches } = EVAL_STEPS[step];
+  const known: readonly string[] = [...required, ...optional, ...switches];
   const values: Record<string, string[]> = {};
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index] ?? "";
     if (!known.includes(flag)) {
       throw new LoupeError("usage_invalid", `unknown option ${JSON.stringify(flag)} for loupe eval ${step}`);
+    }
+    if ((switches as readonly string[]).includes(flag)) {
+      values[flag.slice(2)] = [];
+      continue;
     }
     const arity = flag === "--compare" ? 2 : 1;
     const taken = argv.slice(index + 1, index + 1 + arity);

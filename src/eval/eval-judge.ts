@@ -56,6 +56,8 @@ export async function runEvalJudge(args: EvalArgs, io: CliIo): Promise<number> {
     await writeJson(target, {
       ...judgedRun,
       variant: stored.variant,
+      // Scores are comparable only on the same golden set: the report prints this beside them.
+      golden_set: manifest.golden_set ?? null,
       pairs: matching.pairs,
       verdicts: outcome.verdicts,
     });

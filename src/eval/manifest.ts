@@ -18,21 +18,24 @@ const ManifestPullSchema = v.object({
 
 export const ManifestSchema = v.object({
   version: v.literal(1),
+  /** The golden set's content hash (golden-set.ts); absent in a manifest written before it was kept. */
+  golden_set: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{12}$/))),
   pulls: v.array(ManifestPullSchema),
 });
 
 export type Manifest = v.InferOutput<typeof ManifestSchema>;
 export type ManifestPull = v.InferOutput<typeof ManifestPullSchema>;
 
-export function parseManifest(text: string): Manifest | string {
+/** The manifest, or what is wrong with it, worded about `what` ("the manifest" unless told). */
+export function parseManifest(text: string, what = "the manifest"): Manifest | string {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return "the manifest is not JSON";
+    return `${what} is not JSON`;
   }
   const parsed = v.safeParse(ManifestSchema, json);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];
-  return `the manifest is invalid: ${v.getDotPath(issue) ?? "(root)"}: ${issue.message}`;
+  return `${what} is invalid: ${v.getDotPath(issue) ?? "(root)"}: ${issue.message}`;
 }

@@ -18,6 +18,7 @@
 import type { Redis } from "ioredis";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { decideReview, type PrRefusal } from "../domain/pr-rules.ts";
+import { queueKey } from "../github/review-request.ts";
 
 export type Decision =
   | {
@@ -110,6 +111,8 @@ export interface PrTarget {
   readonly repo: string;
   readonly pullNumber: number;
   readonly installationId: number;
+  /** A GitLab merge request's keys are its own (github/review-request.ts's queueKey). */
+  readonly forge?: "gitlab";
 }
 
 export interface PrState {
@@ -135,15 +138,15 @@ export function createPrState(
 ): PrState {
   const now = options.now ?? Date.now;
   const p = options.prefix;
-  const pr = (t: PrTarget) => `${p}pr:${t.owner}/${t.repo}#${t.pullNumber}`;
-  const reviewed = (t: PrTarget, sha: string) => `${p}reviewed:${t.owner}/${t.repo}#${t.pullNumber}@${sha}`;
+  const pr = (t: PrTarget) => `${p}pr:${queueKey(t)}`;
+  const reviewed = (t: PrTarget, sha: string) => `${p}reviewed:${queueKey(t)}@${sha}`;
   const installation = (t: PrTarget) => `${p}installation:${t.installationId}`;
   const superseded = (jobId: string) => `${p}superseded:${jobId}`;
   const run = (script: string, keys: string[], args: (string | number)[]) =>
     redis.eval(script, keys.length, ...keys, ...args.map(String));
   return {
     async decide({ target, jobId, deliveryId, headSha, rerun }) {
-      const delivery = `${p}delivery:${deliveryId}:${target.owner}/${target.repo}#${target.pullNumber}`;
+      const delivery = `${p}delivery:${deliveryId}:${queueKey(target)}`;
       for (let attempt = 0; attempt < DECIDE_ATTEMPTS; attempt++) {
         const read = (await run(READ, [pr(target), delivery, reviewed(target, headSha)], [])) as string[];
         const [version, runJob, runSha, runUntil, waitJob, waitSha, seen, done] = read as [

@@ -1,8 +1,9 @@
 // The queue of replies in Loupe's threads a process runs: its own in memory, or with REDIS_URL the
 // fleet's on Redis, where one comment is answered once across replicas.
 
-import type { DependencyState } from "../metrics/dependency-state.ts";
 import { errorDetail } from "../log/error-detail.ts";
+import type { Logger } from "../log/job-logger.ts";
+import type { DependencyState } from "../metrics/dependency-state.ts";
 import { createReplyQueue, type ReplyQueue, type ReplyRunner } from "../replies/reply-queue.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
 import { createRedisReplyQueue } from "./redis-reply-queue.ts";
@@ -11,11 +12,7 @@ export interface ReplyQueueChoice {
   readonly redisUrl: string | null;
   readonly concurrency: number;
   readonly runner: ReplyRunner;
-  readonly log: {
-    error(obj: object, msg: string): void;
-    info(obj: object, msg: string): void;
-    warn(obj: object, msg: string): void;
-  };
+  readonly log: Logger;
   readonly fleetTiming?: Partial<FleetTiming>;
   /** Redis's state, shared by the process's queues. */
   readonly redisHealth?: DependencyState;

@@ -6,8 +6,9 @@ import type { CancelReason } from "../domain/cancel-reason.ts";
 import type { ReviewRequest } from "../github/review-request.ts";
 import { createReviewQueue } from "../jobs/queue.ts";
 import type { JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
-import type { DependencyState } from "../metrics/dependency-state.ts";
 import { errorDetail } from "../log/error-detail.ts";
+import type { Logger } from "../log/job-logger.ts";
+import type { DependencyState } from "../metrics/dependency-state.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
 import { createRedisQueue } from "./redis-queue.ts";
 
@@ -15,11 +16,7 @@ export interface ReviewQueueChoice {
   readonly redisUrl: string | null;
   readonly concurrency: number;
   readonly runner: JobRunner;
-  readonly log: {
-    error(obj: object, msg: string): void;
-    info(obj: object, msg: string): void;
-    warn(obj: object, msg: string): void;
-  };
+  readonly log: Logger;
   /** Makes the `queued` check run of a request that has to wait; its id, or null. */
   readonly announce: (request: ReviewRequest) => Promise<number | null>;
   /** Completes a queued check run `cancelled` when its request leaves without running. */

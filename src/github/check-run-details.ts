@@ -4,13 +4,14 @@
 // redacted; nothing of the provider's body is ever part of them.
 
 import { redactSecrets } from "../domain/redact.ts";
+import { ENVIRONMENT_NAMES, type SettingNames } from "../domain/setting-names.ts";
 import { resultDetails, sameList } from "../llm/result-details.ts";
 import type { LoopResult } from "../llm/types.ts";
 import { type Block, code, paragraph, strong, text } from "../review/markdown-tree.ts";
 import { sentenceInlines } from "../review/model-inlines.ts";
 
-export function renderResultDetails(result: LoopResult): Block[] {
-  const details = resultDetails(result);
+export function renderResultDetails(result: LoopResult, names: SettingNames = ENVIRONMENT_NAMES): Block[] {
+  const details = resultDetails(result, names);
   const out: Block[] = [];
   // Loupe's own sentence: the host comes from the operator's validated OPENAI_BASE_URL.
   if (details.providerHint !== null)

@@ -9,6 +9,7 @@ import type { Severity } from "../domain/finding.ts";
 import { SEVERITIES } from "../domain/finding.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
 import { redactSecrets } from "../domain/redact.ts";
+import type { SettingNames } from "../domain/setting-names.ts";
 import { type Cost, describeSpend } from "../domain/spend.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
@@ -45,6 +46,10 @@ export interface CheckRunOutputInput {
   readonly ledger?: LedgerSummary;
   /** A review in passes: what each pass covered, and the files none did. */
   readonly coverage?: ReviewCoverage;
+  /** How texts name settings (the Action's inputs); absent: environment variables. */
+  readonly names?: SettingNames;
+  /** Ends the text (the agents' hidden JSON block): the trace gives way to it. */
+  readonly machineBlock?: string;
 }
 
 /** A finished review always shows its trace (or why there is none), so `text` is always there. */
@@ -59,8 +64,8 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
     const seconds = Math.round(result.retry_after_seconds);
     summary.push(paragraph(text(`The provider asked Loupe to wait ${seconds} s before retrying.`)));
   }
-  summary.push(...renderResultDetails(result), ...renderVerification(result));
-  const toolCalls = describeToolCalls(result);
+  summary.push(...renderResultDetails(result, input.names), ...renderVerification(result));
+  const toolCalls = describeToolCalls(result, input.names);
   if (toolCalls !== null) summary.push(paragraph(text(toolCalls)));
   if (input.ledger !== undefined) summary.push(...ledgerBlocks(input.ledger));
   if (input.extraNote !== undefined && input.extraNote.trim() !== "") {
@@ -96,13 +101,18 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
           .concat([[text(String(input.filesReviewed))], [text(String(input.filesSkipped))]]),
       ],
     },
-    ...(input.cost === undefined ? [] : [paragraph(text(describeSpend(result.spend, input.cost)))]),
+    ...(input.cost === undefined
+      ? []
+      : [paragraph(text(describeSpend(result.spend, input.cost, input.names)))]),
     paragraph(text("Conclusion: "), code(input.conclusion), text(" · head "), code(input.headSha)),
   );
   return {
     title: renderTitle(result, input.findingsBySeverity, total, input.ledger) + coverageTitle(input.coverage),
     summary: serializeBlocks(fitBlocks(summary, MAX_CHECK_RUN_FIELD)),
-    text: renderTrace(result.trace),
+    text: withMachineBlock(
+      renderTrace(result.trace, MAX_CHECK_RUN_FIELD - blockRoom(input.machineBlock)),
+      input.machineBlock,
+    ),
   };
 }
 
@@ -133,8 +143,15 @@ function ledgerBlocks(ledger: LedgerSummary): Block[] {
 
 type Row = (readonly Inline[])[];
 
-/** The trace table, then each call's arguments; rows are cut from the end to respect the limit. */
-export function renderTrace(trace: readonly TraceTurn[] | null): string {
+const blockRoom = (block: string | undefined) => (block === undefined ? 0 : block.length + 2);
+
+/** A block after the text, on its own after a blank line: it never joins the trace's last table. */
+export function withMachineBlock(text: string, block: string | undefined): string {
+  return block === undefined ? text : `${text}\n\n${block}`;
+}
+
+/** The trace table, then each call's arguments; rows are cut from the end to respect `limit`. */
+export function renderTrace(trace: readonly TraceTurn[] | null, limit = MAX_CHECK_RUN_FIELD): string {
   if (trace === null)
     return "No trace: it is disabled, or the review ended with an error (no partial trace is published).";
   const rows: Row[] = trace.map((turn) => [
@@ -175,7 +192,7 @@ export function renderTrace(trace: readonly TraceTurn[] | null): string {
     for (const row of body) {
       // Each row is one line of escaped cells, so a cut between rows leaves a whole table.
       const line = `\n${tableRow(row)}`;
-      if (out.length + line.length + reserve > MAX_CHECK_RUN_FIELD) break;
+      if (out.length + line.length + reserve > limit) break;
       out += line;
       kept++;
     }

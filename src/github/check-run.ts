@@ -101,10 +101,14 @@ export async function updateCheckRunProgress(
   });
 }
 
-export interface CompleteCheckRunInput extends RepoRef {
-  readonly checkRunId: number;
+/** How a check run ends: the one shape for a job's ending, the check run's and the API call's. */
+export interface CheckRunEnding {
   readonly conclusion: CheckConclusion;
   readonly output: CheckRunOutput;
+}
+
+export interface CompleteCheckRunInput extends RepoRef, CheckRunEnding {
+  readonly checkRunId: number;
   readonly completedAt: Date;
 }
 

@@ -2,13 +2,14 @@
 // last head is an ancestor, the status is `ahead` and `files[]` is exactly what the new commits
 // changed. A 404 (the old head is gone after a force-push) is an answer, not a failure.
 
-import type { ComparedFile } from "../conversation/file-changes.ts";
 import type { HeadComparison } from "../conversation/review-scope.ts";
+import type { ChangedFile } from "../domain/changed-file.ts";
+import { type GitHubFile, toChangedFile } from "./compare.ts";
 import { parseJsonInSlices, UNPARSED_BODY } from "./json-in-slices.ts";
 import { type GitHubClient, httpStatus, type RepoRef } from "./octokit.ts";
 
 export interface HeadsCompared extends HeadComparison {
-  readonly files: readonly ComparedFile[];
+  readonly files: readonly ChangedFile[];
 }
 
 const STATUSES = new Set(["ahead", "behind", "diverged", "identical"]);
@@ -28,18 +29,13 @@ export async function compareHeads(
     const data = (await parseJsonInSlices(response.data, "GitHub's comparison of the heads")) as {
       readonly status: string;
       readonly ahead_by: number;
-      readonly files?: readonly ComparedFile[];
+      readonly files?: readonly GitHubFile[];
     };
     if (!STATUSES.has(data.status)) return null;
     return {
       status: data.status as HeadComparison["status"],
       aheadBy: data.ahead_by,
-      files: (data.files ?? []).map((f) => ({
-        filename: f.filename,
-        status: f.status,
-        patch: f.patch,
-        ...(f.previous_filename === undefined ? {} : { previous_filename: f.previous_filename }),
-      })),
+      files: (data.files ?? []).map(toChangedFile),
     };
   } catch (error) {
     if (httpStatus(error) === 404) return null;

@@ -11,7 +11,8 @@ import type { GitHubClient, RepoRef } from "./octokit.ts";
 export const COMPARE_FILE_CAP = 300;
 export const LIST_FILES_CAP = 3000;
 
-interface GitHubFile {
+/** One file of GitHub's comparison (or of pulls.listFiles), as GitHub writes it. */
+export interface GitHubFile {
   readonly filename: string;
   readonly status: string;
   readonly previous_filename?: string;
@@ -21,7 +22,7 @@ interface GitHubFile {
   readonly contents_url?: string;
 }
 
-function toChangedFile(f: GitHubFile): ChangedFile {
+export function toChangedFile(f: GitHubFile): ChangedFile {
   return {
     filename: f.filename,
     status: f.status,

@@ -4,7 +4,7 @@
 // redacted; a group lists its first paths and counts the rest, to stay within GitHub's limit.
 
 import type { NotReviewedReason, ReviewCoverage } from "../domain/coverage.ts";
-import { NOT_REVIEWED_SENTENCES } from "../domain/coverage.ts";
+import { LEFT_OUT_BY_DESIGN, NOT_REVIEWED_SENTENCES } from "../domain/coverage.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import { cutCodePoints } from "../domain/text.ts";
@@ -18,13 +18,16 @@ const pathSpan = (path: string): Inline => code(cutCodePoints(redactSecrets(path
 /** The title's addition when files that should have been reviewed were not: never a silent cut. */
 export function coverageTitle(coverage: ReviewCoverage | undefined): string {
   if (coverage === undefined) return "";
-  const expected = coverage.notReviewed.filter((f) => f.reason !== "excluded" && f.reason !== "removed");
+  const expected = coverage.notReviewed.filter((f) => !LEFT_OUT_BY_DESIGN.has(f.reason));
   if (expected.length === 0) return "";
   return ` · ${coverage.reviewedFiles} of ${coverage.reviewedFiles + expected.length} files reviewed`;
 }
 
 export function renderCoverage(coverage: ReviewCoverage): Block[] {
   const { passes } = coverage;
+  // One loop: no passes to account for, only the files it left out or saw described.
+  if (passes.length <= 1 && coverage.reviewedFiles > 0)
+    return [heading(3, text("Coverage")), ...notReviewed(coverage)];
   const ran = passes.filter((p) => p.ended !== null);
   const tokens = passes.reduce((sum, p) => sum + p.tokens, 0);
   const blocks: Block[] = [
@@ -94,7 +97,7 @@ function notReviewed(coverage: ReviewCoverage): Block[] {
     ],
   ]);
   return [
-    heading(4, text("Not reviewed")),
+    heading(4, text("Not reviewed, or only described")),
     { type: "table", align: ["left", "right", "left"], header: ["Why", "Files", "Paths"], rows },
   ];
 }

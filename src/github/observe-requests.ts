@@ -14,6 +14,7 @@
 // fewer of them). Each request gets its own copy here, before the plugin sees it.
 
 import { errorKind } from "../domain/error-kind.ts";
+import type { Logger } from "../log/job-logger.ts";
 import type { GitHubClient } from "./octokit.ts";
 
 export interface GitHubHealth {
@@ -21,9 +22,7 @@ export interface GitHubHealth {
   succeeded(): void;
 }
 
-export interface RetryLogger {
-  info(obj: object, msg: string): void;
-}
+export type RetryLogger = Pick<Logger, "info">;
 
 type RetryRequest = (error: unknown, retries: number, retryAfter: number) => unknown;
 

@@ -4,19 +4,14 @@
 // an inline comment was refused; the review is posted again with every finding in the body.
 
 import type { HostComment, Published } from "../host/pull-request-host.ts";
+import { gitHubComment } from "./github-comment.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 import { httpStatus } from "./octokit.ts";
+
+export { gitHubComment, type InlineComment } from "./github-comment.ts";
+
 import { isLoupeAuthored, listReviewsInSlices } from "./history-records.ts";
 import { type SecondaryRetryOptions, withSecondaryRetry } from "./retry-secondary.ts";
-
-export interface InlineComment {
-  readonly path: string;
-  readonly body: string;
-  readonly line: number;
-  readonly side: "RIGHT";
-  readonly start_line?: number;
-  readonly start_side?: "RIGHT";
-}
 
 export interface PublishReviewInput extends RepoRef {
   readonly pullNumber: number;
@@ -29,18 +24,6 @@ export interface PublishReviewInput extends RepoRef {
   /** The body with every finding in it, for when GitHub refuses the inline comments. */
   readonly allInBody: () => string;
   readonly retry: SecondaryRetryOptions;
-}
-
-/** The port's comment in the words of GitHub's review API: every line on the head's side. */
-export function gitHubComment(comment: HostComment): InlineComment {
-  const { path, line, body, startLine } = comment;
-  return {
-    path,
-    line,
-    side: "RIGHT",
-    body,
-    ...(startLine === undefined ? {} : { start_line: startLine, start_side: "RIGHT" as const }),
-  };
 }
 
 export async function findReviewWithMarker(

@@ -1,7 +1,7 @@
 // What a GitHub delivery asks Loupe to do, after the pure mapping: review one pull request at one
-// head SHA, or nothing (with the reason). The App's queues and jobs only ever see these values; the
-// request is the port's review target plus the delivery's own facts (installation, delivery id,
-// trigger), so the pipeline and the port never learn a GitHub App's words.
+// head SHA, or nothing (with the reason). A review is the port's target plus what the event said
+// (delivery id, trigger, the pull request); the App's request adds the installation it was delivered
+// to, the Action's has none. The pipeline and the port never learn a GitHub App's words.
 
 import type { PullRequestAuthor } from "../domain/author-policy.ts";
 import type { ReviewTarget } from "../host/pull-request-host.ts";
@@ -15,7 +15,11 @@ export type ReviewTrigger =
   | "check_run.requested_action"
   | "check_suite.rerequested"
   | "command.review"
-  | "command.full_review";
+  | "command.full_review"
+  | "merge_request.opened"
+  | "merge_request.reopened"
+  | "merge_request.updated"
+  | "merge_request.ready";
 
 /** PR metadata carried by pull_request events; re-runs read it with pulls.get instead. */
 export interface PullRequestSnapshot {
@@ -31,15 +35,24 @@ export interface PullRequestSnapshot {
   readonly labels: readonly string[];
 }
 
-/** The head SHA the event names; for re-runs the host confirms it with pulls.get. */
-export interface ReviewRequest extends ReviewTarget {
-  /** `X-GitHub-Delivery` (Probot's `context.id`): the same on a redelivery. */
+/**
+ * A review on GitHub as an event asks for it: the target (the head SHA the event names; for re-runs
+ * the host confirms it with pulls.get) and what the event said. The Action's whole request.
+ */
+export interface GitHubReview extends ReviewTarget {
+  /** `X-GitHub-Delivery` (Probot's `context.id`), or the Action's workflow run: the same on a redelivery. */
   readonly deliveryId: string;
   readonly trigger: ReviewTrigger;
-  readonly installationId: number;
   /** A person asked for this review again: the same SHA may be reviewed twice. */
   readonly rerun: boolean;
   readonly pullRequest: PullRequestSnapshot | null;
+  /** Absent for GitHub; "gitlab" for a merge request (installationId is then 0). */
+  readonly forge?: "gitlab";
+}
+
+/** The App's review request: the same review, delivered to one installation of the App. */
+export interface ReviewRequest extends GitHubReview {
+  readonly installationId: number;
 }
 
 export type SkipReason =
@@ -57,13 +70,15 @@ export interface SkippedEvent {
   readonly message: string;
 }
 
-export interface AcceptedEvent {
+export interface AcceptedEvent<R extends GitHubReview = ReviewRequest> {
   readonly kind: "review";
-  readonly requests: readonly ReviewRequest[];
+  readonly requests: readonly R[];
 }
 
-export type MappedEvent = AcceptedEvent | SkippedEvent;
+export type MappedEvent<R extends GitHubReview = ReviewRequest> = AcceptedEvent<R> | SkippedEvent;
 
-export function queueKey(request: Pick<ReviewRequest, "owner" | "repo" | "pullNumber">): string {
-  return `${request.owner}/${request.repo}#${request.pullNumber}`;
+/** One pull request's key in the queues; a merge request's is prefixed, so a mirror is not the same. */
+export function queueKey(request: Pick<ReviewRequest, "owner" | "repo" | "pullNumber" | "forge">): string {
+  const key = `${request.owner}/${request.repo}#${request.pullNumber}`;
+  return request.forge === undefined ? key : `${request.forge}:${key}`;
 }

@@ -13,10 +13,10 @@ const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $cu
       reviewThreads(first: 100, after: $cursor) {
         pageInfo { hasNextPage endCursor }
         nodes {
-          id isResolved isOutdated path line startLine resolvedBy { login }
+          id isResolved isOutdated path line startLine resolvedBy { login __typename }
           comments(first: 100) { nodes { databaseId body author { login __typename } } }
           root: comments(first: 1) {
-            nodes { reactions(content: THUMBS_DOWN, first: 20) { nodes { createdAt user { login } } } }
+            nodes { reactions(content: THUMBS_DOWN, first: 20) { nodes { createdAt user { login __typename } } } }
           }
         }
       }

@@ -4,10 +4,9 @@
 // no threads. An absent capability is an absent object, never a method that pretends. Adapters
 // map their host's answers into these types; no host's own type appears here.
 
-import type { ComparedFile } from "../conversation/file-changes.ts";
 import type { HeadComparison } from "../conversation/review-scope.ts";
 import type { ReviewThread } from "../conversation/review-thread.ts";
-import type { ChangeSet } from "../domain/changed-file.ts";
+import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { GuidanceSource } from "../guidance/types.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
@@ -68,7 +67,7 @@ export interface HostHistory {
   changedSince(
     fromSha: string,
     toSha: string,
-  ): Promise<(HeadComparison & { readonly files: readonly ComparedFile[] }) | null>;
+  ): Promise<(HeadComparison & { readonly files: readonly ChangedFile[] }) | null>;
 }
 
 /** One comment on a line (or lines) of the head's side of the diff. */
@@ -99,13 +98,27 @@ export interface HostPublisher {
   publish(review: HostReview): Promise<Published>;
 }
 
+/** The pull request's review threads, and who Loupe is among their authors. */
+export interface HostThreadList {
+  /** Loupe's own login on the host: only its comments count as Loupe's. */
+  readonly self: string;
+  readonly threads: readonly ReviewThread[];
+}
+
+/** Review threads: read them, answer in one, resolve them (a review's and a reply's way alike). */
 export interface HostThreads {
   /** Resolves Loupe's own threads whose finding no longer applies; counts what it did. */
   resolveFixed(input: {
     readonly raised: ReadonlySet<string>;
-    readonly newFiles: readonly ComparedFile[] | null;
+    readonly newFiles: readonly ChangedFile[] | null;
     readonly hasReviewComments: boolean;
   }): Promise<{ readonly resolved: number; readonly failed: number }>;
+  /** Every review thread of the pull request, with its comments in order. */
+  list(): Promise<HostThreadList>;
+  /** Posts a reply at the end of the thread whose first comment is `rootCommentId`. */
+  reply(input: { readonly rootCommentId: number; readonly body: string }): Promise<void>;
+  /** Resolves one thread (its `ReviewThread.id`). */
+  resolve(threadId: string): Promise<void>;
 }
 
 /** The people of the repository, as far as a review needs to know them. */

@@ -5,11 +5,9 @@
 
 import type http from "node:http";
 import { redactLogText } from "../log/create-log.ts";
+import type { Logger } from "../log/job-logger.ts";
 
-export interface AccessLogger {
-  info(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
+export type AccessLogger = Pick<Logger, "info" | "error">;
 
 /** A URL or id an attacker chose is cut: the line stays one short line. */
 const MAX_URL_CHARS = 300;

@@ -7,6 +7,7 @@
 
 import crypto from "node:crypto";
 import type http from "node:http";
+import type { Logger } from "../log/job-logger.ts";
 import { declaredLength, readBoundedBody } from "./webhook-body.ts";
 
 /** GitHub caps webhook payloads at 25 MB; it does not send larger ones. */
@@ -18,7 +19,7 @@ export interface WebhookGuardOptions {
   readonly path: string;
   readonly secret: string;
   readonly maxBytes?: number;
-  readonly log: { warn(obj: object, msg: string): void };
+  readonly log: Pick<Logger, "warn">;
   /** One count per refused delivery (metrics: event "unverified"). */
   readonly onRefused: (reason: WebhookRefusal) => void;
   /** Probot's webhook middleware, given the body already read and verified. */

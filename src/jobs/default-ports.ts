@@ -9,7 +9,7 @@ import { parseRepoConfig } from "../config/repo-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import { codeExcerpt } from "../conversation/code-excerpt.ts";
 import type { Finding } from "../domain/finding.ts";
-import type { PullRequest } from "../domain/pull-request.ts";
+import { hostedPage, type PullRequest } from "../domain/pull-request.ts";
 import { createOpenAiProvider } from "../llm/client.ts";
 import { runReviewLoop } from "../llm/loop.ts";
 import type { ReviewPromptInput } from "../llm/prompt.ts";
@@ -128,6 +128,6 @@ function anchorOf(finding: Finding) {
 
 /** A local change has no pull request to describe: the prompt then says nothing of one. */
 function promptPullRequest(pr: PullRequest): ReviewPromptInput["pullRequest"] {
-  if (pr.number === null) return null;
-  return { number: pr.number, url: pr.url, title: pr.title, body: pr.body ?? "" };
+  const page = hostedPage(pr);
+  return page === null ? null : { ...page, body: pr.body ?? "" };
 }

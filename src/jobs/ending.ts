@@ -1,34 +1,64 @@
 // How a job ends on its check run: the conclusion and output for a review's outcome, and whether
 // the queue should remember the SHA as reviewed (so a redelivered push is not reviewed twice; a
 // draft skip is not remembered, so ready_for_review on the same SHA still gets its review).
+// Every ending's text closes with the agents' document in a hidden block (review-json-block.ts).
 
+import { reviewJsonBlock } from "../check-runs/review-json-block.ts";
 import { cancelledOutput, configErrorOutput, failureOutput } from "../check-runs/texts.ts";
-import type { CheckConclusion, CheckRunOutput } from "../github/check-run.ts";
-import { renderCheckRunOutput, renderSkipOutput } from "../github/check-run-output.ts";
+import { loupeTool } from "../config/loupe-version.ts";
+import { ENVIRONMENT_NAMES, type SettingNames } from "../domain/setting-names.ts";
+import { CHECK_RUN_TEXT_LIMIT, type CheckRunEnding, type CheckRunOutput } from "../github/check-run.ts";
+import { renderCheckRunOutput, renderSkipOutput, withMachineBlock } from "../github/check-run-output.ts";
+import { type LoupeTool, reviewDocument } from "../pipeline/machine-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import { conclusionFor } from "./conclusion.ts";
 
-export interface Ending {
-  readonly conclusion: CheckConclusion;
-  readonly output: CheckRunOutput;
+/** The check run's ending, and what the queue keeps of it. */
+export interface Ending extends CheckRunEnding {
   readonly remember: boolean;
 }
 
-export function endingFor(outcome: ReviewOutcome): Ending {
+// The trace keeps at least this much of the text; the block has the rest.
+const TRACE_ROOM = 1500;
+
+/** The check run's text ends with the outcome's document; only a review's trace comes before it. */
+function withDocument(output: CheckRunOutput, block: string): CheckRunOutput {
+  return { ...output, text: output.text === undefined ? block : withMachineBlock(output.text, block) };
+}
+
+/** `names`: how the texts name settings where they are read (the Action: its inputs). */
+export function endingFor(
+  outcome: ReviewOutcome,
+  tool: LoupeTool = loupeTool(),
+  names: SettingNames = ENVIRONMENT_NAMES,
+): Ending {
+  const block = reviewJsonBlock(reviewDocument(outcome, tool), CHECK_RUN_TEXT_LIMIT - TRACE_ROOM);
   switch (outcome.kind) {
     case "skipped":
       return {
         conclusion: "skipped",
-        output: renderSkipOutput(outcome.code, outcome.detail),
+        output: withDocument(renderSkipOutput(outcome.code, outcome.detail), block),
         remember: outcome.remember,
       };
     case "config_invalid":
-      return { conclusion: "action_required", output: configErrorOutput(outcome.errors), remember: false };
+      return {
+        conclusion: "action_required",
+        output: withDocument(configErrorOutput(outcome.errors), block),
+        remember: false,
+      };
     case "cancelled":
-      return { conclusion: "cancelled", output: cancelledOutput(outcome.reason), remember: false };
+      return {
+        conclusion: "cancelled",
+        output: withDocument(cancelledOutput(outcome.reason), block),
+        remember: false,
+      };
     case "failed":
-      return { conclusion: "neutral", output: failureOutput(outcome.error), remember: false };
+      return {
+        conclusion: "neutral",
+        output: withDocument(failureOutput(outcome.error), block),
+        remember: false,
+      };
     case "reviewed": {
       const { result, plan } = outcome;
       // Only Loupe's fail_on gate fails a check, and only a complete review that could be posted.
@@ -51,6 +81,8 @@ export function endingFor(outcome: ReviewOutcome): Ending {
           cost: outcome.cost,
           ...(plan === null ? {} : { ledger: plan.ledger }),
           ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
+          names,
+          machineBlock: block,
         }),
         remember: !outcome.publishFailed,
       };

@@ -11,6 +11,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { GitHubClient } from "../github/octokit.ts";
 import { errorDetail } from "../log/error-detail.ts";
+import type { Logger } from "../log/job-logger.ts";
 
 export interface OpenRun {
   readonly installationId: number;
@@ -28,9 +29,7 @@ export interface OpenRunsJournal {
   settle(run: OpenRun): Promise<void>;
 }
 
-export interface JournalLogger {
-  warn(obj: object, msg: string): void;
-}
+export type JournalLogger = Pick<Logger, "warn">;
 
 const FILE = "open-check-runs.json";
 const keyOf = (run: OpenRun) => `${run.owner}/${run.repo}#${run.checkRunId}`;

@@ -16,6 +16,24 @@ import {
 import { costOf } from "../domain/spend.ts";
 import type { Admission, ReviewBudget } from "../pipeline/budget-step.ts";
 
+/** The operator's spend settings, the review's own token budget, and where spend is counted. */
+export interface AppBudget {
+  readonly settings: BudgetSettings;
+  readonly maxTokens: number;
+  readonly store?: BudgetStore;
+}
+
+/** The review's budget under the App's, counted for `owner`: none when no store counts spend. */
+export function reviewBudgetFor(
+  app: AppBudget | undefined,
+  owner: BudgetOwner,
+  now: () => number,
+): { readonly budget?: ReviewBudget } {
+  if (app?.store === undefined) return {};
+  const { store, settings, maxTokens } = app;
+  return { budget: createReviewBudget({ store, settings, maxTokens, owner, now }) };
+}
+
 export interface ReviewBudgetOptions {
   readonly store: BudgetStore;
   readonly settings: BudgetSettings;

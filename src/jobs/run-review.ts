@@ -4,9 +4,8 @@
 // quote it was published.
 
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
-import type { BudgetSettings } from "../config/budget-config.ts";
-import type { BudgetStore } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
+import { slugOf } from "../conversation/command.ts";
 import { retryWithin } from "../github/retry-deadline.ts";
 import { queueKey } from "../github/review-request.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
@@ -18,7 +17,7 @@ import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts"
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import { type Ending, endingFor } from "./ending.ts";
 import type { JobEnvironment } from "./job-environment.ts";
-import { createReviewBudget } from "./review-budget.ts";
+import { type AppBudget, reviewBudgetFor } from "./review-budget.ts";
 import type { ReviewJob } from "./review-job.ts";
 import type { JobSettlement } from "./review-queue.ts";
 
@@ -34,12 +33,7 @@ export interface RunReviewOptions<W extends WorkspaceHandle = Workspace> extends
   readonly budget?: AppBudget;
 }
 
-/** The operator's spend settings, the review's own token budget, and where spend is counted. */
-export interface AppBudget {
-  readonly settings: BudgetSettings;
-  readonly maxTokens: number;
-  readonly store?: BudgetStore;
-}
+export type { AppBudget } from "./review-budget.ts";
 
 export async function runReview<W extends WorkspaceHandle>(
   options: RunReviewOptions<W>,
@@ -75,24 +69,20 @@ export async function runReview<W extends WorkspaceHandle>(
     run: {
       signal,
       authorPolicy: config.autoReviewAuthors,
+      mention: async () => slugOf(await options.botLogin()),
       prices: options.budget?.settings.prices ?? null,
+      now,
       started: async (pr: { readonly headSha: string }) => (await runs.open(pr.headSha)).id,
       onRound: (progress: RoundProgress) => runs.current()?.progress(progress),
       log,
-      ...(options.budget?.store === undefined
-        ? {}
-        : {
-            budget: createReviewBudget({
-              store: options.budget.store,
-              settings: options.budget.settings,
-              maxTokens: options.budget.maxTokens,
-              owner: {
-                installationId: request.installationId,
-                repository: `${request.owner}/${request.repo}`.toLowerCase(),
-              },
-              now,
-            }),
-          }),
+      ...reviewBudgetFor(
+        options.budget,
+        {
+          installationId: request.installationId,
+          repository: `${request.owner}/${request.repo}`.toLowerCase(),
+        },
+        now,
+      ),
     },
     failed: async (error: unknown): Promise<ReviewOutcome> => {
       // A review that failed before its check run was asked for still reports somewhere — but not
@@ -124,6 +114,7 @@ export async function runReview<W extends WorkspaceHandle>(
         ? { findingEvents: outcome.findingEvents }
         : {}),
       ...(unavailable ? { terminationReason: "github_unavailable" as const } : {}),
+      ...(outcome.kind === "skipped" ? { skipReason: outcome.code } : {}),
       durationMs: now() - startedAt,
     });
     // The queue fails the job (the fleet's dashboard shows it failed; one process logs it).

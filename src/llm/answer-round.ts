@@ -2,9 +2,10 @@
 // validates, else one repair round (the failures told to the model) when none was sent yet and the
 // budgets leave room, else the end the first failure decided.
 
-import { budgetReason, repairRoundBudget } from "./budget.ts";
+import { type BudgetStop, budgetReason, repairRoundBudget } from "./budget.ts";
 import type { Envelope } from "./envelope.ts";
 import type { PendingRepair, ToolLoopOptions } from "./loop-options.ts";
+import { closeRound, type RoundResponse, tally } from "./loop-rounds.ts";
 import type { LoopState } from "./loop-state.ts";
 import type { ChatMessage } from "./provider.ts";
 import { repairHistory } from "./repair.ts";
@@ -16,8 +17,10 @@ export interface RoundContext<T> {
   readonly options: ToolLoopOptions<T>;
   readonly transports: TransportChoice;
   readonly envelope: Envelope;
-  readonly history: ChatMessage[];
-  readonly finalRound: boolean;
+  readonly response: RoundResponse;
+  readonly history: readonly ChatMessage[];
+  /** The budget this round answers for, when it is the final-answer round. */
+  readonly budget: BudgetStop | null;
 }
 
 /**
@@ -30,26 +33,33 @@ export async function answerRound<T>(
   verdict: { readonly content: unknown; readonly message: Record<string, unknown> },
 ): Promise<ToolLoopResult<T> | "repair"> {
   const { answer, limits } = round.options;
+  const { envelope, response } = round;
   const final = await answer.validate(verdict.content);
   if (final.ok) {
     state.settleRepair("repaired");
-    await state.report(round.envelope, "final_review");
+    await state.report(closeRound(response, "final_review"), envelope);
     const value = round.transports.offersMarkers ? answer.mapText(final.value, stripMarkerText) : final.value;
     return state.finish({ reason: "final_review", answer: value });
   }
-  if (state.repair !== null) return repairFailed(state, round.envelope, state.repair, final.failures);
-  const fallback = round.finalRound ? budgetReason(state.budget ?? "max_rounds") : "invalid_model_response";
-  const record: RepairRound = { failed_round: state.rounds, failures: final.failures, outcome: "failed" };
-  const noRoom = repairRoundBudget(state.budgetState(), limits);
+  if (state.repair !== null) return repairFailed(state, round, state.repair, final.failures);
+  const fallback = round.budget !== null ? budgetReason(round.budget) : "invalid_model_response";
+  const failed = state.roundInFlight();
+  const record: RepairRound = { failed_round: failed, failures: final.failures, outcome: "failed" };
+  // The repair round must fit after this one: its record counts.
+  const asking = closeRound(response, "request_repair");
+  const noRoom = repairRoundBudget(tally([...state.rounds, asking]), state.clock(), limits);
   if (noRoom !== null) {
-    state.repairRecord = { ...record, outcome: "not_sent", budget: noRoom };
-    await state.report(round.envelope, "terminate", [], final.failures);
+    state.repairNotSent({ ...record, outcome: "not_sent", budget: noRoom });
+    await state.report(closeRound(response, "terminate"), envelope, [], final.failures);
     return state.finish({ reason: fallback, validationFailures: final.failures });
   }
-  state.repairRecord = record;
   const instruction = answer.repairInstruction(final.failures);
-  state.repair = { history: repairHistory(round.history, verdict.message, instruction), record, fallback };
-  await state.report(round.envelope, "request_repair", [], final.failures);
+  state.requestRepair({
+    history: repairHistory(round.history, verdict.message, instruction),
+    record,
+    fallback,
+  });
+  await state.report(asking, envelope, [], final.failures);
   return "repair";
 }
 
@@ -59,11 +69,11 @@ export async function answerRound<T>(
  */
 export async function repairFailed<T>(
   state: LoopState<T>,
-  envelope: Envelope,
+  turn: { readonly envelope: Envelope; readonly response: RoundResponse },
   pending: PendingRepair,
   failures?: readonly string[],
 ): Promise<ToolLoopResult<T>> {
   state.settleRepair(failures === undefined ? "not_a_review" : "failed");
-  await state.report(envelope, "terminate", [], failures);
+  await state.report(closeRound(turn.response, "terminate"), turn.envelope, [], failures);
   return state.finish({ reason: pending.fallback, validationFailures: failures ?? pending.record.failures });
 }

@@ -1,40 +1,51 @@
-// Which budget the next round would break, predicted before it is sent, so that the loop can
-// spend that round asking for the final answer instead of throwing the work away.
+// The loop's budget rules, as pure predicates over its recorded rounds (loop-rounds.ts) and the
+// clock: what is left of each budget, and which budget the next round would break, predicted
+// before it is sent, so that the loop can spend that round asking for the final answer instead of
+// throwing the work away.
 
 import type { ReviewLimits } from "../config/review-limits.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
+import type { BudgetStop, RoundsTally } from "./loop-rounds.ts";
 
-/** A budget stop. "tool_content" ends as invalid_model_response (the protocol's wording). */
-export type BudgetStop = "max_rounds" | "max_tool_calls" | "token_budget" | "review_timeout" | "tool_content";
+export type { BudgetStop } from "./loop-rounds.ts";
 
-export interface BudgetState {
-  readonly roundsDone: number;
-  readonly toolCalls: number;
-  readonly totalTokens: number;
-  /** total_tokens of the last round: the next prompt is at least that large (it only grows). */
-  readonly lastRoundTokens: number;
-  readonly longestRoundMs: number;
+export interface LoopClock {
   readonly now: number;
   readonly deadline: number;
 }
 
-export function nextRoundBudget(state: BudgetState, limits: ReviewLimits): BudgetStop | null {
+export const roundsLeft = (done: RoundsTally, limits: ReviewLimits): number => limits.maxRounds - done.rounds;
+export const toolCallsLeft = (done: RoundsTally, limits: ReviewLimits): number =>
+  limits.maxToolCalls - done.toolCalls;
+export const tokensLeft = (done: RoundsTally, limits: ReviewLimits): number =>
+  limits.maxTokens - done.usage.total_tokens;
+export const timeLeft = (clock: LoopClock): number => clock.deadline - clock.now;
+
+/** Which budget makes the next round the final-answer round, or null when a normal round fits. */
+export function nextRoundBudget(
+  done: RoundsTally,
+  clock: LoopClock,
+  limits: ReviewLimits,
+): BudgetStop | null {
   // The last allowed round is itself the final-answer round: a review never sends more than
   // maxRounds requests.
-  if (state.roundsDone + 1 >= limits.maxRounds) return "max_rounds";
-  if (state.toolCalls >= limits.maxToolCalls) return "max_tool_calls";
-  if (state.roundsDone > 0 && state.totalTokens + state.lastRoundTokens > limits.maxTokens)
-    return "token_budget";
+  if (roundsLeft(done, limits) <= 1) return "max_rounds";
+  if (toolCallsLeft(done, limits) <= 0) return "max_tool_calls";
+  if (done.rounds > 0 && tokensLeft(done, limits) < done.lastRoundTokens) return "token_budget";
   // Two more rounds of the slowest kind seen so far must fit: this one and the final answer.
-  if (state.roundsDone > 0 && state.deadline - state.now < 2 * state.longestRoundMs) return "review_timeout";
+  if (done.rounds > 0 && timeLeft(clock) < 2 * done.longestRoundMs) return "review_timeout";
   return null;
 }
 
 /** Whether the one repair round still fits: a round left, its tokens, and time for one round. */
-export function repairRoundBudget(state: BudgetState, limits: ReviewLimits): BudgetStop | null {
-  if (state.roundsDone >= limits.maxRounds) return "max_rounds";
-  if (state.totalTokens + state.lastRoundTokens > limits.maxTokens) return "token_budget";
-  if (state.deadline - state.now < state.longestRoundMs) return "review_timeout";
+export function repairRoundBudget(
+  done: RoundsTally,
+  clock: LoopClock,
+  limits: ReviewLimits,
+): BudgetStop | null {
+  if (roundsLeft(done, limits) <= 0) return "max_rounds";
+  if (tokensLeft(done, limits) < done.lastRoundTokens) return "token_budget";
+  if (timeLeft(clock) < done.longestRoundMs) return "review_timeout";
   return null;
 }
 

@@ -8,6 +8,7 @@ import * as v from "valibot";
 import type { FinalReview, Finding } from "../domain/finding.ts";
 import { readRepositoryTextFile } from "../tools/repository-file.ts";
 import type { ToolErrorCode } from "../tools/types.ts";
+import { checkRepositoryPath } from "../workspace/safe-path.ts";
 import type { RepositoryView } from "../workspace/types.ts";
 import { readAnswerObject } from "./answer-json.ts";
 import { FinalReviewSchema } from "./final-review-schema.ts";
@@ -60,7 +61,18 @@ export async function validateFinalReview(
   for (const [index, finding] of review.findings.entries()) {
     failures.push(...(await checkFinding(index, finding, checkOnce)));
   }
-  return failures.length === 0 ? { ok: true, review } : fail(failures);
+  if (failures.length > 0) return fail(failures);
+  return { ok: true, review: { ...review, findings: review.findings.map(canonicalPath) } };
+}
+
+/**
+ * The path as the pull request's file list spells it: the check above accepts `./src/a.ts` (the
+ * read tool's rules), but anchoring and fingerprints compare paths as strings, so a finding left
+ * as `./src/a.ts` would miss its file and fall into the review body.
+ */
+function canonicalPath(finding: Finding): Finding {
+  const checked = checkRepositoryPath(finding.path);
+  return checked.ok && checked.path !== finding.path ? { ...finding, path: checked.path } : finding;
 }
 
 async function checkFinding(index: number, finding: Finding, checkFile: FindingFileCheck): Promise<string[]> {

@@ -36,7 +36,7 @@ export interface Ending<T> {
 
 /** The repair round in flight: the history it extends and the reason the review ends if it fails. */
 export interface PendingRepair {
-  readonly history: ChatMessage[];
+  readonly history: readonly ChatMessage[];
   readonly record: RepairRound;
   readonly fallback: TerminationReason;
 }

@@ -1,16 +1,18 @@
-// What the tool loop keeps while it runs, and how that becomes its result: the history it sends,
-// the counters its budgets read (rounds, tool calls, tokens, content, the slowest round), the
-// budget that ended normal rounds, the repair round in flight and its record, and the trace.
+// What the tool loop keeps while it runs, and how that becomes its result. The rounds are an
+// append-only list of records (loop-rounds.ts): every count the budgets and the result read is a
+// fold over them. Besides them the loop keeps only what a round adds to: the conversation it
+// sends, the tool call ids already answered, the trace, and the one repair round and its record.
+// Nothing here is written from outside but through these methods.
 
 import type { ReviewLimits } from "../config/review-limits.ts";
-import { NO_SPEND, type Spend } from "../domain/spend.ts";
-import { type BudgetState, type BudgetStop, isErrorReason } from "./budget.ts";
+import { isErrorReason, type LoopClock } from "./budget.ts";
 import type { Envelope } from "./envelope.ts";
 import type { Ending, PendingRepair } from "./loop-options.ts";
+import { type RoundRecord, type RoundsTally, type TurnAction, tally } from "./loop-rounds.ts";
 import type { ChatMessage } from "./provider.ts";
-import { type ProtocolAction, traceTurn } from "./trace.ts";
+import { traceSwitch, traceTurn } from "./trace.ts";
 import type { TransportChoice } from "./transport/choose.ts";
-import type { RepairRound, RoundProgress, ToolLoopResult, TraceTurn, Usage } from "./types.ts";
+import type { RepairRound, RoundProgress, ToolLoopResult, TraceTurn } from "./types.ts";
 
 export interface LoopStateOptions {
   readonly messages: readonly ChatMessage[];
@@ -22,70 +24,102 @@ export interface LoopStateOptions {
 }
 
 export class LoopState<T> {
-  /** The conversation so far, a private deep copy (the caller's messages are never touched). */
-  readonly messages: ChatMessage[];
-  /** Tool call ids already answered: a repeated id is a protocol violation. */
-  readonly seenIds = new Set<string>();
-  readonly trace: TraceTurn[] = [];
   readonly deadline: number;
-  usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-  spend: Spend = NO_SPEND;
-  rounds = 0;
-  toolCalls = 0;
-  toolContentBytes = 0;
-  lastRoundTokens = 0;
-  longestRoundMs = 0;
-  /** Set once a budget is reached: the next round asks for the final answer. */
-  budget: BudgetStop | null = null;
-  repair: PendingRepair | null = null;
-  repairRecord: RepairRound | undefined;
-  /** The one reminder that a promise to call a tool is not a call has been sent. */
-  reminded = false;
-  private readonly started: number;
-  private readonly options: LoopStateOptions;
+  readonly #options: LoopStateOptions;
+  readonly #started: number;
+  /** The conversation so far, a private deep copy (the caller's messages are never touched). */
+  readonly #messages: ChatMessage[];
+  /** Tool call ids already answered: a repeated id is a protocol violation. */
+  readonly #seenIds = new Set<string>();
+  readonly #trace: TraceTurn[] = [];
+  #rounds: readonly RoundRecord[] = [];
+  #repair: PendingRepair | null = null;
+  #repairRecord: RepairRound | undefined;
 
   constructor(options: LoopStateOptions) {
-    this.options = options;
-    this.messages = structuredClone([...options.messages]);
-    this.started = options.now();
-    this.deadline = this.started + options.limits.timeoutMs;
+    this.#options = options;
+    this.#messages = structuredClone([...options.messages]);
+    this.#started = options.now();
+    this.deadline = this.#started + options.limits.timeoutMs;
   }
 
-  budgetState(): BudgetState {
-    return {
-      roundsDone: this.rounds,
-      toolCalls: this.toolCalls,
-      totalTokens: this.usage.total_tokens,
-      lastRoundTokens: this.lastRoundTokens,
-      longestRoundMs: this.longestRoundMs,
-      now: this.options.now(),
-      deadline: this.deadline,
-    };
+  get rounds(): readonly RoundRecord[] {
+    return this.#rounds;
+  }
+  get messages(): readonly ChatMessage[] {
+    return this.#messages;
+  }
+  get seenIds(): ReadonlySet<string> {
+    return this.#seenIds;
+  }
+  /** The repair round in flight, once one was asked for. */
+  get repair(): PendingRepair | null {
+    return this.#repair;
+  }
+
+  tally(): RoundsTally {
+    return tally(this.#rounds);
+  }
+  clock(): LoopClock {
+    return { now: this.#options.now(), deadline: this.deadline };
+  }
+  /** The number of the round in flight (its record is not written yet). */
+  roundInFlight(): number {
+    return this.tally().rounds + 1;
+  }
+
+  /** A turn that goes on: its messages join the conversation, its call ids are answered. */
+  extend(messages: readonly ChatMessage[], answeredIds: readonly string[] = []): void {
+    this.#messages.push(...messages);
+    for (const id of answeredIds) this.#seenIds.add(id);
+  }
+
+  /** Auto mode left native calls for text markers: its own trace entry, no provider turn. */
+  switched(): void {
+    this.#trace.push(traceSwitch(this.roundInFlight()));
+  }
+
+  /** A round that ends without a turn to report (refused, failed, cancelled). */
+  record(round: RoundRecord): void {
+    this.#rounds = [...this.#rounds, round];
+  }
+
+  /** The round's record, its entry in the trace, then the caller's progress report. */
+  async report(
+    round: RoundRecord & { readonly action: TurnAction },
+    envelope: Envelope,
+    calls: TraceTurn["tool_calls"] = [],
+    failures?: readonly string[],
+  ): Promise<void> {
+    this.record(round);
+    const done = this.tally();
+    this.#trace.push(traceTurn(done.rounds, envelope, round.action, calls, failures));
+    await this.#options.onRound?.({
+      round: done.rounds,
+      maxRounds: this.#options.limits.maxRounds,
+      toolCalls: done.toolCalls,
+      totalTokens: done.usage.total_tokens,
+      usage: { ...done.usage },
+      spend: done.spend,
+    });
+  }
+
+  /** The one repair round is asked for. */
+  requestRepair(pending: PendingRepair): void {
+    this.#repair = pending;
+    this.#repairRecord = pending.record;
+  }
+
+  /** No repair round fits the budgets: the record says which budget had no room. */
+  repairNotSent(record: RepairRound): void {
+    this.#repairRecord = record;
   }
 
   /** Records how the repair round in flight (if any) ended. */
   settleRepair(outcome: RepairRound["outcome"]): void {
-    if (this.repairRecord !== undefined && this.repair !== null) {
-      this.repairRecord = { ...this.repairRecord, outcome };
+    if (this.#repairRecord !== undefined && this.#repair !== null) {
+      this.#repairRecord = { ...this.#repairRecord, outcome };
     }
-  }
-
-  /** The round's entry in the trace, then the caller's progress report. */
-  async report(
-    envelope: Envelope,
-    action: ProtocolAction,
-    calls: TraceTurn["tool_calls"] = [],
-    failures?: readonly string[],
-  ): Promise<void> {
-    this.trace.push(traceTurn(this.rounds, envelope, action, calls, failures));
-    await this.options.onRound?.({
-      round: this.rounds,
-      maxRounds: this.options.limits.maxRounds,
-      toolCalls: this.toolCalls,
-      totalTokens: this.usage.total_tokens,
-      usage: { ...this.usage },
-      spend: this.spend,
-    });
   }
 
   /** Ended from outside the model's answer (cancelled, timed out, provider failure). */
@@ -95,18 +129,19 @@ export class LoopState<T> {
   }
 
   finish(ending: Ending<T>): ToolLoopResult<T> {
-    const { transports } = this.options;
+    const { transports, includeTrace, now } = this.#options;
+    const done = this.tally();
     return {
       termination_reason: ending.reason,
       answer: ending.answer ?? null,
-      usage: this.usage,
-      spend: this.spend,
-      rounds: this.rounds,
-      tool_calls: this.toolCalls,
-      duration_ms: Math.max(0, Math.round(this.options.now() - this.started)),
-      trace: this.options.includeTrace && !isErrorReason(ending.reason) ? this.trace : null,
+      usage: done.usage,
+      spend: done.spend,
+      rounds: done.rounds,
+      tool_calls: done.toolCalls,
+      duration_ms: Math.max(0, Math.round(now() - this.#started)),
+      trace: includeTrace && !isErrorReason(ending.reason) ? this.#trace : null,
       ...(ending.retryAfterSeconds === undefined ? {} : { retry_after_seconds: ending.retryAfterSeconds }),
-      ...(this.repairRecord === undefined ? {} : { repair: this.repairRecord }),
+      ...(this.#repairRecord === undefined ? {} : { repair: this.#repairRecord }),
       ...(ending.validationFailures === undefined ? {} : { validation_failures: ending.validationFailures }),
       ...(ending.providerFailure === undefined ? {} : { provider_failure: ending.providerFailure }),
       tool_call_transport: transports.current.kind,

@@ -3,6 +3,7 @@
 // look at. Built from Loupe's classification only, never from the provider's body.
 
 import type { TerminationReason } from "../domain/outcome.ts";
+import { ENVIRONMENT_NAMES, type SettingNames, settingCode } from "../domain/setting-names.ts";
 import type { ProviderFailureDetail, ProviderOutcome } from "./provider.ts";
 
 /** The operator-facing facts of a failed provider outcome, when the client knows its host. */
@@ -18,48 +19,59 @@ export function failureDetail(outcome: ProviderOutcome): ProviderFailureDetail |
 }
 
 const NETWORK_TEXT = {
-  connection_refused: (host: string) =>
-    `The connection to \`${host}\` was refused: check that \`OPENAI_BASE_URL\` names the right host and port, and that the provider is running and reachable from Loupe.`,
-  dns: (host: string) =>
-    `The host name \`${host}\` could not be resolved (DNS): check the host in \`OPENAI_BASE_URL\` and Loupe's DNS.`,
-  connection_reset: (host: string) =>
+  connection_refused: (host: string, url: string) =>
+    `The connection to \`${host}\` was refused: check that ${url} names the right host and port, and that the provider is running and reachable from Loupe.`,
+  dns: (host: string, url: string) =>
+    `The host name \`${host}\` could not be resolved (DNS): check the host in ${url} and Loupe's DNS.`,
+  connection_reset: (host: string, _url: string) =>
     `The connection to \`${host}\` was reset before an answer arrived: check the provider or any proxy in between, then re-run.`,
-  unreachable: (host: string) =>
-    `The network has no route to \`${host}\`: check \`OPENAI_BASE_URL\` and the network between Loupe and the provider.`,
-  tls: (host: string) =>
-    `The TLS handshake with \`${host}\` failed (certificate or protocol): check that \`OPENAI_BASE_URL\` uses the right scheme and that the certificate is trusted.`,
+  unreachable: (host: string, url: string) =>
+    `The network has no route to \`${host}\`: check ${url} and the network between Loupe and the provider.`,
+  tls: (host: string, url: string) =>
+    `The TLS handshake with \`${host}\` failed (certificate or protocol): check that ${url} uses the right scheme and that the certificate is trusted.`,
 } as const;
 
 const NOT_JSON_TEXT = {
-  html: (host: string, status: number) =>
-    `The provider at \`${host}\` answered HTTP ${status} with an HTML page, not an API's JSON: check that \`OPENAI_BASE_URL\` is the API root (usually ending in \`/v1\`), not a website, a login page or a proxy's page.`,
-  not_json: (host: string, status: number) =>
-    `The provider at \`${host}\` answered HTTP ${status} with a body that is not JSON: check that \`OPENAI_BASE_URL\` is an OpenAI-compatible chat-completions API root (usually ending in \`/v1\`).`,
+  html: (host: string, status: number, url: string) =>
+    `The provider at \`${host}\` answered HTTP ${status} with an HTML page, not an API's JSON: check that ${url} is the API root (usually ending in \`/v1\`), not a website, a login page or a proxy's page.`,
+  not_json: (host: string, status: number, url: string) =>
+    `The provider at \`${host}\` answered HTTP ${status} with a body that is not JSON: check that ${url} is an OpenAI-compatible chat-completions API root (usually ending in \`/v1\`).`,
 } as const;
 
-export function providerFailureHint(reason: TerminationReason, detail: ProviderFailureDetail): string | null {
+export function providerFailureHint(
+  reason: TerminationReason,
+  detail: ProviderFailureDetail,
+  names: SettingNames = ENVIRONMENT_NAMES,
+): string | null {
   const host = detail.host;
-  if (detail.network !== undefined) return NETWORK_TEXT[detail.network](host);
-  if (detail.answer !== undefined) return NOT_JSON_TEXT[detail.answer](host, detail.status ?? 200);
+  const url = settingCode(names, "OPENAI_BASE_URL", "the provider's base URL");
+  const model = settingCode(names, "REVIEW_MODEL", "the model");
+  if (detail.network !== undefined) return NETWORK_TEXT[detail.network](host, url);
+  if (detail.answer !== undefined) return NOT_JSON_TEXT[detail.answer](host, detail.status ?? 200, url);
   if (reason === "review_timeout" && detail.waited_seconds !== undefined) {
-    return `The provider at \`${host}\` sent no answer in ${detail.waited_seconds} s: check that it is running and serving \`REVIEW_MODEL\` (a local server may still be loading the model) and that \`OPENAI_BASE_URL\` names it; raise \`REVIEW_TIMEOUT_MS\` only if it is merely slow.`;
+    return `The provider at \`${host}\` sent no answer in ${detail.waited_seconds} s: check that it is running and serving ${model} (a local server may still be loading the model) and that ${url} names it; raise ${settingCode(names, "REVIEW_TIMEOUT_MS", "the review's time limit")} only if it is merely slow.`;
   }
   const status = detail.status;
   if (status === undefined) {
     return reason === "provider_unavailable"
-      ? `The provider at \`${host}\` could not be reached: check \`OPENAI_BASE_URL\` and the provider's status.`
+      ? `The provider at \`${host}\` could not be reached: check ${url} and the provider's status.`
       : null;
   }
   const answered = `The provider at \`${host}\` answered HTTP ${status}`;
   if (status === 404) {
-    return `${answered} for the chat-completions URL: check \`OPENAI_BASE_URL\` (the API root, usually ending in \`/v1\`; Loupe adds \`/chat/completions\`) and \`REVIEW_MODEL\` (a model this provider serves).`;
+    return `${answered} for the chat-completions URL: check ${url} (the API root, usually ending in \`/v1\`; Loupe adds \`/chat/completions\`) and ${model} (a model this provider serves).`;
   }
   if (status === 400 || status === 422) {
-    return `${answered}: it refused the request as sent. Check that \`REVIEW_MODEL\` exists on this provider and supports tool calling, and that \`OPENAI_BASE_URL\` is an OpenAI-compatible chat-completions API.`;
+    return `${answered}: it refused the request as sent. Check that ${model} exists on this provider and supports tool calling, and that ${url} is an OpenAI-compatible chat-completions API.`;
   }
   if (status === 401 || status === 403)
-    return `${answered}: check \`OPENAI_API_KEY\` (and that it is allowed to use \`REVIEW_MODEL\`).`;
+    return `${answered}: check ${settingCode(names, "OPENAI_API_KEY", "the API key")} (and that it is allowed to use ${model}).`;
   if (status === 429)
     return `${answered}: it is rate-limiting Loupe's key; wait, or raise the provider's limit.`;
-  return `${answered} after Loupe's retries (\`OPENAI_MAX_RETRIES\`): check the provider's status, then re-run.`;
+  return `${answered} after Loupe's retries${retries(names)}: check the provider's status, then re-run.`;
 }
+
+const retries = (names: SettingNames) => {
+  const name = settingCode(names, "OPENAI_MAX_RETRIES");
+  return name === "" ? "" : ` (${name})`;
+};

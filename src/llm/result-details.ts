@@ -3,6 +3,7 @@
 // round happened and why, and the checks the last final review failed. Each renderer formats
 // them (the failed checks quote model-chosen keys and paths, so they are always shown as code).
 
+import { ENVIRONMENT_NAMES, type SettingNames } from "../domain/setting-names.ts";
 import { providerFailureHint } from "./provider-hint.ts";
 import type { LoopResult, RepairRound } from "./types.ts";
 
@@ -28,13 +29,13 @@ const OUTCOME: Record<RepairRound["outcome"], (round: RepairRound) => string> = 
     `The final review of round ${r.failed_round} failed Loupe's checks below; no repair request was sent because the ${r.budget ?? "review"} budget had no room left.`,
 };
 
-export function resultDetails(result: LoopResult): ResultDetails {
+export function resultDetails(result: LoopResult, names: SettingNames = ENVIRONMENT_NAMES): ResultDetails {
   const repair = result.repair;
   return {
     providerHint:
       result.provider_failure === undefined
         ? null
-        : providerFailureHint(result.termination_reason, result.provider_failure),
+        : providerFailureHint(result.termination_reason, result.provider_failure, names),
     repair: repair === undefined ? null : OUTCOME[repair.outcome](repair),
     repairFailures: repair?.failures ?? [],
     failures:

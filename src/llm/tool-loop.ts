@@ -4,23 +4,23 @@
 // generic over its final answer (a review, or a reply in a review thread: final-answer.ts); an
 // answer that fails validation gets one repair round before the loop gives up. How calls travel
 // (native tool_calls or text markers) is the turn transport's business (transport/). What the
-// loop counts, and how that becomes its result, is loop-state.ts; a turn that ends with text,
+// loop records of each round is loop-rounds.ts, its budget rules over those records budget.ts,
+// what it keeps and how that becomes its result loop-state.ts; a turn that ends with text,
 // answer-round.ts.
 
-import { addSpend } from "../domain/spend.ts";
 import { answerRound, repairFailed } from "./answer-round.ts";
-import { budgetReason, nextRoundBudget } from "./budget.ts";
-import { addUsage, type Envelope, readEnvelope } from "./envelope.ts";
+import { type BudgetStop, budgetReason, nextRoundBudget } from "./budget.ts";
+import { type Envelope, readEnvelope } from "./envelope.ts";
 import type { Ending, ToolLoopOptions } from "./loop-options.ts";
+import { closeRound, NO_RESPONSE, type RoundResponse, requestedStop } from "./loop-rounds.ts";
 import { LoopState } from "./loop-state.ts";
 import type { ChatMessage } from "./provider.ts";
 import { failureDetail } from "./provider-hint.ts";
 import { runTools } from "./run-tools.ts";
-import { traceSwitch } from "./trace.ts";
 import { MARKER_REMINDER } from "./transport/catalog.ts";
 import { chooseTransport, type TransportChoice } from "./transport/choose.ts";
 import type { TransportVerdict } from "./transport/types.ts";
-import type { ToolLoopResult } from "./types.ts";
+import type { ToolLoopResult, TraceTurn } from "./types.ts";
 
 /** What one round decided: go on with the next round, or the loop's result. */
 type Step<T> = "next" | ToolLoopResult<T>;
@@ -67,25 +67,31 @@ async function round<T>(loop: Loop<T>): Promise<Step<T>> {
   const { limits, answer } = options;
   if (signal.aborted) return state.interrupted({ reason: "cancelled" });
   if (now() >= state.deadline) return state.interrupted({ reason: "review_timeout" });
-  if (state.repair === null) state.budget ??= nextRoundBudget(state.budgetState(), limits);
-  const finalRound = state.budget !== null;
-  const history: ChatMessage[] =
+  // The repair round answers for no budget; any other round is the final-answer round once a
+  // budget is reached: the one the last turn reached, or the one this round would break.
+  const budget =
+    state.repair === null
+      ? (requestedStop(state.rounds) ?? nextRoundBudget(state.tally(), state.clock(), limits))
+      : null;
+  const finalRound = budget !== null;
+  const history: readonly ChatMessage[] =
     state.repair?.history ??
     (finalRound ? [...state.messages, { role: "user", content: answer.finalInstruction }] : state.messages);
   // A copy per request: whatever the provider does with its body cannot reach our history.
   const body = transports.current.request(history, finalRound || state.repair !== null);
-  state.rounds++;
+  const number = state.roundInFlight();
   const sentAt = now();
   const outcome = await options.provider.complete(body, { signal, deadline: state.deadline });
-  state.longestRoundMs = Math.max(state.longestRoundMs, now() - sentAt);
+  const durationMs = now() - sentAt;
   if (outcome.kind === "failure") {
-    if (transports.switchOnRefusal(outcome, state.rounds)) {
+    if (transports.switchOnRefusal(outcome, number)) {
       // The endpoint takes no `tools`: the same round again, as text. A refused request is not
       // a model turn, so it does not use up a round.
-      state.trace.push(traceSwitch(state.rounds));
-      state.rounds--;
+      state.switched();
+      state.record(closeRound(NO_RESPONSE(durationMs), "refused"));
       return "next";
     }
+    state.record(closeRound(NO_RESPONSE(durationMs), "failed"));
     const detail = failureDetail(outcome);
     return state.interrupted({
       reason: outcome.reason,
@@ -94,84 +100,93 @@ async function round<T>(loop: Loop<T>): Promise<Step<T>> {
     });
   }
   const envelope = readEnvelope(outcome.body);
-  if (envelope.usage !== null) state.usage = addUsage(state.usage, envelope.usage);
-  if (envelope.spend !== null) state.spend = addSpend(state.spend, envelope.spend);
-  state.lastRoundTokens = envelope.usage?.total_tokens ?? 0;
-  if (transports.settle(outcome.body, state.rounds)) state.trace.push(traceSwitch(state.rounds));
+  const { usage, spend, finishReason } = envelope;
+  const response: RoundResponse = { durationMs, usage, spend, finishReason };
+  if (transports.settle(outcome.body, number)) state.switched();
   const verdict = transports.current.read(outcome.body, {
     registry: options.tools,
     seenIds: state.seenIds,
-    toolCallsSoFar: state.toolCalls,
+    toolCallsSoFar: state.tally().toolCalls,
     maxToolCallsPerRound: limits.maxToolCallsPerRound,
     maxToolCalls: limits.maxToolCalls,
   });
+  const turn: Turn = { envelope, response, budget };
   if (verdict.kind === "stop") {
-    const step = await answerRound(state, { options, transports, envelope, history, finalRound }, verdict);
+    const step = await answerRound(state, { options, transports, history, ...turn }, verdict);
     return step === "repair" ? "next" : step;
   }
-  if (state.repair !== null) return repairFailed(state, envelope, state.repair);
-  return callTurn(loop, envelope, verdict, finalRound);
+  if (state.repair !== null) return repairFailed(state, turn, state.repair);
+  return callTurn(loop, turn, verdict);
+}
+
+/** A provider turn: its metadata, the answer as recorded, and the budget its round answers for. */
+interface Turn {
+  readonly envelope: Envelope;
+  readonly response: RoundResponse;
+  readonly budget: BudgetStop | null;
 }
 
 /** A turn that calls tools (or, in text mode, only promises to): run them, or end the loop. */
 async function callTurn<T>(
   loop: Loop<T>,
-  envelope: Envelope,
+  turn: Turn,
   verdict: Exclude<TransportVerdict, { kind: "stop" }>,
-  finalRound: boolean,
 ): Promise<Step<T>> {
   const { state, transports, signal } = loop;
   const { limits, tools } = loop.options;
-  const failedBudget = (): Ending<T> => ({ reason: budgetReason(state.budget ?? "max_rounds") });
+  const { envelope, response, budget } = turn;
+  const finalRound = budget !== null;
+  const failedBudget = (): Ending<T> => ({ reason: budgetReason(budget ?? "max_rounds") });
+  const terminate = async (ending: Ending<T>): Promise<Step<T>> => {
+    await state.report(closeRound(response, "terminate"), envelope);
+    return state.finish(ending);
+  };
+  const askFinal = async (stop: BudgetStop, counted: number, calls: TraceCalls = []): Promise<Step<T>> => {
+    await state.report(
+      closeRound(response, "request_final_answer", { stop, toolCalls: counted }),
+      envelope,
+      calls,
+    );
+    return "next";
+  };
   if (verdict.kind === "no_call") {
     // A promise is not a call. One reminder; after that such a turn spends the round budget.
-    if (!finalRound && !state.reminded) {
-      state.reminded = true;
-      state.messages.push(structuredClone(verdict.message) as ChatMessage, {
-        role: "user",
-        content: MARKER_REMINDER,
-      });
-      await state.report(envelope, "remind_marker");
-      return "next";
-    }
-    if (!finalRound) {
-      state.budget = "max_rounds";
-      await state.report(envelope, "request_final_answer");
-      return "next";
-    }
-    await state.report(envelope, "terminate");
-    return state.finish(failedBudget());
-  }
-  if (verdict.kind === "reject") {
-    if (!finalRound && verdict.reason === "max_tool_calls") {
-      // Over the call budget: none of these calls runs, and the turn is left out of the history.
-      state.budget = "max_tool_calls";
-      await state.report(envelope, "request_final_answer");
-      return "next";
-    }
-    await state.report(envelope, "terminate");
-    return state.finish(finalRound ? failedBudget() : { reason: verdict.reason });
-  }
-  if (finalRound) {
-    // tool_choice "none" was ignored: the final answer round failed.
-    await state.report(envelope, "terminate");
-    return state.finish(failedBudget());
-  }
-  const executed = await runTools(verdict.calls, tools, signal, limits.tracePreviewBytes);
-  if (executed === "cancelled") return state.finish({ reason: "cancelled" });
-  state.toolCalls += verdict.calls.length;
-  if (state.toolContentBytes + executed.contentBytes > limits.maxToolContentBytes) {
-    // These results would push the conversation over its content cap: they are not sent.
-    state.budget = "tool_content";
-    await state.report(envelope, "request_final_answer", executed.trace);
+    if (finalRound) return terminate(failedBudget());
+    if (state.rounds.some((round) => round.action === "remind_marker")) return askFinal("max_rounds", 0);
+    state.extend([
+      structuredClone(verdict.message) as ChatMessage,
+      { role: "user", content: MARKER_REMINDER },
+    ]);
+    await state.report(closeRound(response, "remind_marker"), envelope);
     return "next";
   }
-  state.toolContentBytes += executed.contentBytes;
-  for (const call of verdict.calls) state.seenIds.add(call.id);
-  state.messages.push(
-    structuredClone(verdict.message) as ChatMessage,
-    ...transports.current.results(verdict.calls, executed.messages),
+  if (verdict.kind === "reject") {
+    // Over the call budget: none of these calls runs, and the turn is left out of the history.
+    if (!finalRound && verdict.reason === "max_tool_calls") return askFinal("max_tool_calls", 0);
+    return terminate(finalRound ? failedBudget() : { reason: verdict.reason });
+  }
+  // tool_choice "none" was ignored: the final answer round failed.
+  if (finalRound) return terminate(failedBudget());
+  const executed = await runTools(verdict.calls, tools, signal, limits.tracePreviewBytes);
+  if (executed === "cancelled") {
+    state.record(closeRound(response, "cancelled"));
+    return state.finish({ reason: "cancelled" });
+  }
+  const counted = verdict.calls.length;
+  if (state.tally().toolContentBytes + executed.contentBytes > limits.maxToolContentBytes) {
+    // These results would push the conversation over its content cap: they are not sent.
+    return askFinal("tool_content", counted, executed.trace);
+  }
+  state.extend(
+    [
+      structuredClone(verdict.message) as ChatMessage,
+      ...transports.current.results(verdict.calls, executed.messages),
+    ],
+    verdict.calls.map((call) => call.id),
   );
-  await state.report(envelope, "execute_tools", executed.trace);
+  const sent = { toolCalls: counted, toolContentBytes: executed.contentBytes };
+  await state.report(closeRound(response, "execute_tools", sent), envelope, executed.trace);
   return "next";
 }
+
+type TraceCalls = TraceTurn["tool_calls"];

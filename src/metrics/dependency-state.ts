@@ -6,12 +6,10 @@
 
 import { type ErrorKind, errorKind } from "../domain/error-kind.ts";
 import { errorDetail } from "../log/error-detail.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import type { DependencyName, Metrics } from "./metrics.ts";
 
-export interface DependencyLogger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
+export type DependencyLogger = JobLogger;
 
 export interface DependencyState {
   /** An error talking to the dependency: counted, and logged if it is news. */

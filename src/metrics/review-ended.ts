@@ -5,6 +5,7 @@
 import type { TerminationReason } from "../domain/outcome.ts";
 import { type Cost, dollarsOf, NO_SPEND } from "../domain/spend.ts";
 import type { LoopResult } from "../llm/types.ts";
+import type { Logger } from "../log/job-logger.ts";
 import type { FindingEvents } from "../pipeline/review-outcome.ts";
 import type { Metrics } from "./metrics.ts";
 
@@ -21,12 +22,12 @@ export interface ReviewEnding {
   readonly findingEvents?: FindingEvents;
   /** Why a review ended without its loop, when that has a name (github_unavailable). */
   readonly terminationReason?: TerminationReason;
+  /** Why the change was not reviewed (draft, closed, author_not_allowed, …), for a skip. */
+  readonly skipReason?: string;
   readonly durationMs: number;
 }
 
-export interface ReviewEndedLogger {
-  info(obj: object, msg: string): void;
-}
+export type ReviewEndedLogger = Pick<Logger, "info">;
 
 export type ReviewEndedReporter = (ending: ReviewEnding) => void;
 
@@ -56,6 +57,7 @@ export function createReviewEndedReporter(metrics: Metrics, log: ReviewEndedLogg
         head_sha: ending.headSha,
         termination_reason: terminationReason,
         conclusion: ending.conclusion,
+        ...(ending.skipReason === undefined ? {} : { skip_reason: ending.skipReason }),
         rounds: result?.rounds ?? 0,
         tool_calls: result?.tool_calls ?? 0,
         tokens: usage.total_tokens,

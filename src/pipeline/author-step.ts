@@ -1,7 +1,7 @@
 // Whether the pull request's author may start an automatic review (domain/author-policy.ts): the
 // operator's policy, tightened by the repository's `auto_review_authors`. A review someone asked
 // for (a command, the re-run button, the CLI) is never held back here: asking already took write
-// access or a press of GitHub's own button.
+// access or a press of GitHub's own button; nor is a change no one opened on a host.
 
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { type AuthorPolicy, authorVerdict, stricterPolicy } from "../domain/author-policy.ts";
@@ -22,6 +22,8 @@ export async function decideAuthor(input: {
   readonly pullRequest: PullRequest;
   readonly asked: boolean;
   readonly people: HostPeople | undefined;
+  /** The handle commands mention (review-pull-request.ts); absent or failing: "mentioning Loupe". */
+  readonly mention?: () => Promise<string>;
 }): Promise<ReviewOutcome | null> {
   if (input.asked) return null;
   const policy = stricterPolicy(
@@ -29,14 +31,18 @@ export async function decideAuthor(input: {
     input.config.auto_review_authors ?? input.operatorPolicy,
   );
   const { author } = input.pullRequest;
+  // A local change was opened by no one on any host: there is no stranger's review to hold back.
+  if (author === null) return null;
   const verdict = authorVerdict(policy, author);
   if (verdict === "allowed") return null;
   if (verdict === "ask" && author.login !== null && input.people !== undefined) {
     if (await input.people.canWrite(author.login)) return null;
   }
+  const handle = await input.mention?.().catch(() => null);
+  const command = handle ? `a comment \`@${handle} review\`` : "a `review` command mentioning Loupe";
   return skipped(
     "author_not_allowed",
     `Automatic reviews are for pull requests by ${WHO[policy]} (\`auto_review_authors: ${policy}\`). ` +
-      "Someone with write access can start this review with a `review` command mentioning Loupe.",
+      `Someone with write access can start this review with ${command}.`,
   );
 }

@@ -1,25 +1,17 @@
 // Finder passes (REVIEW_FINDER_PASSES): the change reviewed once from each angle
 // (llm/finder-angles.ts), each finder under its share of the review's budget — what is left
-// divided by the finders still to run, as file passes share it (pass-budget.ts) — and each
+// divided by the finders still to run, by the runner file passes use (loop-sequence.ts) — and each
 // reviewed in file passes when it is large (passes-step.ts). What the finders found is merged
 // into one candidate list, the same defect kept once (merge-passes.ts), before verification.
 // With one finder pass this is the plain review, with no angle.
 
-import type { TerminationReason } from "../domain/outcome.ts";
 import { FINDER_ANGLES } from "../llm/finder-angles.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { mergePasses } from "./merge-passes.ts";
-import { passShare, usedBy, withinGrant } from "./pass-budget.ts";
+import { runLoopSequence } from "./loop-sequence.ts";
+import { withinGrant } from "./pass-budget.ts";
 import { type PassesStep, type PassesStepInput, passesStep } from "./passes-step.ts";
 import type { ReviewPorts } from "./review-ports.ts";
-
-/** Failures the next finder would meet too: no finder runs after one. */
-const STOPS_FINDERS: ReadonlySet<TerminationReason> = new Set<TerminationReason>([
-  "cancelled",
-  "worker_out_of_memory",
-  "worker_timeout",
-  "provider_authentication_failed",
-]);
 
 export async function finderStep<W extends WorkspaceHandle>(
   ports: Pick<ReviewPorts<W>, "runLoop" | "reviewLimits">,
@@ -27,17 +19,17 @@ export async function finderStep<W extends WorkspaceHandle>(
 ): Promise<PassesStep> {
   const finders = Math.min(ports.reviewLimits.finderPasses, FINDER_ANGLES.length);
   if (finders <= 1) return passesStep(ports, input);
-  const total = withinGrant(ports.reviewLimits, input.budget.maxTokens);
-  const started = Date.now();
-  const ran: { step: PassesStep; angle: string }[] = [];
-  for (const angle of FINDER_ANGLES.slice(0, finders)) {
-    const results = ran.map((r) => r.step.result);
-    const share = passShare(total, usedBy(results, Date.now() - started), finders - ran.length);
-    if (share === null) break;
-    const step = await passesStep(ports, { ...input, angle, share });
-    ran.push({ step, angle });
-    if (STOPS_FINDERS.has(step.result.termination_reason)) break;
-  }
+  const angles = FINDER_ANGLES.slice(0, finders);
+  // Finders need no more than their equal share; the first that cannot be paid ends them.
+  const { results } = await runLoopSequence({
+    total: withinGrant(ports.reviewLimits, input.budget.maxTokens),
+    count: angles.length,
+    unpaid: "stop",
+    now: input.now,
+    run: (i, share) => passesStep(ports, { ...input, angle: angles[i]!, share }),
+    resultOf: (step) => step.result,
+  });
+  const ran = results.flatMap((step, i) => (step === undefined ? [] : [{ step, angle: angles[i]! }]));
   const result = mergePasses(
     ran.map(({ step, angle }) => ({
       result: step.result,

@@ -6,8 +6,15 @@
 // business: W is what the pipeline holds of a workspace, and a port that was stopped says so.
 
 import { reviewedMarker } from "../conversation/review-state.ts";
+import {
+  GIT_ATTRIBUTES_BYTES,
+  type GitAttributes,
+  gitAttributes,
+  NO_ATTRIBUTES,
+} from "../config/git-attributes.ts";
 import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
+import type { SettingNames } from "../domain/setting-names.ts";
 import type { Prices } from "../domain/spend.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
@@ -46,6 +53,15 @@ export interface ReviewRun {
   readonly budget?: ReviewBudget;
   /** The operator's prices (REVIEW_PRICE_*), or null: a cost is then the provider's figure or unknown. */
   readonly prices: Prices | null;
+  /**
+   * The handle a command mentions (`@<handle> review`): the App's slug, the Action's `mention`
+   * input. Asked only for a text that tells someone what to type; absent: "mentioning Loupe".
+   */
+  readonly mention?: () => Promise<string>;
+  /** How texts name settings where they are read (the Action: its inputs); absent: environment variables. */
+  readonly names?: SettingNames;
+  /** The review's one clock (epoch ms): its steps read time here, never the process's clock. */
+  readonly now: () => number;
 }
 
 export async function reviewPullRequest<W extends WorkspaceHandle>(
@@ -62,6 +78,7 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
     pullRequest: prepared.pullRequest,
     mergeBaseSha: prepared.changes.mergeBaseSha,
     signal: run.signal,
+    ...(run.names === undefined ? {} : { names: run.names }),
   });
   if (opened.kind === "stopped") {
     const result = { ...stoppedRecord(opened.reason, null, 0), review: null };
@@ -100,10 +117,11 @@ async function prepare<W extends WorkspaceHandle>(
     pullRequest,
     asked: run.asked,
     people: host.people,
+    ...(run.mention === undefined ? {} : { mention: run.mention }),
   });
   if (author !== null) return author;
   const changes = await host.changes(pullRequest);
-  const change = await selectChange(changes, config);
+  const change = await selectChange(changes, config, await readGitAttributes(host));
   if (change.kind !== "change") return change;
   const guidance = await loadGuidance({
     source: host.guidance.source,
@@ -119,6 +137,7 @@ async function prepare<W extends WorkspaceHandle>(
       changes,
       reviewable: change.reviewable,
       skippedFiles: change.skippedFiles,
+      leftOut: change.leftOut,
       guidance,
     }
   );
@@ -148,6 +167,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     mergeBaseSha,
     scope,
     signal: run.signal,
+    now: run.now,
     ...(run.onRound === undefined ? {} : { onRound: run.onRound }),
   });
   const { coverage } = passed;
@@ -157,6 +177,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     mergeBaseSha,
     signal: run.signal,
     result: passed.result,
+    now: run.now,
   });
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
@@ -211,6 +232,19 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   });
   notes.push(...published.notes);
   return { ...reviewed, plan, notes, publishFailed: published.failed, findingEvents: published.findings };
+}
+
+/**
+ * The base's `.gitattributes`, read where guidance is (the default branch, never the head). Absent,
+ * too large or unreadable, the review goes on without it: it only leaves files out.
+ */
+async function readGitAttributes(host: PullRequestHost<WorkspaceHandle>): Promise<GitAttributes> {
+  try {
+    const read = await host.guidance.source.read(".gitattributes", GIT_ATTRIBUTES_BYTES);
+    return read.kind === "found" ? gitAttributes(new TextDecoder().decode(read.bytes)) : NO_ATTRIBUTES;
+  } catch {
+    return NO_ATTRIBUTES;
+  }
 }
 
 function guidanceNote(prepared: Prepared, host: PullRequestHost<WorkspaceHandle>): string {

@@ -2,6 +2,7 @@
 // its cost, how much of the change it covered, and the guidance it was given; and what the
 // pipeline knew before it fetched anything (`Prepared`), which those facts are drawn from.
 
+import type { AttributeReason } from "../config/git-attributes.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import type { ReviewCoverage } from "../domain/coverage.ts";
@@ -18,6 +19,8 @@ export interface Prepared {
   readonly changes: ChangeSet;
   readonly reviewable: readonly ChangedFile[];
   readonly skippedFiles: number;
+  /** Files the base's `.gitattributes` left out of the review, and why. */
+  readonly leftOut: ReadonlyMap<string, AttributeReason>;
   readonly guidance: Guidance;
 }
 

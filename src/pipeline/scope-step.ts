@@ -4,7 +4,7 @@
 // nothing posted before, and no scope line: there is no earlier review to speak of.
 
 import type { RepoConfig } from "../config/repo-config-schema.ts";
-import type { ComparedFile } from "../conversation/file-changes.ts";
+import type { ChangedFile } from "../domain/changed-file.ts";
 import { decideReviewScope, type ReviewScope } from "../conversation/review-scope.ts";
 import { configDigest } from "../conversation/review-state.ts";
 import type { HostHistory, HostPeople } from "../host/pull-request-host.ts";
@@ -15,7 +15,7 @@ export interface ScopeStep {
   readonly scope: ReviewScope | null;
   readonly history: LoupeHistory;
   /** What the new commits changed (compare lastHead...head), when the review is incremental. */
-  readonly newFiles: readonly ComparedFile[] | null;
+  readonly newFiles: readonly ChangedFile[] | null;
   readonly configDigest: string;
 }
 
@@ -32,7 +32,7 @@ export async function scopeStep(input: {
   const host = input.history;
   if (host === undefined) return { scope: null, history: NO_HISTORY, newFiles: null, configDigest: digest };
   const history = await readLoupeHistory(host, input.people);
-  let newFiles: readonly ComparedFile[] | null = null;
+  let newFiles: readonly ChangedFile[] | null = null;
   const last = history.lastReviewed;
   const scope = await decideReviewScope({
     askedFull: input.askedFull,

@@ -47,7 +47,7 @@ export function decideSettings(input: {
       `Automatic reviews are paused on this pull request (label \`${PAUSE_LABEL}\`): a \`resume\` command mentioning Loupe turns them back on, a \`review\` command reviews now.`,
     );
   }
-  if (pr.author.isBot && config.ignore_bots) {
+  if (pr.author?.isBot === true && config.ignore_bots) {
     return skipped("bot_author", "The pull request was opened by a bot (`ignore_bots` is on).");
   }
   return { kind: "settings", config };

@@ -3,6 +3,13 @@
 // with the review's loop and the other verifications is the review's tokens (within the
 // installation's grant) and its time. When too little of those is left for a useful check, the
 // rest of the findings go unverified.
+//
+// Unlike passes and finders (loop-sequence.ts), which run one after another and split what is
+// left among the loops still to run, verifications run VERIFY_CONCURRENCY at a time: a check's
+// share is what is left, less what the checks in flight were promised, split equally over the
+// lanes still free (equalShare, pass-budget.ts), and its time is what is left of the review's
+// deadline, since checks side by side spend the same wall time. Nor may a check take more than its
+// share: a verification is capped by a thread reply's budget instead.
 
 import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";

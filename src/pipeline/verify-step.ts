@@ -22,7 +22,7 @@ import { addUsage } from "../llm/envelope.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import type { HeldBudget } from "./budget-step.ts";
-import { withinGrant } from "./pass-budget.ts";
+import { equalShare, withinGrant } from "./pass-budget.ts";
 import type { ReviewPorts, VerifyResult } from "./review-ports.ts";
 import { verifyBudget } from "./verify-budget.ts";
 
@@ -38,8 +38,8 @@ export interface VerifyStepInput<W extends WorkspaceHandle> {
   readonly result: LoopResult;
   /** Caps the pass's tokens with the loop's, and is told the spend after each verification. */
   readonly budget: Pick<HeldBudget, "maxTokens" | "spent">;
-  /** The review's clock (tests control it). */
-  readonly now?: () => number;
+  /** The review's clock (ReviewRun.now; tests control it). */
+  readonly now: () => number;
 }
 
 type Checked =
@@ -60,7 +60,7 @@ export async function verifyStep<W extends WorkspaceHandle>(
   const { result: looped, budget: held, view, signal } = input;
   const review = looped.review;
   if (!ports.reviewLimits.verify || review === null || review.findings.length === 0) return looped;
-  const now = input.now ?? Date.now;
+  const { now } = input;
   const started = now();
   const deadline = started + ports.reviewLimits.timeoutMs - looped.duration_ms;
   const tokens = withinGrant(ports.reviewLimits, held.maxTokens).maxTokens;
@@ -89,7 +89,7 @@ export async function verifyStep<W extends WorkspaceHandle>(
     const freeLanes = Math.min(VERIFY_CONCURRENCY - inFlight, review.findings.length - index);
     const left = tokens - result.usage.total_tokens - promised;
     const budget = verifyBudget(ports.reviewLimits, {
-      tokens: Math.floor(left / Math.max(1, freeLanes)),
+      tokens: equalShare(left, freeLanes),
       ms: deadline - now(),
     });
     if (budget === null) return unverified();

@@ -5,6 +5,7 @@
 import { isLoupeError } from "../domain/errors.ts";
 import type { WorkerStopReason } from "../domain/outcome.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
+import { ENVIRONMENT_NAMES, type SettingNames, settingCode } from "../domain/setting-names.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import type { JobLogger } from "../log/job-logger.ts";
@@ -18,23 +19,28 @@ export type WorkspaceStep<W extends WorkspaceHandle> =
 
 export async function openWorkspaceStep<W extends WorkspaceHandle>(
   host: PullRequestHost<W>,
-  input: { readonly pullRequest: PullRequest; readonly mergeBaseSha: string; readonly signal: AbortSignal },
+  input: {
+    readonly pullRequest: PullRequest;
+    readonly mergeBaseSha: string;
+    readonly signal: AbortSignal;
+    /** How the skip names the fetch limit (the Action: its input). */
+    readonly names?: SettingNames;
+  },
 ): Promise<WorkspaceStep<W>> {
   try {
-    return { kind: "workspace", workspace: await host.openWorkspace(input) };
+    const { names: _, ...target } = input;
+    return { kind: "workspace", workspace: await host.openWorkspace(target) };
   } catch (error) {
     const stopped = workerStopOf(error);
     if (stopped !== null) return { kind: "stopped", reason: stopped };
     if (!isLoupeError(error, "git_repository_too_large")) throw error;
-    return skipped("repository_too_large", tooLargeDetail(error.message));
+    return skipped("repository_too_large", tooLargeDetail(error.message, input.names ?? ENVIRONMENT_NAMES));
   }
 }
 
-function tooLargeDetail(reason: string): string {
-  return (
-    `The repository is too large to fetch: ${reason}. ` +
-    "The operator's limit is `REVIEW_MAX_FETCH_BYTES`; nothing was sent to the model."
-  );
+function tooLargeDetail(reason: string, names: SettingNames): string {
+  const limit = settingCode(names, "REVIEW_MAX_FETCH_BYTES", "the fetch limit");
+  return `The repository is too large to fetch: ${reason}. The operator's limit is ${limit}; nothing was sent to the model.`;
 }
 
 /** Removes the workspace when the review ends, however it ends; a failure to is only logged. */

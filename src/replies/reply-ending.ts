@@ -1,18 +1,12 @@
 // How a reply job ended, reported from one place: one JSON log line an operator can grep
 // (`reply_ended`), and the metrics port (a closed set of outcomes, never a repository label).
 
-import type { ReplySkipReason } from "../conversation/locate-reply.ts";
-import type { TerminationReason } from "../domain/outcome.ts";
-import type { FindingStatus, ThreadReply } from "../llm/reply-schema.ts";
+import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { ToolLoopResult } from "../llm/types.ts";
+import type { Logger } from "../log/job-logger.ts";
 import type { Metrics } from "../metrics/metrics.ts";
+import type { ReplyOutcome } from "../pipeline/reply-in-thread.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
-
-export type ReplyOutcome =
-  | { readonly kind: "answered"; readonly status: FindingStatus; readonly resolved: boolean }
-  | { readonly kind: "failed"; readonly reason: TerminationReason | "error" }
-  | { readonly kind: "skipped"; readonly reason: ReplySkipReason | "closed" }
-  | { readonly kind: "cancelled" };
 
 export interface ReplyEnding {
   readonly outcome: ReplyOutcome;
@@ -24,7 +18,7 @@ export interface ReplyEnding {
 
 export function createReplyEndedReporter(
   metrics: Metrics,
-  log: { info(obj: object, msg: string): void },
+  log: Pick<Logger, "info">,
 ): (ending: ReplyEnding) => void {
   return ({ outcome, request, result, durationMs }) => {
     const usage = result?.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };

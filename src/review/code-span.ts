@@ -28,18 +28,20 @@ function delimitPiece(piece: string): string {
   return `${delimiter}${space}${piece}${space}${delimiter}`;
 }
 
+export interface BacktickRun {
+  readonly start: number;
+  readonly length: number;
+}
+
+/** Each maximal run of backticks in `text`, in order: where it starts and how long it is. */
+export function* backtickRunsIn(text: string): Generator<BacktickRun> {
+  for (const match of text.matchAll(/`+/g)) yield { start: match.index, length: match[0].length };
+}
+
 /** Lengths of the backtick runs in `text` that could close a span (1..80). */
 function runLengths(text: string): Set<number> {
   const lengths = new Set<number>();
-  for (let i = 0; i < text.length; ) {
-    if (text[i] !== "`") {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (text[i] === "`") i++;
-    if (i - start <= MAX_SPAN_DELIMITER) lengths.add(i - start);
-  }
+  for (const { length } of backtickRunsIn(text)) if (length <= MAX_SPAN_DELIMITER) lengths.add(length);
   return lengths;
 }
 
@@ -51,14 +53,7 @@ export function splitForSpans(content: string): string[] {
   const pieces: string[] = [];
   let lengths = new Set<number>();
   let pieceStart = 0;
-  for (let i = 0; i < content.length; ) {
-    if (content[i] !== "`") {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (content[i] === "`") i++;
-    const length = i - start;
+  for (const { start, length } of backtickRunsIn(content)) {
     if (length > MAX_SPAN_DELIMITER || lengths.has(length)) continue;
     if (lengths.size === MAX_SPAN_DELIMITER - 1) {
       pieces.push(content.slice(pieceStart, start));

@@ -2,6 +2,7 @@
 // links and images, autolinks and bare URLs. A link survives only into this repository
 // (repository-link.ts); any other link or image becomes its text with the URL as code.
 
+import { backtickRunsIn } from "./code-span.ts";
 import { code, type Inline, plainText, strong, text } from "./markdown-tree.ts";
 import { type RepositoryRef, repositoryLink } from "./repository-link.ts";
 
@@ -151,17 +152,10 @@ function codeSpanContent(raw: string): string {
 /** For each backtick run length, the starts of runs in order: finding a closer is amortised O(1). */
 function backtickRuns(source: string): { next(length: number, after: number): number } {
   const byLength = new Map<number, number[]>();
-  for (let i = 0; i < source.length; ) {
-    if (source[i] !== "`") {
-      i++;
-      continue;
-    }
-    let end = i;
-    while (source[end] === "`") end++;
-    const list = byLength.get(end - i) ?? [];
-    list.push(i);
-    byLength.set(end - i, list);
-    i = end;
+  for (const { start, length } of backtickRunsIn(source)) {
+    const list = byLength.get(length) ?? [];
+    list.push(start);
+    byLength.set(length, list);
   }
   const cursor = new Map<number, number>();
   return {

@@ -2,13 +2,10 @@
 // hunks. These hunks are the only source of truth for which lines can take a review comment:
 // one comment outside them makes GitHub reject the whole review with a 422.
 
+import type { HunkHeader } from "../domain/hunk-header.ts";
 import type { TimeSlices } from "../domain/time-slices.ts";
 
-export interface Hunk {
-  readonly oldStart: number;
-  readonly oldLines: number;
-  readonly newStart: number;
-  readonly newLines: number;
+export interface Hunk extends HunkHeader {
   /** Added and context lines, by new-file line number: the RIGHT side. */
   readonly rightLines: ReadonlySet<number>;
   readonly addedLines: ReadonlySet<number>;
@@ -19,6 +16,18 @@ export interface Hunk {
 }
 
 const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+/** A hunk's `@@ -a,b +c,d @@` line, read; null when the line is none. The one reader of it. */
+export function hunkHeader(line: string): HunkHeader | null {
+  const header = line.startsWith("@@") ? HEADER.exec(line) : null;
+  if (header === null) return null;
+  return {
+    oldStart: Number(header[1]),
+    oldLines: header[2] === undefined ? 1 : Number(header[2]),
+    newStart: Number(header[3]),
+    newLines: header[4] === undefined ? 1 : Number(header[4]),
+  };
+}
 
 interface Open {
   oldStart: number;
@@ -83,7 +92,7 @@ class PatchParser {
 
   /** Takes one line; false when it makes the patch malformed. */
   private line(raw: string): boolean {
-    const header = raw.startsWith("@@") ? HEADER.exec(raw) : null;
+    const header = hunkHeader(raw);
     const open = this.open;
     if (header !== null) {
       if (open !== null && !complete(open)) return false;
@@ -121,12 +130,9 @@ class PatchParser {
   }
 }
 
-function start(header: RegExpExecArray): Open {
+function start(header: HunkHeader): Open {
   return {
-    oldStart: Number(header[1]),
-    oldLines: header[2] === undefined ? 1 : Number(header[2]),
-    newStart: Number(header[3]),
-    newLines: header[4] === undefined ? 1 : Number(header[4]),
+    ...header,
     oldSeen: 0,
     newSeen: 0,
     right: new Set(),

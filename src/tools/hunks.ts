@@ -5,6 +5,7 @@
 // compares with its newline, so a last line that gained or lost one shows as changed.
 
 import { isAscii } from "node:buffer";
+import type { HunkHeader } from "../domain/hunk-header.ts";
 import { diffLines } from "./line-diff.ts";
 
 /** git's default context (jsdiff's default is 4). */
@@ -13,11 +14,7 @@ const CONTEXT_LINES = 3;
 const FUNC_LINE_BYTES = 80;
 const NO_NEWLINE = "\\ No newline at end of file";
 
-export interface Hunk {
-  readonly oldStart: number;
-  readonly oldLines: number;
-  readonly newStart: number;
-  readonly newLines: number;
+export interface Hunk extends HunkHeader {
   readonly lines: readonly string[];
 }
 

@@ -40,6 +40,27 @@ interface SplitScore {
 }
 
 /**
+ * From line `from`, stepping by `step` (-1 up, 1 down) within the file's `lines`: the blank lines
+ * met and the indent of the first line that is not blank (-1 when none is; 0 after MAX_BLANKS
+ * blanks, where git stops looking).
+ */
+function nearestIndent(
+  from: number,
+  step: 1 | -1,
+  indentOf: (line: number) => number,
+  lines: number,
+): { readonly blanks: number; readonly indent: number } {
+  let blanks = 0;
+  for (let i = from; i >= 0 && i < lines; i += step) {
+    const indent = indentOf(i);
+    if (indent !== -1) return { blanks, indent };
+    blanks += 1;
+    if (blanks === MAX_BLANKS) return { blanks, indent: 0 };
+  }
+  return { blanks, indent: -1 };
+}
+
+/**
  * Adds the badness of splitting the file just before line `split` (0-based; `lines` is the
  * line count) to `score`. `indentOf(i)` is lineIndent of line i.
  */
@@ -51,28 +72,8 @@ function addSplitScore(
 ): void {
   const endOfFile = split >= lines;
   const indentHere = endOfFile ? -1 : indentOf(split);
-  let preBlank = 0;
-  let preIndent = -1;
-  for (let i = split - 1; i >= 0; i -= 1) {
-    preIndent = indentOf(i);
-    if (preIndent !== -1) break;
-    preBlank += 1;
-    if (preBlank === MAX_BLANKS) {
-      preIndent = 0;
-      break;
-    }
-  }
-  let postBlank = 0;
-  let postIndent = -1;
-  for (let i = split + 1; i < lines; i += 1) {
-    postIndent = indentOf(i);
-    if (postIndent !== -1) break;
-    postBlank += 1;
-    if (postBlank === MAX_BLANKS) {
-      postIndent = 0;
-      break;
-    }
-  }
+  const { blanks: preBlank, indent: preIndent } = nearestIndent(split - 1, -1, indentOf, lines);
+  const { blanks: postBlank, indent: postIndent } = nearestIndent(split + 1, 1, indentOf, lines);
 
   if (preIndent === -1 && preBlank === 0) score.penalty += START_OF_FILE_PENALTY;
   if (endOfFile) score.penalty += END_OF_FILE_PENALTY;

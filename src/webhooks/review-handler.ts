@@ -6,7 +6,20 @@
 import type { Context } from "probot";
 import type { ReviewQueue } from "../jobs/review-queue.ts";
 import type { Metrics } from "../metrics/metrics.ts";
+import type { SkipReason } from "../github/review-request.ts";
 import { toReviewRequest } from "./to-review-request.ts";
+
+/**
+ * Skips an operator asks about ("why was this pull request not reviewed?"): one info line each.
+ * The rest are events that were never a review (Loupe's own check runs, another app's, actions
+ * Loupe does not review), a debug line, or every review would log two more.
+ */
+const WORTH_A_LINE: ReadonlySet<SkipReason> = new Set([
+  "pull_request_closed",
+  "no_pull_request",
+  "no_installation",
+  "unsupported_event",
+]);
 
 export interface ReviewHandlerOptions {
   readonly queue: ReviewQueue;
@@ -25,7 +38,14 @@ export function createReviewHandler(options: ReviewHandlerOptions): (context: Co
     );
     if (mapped.kind === "skip") {
       metrics.webhookDelivery(context.name, "skipped");
-      context.log.debug({ reason: mapped.reason }, mapped.message);
+      const action = (context.payload as { action?: unknown }).action;
+      const fields = {
+        event: typeof action === "string" ? `${context.name}.${action}` : context.name,
+        delivery: context.id,
+        reason: mapped.reason,
+      };
+      if (WORTH_A_LINE.has(mapped.reason)) context.log.info(fields, `delivery skipped: ${mapped.message}`);
+      else context.log.debug(fields, `delivery skipped: ${mapped.message}`);
       return;
     }
     const outcomes: string[] = [];

@@ -5,11 +5,11 @@
 
 import type { CommentSource } from "../github/conversation-api.ts";
 
-export interface CommentEvent {
+/** A comment on a pull request, whoever delivered it (the Action's workflow has no installation). */
+export interface PullRequestComment {
   readonly kind: "comment";
   readonly deliveryId: string;
   readonly source: CommentSource;
-  readonly installationId: number;
   readonly owner: string;
   readonly repo: string;
   readonly pullNumber: number;
@@ -24,6 +24,11 @@ export interface CommentEvent {
   readonly inReplyTo: number | null;
 }
 
+/** The App's: the comment, delivered to one installation of the App. */
+export interface CommentEvent extends PullRequestComment {
+  readonly installationId: number;
+}
+
 export type CommentSkip = { readonly kind: "skip"; readonly message: string };
 
 type Json = Record<string, unknown>;
@@ -33,19 +38,27 @@ const num = (v: unknown): number | null =>
   typeof v === "number" && Number.isSafeInteger(v) && v > 0 ? v : null;
 const skip = (message: string): CommentSkip => ({ kind: "skip", message });
 
-export function toCommentEvent(input: {
-  name: string;
-  id: string;
-  payload: unknown;
-}): CommentEvent | CommentSkip {
+interface CommentInput {
+  readonly name: string;
+  readonly id: string;
+  readonly payload: unknown;
+}
+
+export function toCommentEvent(input: CommentInput): CommentEvent | CommentSkip {
+  const comment = toPullRequestComment(input);
+  if (comment.kind === "skip") return comment;
+  const installationId = num(obj(obj(input.payload)?.installation)?.id);
+  if (installationId === null) return skip("The event carries no installation id.");
+  return { ...comment, installationId };
+}
+
+export function toPullRequestComment(input: CommentInput): PullRequestComment | CommentSkip {
   const payload = obj(input.payload);
   if (payload === null) return skip("The event has no payload.");
   if (input.name !== "issue_comment" && input.name !== "pull_request_review_comment") {
     return skip(`${input.name} events are not conversation.`);
   }
   if (payload.action !== "created") return skip(`${input.name}.${String(payload.action)} is not read.`);
-  const installationId = num(obj(payload.installation)?.id);
-  if (installationId === null) return skip("The event carries no installation id.");
   const repository = obj(payload.repository);
   const owner = str(obj(repository?.owner)?.login);
   const repo = str(repository?.name);
@@ -70,7 +83,6 @@ export function toCommentEvent(input: {
     kind: "comment",
     deliveryId: input.id,
     source: input.name === "issue_comment" ? "issue_comment" : "review_comment",
-    installationId,
     owner,
     repo,
     pullNumber,

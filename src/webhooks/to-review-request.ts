@@ -5,6 +5,7 @@
 
 import { labelNames } from "../conversation/pause-state.ts";
 import type {
+  GitHubReview,
   MappedEvent,
   PullRequestSnapshot,
   ReviewRequest,
@@ -41,28 +42,36 @@ function skip(reason: SkipReason, message: string): SkippedEvent {
   return { kind: "skip", reason, message };
 }
 
-interface Common {
-  readonly installationId: number;
+interface Repository {
   readonly owner: string;
   readonly repo: string;
+}
+
+interface Common extends Repository {
+  readonly installationId: number;
+}
+
+function repositoryOf(payload: Json): Repository | SkippedEvent {
+  const repository = obj(payload.repository);
+  const owner = str(obj(repository?.owner)?.login);
+  const repo = str(repository?.name);
+  if (owner === null || repo === null) return skip("unsupported_event", "The event names no repository.");
+  return { owner, repo };
 }
 
 function common(payload: Json): Common | SkippedEvent {
   const installationId = num(obj(payload.installation)?.id);
   if (installationId === null) return skip("no_installation", "The event carries no installation id.");
-  const repository = obj(payload.repository);
-  const owner = str(obj(repository?.owner)?.login);
-  const repo = str(repository?.name);
-  if (owner === null || repo === null) return skip("unsupported_event", "The event names no repository.");
-  return { installationId, owner, repo };
+  const repository = repositoryOf(payload);
+  return "kind" in repository ? repository : { installationId, ...repository };
 }
 
 /** The webhook being mapped: its delivery id, its payload, its action and the shared fields. */
-interface Delivery {
+interface Delivery<B extends Repository = Common> {
   readonly id: string;
   readonly payload: Json;
   readonly action: string;
-  readonly base: Common;
+  readonly base: B;
 }
 
 /** Re-runs carry no PR snapshot: the job reads the pull request itself (pulls.get). */
@@ -77,9 +86,10 @@ function rerunRequest(
 
 const PR_ACTIONS = new Set(["opened", "reopened", "synchronize", "ready_for_review"]);
 
-function fromPullRequest(d: Delivery): MappedEvent {
+/** `event`: the event's name as the reader knows it (the Action's `pull_request_target`). */
+function fromPullRequest<B extends Repository>(d: Delivery<B>, event: string): MappedEvent<GitHubReview & B> {
   const { action } = d;
-  if (!PR_ACTIONS.has(action)) return skip("unknown_action", `pull_request.${action} is not reviewed.`);
+  if (!PR_ACTIONS.has(action)) return skip("unknown_action", `${event}.${action} is not reviewed.`);
   const pr = obj(d.payload.pull_request);
   const number = num(pr?.number);
   const headSha = sha(obj(pr?.head)?.sha);
@@ -103,7 +113,7 @@ function fromPullRequest(d: Delivery): MappedEvent {
     open: true,
     labels: labelNames(pr.labels),
   };
-  const request: ReviewRequest = {
+  const request: GitHubReview & B = {
     ...d.base,
     deliveryId: d.id,
     trigger: `pull_request.${action}` as ReviewTrigger,
@@ -189,7 +199,19 @@ export function toReviewRequest(input: WebhookInput, options: MappingOptions): M
   const base = common(payload);
   if ("kind" in base) return base;
   const delivery: Delivery = { id: input.id, payload, action: str(payload.action) ?? "", base };
-  if (input.name === "pull_request") return fromPullRequest(delivery);
+  if (input.name === "pull_request") return fromPullRequest(delivery, "pull_request");
   if (input.name === "check_run") return fromCheckRun(delivery, options);
   return fromCheckSuite(delivery, options);
+}
+
+/**
+ * A pull request event's review without an App's installation: the GitHub Action's, whose workflow
+ * event carries none and may be named `pull_request_target` (its skips say so).
+ */
+export function toPullRequestReview(input: WebhookInput): MappedEvent<GitHubReview> {
+  const payload = obj(input.payload);
+  if (!payload) return skip("unsupported_event", "The event has no payload.");
+  const base = repositoryOf(payload);
+  if ("kind" in base) return base;
+  return fromPullRequest({ id: input.id, payload, action: str(payload.action) ?? "", base }, input.name);
 }

@@ -151,7 +151,12 @@ describe("the conversation through a real server process", () => {
     expect(sent).toContain("we bumped it on purpose");
     expect(github.checkRuns.filter((r) => r.repo === "talk")).toHaveLength(1); // a reply has no check run
     expect(loupe.output()).not.toContain(API_KEY);
-    // The production precision signal: the review's one new finding, then its withdrawal.
+    // The production precision signal: the review's one new finding, then its withdrawal (counted
+    // when the job ends, just after the thread is resolved: its log line says it has).
+    await loupe.until(
+      () => (loupe.output().includes('"event":"reply_ended"') ? true : undefined),
+      "the reply's end",
+    );
     const metrics = await (await fetch(`${loupe.url}/metrics`)).text();
     expect(metrics).toMatch(/^loupe_findings_total\{event="posted"\} 1$/m);
     expect(metrics).toMatch(/^loupe_findings_total\{event="withdrawn"\} 1$/m);

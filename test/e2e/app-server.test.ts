@@ -1,16 +1,24 @@
 // Loupe as a real server process, started with the README's run command (`npm start`), against
-// a fake GitHub (REST + git smart HTTP on 127.0.0.1) and a scripted OpenAI-compatible model.
+// a fake GitHub (REST + git smart HTTP on 127.0.0.1) and the realistic model (an OpenAI-compatible
+// server that reads the diff before it answers, as real models do).
 // A signed pull_request.opened webhook must be acknowledged at once, then produce a check run
 // in_progress → completed that names why the loop stopped, and one review whose line comments
 // the fake (validating like GitHub) accepted. No secret may reach a request body or a log line.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
-import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+import {
+  type KnownFinding,
+  requestKind,
+  STOP_TURN_USAGE,
+  startRealisticModel,
+  TOOL_TURN_USAGE,
+  toolCallsBefore,
+} from "../support/realistic-model.ts";
+import type { ScriptedProvider } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
 const SECRET = `whsec-e2e-${process.pid}-${Date.now()}`;
@@ -22,20 +30,17 @@ let provider: ScriptedProvider;
 let loupe: LoupeProcess;
 let fixture: FixtureRepo;
 
-const finalReview = {
-  summary: "One constant changed its value.",
-  findings: [
-    {
-      severity: "medium",
-      title: "v10 no longer equals its name",
-      explanation: "The constant v10 is now 100 while every other constant equals its index.",
-      path: "src/values.ts",
-      line: 10,
-      evidence: "export const v10 = 100;",
-      recommendation: "Restore 10 or rename the constant.",
-    },
+const V10: KnownFinding = {
+  path: "src/values.ts",
+  line: 10,
+  severity: "medium",
+  titles: [
+    "v10 no longer equals its name",
+    "`v10` is set to 100 while every other constant equals its index",
   ],
-  notes: [],
+  code: "export const v10 = 100;",
+  impact: "code that relies on `vN === N` now gets the wrong value",
+  recommendation: "Restore 10 or rename the constant.",
 };
 
 /** The repository the webhooks name (the fake's URL is known once it has started). */
@@ -58,18 +63,7 @@ beforeAll(async () => {
   github = await startFakeGitHub();
   github.addRepository({ owner: "octo", repo: "values", source: fixture });
   // The first answer is delayed so the review is still running when the webhook is answered.
-  provider = await startScriptedProvider([
-    {
-      fault: "delay",
-      ms: 1500,
-      next: {
-        body: toolCallsTurn([
-          { id: "call_read_1", name: "read_repository_file", arguments: { path: "src/values.ts" } },
-        ]),
-      },
-    },
-    { body: stopTurn(finalReview) },
-  ]);
+  provider = await startRealisticModel({ findings: [V10], firstAnswerDelayMs: 1500 });
   const env = fakeWorldEnv({
     github,
     providerBaseURL: provider.baseURL,
@@ -146,7 +140,10 @@ describe("Loupe as a server process (npm start) against a fake GitHub", () => {
       expect.objectContaining({ path: "src/values.ts", line: 10, side: "RIGHT" }),
     ]);
     expect(github.requests.filter((r) => r.status === 422)).toEqual([]);
-    expect(provider.requests).toHaveLength(2);
+    // One loop: the model read before it answered.
+    expect(provider.requests.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(provider.requests.map(requestKind))).toEqual(new Set(["review"]));
+    expect(toolCallsBefore(provider.requests.at(-1)!)[0]).toBe("inspect_git_diff");
     // The App fetched the head over smart HTTP with the installation token, never in the URL.
     expect(github.gitRequests.some((r) => r.url.includes("git-upload-pack"))).toBe(true);
   });
@@ -176,9 +173,20 @@ describe("Loupe as a server process (npm start) against a fake GitHub", () => {
         ?.split(" ")[1];
     expect(sample('loupe_reviews_total{termination_reason="final_review",conclusion="success"}')).toBe("1");
     expect(sample("loupe_review_duration_seconds_count")).toBe("1");
-    expect(sample('loupe_tool_calls_total{tool="read_repository_file",ok="true"}')).toBe("1");
-    expect(sample('loupe_provider_tokens_total{kind="prompt"}')).toBe("300");
-    expect(sample('loupe_provider_tokens_total{kind="completion"}')).toBe("30");
+    // What the model did, from its transcript: each tool round and the answer bill their usage.
+    const calls = toolCallsBefore(provider.requests.at(-1)!);
+    const toolRounds = provider.requests.length - 1;
+    for (const tool of new Set(calls)) {
+      const count = calls.filter((c) => c === tool).length;
+      expect([tool, sample(`loupe_tool_calls_total{tool="${tool}",ok="true"}`)]).toEqual([
+        tool,
+        String(count),
+      ]);
+    }
+    const prompt = toolRounds * TOOL_TURN_USAGE.prompt + STOP_TURN_USAGE.prompt;
+    const completion = toolRounds * TOOL_TURN_USAGE.completion + STOP_TURN_USAGE.completion;
+    expect(sample('loupe_provider_tokens_total{kind="prompt"}')).toBe(String(prompt));
+    expect(sample('loupe_provider_tokens_total{kind="completion"}')).toBe(String(completion));
     expect(sample('loupe_webhook_deliveries_total{event="pull_request",outcome="queued"}')).toBe("1");
     // The forged delivery of the test above: counted, under no event name its sender chose.
     expect(sample('loupe_webhook_deliveries_total{event="unverified",outcome="bad_signature"}')).toBe("1");
@@ -202,9 +210,9 @@ describe("Loupe as a server process (npm start) against a fake GitHub", () => {
         head_sha: pr7,
         termination_reason: "final_review",
         conclusion: "success",
-        rounds: 2,
-        tool_calls: 1,
-        tokens: 330,
+        rounds: provider.requests.length,
+        tool_calls: calls.length,
+        tokens: prompt + completion,
         duration_ms: expect.any(Number),
       }),
     ]);

@@ -1,11 +1,11 @@
 // Who may start an automatic review, through Loupe as a real server process against the fake
-// GitHub and the scripted model, with the operator's default policy (members): a pull request a
+// GitHub and the realistic model, with the operator's default policy (members): a pull request a
 // stranger opened spends nothing and gets a skipped check run that says how to start the review;
 // a maintainer's `@loupe review` then reviews it.
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../src/github/external-id.ts";
-import { stopTurn } from "../support/chat-turns.ts";
+import { requestKind } from "../support/realistic-model.ts";
 import { issueCommentEvent, pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { type ServerWorld, startServerWorld } from "../support/server-world.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
@@ -17,7 +17,6 @@ beforeAll(async () => {
     name: "authors",
     repo: "public",
     collaborators: { Codertocat: "maintain" },
-    script: [{ body: stopTurn({ summary: "Reviewed at a maintainer's request.", findings: [], notes: [] }) }],
   });
 }, 60_000);
 
@@ -52,7 +51,8 @@ it("skips a stranger's pull request without a model request, then reviews it on 
   const skipped = await loupe.until(() => completedRuns()[0]?.history.at(-1), "the skipped check run");
   expect(skipped.conclusion).toBe("skipped");
   expect(skipped.output?.summary).toContain("`auto_review_authors: members`");
-  expect(skipped.output?.summary).toContain("`review` command");
+  // The exact command to copy, with the App's own handle (its slug from GET /app).
+  expect(skipped.output?.summary).toContain("with a comment `@loupe review`.");
   expect(provider.requests).toHaveLength(0);
   expect(github.reviews.filter((r) => r.repo === "public")).toHaveLength(0);
 
@@ -68,5 +68,11 @@ it("skips a stranger's pull request without a model request, then reviews it on 
     "the review a maintainer asked for",
   );
   expect(reviewed.history.at(-1)?.output?.summary).toContain("`final_review`");
-  expect(provider.requests).toHaveLength(1);
+  // The reviewer read the diff, then answered; its finding is on the pull request.
+  const kinds = provider.requests.map(requestKind);
+  expect(kinds.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(kinds)).toEqual(new Set(["review"]));
+  const posted = github.reviews.filter((r) => r.repo === "public");
+  expect(posted).toHaveLength(1);
+  expect(posted[0]!.comments.map((c) => c.path)).toEqual(["src/a.ts"]);
 });

@@ -8,13 +8,13 @@
 
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { stopTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { type PullRequestFacts, pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
-import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
+import { startRealisticModel } from "../support/realistic-model.ts";
+import type { ScriptedProvider } from "../support/scripted-provider.ts";
 import { type DeliveryResult, deliverWebhook } from "../support/webhook-delivery.ts";
 
 const SECRET = `whsec-burst-${process.pid}`;
@@ -78,10 +78,8 @@ beforeAll(async () => {
   );
   github = await startFakeGitHub({ paceWritesMs: PACE_MS });
   github.addRepository({ owner: "octo", repo: "burst", source: fixture });
-  const final = { summary: "Fine.", findings: [], notes: ["Checked in a burst."] };
-  provider = await startScriptedProvider(
-    Array.from({ length: PULLS * 3 }, () => ({ body: stopTurn(final) })),
-  );
+  // The realistic model reads each diff before it answers, and finds nothing to report.
+  provider = await startRealisticModel({ findings: [] });
   await Promise.all([startReplica(), startReplica(), startReplica()]);
 }, 120_000);
 

@@ -1,20 +1,16 @@
 // Loupe as a fleet: real server processes sharing one real redis-server (REDIS_URL), against the
-// fake GitHub and a scripted model that answers slowly, so reviews are running while the tests
+// fake GitHub and the realistic model answering slowly, so reviews are running while the tests
 // push, redeliver, kill, stop and restart things. The rules of one process must hold across them.
 
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { type PullRequestFacts, pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
-import {
-  type ScriptedProvider,
-  type ScriptedTurn,
-  startScriptedProvider,
-} from "../support/scripted-provider.ts";
+import { startRealisticModel } from "../support/realistic-model.ts";
+import type { ScriptedProvider } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
 const SECRET = `whsec-fleet-${process.pid}`;
@@ -31,18 +27,6 @@ const target = (installationId = 1) => ({
   defaultBranch: "main",
   installationId,
 });
-
-/** A tool call then a final review, again and again: any review may take any turn. */
-function script(turns: number): ScriptedTurn[] {
-  const final = { summary: "Fine.", findings: [], notes: ["Checked by the fleet."] };
-  return Array.from({ length: turns }, (_, i): ScriptedTurn => {
-    const body =
-      i % 2 === 0
-        ? toolCallsTurn([{ id: `call_${i}`, name: "read_repository_file", arguments: { path: "src/a.ts" } }])
-        : stopTurn(final);
-    return { fault: "delay", ms: TURN_MS, next: { body } };
-  });
-}
 
 async function startReplica(extra: Record<string, string> = {}): Promise<LoupeProcess> {
   const loupe = await startLoupeProcess({
@@ -140,7 +124,8 @@ beforeAll(async () => {
   );
   github = await startFakeGitHub();
   github.addRepository({ owner: "octo", repo: "fleet", source: fixture });
-  provider = await startScriptedProvider(script(400));
+  // It reads each diff before it answers, and finds nothing to report: any review may take any turn.
+  provider = await startRealisticModel({ findings: [], answerDelayMs: TURN_MS });
   await Promise.all([startReplica(), startReplica()]);
 }, 120_000);
 

@@ -303,6 +303,47 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(provider.requests).toHaveLength(0);
   }, 60_000);
 
+  it("refuses to run beside the head's files committed anew in RUNNER_TEMP, told by the tree GitHub names", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 16, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    // Outside the workspace, a repository that never had the head commit: only its tree is the head's.
+    const copyOfHead = (workspace: string) => {
+      const dir = path.join(path.dirname(workspace), "copy", "of-head");
+      fs.mkdirSync(dir, { recursive: true });
+      const env = gitEnvironment(fixture.home);
+      const archive = execFileSync("git", ["archive", pr.headSha], { cwd: fixture.dir, env });
+      execFileSync("tar", ["-x", "-C", dir], { input: archive });
+      for (const args of [
+        ["init", "--quiet"],
+        ["add", "-A"],
+        [
+          "-c",
+          "user.name=Someone",
+          "-c",
+          "user.email=someone@example.test",
+          "commit",
+          "--quiet",
+          "-m",
+          "copied",
+        ],
+      ])
+        execFileSync("git", args, { cwd: dir, env });
+    };
+    const run = await runAction({
+      eventName: "pull_request_target",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values"),
+      provider,
+      workspace: copyOfHead,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      "::error::RUNNER_TEMP/copy/of-head holds a checkout of the pull request's files (the head's tree under commit",
+    );
+    expect(reviewsOf(16)).toHaveLength(0);
+    expect(provider.requests).toHaveLength(0);
+  }, 60_000);
+
   it("reads the configuration at the `config` path on the default branch, and fails on its fail_on", async () => {
     const pr = github.addPullRequest({ owner: "octo", repo: "gated", number: 7, headRef: "change-v10" });
     const provider = await scriptedModel();
@@ -366,6 +407,11 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(checkRunsOf(9)[0]?.history.at(-1)).toMatchObject({ status: "completed", conclusion: "neutral" });
     expect(run.outputs["termination-reason"]).toBe("provider_unavailable");
     expect(run.summary).toContain("`provider_unavailable`");
+    // Its texts name the action's inputs, never the App's environment variables.
+    const output = checkRunsOf(9)[0]?.history.at(-1)?.output;
+    expect(output?.summary).toContain("Cost: unknown (no prices set: price-input, price-output)");
+    for (const text of [output?.summary, output?.text, run.summary, run.stdout])
+      expect(text ?? "").not.toMatch(/\b(?:OPENAI|REVIEW)_[A-Z_]+/);
   }, 60_000);
   it("runs the code-scanning workflow of docs/github-action.md: SARIF and the agents' JSON validate", async () => {
     const doc = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/github-action.md"), "utf8");

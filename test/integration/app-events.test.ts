@@ -112,6 +112,36 @@ describe("re-run events", () => {
   });
 });
 
+describe("deliveries skipped before a review: one info line with the reason", () => {
+  it.each([
+    [
+      "closed",
+      "pull_request_closed",
+      (p: ReturnType<typeof pullRequestPayload>) => (p.pull_request.state = "closed"),
+    ],
+    [
+      "no head",
+      "no_pull_request",
+      (p: ReturnType<typeof pullRequestPayload>) => (p.pull_request.head.sha = ""),
+    ],
+  ])("%s", async (_label, reason, adapt) => {
+    const h = await harness();
+    const payload = pullRequestPayload(app.fx, "opened");
+    adapt(payload);
+    await h.receive("pull_request", payload, "delivery-skip");
+    await h.drain();
+    const lines = h
+      .logs()
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => String(l.msg).startsWith("delivery skipped"));
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 30, event: "pull_request.opened", delivery: "delivery-skip", reason }),
+    ]);
+    expect(app.provider.requests).toEqual([]);
+    expectCleanEnd(h, app.provider, []);
+  });
+});
+
 describe("events Loupe ignores (no GitHub request at all)", () => {
   const cases: [string, string, (p: ReturnType<typeof webhookExample>) => void][] = [
     ["check_run", "created", (p) => (p.check_run.app.id = APP_ID)],

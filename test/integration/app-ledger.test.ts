@@ -85,7 +85,10 @@ function mockPush(scope: Scope, thread: ThreadState, permissions: Record<string,
     path: "src/service.ts",
     line: 2,
     startLine: null,
-    resolvedBy: { login: thread.resolvedBy ?? "loupe-test" },
+    resolvedBy:
+      thread.resolvedBy === undefined
+        ? { login: "loupe-test", __typename: "Bot" }
+        : { login: thread.resolvedBy, __typename: "User" },
     comments: {
       nodes: [
         { databaseId: 11, body, author: { login: "loupe-test", __typename: "Bot" } },
@@ -112,7 +115,12 @@ function mockPush(scope: Scope, thread: ThreadState, permissions: Record<string,
             nodes:
               thread.thumbsDown === undefined
                 ? []
-                : [{ createdAt: "2026-01-02T00:00:00Z", user: { login: thread.thumbsDown } }],
+                : [
+                    {
+                      createdAt: "2026-01-02T00:00:00Z",
+                      user: { login: thread.thumbsDown, __typename: "User" },
+                    },
+                  ],
           },
         },
       ],

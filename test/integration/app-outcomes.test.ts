@@ -202,6 +202,10 @@ describe("the fail_on gate and the repository config", () => {
     expect((done.output as { title: string }).title).toBe(`Loupe: skipped (${code})`);
     expect(app.git.requests.length).toBe(fetchesBefore);
     expect(app.provider.requests).toEqual([]);
+    // One line says it, with its reason.
+    const ended = h.logs().filter((l) => l.includes('"event":"review_ended"'));
+    expect(ended).toHaveLength(1);
+    expect(JSON.parse(ended[0]!)).toMatchObject({ level: 30, conclusion: "skipped", skip_reason: code });
     expectCleanEnd(h, app.provider, [gh]);
   });
 });

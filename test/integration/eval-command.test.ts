@@ -2,9 +2,10 @@
 // benchmark's format, GitHub's pull-request API answered by a local server, the repositories served
 // by a real `git http-backend`, the scripted provider as the reviewer and a second one as the judge.
 
-import { execFile, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,15 +52,8 @@ beforeAll(async () => {
   fixtures.set("beta", fixtureRepo("beta", "lib/store.ts"));
   github = await startGitHubAnswerServer((request) => {
     const match = /^\/repos\/o\/(\w+)\/pulls\/(\d+)$/.exec(request.url.pathname);
-    const fixture = match === null ? undefined : fixtures.get(match[1]!);
-    if (fixture === undefined) return { status: 404, body: '{"message":"Not Found"}' };
-    const pull = {
-      number: Number(match![2]),
-      title: `PR of ${match![1]}`,
-      base: { sha: fixture.base, repo: { clone_url: git.url(`o/${match![1]}`) } },
-      head: { sha: fixture.head },
-    };
-    return { body: JSON.stringify(pull) };
+    if (match === null || !fixtures.has(match[1]!)) return { status: 404, body: '{"message":"Not Found"}' };
+    return pullAnswer(match[1]!, Number(match[2]));
   });
   const golden = path.join(dir, "golden");
   fs.mkdirSync(golden);
@@ -122,9 +116,20 @@ describe("loupe eval, end to end", () => {
       GITHUB_API_URL: githubRoot(),
       GITHUB_TOKEN: "ghp_eval0123456789",
     });
-    expect(prepared.stdout).toBe(`2 pull requests, 3 golden comments → ${manifest}\n`);
+    const hash = goldenHash(path.join(dir, "golden"));
+    expect(prepared.stdout).toBe(`2 pull requests, 3 golden comments (golden set ${hash}) → ${manifest}\n`);
     expect(prepared.code).toBe(0);
+    expect(prepared.stderr.split("\n")).toEqual([
+      `loupe eval: golden set ${hash}: 2 pull requests, 0 already resolved, 2 to ask 127.0.0.1:${new URL(githubRoot()).port}`,
+      expect.stringMatching(
+        /^loupe eval: \[1\/2\] https:\/\/github\.com\/o\/alpha\/pull\/1 → [0-9a-f]{12}\.\.[0-9a-f]{12}$/,
+      ),
+      expect.stringMatching(/^loupe eval: \[2\/2\] https:\/\/github\.com\/o\/beta\/pull\/2 → /),
+      "",
+    ]);
+    expect(fs.existsSync(`${manifest}.progress.json`)).toBe(false);
     const written = JSON.parse(fs.readFileSync(manifest, "utf8"));
+    expect(written.golden_set).toBe(hash);
     expect(written.pulls[0]).toMatchObject({
       key: "o__alpha__1",
       base: fixtures.get("alpha")!.base,
@@ -240,9 +245,35 @@ describe("loupe eval, end to end", () => {
       await judge.stop();
     }
 
-    const report = await loupe(["report", "--results", results, "--compare", "other", "one"]);
+    const report = await loupe(["report", "--results", results, "--compare", "other", "one", "--json"]);
     expect(report.code).toBe(0);
+    const table = await loupe(["report", "--results", results, "--compare", "other", "one"]);
+    expect(table.code).toBe(0);
+    // The same figures for a person: seeded, so the intervals are exact; the minutes are wall time.
+    const minutes = String.raw`\d+\.\d`;
+    expect(table.stdout.split("\n")).toEqual([
+      "variant  golden set    PRs  runs  precision          recall             F1                 tokens/PR      $/PR  min/PR",
+      expect.stringMatching(
+        `^one      ${hash}    2     1  0\\.50 \\[0\\.00, 0\\.50\\]  0\\.33 \\[0\\.00, 0\\.50\\]  0\\.40 \\[0\\.00, 0\\.50\\]        220  \\$0\\.00024 +${minutes}$`,
+      ),
+      expect.stringMatching(
+        `^other    ${hash}    2     1  1\\.00 \\[1\\.00, 1\\.00\\]  0\\.67 \\[0\\.50, 1\\.00\\]`,
+      ),
+      "",
+      "Scores are estimates [95 % interval over the pull requests]; compare them only on the same golden set.",
+      "",
+      `other minus one, paired on 2 pull requests (golden set ${hash}):`,
+      "  precision        +0.50 [+0.50, +1.00]",
+      "  recall           +0.33 [ 0.00, +1.00]  not significant",
+      "  F1               +0.40 [+0.17, +1.00]",
+      "  mean F1 of a PR  +0.58 [+0.17, +1.00]",
+      "",
+    ]);
     const figures = JSON.parse(report.stdout);
+    expect(figures.variants.one.golden_set).toBe(hash);
+    expect(figures.comparison.golden_set).toBe(hash);
+    // Rounded for people and machines alike: four significant digits, not sixteen.
+    expect(figures.variants.one.recall.estimate).toBe(0.3333);
     // one: the duplicate is a false positive, beta's golden missed → TP 1, FP 1, FN 2.
     expect(figures.variants.one.counts).toEqual({ tp: 1, fp: 1, fn: 2 });
     expect(figures.variants.one.precision.estimate).toBe(0.5);
@@ -254,14 +285,108 @@ describe("loupe eval, end to end", () => {
     expect(figures.variants.one.tokens_per_pull.estimate).toBe(220);
     expect(figures.variants.one.dollars_per_pull.estimate).toBeCloseTo(240 / 1e6);
     expect(figures.comparison.per_pull.map((d: { difference: number }) => d.difference)).toEqual([
-      expect.closeTo(2 / 3 - 0.5, 10),
+      expect.closeTo(2 / 3 - 0.5, 3),
       1,
     ]);
     expect(figures.comparison.mean_f1_difference.estimate).toBeCloseTo((1 / 6 + 1) / 2);
     // Seeded: the same files give the same report.
-    expect((await loupe(["report", "--results", results, "--compare", "other", "one"])).stdout).toBe(
-      report.stdout,
+    expect(
+      (await loupe(["report", "--results", results, "--compare", "other", "one", "--json"])).stdout,
+    ).toBe(report.stdout);
+  });
+
+  it("report refuses to mix or compare scores of different golden sets", async () => {
+    const results = path.join(dir, "mixed-results");
+    const judged = (variant: string, key: string, golden: string | null) => {
+      fs.mkdirSync(path.join(results, variant), { recursive: true });
+      const run = { key, run: 1, counts: { tp: 1, fp: 0, fn: 0 }, findings: 1, tokens: 10, dollars: null };
+      const file = path.join(results, variant, `${key}--run1.judged.json`);
+      fs.writeFileSync(file, JSON.stringify({ ...run, seconds: 30, variant, golden_set: golden }));
+    };
+    judged("a", "o__r__1", "aaaaaaaaaaaa");
+    judged("b", "o__r__1", "bbbbbbbbbbbb");
+    const compared = await loupe(["report", "--results", results, "--compare", "a", "b"]);
+    expect(compared.code).toBe(2);
+    expect(compared.stderr).toBe(
+      "loupe: a and b were judged against different golden sets (aaaaaaaaaaaa, bbbbbbbbbbbb): their scores cannot be compared\n",
     );
+    // Alone, each is reported with its own golden set; a cost not known is said so.
+    const alone = await loupe(["report", "--results", results]);
+    expect(alone.stdout).toMatch(/^a +aaaaaaaaaaaa +1 +1 +1\.00 \[1\.00, 1\.00\].* 10 +unknown +0\.5$/m);
+    expect(alone.stdout).toMatch(/^b +bbbbbbbbbbbb /m);
+    // A file judged before the golden set was kept says "unknown", and does not mix with a known one.
+    judged("a", "o__r__2", null);
+    const mixed = await loupe(["report", "--results", results]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain(
+      "variant a was judged against several golden sets (aaaaaaaaaaaa, unknown): delete its *.judged.json files and judge again",
+    );
+  });
+
+  it("prepare stops at once on a refused connection or a spent rate limit, keeps what it resolved and resumes", async () => {
+    const manifest = path.join(dir, "resumed.json");
+    const args = ["prepare", "--golden", path.join(dir, "golden"), "--out", manifest];
+    // A tokenless run: GitHub answers alpha, then its anonymous limit is spent.
+    const limited = await startGitHubAnswerServer((request) => {
+      if (request.url.pathname.endsWith("/alpha/pulls/1")) return pullAnswer("alpha", 1);
+      const headers = { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1893456000" };
+      return { status: 403, body: '{"message":"API rate limit exceeded"}', headers };
+    });
+    try {
+      const first = await loupe(args, {
+        GITHUB_API_URL: limited.octokit().request.endpoint.DEFAULTS.baseUrl,
+      });
+      expect(first.code).toBe(1);
+      expect(first.stdout).toBe("");
+      const host = new URL(limited.octokit().request.endpoint.DEFAULTS.baseUrl).host;
+      expect(first.stderr).toContain(
+        `loupe eval: https://github.com/o/beta/pull/2: ${host}'s rate limit is spent (it resets at 00:00 UTC): set GITHUB_TOKEN`,
+      );
+      expect(first.stderr).toContain(
+        `loupe eval: stopped at 2 of 2; the 1 resolved are kept in ${manifest}.progress.json: run the same command again to resume\n`,
+      );
+      // No silent retry: one request a pull request.
+      expect(limited.requests).toHaveLength(2);
+    } finally {
+      await limited.stop();
+    }
+    expect(fs.existsSync(manifest)).toBe(false);
+
+    // No network: a port that refuses connections. Alpha is not asked again; beta fails at once.
+    const closed = await refusingAddress();
+    const refused = await loupe(args, { GITHUB_API_URL: `http://${closed}` });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.split("\n")).toEqual([
+      expect.stringContaining(`2 pull requests, 1 already resolved, 1 to ask ${closed}`),
+      `loupe eval: https://github.com/o/beta/pull/2: ${closed} refused the connection: check the network; behind a proxy, set HTTPS_PROXY and NODE_USE_ENV_PROXY=1; for GitHub Enterprise, set GITHUB_API_URL`,
+      `loupe eval: stopped at 1 of 1; the 1 resolved are kept in ${manifest}.progress.json: run the same command again to resume`,
+      "",
+    ]);
+
+    // Back online: only beta is asked, and the manifest is whole.
+    const before = github.requests.length;
+    const resumed = await loupe(args, { GITHUB_API_URL: githubRoot() });
+    expect(resumed.code).toBe(0);
+    expect(github.requests.slice(before).map((r) => r.url.pathname)).toEqual(["/repos/o/beta/pulls/2"]);
+    const written = JSON.parse(fs.readFileSync(manifest, "utf8"));
+    expect(written.pulls.map((p: { key: string; head: string }) => [p.key, p.head])).toEqual([
+      ["o__alpha__1", fixtures.get("alpha")!.head],
+      ["o__beta__2", fixtures.get("beta")!.head],
+    ]);
+    expect(fs.existsSync(`${manifest}.progress.json`)).toBe(false);
+  });
+
+  it("prepare leaves a progress file it cannot read untouched, and says which", async () => {
+    const manifest = path.join(dir, "torn.json");
+    fs.writeFileSync(`${manifest}.progress.json`, '{"version": 1, "pulls": [');
+    const before = github.requests.length;
+    const torn = await loupe(["prepare", "--golden", path.join(dir, "golden"), "--out", manifest], {
+      GITHUB_API_URL: githubRoot(),
+    });
+    expect(torn.code).toBe(2);
+    expect(torn.stderr).toBe(`loupe: ${manifest}.progress.json is not JSON (move it away to start afresh)\n`);
+    expect(fs.readFileSync(`${manifest}.progress.json`, "utf8")).toBe('{"version": 1, "pulls": [');
+    expect(github.requests).toHaveLength(before);
   });
 
   it("writes no result for a review that fails, exits 1, and leaves it to the next run", async () => {
@@ -336,6 +461,35 @@ describe("loupe eval, end to end", () => {
     expect(judge.stderr).not.toContain("OPENAI_");
   });
 });
+
+/** GitHub's answer for pull request `number` of fixture repository `name`. */
+function pullAnswer(name: string, number: number) {
+  const fixture = fixtures.get(name)!;
+  const pull = {
+    number,
+    title: `PR of ${name}`,
+    base: { sha: fixture.base, repo: { clone_url: git.url(`o/${name}`) } },
+    head: { sha: fixture.head },
+  };
+  return { body: JSON.stringify(pull) };
+}
+
+/** `127.0.0.1:<port>` where nothing listens any more: a connection there is refused. */
+async function refusingAddress(): Promise<string> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `127.0.0.1:${port}`;
+}
+
+/** The golden set's hash as a person checks it, by coreutils' sha256sum. */
+function goldenHash(golden: string): string {
+  return execFileSync("sh", ["-c", "LC_ALL=C sha256sum *.json | sha256sum | cut -c1-12"], {
+    cwd: golden,
+    encoding: "utf8",
+  }).trim();
+}
 
 /** The answer server's root, as its Octokit is configured with it. */
 function githubRoot(): string {

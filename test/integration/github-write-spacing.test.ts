@@ -60,6 +60,12 @@ function gaps(part: string): number[] {
   return times.slice(1).map((at, i) => at - times[i]!);
 }
 
+/**
+ * From the first arrival to the last: one request held up on a busy machine shortens the gap after
+ * it as much as it lengthens the one before, so the span keeps the spacing the limiter promised.
+ */
+const span = (part: string) => gaps(part).reduce((sum, gap) => sum + gap, 0);
+
 describe("GitHub write spacing (GITHUB_WRITE_SPACING_MS)", () => {
   it("spaces writes by the setting and the writes that notify people by three times it", async () => {
     const octokit = await appClient(200);
@@ -68,11 +74,12 @@ describe("GitHub write spacing (GITHUB_WRITE_SPACING_MS)", () => {
       ...[1, 2].map((n) => octokit.request("POST /repos/o/r/pulls/{n}/reviews", { n, body: "x" })),
     ]);
     expect(gaps("/check-runs/")).toHaveLength(2);
-    for (const gap of gaps("/check-runs/")) expect(gap).toBeGreaterThanOrEqual(200 - slack(200));
+    // Two gaps of 200 ms: at least 300 over the span, where no spacing would give a few ms.
+    expect(span("/check-runs/")).toBeGreaterThanOrEqual(2 * 200 - 2 * slack(200));
     // and not the plugin's own spacing: the setting took its place.
     expect(Math.max(...gaps("/check-runs/"))).toBeLessThan(DEFAULT_WRITE_SPACING_MS);
     expect(gaps("/reviews")).toHaveLength(1);
-    for (const gap of gaps("/reviews")) expect(gap).toBeGreaterThanOrEqual(600 - slack(600));
+    expect(span("/reviews")).toBeGreaterThanOrEqual(600 - slack(600));
     expect(Math.max(...gaps("/reviews"))).toBeLessThan(3 * DEFAULT_WRITE_SPACING_MS);
   });
 

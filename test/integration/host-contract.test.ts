@@ -3,22 +3,30 @@
 // and to the local host (the same repository on disk). Every host names the change's two commits,
 // lists what changed, reads the configuration from the base side, opens the workspace itself and
 // hands it over, and answers for guidance files; a host without history, publishing or threads lacks the
-// object, and the pipeline's steps degrade to a full review that publishes nothing.
+// object, and the pipeline's steps degrade to a full review that publishes nothing (and a reply in a
+// thread to a skip, before any loop runs).
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { actionGitHubClient } from "../../src/action/github-client.ts";
 import { parseRepoConfig } from "../../src/config/repo-config.ts";
+import { isBotComment } from "../../src/conversation/review-thread.ts";
 import { gitHubHost } from "../../src/host/github/github-host.ts";
+import { gitLabApi } from "../../src/host/gitlab/gitlab-api.ts";
+import { gitLabHost } from "../../src/host/gitlab/gitlab-host.ts";
 import { localHost } from "../../src/host/local/local-host.ts";
 import type { PullRequestHost } from "../../src/host/pull-request-host.ts";
+import { replyInThread } from "../../src/pipeline/reply-in-thread.ts";
 import { scopeStep } from "../../src/pipeline/scope-step.ts";
 import { fetchWorkspace } from "../../src/workspace/fetch.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
+import { type FakeGitLab, startFakeGitLab } from "../support/fake-gitlab.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 
 const CONFIG = "min_severity: low\n";
+const silent = { info: () => {}, warn: () => {} };
 let repo: FixtureRepo;
 let github: FakeGitHub;
+let gitlab: FakeGitLab;
 let number = 0;
 
 beforeAll(async () => {
@@ -32,14 +40,20 @@ beforeAll(async () => {
   repo.checkout("main");
   github = await startFakeGitHub();
   github.addRepository({ owner: "octo", repo: "app", source: repo, config: CONFIG });
+  gitlab = await startFakeGitLab();
+  gitlab.addProject({ path: "group/sub/app", source: repo });
 }, 60_000);
 
 afterAll(async () => {
   await github?.stop();
+  await gitlab?.stop();
   repo?.dispose();
 });
 
 type MadeHost = PullRequestHost & AsyncDisposable;
+
+/** A host of the list by its name, so a test of one adapter does not depend on the list's order. */
+const hostNamed = (name: string): (() => MadeHost) => hosts.find(([n]) => n === name)![1];
 
 const hosts: readonly [string, () => MadeHost][] = [
   [
@@ -65,6 +79,24 @@ const hosts: readonly [string, () => MadeHost][] = [
         fetchWorkspace: (input) => fetchWorkspace({ ...input, maxBytes: 50_000_000 }),
         botLogin: async () => "loupe[bot]",
         retry: { sleep: async () => {}, now: Date.now, deadline: Number.POSITIVE_INFINITY },
+      });
+    },
+  ],
+  [
+    "the GitLab host",
+    () => {
+      const mr = gitlab.addMergeRequest({ project: "group/sub/app", iid: ++number, sourceBranch: "change" });
+      return gitLabHost({
+        api: gitLabApi({
+          url: gitlab.url,
+          token: gitlab.token,
+          retry: { sleep: async () => {}, now: Date.now, deadline: Number.POSITIVE_INFINITY },
+        }),
+        target: { owner: "group/sub", repo: "app", pullNumber: mr.iid, headSha: mr.diffRefs.head_sha },
+        url: gitlab.url,
+        token: gitlab.token,
+        fetchWorkspace: (input) => fetchWorkspace({ ...input, maxBytes: 50_000_000 }),
+        self: async () => gitlab.username,
       });
     },
   ],
@@ -130,7 +162,7 @@ describe.each(hosts)("%s", (_name, make) => {
 
 describe("an absent capability", () => {
   it("is an absent object on the local host, and the scope step reviews in full with no history", async () => {
-    await using host = hosts[1]![1]();
+    await using host = hostNamed("the local host")();
     expect([host.history, host.publisher, host.threads, host.people]).toEqual([
       undefined,
       undefined,
@@ -151,8 +183,60 @@ describe("an absent capability", () => {
     expect(step.history.fingerprints.size).toBe(0);
   });
 
+  it("is never invented: a local change has no number, page, title or author; GitHub's pull request has", async () => {
+    await using local = hostNamed("the local host")();
+    expect(await local.pullRequest()).toMatchObject({ number: null, url: null, title: null, author: null });
+    await using github = hostNamed("the GitHub host")();
+    const pullRequest = await github.pullRequest();
+    expect(pullRequest.number).toEqual(expect.any(Number));
+    expect([pullRequest.url, pullRequest.title]).toEqual([expect.any(String), expect.any(String)]);
+    expect(pullRequest.author).toMatchObject({ login: expect.any(String), isBot: false });
+  });
+
+  it("leaves a reply nothing to answer in on the local host: skipped before any loop", async () => {
+    await using host = hostNamed("the local host")();
+    const asked: unknown[] = [];
+    const replied = await replyInThread(
+      host,
+      { runReplyLoop: async (input) => Promise.reject(asked.push(input)) },
+      { rootCommentId: 1, replyCommentId: 2, signal: new AbortController().signal, log: silent },
+    );
+    expect(replied).toEqual({ outcome: { kind: "skipped", reason: "no_threads" }, result: null });
+    expect(asked).toEqual([]);
+  });
+
+  it("are on the GitHub host: threads listed with Loupe's login, answered at their end, resolved", async () => {
+    await using host = hostNamed("the GitHub host")();
+    const pullRequest = await host.pullRequest();
+    await host.publisher!.publish({
+      headSha: pullRequest.headSha,
+      marker: "<!-- loupe:review head=y run=1 -->",
+      body: "A review. <!-- loupe:review head=y run=1 -->",
+      comments: [{ path: "src/a.ts", line: 1, body: "A finding." }],
+      allInBody: () => "All in the body. <!-- loupe:review head=y run=1 -->",
+    });
+    const threads = host.threads!;
+    const listed = await threads.list();
+    expect(listed.self).toBe("loupe[bot]");
+    const [thread] = listed.threads;
+    expect(listed.threads).toHaveLength(1);
+    expect([thread!.path, thread!.isResolved, thread!.comments.map((c) => c.body)]).toEqual([
+      "src/a.ts",
+      false,
+      ["A finding."],
+    ]);
+    const rootCommentId = thread!.comments[0]!.databaseId!;
+    expect(isBotComment(thread!.comments[0]!, listed.self)).toBe(true);
+    await threads.reply({ rootCommentId, body: "An answer." });
+    await threads.resolve(thread!.id);
+    const after = (await threads.list()).threads[0]!;
+    expect(after.comments.map((c) => c.body)).toEqual(["A finding.", "An answer."]);
+    expect(after.isResolved).toBe(true);
+    await expect(threads.reply({ rootCommentId: rootCommentId + 1_000, body: "Lost." })).rejects.toThrow();
+  });
+
   it("is present on the GitHub host: raw history, publishing once, and Loupe's own texts recognised", async () => {
-    await using host = hosts[0]![1]();
+    await using host = hostNamed("the GitHub host")();
     const pullRequest = await host.pullRequest();
     expect(await host.history!.read()).toEqual({ self: "loupe[bot]", comments: [], reviews: [] });
     const review = {
@@ -170,6 +254,33 @@ describe("an absent capability", () => {
     });
     const records = await host.history!.read();
     expect(records.reviews.map((r) => r.author)).toEqual([{ login: "loupe[bot]", isBot: true }]);
+    expect(records.comments.map((c) => c.body)).toEqual(["A comment."]);
+  });
+});
+
+describe("the GitLab host's capabilities", () => {
+  it("has raw history, publishes once as one bulk publish, and recognises Loupe's own notes", async () => {
+    await using host = hostNamed("the GitLab host")();
+    const pullRequest = await host.pullRequest();
+    await host.changes(pullRequest);
+    expect(await host.history!.read()).toEqual({ self: gitlab.username, comments: [], reviews: [] });
+    const review = {
+      headSha: pullRequest.headSha,
+      marker: "<!-- loupe:review head=y run=1 -->",
+      body: "A review. <!-- loupe:review head=y run=1 -->",
+      comments: [{ path: "src/a.ts", line: 1, body: "A comment." }],
+      allInBody: () => "All in the body. <!-- loupe:review head=y run=1 -->",
+    };
+    const publishes = gitlab.publishes.length;
+    const first = await host.publisher!.publish(review);
+    expect(first).toMatchObject({ kind: "posted", allInBody: false });
+    expect(await host.publisher!.publish(review)).toEqual({
+      kind: "already_posted",
+      reviewId: (first as { reviewId: number }).reviewId,
+    });
+    expect(gitlab.publishes.length).toBe(publishes + 1);
+    const records = await host.history!.read();
+    expect(records.reviews.map((r) => r.author)).toEqual([{ login: gitlab.username, isBot: true }]);
     expect(records.comments.map((c) => c.body)).toEqual(["A comment."]);
   });
 });

@@ -133,6 +133,23 @@ describe.each([
   );
 
   it(
+    "keeps a GitLab merge request apart from the GitHub pull request of the same names (a mirror)",
+    withQueue(async ({ queue, started }) => {
+      expect(await queue.enqueue(request())).toBe("queued");
+      await until(() => started.length === 1, "the pull request's review starts");
+      const mergeRequest = request({ headSha: B, installationId: 0, forge: "gitlab" });
+      expect(await queue.enqueue(mergeRequest)).toBe("queued");
+      started[0]!.release();
+      await until(() => started.length === 2, "the merge request's review starts");
+      expect(started[0]!.signal.aborted).toBe(false); // not superseded by the other forge's head
+      expect(started[1]!.job.request).toMatchObject({ forge: "gitlab", headSha: B });
+      expect(await queue.enqueue({ ...mergeRequest, deliveryId: "again" })).toBe("already_running");
+      started[1]!.release();
+      await queue.drain();
+    }),
+  );
+
+  it(
     "supersedes a running review with a newer head, which runs after it",
     withQueue(async ({ queue, started }) => {
       expect(await queue.enqueue(request())).toBe("queued");

@@ -1,7 +1,7 @@
-// `loupe review` on a change larger than one loop, as a child process against the scripted
-// provider: the same passes as the App (the pipeline's passes step), each under its share of the
-// budget — two rounds a pass out of REVIEW_MAX_ROUNDS=4, so each pass's second round is its
-// final-answer round — and the pass the budget has no room for reported as not reviewed.
+// `loupe review` on a change larger than one loop (700 files, more than one prompt lists), as a
+// child process against the scripted provider: the same passes as the App (the pipeline's passes
+// step), each a whole loop under the per-loop bounds (default settings: each pass reads its diff
+// and answers in rounds of its own), sharing only the review's tokens and time.
 
 import { execFile } from "node:child_process";
 import path from "node:path";
@@ -32,57 +32,92 @@ beforeAll(() => {
 });
 afterAll(() => repo.dispose());
 
-function pass(n: number): ScriptedTurn[] {
-  const diff = toolCallsTurn([{ id: `d${n}`, name: "inspect_git_diff", arguments: {} }]);
+/** One pass: a read of its diff and an answer, each billed `tokens` (default: the turns' own). */
+function pass(n: number, tokens?: number): ScriptedTurn[] {
+  const usage =
+    tokens === undefined
+      ? undefined
+      : { prompt_tokens: tokens - 10, completion_tokens: 10, total_tokens: tokens };
+  const diff = toolCallsTurn(
+    [{ id: `d${n}`, name: "inspect_git_diff", arguments: {} }],
+    usage ? { usage } : {},
+  );
   const answer = stopTurn(
     review([
       finding({ title: `Pass ${n} problem`, path: pathOf(n, 0), line: 1, evidence: "export const x =" }),
     ]),
   );
-  return [{ body: diff }, { body: answer }];
+  return [{ body: diff }, { body: usage ? { ...answer, usage } : answer }];
 }
 
-it("reviews 700 files in the passes the budget affords, and lists the rest as not reviewed", async () => {
-  const provider = await startScriptedProvider([...pass(1), ...pass(2)]);
-  try {
-    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        NODE,
-        ["src/cli.ts", "review", "--repo", repo.dir, "--base", "main", "--head", "wide"],
-        {
-          cwd: ROOT,
-          maxBuffer: 64 * 1024 * 1024,
-          env: {
-            PATH: process.env.PATH ?? "",
-            OPENAI_BASE_URL: provider.baseURL,
-            OPENAI_API_KEY: "sk-cli-passes-0123456789abcdefghij",
-            REVIEW_MODEL: "deepseek-v4-flash",
-            REVIEW_MAX_ROUNDS: "4",
-            REVIEW_VERIFY: "off",
-          },
+function reviewWide(provider: { baseURL: string }, extra: Record<string, string> = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      NODE,
+      ["src/cli.ts", "review", "--repo", repo.dir, "--base", "main", "--head", "wide"],
+      {
+        cwd: ROOT,
+        maxBuffer: 64 * 1024 * 1024,
+        env: {
+          PATH: process.env.PATH ?? "",
+          OPENAI_BASE_URL: provider.baseURL,
+          OPENAI_API_KEY: "sk-cli-passes-0123456789abcdefghij",
+          REVIEW_MODEL: "deepseek-v4-flash",
+          REVIEW_VERIFY: "off",
+          ...extra,
         },
-        (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-      );
-    });
+      },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
+    );
+  });
+}
+
+it("reviews 700 files in three passes, each a whole loop that reads its diff and answers", async () => {
+  const provider = await startScriptedProvider([...pass(1), ...pass(2), ...pass(3)]);
+  try {
+    const run = await reviewWide(provider);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const bodies = provider.requests.map((r) => r.bodyText);
-    expect(bodies).toHaveLength(4);
-    expect(bodies[0]).toMatch(/This is pass 1 of 3: it covers \d+ of 700 changed files/);
-    expect(bodies[2]).toMatch(/This is pass 2 of 3: it covers \d+ of 700 changed files/);
-    // Two rounds a pass: the second round of each pass is its final-answer round.
-    for (const i of [1, 3]) expect(bodies[i]).toContain("The review budget is used up.");
-    expect(bodies[0]).not.toContain("The review budget is used up.");
+    expect(bodies).toHaveLength(6);
+    for (const [i, n] of [0, 2, 4].entries()) {
+      expect(bodies[n]).toMatch(
+        new RegExp(`This is pass ${i + 1} of 3: it covers \\d+ of 700 changed files`),
+      );
+    }
+    // Each pass is its own loop: its answer comes in its own second round, not a forced final answer.
+    for (const i of [1, 3, 5]) expect(bodies[i]).not.toContain("The review budget is used up.");
 
     const out = JSON.parse(run.stdout);
     expect(out.termination_reason).toBe("final_review");
     expect(out.review.findings.map((f: { title: string }) => f.title)).toEqual([
       "Pass 1 problem",
       "Pass 2 problem",
+      "Pass 3 problem",
+    ]);
+    const passes = out.coverage.passes as { files: number; ended: string | null }[];
+    expect(passes.map((p) => p.ended)).toEqual(["final_review", "final_review", "final_review"]);
+    expect(out.files_reviewed).toBe(700);
+  } finally {
+    await provider.stop();
+  }
+}, 120_000);
+
+it("with tokens for two passes, runs the two it can pay for and lists the third's files as budget", async () => {
+  // Each pass reads about 14 KB of diff: it needs some 21,000 tokens to read and answer, and
+  // spends 20,000 here. 45,000 pay for two; the third's share could not read its diff.
+  const provider = await startScriptedProvider([...pass(1, 10_000), ...pass(2, 10_000)]);
+  try {
+    const run = await reviewWide(provider, { REVIEW_MAX_TOKENS: "45000" });
+    expect(run.code).toBe(0);
+    expect(provider.requests).toHaveLength(4);
+    const out = JSON.parse(run.stdout);
+    expect(out.review.findings.map((f: { title: string }) => f.title)).toEqual([
+      "Pass 1 problem",
+      "Pass 2 problem",
     ]);
     const passes = out.coverage.passes as { files: number; ended: string | null }[];
     expect(passes.map((p) => p.ended)).toEqual(["final_review", "final_review", null]);
-    expect(out.files_reviewed).toBe(passes[0]!.files + passes[1]!.files);
     const budget = (out.coverage.not_reviewed as { reason: string }[]).filter((f) => f.reason === "budget");
     expect(budget).toHaveLength(passes[2]!.files);
     expect(out.files_reviewed + budget.length).toBe(700);

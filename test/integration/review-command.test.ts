@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -206,6 +208,24 @@ describe("loupe review as a child process against the scripted provider", () => 
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).not.toContain(repo.dir);
     expect(run.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ["a directory that does not exist", "no-such-dir", "does not exist"],
+    ["a directory that is not a repository", "plain", "is not a git repository"],
+  ])("exits 2 naming the --repo path for %s", async (_label, name, why) => {
+    const dir = path.join(os.tmpdir(), `loupe-repo-arg-${process.pid}`, name);
+    if (name === "plain") fs.mkdirSync(dir, { recursive: true });
+    try {
+      const run = await loupe(["--repo", dir, "--base", "a", "--head", "b"], []);
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim().split("\n")).toEqual([
+        `loupe: --repo ${JSON.stringify(dir)}: the repository directory ${why}${name === "plain" ? " (no .git, and not a bare repository)" : " or is not a directory"}`,
+      ]);
+      expect(run.requests).toHaveLength(0);
+    } finally {
+      fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+    }
   });
 
   it("exits 2 listing every problem of its settings, one line each, read by the App's schemas", async () => {

@@ -18,6 +18,21 @@ export interface CompareFile {
   readonly previous_filename?: string;
 }
 
+/**
+ * GitHub's limit on one file's diff: past 20,000 lines or 1 MB of raw diff it lists the file with
+ * its counts but no `patch` ("What are the limits for viewing content and diffs in my repository").
+ */
+export const FILE_DIFF_LINES = 20_000;
+export const FILE_DIFF_BYTES = 1024 * 1024;
+
+/** The file as GitHub lists it under its per-file diff limit: a patch past it is left out. */
+export function withinFileDiffLimit(file: CompareFile): CompareFile {
+  if (file.patch === undefined) return file;
+  if (file.changes <= FILE_DIFF_LINES && Buffer.byteLength(file.patch) <= FILE_DIFF_BYTES) return file;
+  const { patch: _omitted, ...rest } = file;
+  return rest;
+}
+
 export interface Comparison {
   readonly status: "ahead" | "behind" | "diverged" | "identical";
   readonly aheadBy: number;
@@ -53,6 +68,25 @@ export async function resolveCommit(where: GitLocation, revision: string): Promi
       cwd: where.gitdir,
       home: where.home,
     });
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file's text at a revision (the contents API on a branch); undefined when it is not a file there. */
+export async function readFileAt(
+  where: GitLocation,
+  revision: string,
+  path: string,
+): Promise<string | undefined> {
+  if (!/^[\w./-]+$/.test(revision) || path.startsWith("-") || path.includes("..")) return undefined;
+  try {
+    const kind = await runGitAsync(["cat-file", "-t", `${revision}:${path}`], {
+      cwd: where.gitdir,
+      home: where.home,
+    });
+    if (kind !== "blob") return undefined;
+    return await runGitAsync(["show", `${revision}:${path}`], { cwd: where.gitdir, home: where.home });
   } catch {
     return undefined;
   }

@@ -6,7 +6,14 @@ import type http from "node:http";
 import { newInstallationToken, presentedToken, verifyAppJwt } from "./fake-github-auth.ts";
 import { applyCheckRunWrite, type CheckRun, checkRunJson } from "./fake-github-checks.ts";
 import { collaboratorRoute } from "./fake-github-collaborators.ts";
-import { compareCommits, resolveCommit } from "./fake-github-compare.ts";
+import {
+  type CompareFile,
+  compareCommits,
+  readFileAt,
+  resolveCommit,
+  withinFileDiffLimit,
+} from "./fake-github-compare.ts";
+import { runGitAsync } from "./git-fixture.ts";
 import { type PayloadTarget, type PullRequestFacts, pullRequestObject } from "./fake-github-payloads.ts";
 import {
   createReview,
@@ -26,6 +33,8 @@ export interface FakeRepository {
   /** Where `config` lives on the default branch (`.github/loupe.yml` unless a test moves it). */
   readonly configPath: string;
   readonly collaborators: Readonly<Record<string, string>>;
+  /** Leave out a file's patch past GitHub's per-file diff limit, as GitHub does. */
+  readonly fileDiffLimit: boolean;
 }
 
 /** A check run's completion the fake holds back (see FakeGitHub.holdCompletion). */
@@ -156,7 +165,18 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
   match = on("GET", /^\/contents\/(.+)$/);
   if (match) {
     const file = decodeURIComponent(match[1]!);
-    if (file !== repository.configPath || repository.config === undefined) return error(404, "Not Found");
+    // Any other file is served from the default branch, as GitHub's contents API without a ref.
+    if (file !== repository.configPath) {
+      const text = await readFileAt(where, repository.defaultBranch, file);
+      if (text === undefined) return error(404, "Not Found");
+      const content = Buffer.from(text).toString("base64");
+      const name = file.split("/").pop();
+      return {
+        status: 200,
+        body: { type: "file", encoding: "base64", size: Buffer.byteLength(text), path: file, name, content },
+      };
+    }
+    if (repository.config === undefined) return error(404, "Not Found");
     if (/raw/.test(String(request.headers.accept))) {
       return {
         status: 200,
@@ -186,6 +206,14 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
     const pr = pullOf(match[1]!);
     return pr ? { status: 200, body: pullRequestObject(target, pr) } : error(404, "Not Found");
   }
+  match = on("GET", /^\/git\/commits\/([0-9a-f]{40})$/);
+  if (match) {
+    // GET /repos/{owner}/{repo}/git/commits/{sha}: the commit and its tree, read from the real repository.
+    const sha = await resolveCommit(where, match[1]!);
+    if (sha === undefined) return error(404, "Not Found");
+    const tree = await runGitAsync(["rev-parse", `${sha}^{tree}`], { cwd: where.gitdir, home: where.home });
+    return { status: 200, body: { sha, tree: { sha: tree.trim() }, parents: [] } };
+  }
   match = on("GET", /^\/compare\/(.+?)(\.\.\.?)(.+)$/);
   if (match) {
     const [base, head] = await Promise.all([
@@ -210,7 +238,7 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
         merge_base_commit: commit(c.mergeBaseSha),
         commits: c.commits.map(commit),
         // GitHub's comparison lists at most 300 files; the pull request's list goes on to 3,000.
-        files: c.files.slice(0, COMPARE_FILES),
+        files: listed(repository, c.files.slice(0, COMPARE_FILES)),
       },
     };
   }
@@ -219,7 +247,7 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
     const pr = pullOf(match[1]!);
     if (!pr) return error(404, "Not Found");
     const c = await compareCommits(where, `refs/heads/${pr.baseRef}`, pr.headSha);
-    return paginate(c.files.slice(0, LISTED_FILES), url, state);
+    return paginate(listed(repository, c.files.slice(0, LISTED_FILES)), url, state);
   }
   match = /^\/pulls\/(\d+)\/(reviews|comments)$/.exec(rest);
   if (match) {
@@ -330,4 +358,8 @@ function paginate(items: readonly unknown[], url: URL, state: FakeState): ApiRep
     headers.Link = `<${next.toString()}>; rel="next"`;
   }
   return { status: 200, body: slice, headers };
+}
+
+function listed(repository: FakeRepository, files: readonly CompareFile[]): readonly CompareFile[] {
+  return repository.fileDiffLimit ? files.map(withinFileDiffLimit) : files;
 }

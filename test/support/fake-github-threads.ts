@@ -132,6 +132,12 @@ const graphAuthor = (user: { login: string; type: string }) =>
     ? { login: user.login.replace(/\[bot\]$/, ""), __typename: "Bot" }
     : { login: user.login, __typename: "User" };
 
+/** Who resolved a thread, as GraphQL names them: Loupe by its slug and type Bot, a person as a User. */
+function resolverOf(state: FakeState, rootId: number) {
+  const login = state.threadResolvers.get(rootId) ?? BOT.login;
+  return graphAuthor(login === BOT.login ? BOT : { login, type: "User" });
+}
+
 /** POST /api/graphql for an installation: reviewThreads, and resolveReviewThread. */
 export function graphqlRoute(state: FakeState, installationId: number, text: string): ApiReply {
   let request: { query?: unknown; variables?: Record<string, unknown> };
@@ -151,7 +157,7 @@ export function graphqlRoute(state: FakeState, installationId: number, text: str
       };
     }
     state.resolvedThreads.add(rootId);
-    state.threadResolvers.set(rootId, graphAuthor(BOT).login);
+    state.threadResolvers.set(rootId, BOT.login);
     return {
       status: 200,
       body: { data: { resolveReviewThread: { thread: { id: variables.threadId, isResolved: true } } } },
@@ -174,9 +180,7 @@ export function graphqlRoute(state: FakeState, installationId: number, text: str
   const nodes = roots(state, owner, repo, Number(variables.number)).map(({ comment }) => ({
     id: `PRRT_${comment.id}`,
     isResolved: state.resolvedThreads.has(comment.id),
-    resolvedBy: state.resolvedThreads.has(comment.id)
-      ? { login: state.threadResolvers.get(comment.id) ?? graphAuthor(BOT).login }
-      : null,
+    resolvedBy: state.resolvedThreads.has(comment.id) ? resolverOf(state, comment.id) : null,
     root: {
       nodes: [
         {
@@ -184,7 +188,7 @@ export function graphqlRoute(state: FakeState, installationId: number, text: str
             nodes: state.personReactions
               .filter((r) => r.commentId === comment.id && r.content === "-1")
               .slice(0, 20)
-              .map((r) => ({ createdAt: r.createdAt, user: { login: r.login } })),
+              .map((r) => ({ createdAt: r.createdAt, user: { login: r.login, __typename: "User" } })),
           },
         },
       ],

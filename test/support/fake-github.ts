@@ -51,6 +51,11 @@ export interface FakeRepositoryOptions {
   readonly configPath?: string;
   /** People with a role on the repository (login → admin, maintain, write, triage, read). */
   readonly collaborators?: Readonly<Record<string, string>>;
+  /**
+   * Leave out a file's `patch` past GitHub's per-file diff limit (20,000 lines or 1 MB), as GitHub
+   * does. Off by default: some tests anchor findings in files larger than that.
+   */
+  readonly fileDiffLimit?: boolean;
 }
 
 export interface FakePullRequestOptions {
@@ -308,6 +313,7 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
         config: repository.config,
         configPath: repository.configPath ?? ".github/loupe.yml",
         collaborators: repository.collaborators ?? {},
+        fileDiffLimit: repository.fileDiffLimit === true,
       });
     },
     addPullRequest(pr) {

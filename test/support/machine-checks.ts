@@ -93,3 +93,14 @@ export function reviewDocumentProblems(value: unknown): string[] {
   if (documentSchema(value)) return [];
   return (documentSchema.errors ?? []).map((e) => `${e.instancePath}: ${e.message}`);
 }
+
+/**
+ * The reader docs/machine-output.md shows an agent: the last `loupe:review-json` comment of a
+ * check run's text (a model's text quoted in the trace above it is never last), parsed.
+ */
+export function readReviewJson(text: string): unknown {
+  const marker = "<!-- loupe:review-json ";
+  const start = text.lastIndexOf(marker);
+  if (start < 0) return null;
+  return JSON.parse(text.slice(start + marker.length, text.indexOf(" -->", start)));
+}

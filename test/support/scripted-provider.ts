@@ -1,7 +1,7 @@
 // A real chat-completions HTTP server on 127.0.0.1 (ephemeral port) that replays scripted turns
 // and records every request body byte for byte. Each turn is a JSON answer (status, headers,
 // body) or a fault: a delay, a connection reset, an HTML 502, an empty 500, a body streamed past
-// a size, or a hang. Reused by the GitHub App tests: startScriptedProvider(script).
+// a size, or a hang. A responder answers what the script does not (test/support/realistic-model.ts). Reused by the GitHub App tests: startScriptedProvider(script).
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -54,6 +54,11 @@ export interface ScriptedProviderOptions {
    * llama.cpp does without a tool-call template ("tools param requires --jinja flag").
    */
   readonly rejectTools?: boolean;
+  /**
+   * Answers a request that no scripted turn matches, from the request itself (a model driven by
+   * what it is asked rather than by a fixed queue); undefined leaves it unexpected (418).
+   */
+  readonly responder?: (request: RecordedRequest) => ScriptedTurn | undefined;
 }
 
 export const REJECT_TOOLS_BODY = {
@@ -87,18 +92,19 @@ export async function startScriptedProvider(
     } catch {
       body = undefined;
     }
-    requests.push({
+    const recorded: RecordedRequest = {
       method: request.method ?? "",
       url: request.url ?? "",
       headers: request.headers,
       bodyText,
       body,
-    });
+    };
+    requests.push(recorded);
     if (options.rejectTools === true && isRecord(body) && "tools" in body) {
       respond(response, 400, {}, JSON.stringify(REJECT_TOOLS_BODY));
       return;
     }
-    const turn = takeTurn(queue, bodyText);
+    const turn = takeTurn(queue, bodyText) ?? options.responder?.(recorded);
     if (turn === undefined || request.url !== "/v1/chat/completions") {
       // Visible failure rather than a silent pass: the script did not expect this request.
       respond(

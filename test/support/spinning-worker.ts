@@ -14,5 +14,5 @@ function spinForever(): never {
 serveRepositoryWork((real) => ({
   ...real,
   runLoop: async (input) =>
-    input.pullRequest.title.startsWith("[spin]") ? spinForever() : real.runLoop(input),
+    input.pullRequest.title?.startsWith("[spin]") === true ? spinForever() : real.runLoop(input),
 }));

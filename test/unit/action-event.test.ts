@@ -40,6 +40,24 @@ describe("the triggering event", () => {
     expect(event).toEqual({ kind: "skip", message: "pull_request_target.closed is not reviewed." });
   });
 
+  it("asks for a review with no App installation, as a workflow's event has none", () => {
+    const event = toActionEvent("pull_request", workflowPayload("pull_request", "opened"), options);
+    if (event.kind !== "review") throw new Error(`not a review: ${JSON.stringify(event)}`);
+    expect(Object.keys(event.request)).not.toContain("installationId");
+  });
+
+  it("a pull request event with no repository, or no payload, is skipped with why", () => {
+    const { repository: _repository, ...payload } = workflowPayload("pull_request", "opened");
+    expect(toActionEvent("pull_request", payload, options)).toEqual({
+      kind: "skip",
+      message: "The event names no repository.",
+    });
+    expect(toActionEvent("pull_request_target", null, options)).toEqual({
+      kind: "skip",
+      message: "The event has no payload.",
+    });
+  });
+
   it("`@loupe review` and `@loupe full review` are commands of their author", () => {
     expect(toActionEvent("issue_comment", comment("@loupe review"), options)).toMatchObject({
       kind: "command",

@@ -168,6 +168,15 @@ describe("the state directory, checked at start", () => {
     ]);
   });
 
+  it("is refused at once where mkdir answers ENOENT in a parent that exists (/proc), or too deep", () => {
+    expect(stateErrors({ LOUPE_STATE_DIR: "/proc/nope" })).toEqual([
+      `LOUPE_STATE_DIR="/proc/nope" cannot be created or written (ENOENT): ` +
+        "create it and give Loupe's user write access to it, or unset LOUPE_STATE_DIR to keep no record",
+    ]);
+    const deep = path.join(tempDir(), ...Array.from({ length: 40 }, (_, i) => `d${i}`));
+    expect(stateErrors({ LOUPE_STATE_DIR: deep })).toEqual([expect.stringContaining("(ELOOP)")]);
+  });
+
   it("is not checked with REDIS_URL, which ignores it", () => {
     const file = path.join(tempDir(), "file");
     fs.writeFileSync(file, "");

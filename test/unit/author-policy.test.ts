@@ -6,6 +6,7 @@ import { describe, expect, it } from "@jest/globals";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
 import { type AuthorPolicy, authorVerdict, stricterPolicy } from "../../src/domain/author-policy.ts";
 import type { PullRequest } from "../../src/domain/pull-request.ts";
+import { renderSkipOutput } from "../../src/github/check-run-output.ts";
 import { decideAuthor } from "../../src/pipeline/author-step.ts";
 
 const author = (association: string, login: string | null = "someone") => ({
@@ -77,6 +78,26 @@ describe("decideAuthor", () => {
     );
   });
 
+  it("gives the exact command to copy with the handle commands mention, as the check run shows it", async () => {
+    const skip = (mention?: () => Promise<string>) =>
+      decideAuthor({
+        operatorPolicy: "members",
+        config: defaultRepoConfig(),
+        pullRequest: pr("NONE"),
+        asked: false,
+        people: people([]),
+        ...(mention === undefined ? {} : { mention }),
+      });
+    const outcome = await skip(async () => "loupe-review");
+    if (outcome?.kind !== "skipped") throw new Error("not skipped");
+    expect(outcome.detail).toContain("with a comment `@loupe-review review`.");
+    // The check run keeps it a code span to copy, not a mention turned into ＠.
+    expect(renderSkipOutput(outcome.code, outcome.detail).summary).toContain("`@loupe-review review`");
+    // Without a handle (or when it cannot be looked up) the words stay general.
+    const failing = await skip(async () => Promise.reject(new Error("GET /app failed")));
+    expect(failing?.kind === "skipped" && failing.detail).toContain("a `review` command mentioning Loupe");
+  });
+
   it("reviews what a person asked for, whoever opened it", async () => {
     const config = { ...defaultRepoConfig(), auto_review_authors: "writers" as const };
     expect(
@@ -88,6 +109,16 @@ describe("decideAuthor", () => {
         people: undefined,
       }),
     ).toBeNull();
+  });
+
+  it("holds back no local change: no one opened it on a host, and no one is asked about", async () => {
+    const before = asked.length;
+    const local = { ...pr("NONE"), number: null, url: null, title: null, author: null };
+    for (const operatorPolicy of ["members", "writers"] as const) {
+      const input = { operatorPolicy, config: defaultRepoConfig(), pullRequest: local, asked: false };
+      expect(await decideAuthor({ ...input, people: people([]) })).toBeNull();
+    }
+    expect(asked.length).toBe(before);
   });
 
   it("asks the host for write access under writers, and a repository cannot loosen the operator", async () => {

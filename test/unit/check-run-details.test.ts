@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import { ACTION_SETTING_NAMES } from "../../src/action/action-inputs.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import { renderCheckRunOutput } from "../../src/github/check-run-output.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
@@ -104,6 +105,34 @@ describe("the check run says why a review failed", () => {
     }
     expect(summary).toContain("**What to check:**");
   });
+
+  it.each([
+    [{ status: 404 }, "provider_request_rejected", ["`openai-base-url`", "`review-model`"]],
+    [{ status: 401 }, "provider_authentication_failed", ["`openai-api-key`", "`review-model`"]],
+    [{ status: 503 }, "provider_unavailable", ["after Loupe's retries: check the provider's status"]],
+    [{ network: "connection_refused" }, "provider_unavailable", ["`openai-base-url` names the right host"]],
+  ] as const)(
+    "in the Action, provider failure %j names its inputs, never the App's variables",
+    (detail, reason, texts) => {
+      const result: LoopResult = {
+        ...base,
+        termination_reason: reason,
+        provider_failure: { host: "api.example.test", ...detail },
+        tool_call_transport: "text",
+        trace: null,
+      };
+      const output = renderCheckRunOutput({
+        ...input,
+        result,
+        cost: { kind: "unpriced" },
+        names: ACTION_SETTING_NAMES,
+      });
+      for (const text of texts) expect(output.summary).toContain(text);
+      expect(output.summary).toContain("Cost: unknown (no prices set: price-input, price-output)");
+      expect(output.summary).toContain("written as text markers (tool-calls=text).");
+      expect(output.summary).not.toMatch(/\b(?:OPENAI|REVIEW)_[A-Z_]+/);
+    },
+  );
 
   it("the CLI lists the failed checks too", () => {
     const cli = renderResultMarkdown({

@@ -8,6 +8,8 @@ import { statusMarker } from "../../src/review/render-reply.ts";
 const BOT = "loupe[bot]";
 const identity = findingIdentity({ path: "a.ts", code: "x();", title: "Bad x", explanation: "x is bad." });
 const loupe = (body: string) => ({ databaseId: 1, body, author: { login: "loupe", __typename: "Bot" } });
+const LOUPE = { login: "loupe", __typename: "Bot" };
+const user = (login: string) => ({ login, __typename: "User" });
 const person = (login: string, body = "hm") => ({
   databaseId: 2,
   body,
@@ -49,31 +51,65 @@ describe("the ledger read from Loupe's threads", () => {
   });
 
   it("dismisses on a writer's 👎, not on a reader's or Loupe's", () => {
-    const down = (login: string) =>
-      thread({ thumbsDown: [{ createdAt: "2026-01-02T00:00:00Z", user: { login } }] });
+    const down = (actor: string | typeof LOUPE) =>
+      thread({
+        thumbsDown: [
+          { createdAt: "2026-01-02T00:00:00Z", user: typeof actor === "string" ? user(actor) : actor },
+        ],
+      });
     expect(statusOf(down("maya"))).toMatchObject({
       status: "dismissed",
       dismissal: { by: "maya", at: "2026-01-02T00:00:00Z", how: "reaction" },
     });
     expect(statusOf(down("rex")).status).toBe("open");
-    expect(statusOf(down("loupe"), ["loupe"]).status).toBe("open");
+    expect(statusOf(down(LOUPE), ["loupe"]).status).toBe("open");
   });
 
   it("dismisses when a writer resolves the thread on unchanged code; after a change it is fixed", () => {
-    const resolved = (outdated: boolean, login: string) =>
-      thread({ isResolved: true, isOutdated: outdated, resolvedBy: { login } });
+    const resolved = (outdated: boolean, actor: string | typeof LOUPE) =>
+      thread({
+        isResolved: true,
+        isOutdated: outdated,
+        resolvedBy: typeof actor === "string" ? user(actor) : actor,
+      });
     expect(statusOf(resolved(false, "maya"))).toMatchObject({
       status: "dismissed",
       dismissal: { how: "resolved" },
     });
     expect(statusOf(resolved(true, "maya")).status).toBe("fixed");
     expect(statusOf(resolved(false, "rex")).status).toBe("open");
-    expect(statusOf(resolved(false, "loupe")).status).toBe("fixed");
+    expect(statusOf(resolved(false, LOUPE)).status).toBe("fixed");
+  });
+
+  it("takes Loupe only as its bot account: a user whose login is Loupe's slug is a person", () => {
+    // The attack: a reader's account named `loupe` resolves Loupe's thread on unchanged code.
+    const impostor = thread({ isResolved: true, resolvedBy: user("loupe") });
+    expect(statusOf(impostor, []).status).toBe("open");
+    expect(statusOf(impostor, ["loupe"])).toMatchObject({ status: "dismissed", dismissal: { by: "loupe" } });
+    // …or after its code changed: not fixed unless that person can write.
+    expect(
+      statusOf(thread({ isResolved: true, isOutdated: true, resolvedBy: user("loupe") }), []).status,
+    ).toBe("open");
+    // Its comments are not Loupe's: no thread it starts is a finding, no marker in it counts.
+    expect(
+      readLedger({
+        threads: [thread({ comments: [person("loupe", ROOT.body)] })],
+        botLogin: BOT,
+        writers: new Set(),
+      }),
+    ).toEqual([]);
+    // And it is asked about like anyone else.
+    const t = thread({
+      isResolved: true,
+      resolvedBy: user("loupe"),
+      thumbsDown: [{ createdAt: null, user: user("loupe") }],
+    });
+    expect([...dismissalCandidates([t], BOT)]).toEqual(["loupe"]);
   });
 
   it("keeps a reply's dismissal while the thread is resolved; unresolving it reopens the finding", () => {
     const comments = [ROOT, person("maya", "@loupe intended"), loupe(statusMarker("dismissed", "maya"))];
-    const resolved = thread({ comments, isResolved: true, resolvedBy: { login: "loupe" } });
+    const resolved = thread({ comments, isResolved: true, resolvedBy: LOUPE });
     expect(statusOf(resolved)).toMatchObject({
       status: "dismissed",
       dismissal: { by: "maya", how: "reply" },
@@ -93,7 +129,7 @@ describe("the ledger read from Loupe's threads", () => {
     const forged = thread({
       comments: [ROOT, person("maya", statusMarker("dismissed", "maya"))],
       isResolved: true,
-      resolvedBy: { login: "loupe" },
+      resolvedBy: LOUPE,
     });
     expect(statusOf(forged).status).toBe("fixed");
     const notLoupes = thread({ comments: [person("mallory", ROOT.body)] });
@@ -103,10 +139,10 @@ describe("the ledger read from Loupe's threads", () => {
   it("asks about the people whose word could dismiss, never about Loupe", () => {
     const t = thread({
       isResolved: true,
-      resolvedBy: { login: "maya" },
+      resolvedBy: user("maya"),
       thumbsDown: [
-        { createdAt: null, user: { login: "rex" } },
-        { createdAt: null, user: { login: "loupe" } },
+        { createdAt: null, user: user("rex") },
+        { createdAt: null, user: LOUPE },
       ],
     });
     expect([...dismissalCandidates([t], BOT)].sort()).toEqual(["maya", "rex"]);

@@ -59,9 +59,9 @@ describe("changedLines / fileChanges", () => {
 
   it("marks removed, renamed-away and patchless files as gone", () => {
     const changes = fileChanges([
-      { filename: "gone.ts", status: "removed" },
-      { filename: "new.ts", status: "renamed", previous_filename: "old.ts", patch: "@@ -1 +1 @@\n-a\n+b" },
-      { filename: "big.bin", status: "modified" },
+      { filename: "gone.ts", status: "removed", previousFilename: null, patch: null },
+      { filename: "new.ts", status: "renamed", previousFilename: "old.ts", patch: "@@ -1 +1 @@\n-a\n+b" },
+      { filename: "big.bin", status: "modified", previousFilename: null, patch: null },
     ]);
     expect(changes.get("gone.ts")?.removed).toBe(true);
     expect(changes.get("old.ts")?.removed).toBe(true);

@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from "@jest/globals";
 import { type FindingFileCheck, headFileCheck, validateFinalReview } from "../../src/llm/final-review.ts";
+import { anchorFinding } from "../../src/review/anchor-finding.ts";
 import { countLines, splitLines } from "../../src/workspace/text.ts";
 import { memoryRepository } from "../support/memory-repository.ts";
 
@@ -35,5 +36,33 @@ describe("the head file check", () => {
     }
     const view = memoryRepository({ head: { "src/big.ts": Buffer.from("\n".repeat(1024 * 1024 - 1)) } });
     expect(await headFileCheck(view)("src/big.ts")).toMatchObject({ ok: true, lineCount: 1024 * 1024 - 1 });
+  });
+});
+
+describe("a finding's path", () => {
+  it("is given as the pull request spells it, so `./src/a.ts` anchors inline on src/a.ts", async () => {
+    const view = memoryRepository({ head: { "src/a.ts": Buffer.from("one\ntwo\n") } });
+    const base = { severity: "high", title: "T", explanation: "Why.", line: 2, evidence: "`two`" };
+    const findings = [
+      { ...base, path: "./src/a.ts", recommendation: "Fix it." },
+      { ...base, path: "././src/a.ts", recommendation: "Fix it." },
+      { ...base, path: "src/a.ts", recommendation: "Fix it." },
+    ];
+    const verdict = await validateFinalReview(
+      `\`\`\`json\n${JSON.stringify({ summary: "s", findings, notes: [] })}\n\`\`\``,
+      headFileCheck(view),
+    );
+    if (!verdict.ok) throw new Error(verdict.failures.join("; "));
+    expect(verdict.review.findings.map((f) => f.path)).toEqual(["src/a.ts", "src/a.ts", "src/a.ts"]);
+    const files = new Map([
+      ["src/a.ts", { filename: "src/a.ts", status: "added", patch: "@@ -0,0 +1,2 @@\n+one\n+two" }],
+    ]);
+    for (const found of verdict.review.findings) {
+      expect(anchorFinding(found, files.get(found.path))).toMatchObject({
+        kind: "inline",
+        path: "src/a.ts",
+        line: 2,
+      });
+    }
   });
 });

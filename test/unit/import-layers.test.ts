@@ -101,7 +101,42 @@ const NEVER: readonly [string, (edge: Edge, folders: ReadonlyMap<string, Band>) 
     "host/local/ imports GitHub's adapter",
     (e) => e.from === "host/local" && ["github", "host/github"].includes(e.to),
   ],
+  [
+    "replies/ calls GitHub but through the host (or the comment handler's conversation API)",
+    (e) => e.from === "replies" && e.to === "github" && !REPLIES_MAY_IMPORT.includes(e.target),
+  ],
+  [
+    "host/gitlab/ imports GitHub's adapter",
+    (e) => e.from === "host/gitlab" && ["github", "host/github"].includes(e.to),
+  ],
+  [
+    "the port, pipeline/ or an engine imports GitLab's adapter",
+    (e, f) =>
+      (["host", "pipeline"].includes(e.from) || bandOf(e.from, f) === "engines") && e.to === "host/gitlab",
+  ],
 ];
+
+/** What replies/ may take from github/: the client's and the request's types, the conversation API. */
+const REPLIES_MAY_IMPORT = ["github/octokit.ts", "github/review-request.ts", "github/conversation-api.ts"];
+
+/** What must never be written, whatever is imported: [why, folder, the text]. */
+const NEVER_WRITTEN: readonly [string, string, RegExp][] = [
+  [
+    "replies/ makes a direct Octokit call (a reply goes through the host)",
+    "replies",
+    /\.rest\.|\.graphql\s*[(<]|\boctokit\??\.(request|paginate)\b/,
+  ],
+];
+
+function writtenProblems(root: string, folders: ReadonlyMap<string, Band>): string[] {
+  return sources(root).flatMap((file) => {
+    const folder = folderOf(file, root, folders);
+    const text = fs.readFileSync(file, "utf8");
+    return NEVER_WRITTEN.filter(([, where, pattern]) => where === folder && pattern.test(text)).map(
+      ([why]) => `${path.relative(root, file)}: never (${why})`,
+    );
+  });
+}
 
 function bandProblems(root: string, folders: ReadonlyMap<string, Band>): string[] {
   const problems: string[] = [];
@@ -113,7 +148,7 @@ function bandProblems(root: string, folders: ReadonlyMap<string, Band>): string[
     else if (to !== undefined && BANDS.indexOf(to) > BANDS.indexOf(from)) problems.push(`${says}: upward`);
     for (const [why, breaks] of NEVER) if (breaks(edge, folders)) problems.push(`${says}: never (${why})`);
   }
-  return [...new Set(problems)];
+  return [...new Set([...problems, ...writtenProblems(root, folders)])];
 }
 
 /** Folder cycles (within a band: across bands one direction is already upward). */
@@ -179,16 +214,24 @@ describe("the bands of src/", () => {
       write("llm/b.ts", 'export type B = import("../github/c.ts").C;\n');
       write("github/c.ts", 'import { d } from "../jobs/d.ts";\n');
       write("jobs/d.ts", 'import { c } from "../github/c.ts";\n');
+      write(
+        "replies/e.ts",
+        'import { c } from "../github/c.ts";\nawait options.octokit.rest.pulls.get({});\n',
+      );
+      write("replies/f.ts", 'import type { GitHubClient } from "../github/octokit.ts";\n');
       const test = new Map<string, Band>([
         ["domain", "core"],
         ["llm", "engines"],
         ["github", "adapters"],
         ["jobs", "adapters"],
+        ["replies", "adapters"],
       ]);
       expect(bandProblems(dir, test)).toEqual([
         "domain/a.ts (domain, core) imports llm/b.ts (llm, engines): upward",
         "llm/b.ts (llm, engines) imports github/c.ts (github, adapters): upward",
         "llm/b.ts (llm, engines) imports github/c.ts (github, adapters): never (an engine imports an adapter)",
+        "replies/e.ts (replies, adapters) imports github/c.ts (github, adapters): never (replies/ calls GitHub but through the host (or the comment handler's conversation API))",
+        "replies/e.ts: never (replies/ makes a direct Octokit call (a reply goes through the host))",
       ]);
       expect(folderCycles(dir, test)).toEqual(["github → jobs → github"]);
     } finally {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "@jest/globals";
-import { isTerminationReason, TERMINATION_REASONS, TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
+import {
+  isTerminationReason,
+  STOPS_LATER_LOOPS,
+  TERMINATION_REASONS,
+  TERMINATION_SENTENCES,
+  WORKER_STOP_REASONS,
+} from "../../src/domain/outcome.ts";
 import { redactSecrets, registeredSecretCount, registerSecret } from "../../src/domain/redact.ts";
 
 describe("termination reasons", () => {
@@ -8,6 +14,19 @@ describe("termination reasons", () => {
       expect(TERMINATION_SENTENCES[reason]).toMatch(/^[A-Z].*\.$/);
     }
     expect(Object.keys(TERMINATION_SENTENCES).sort()).toEqual([...TERMINATION_REASONS].sort());
+  });
+
+  it("stop later loops for what they would meet too, never for one loop's own limits", () => {
+    for (const reason of [...WORKER_STOP_REASONS, "cancelled", "provider_authentication_failed"] as const)
+      expect(STOPS_LATER_LOOPS.has(reason)).toBe(true);
+    const own = [
+      "final_review",
+      "max_rounds",
+      "max_tool_calls",
+      "invalid_model_response",
+      "upstream_response_too_large",
+    ];
+    expect(own.filter((reason) => STOPS_LATER_LOOPS.has(reason as never))).toEqual([]);
   });
 
   it("recognises only known reasons", () => {

@@ -1,5 +1,5 @@
-// The rest of a review in passes, pure: how the budget is shared (what is left, divided by the
-// passes still to run; no more passes than two rounds and a tool call each), how the passes'
+// The rest of a review in passes, pure: how the budget is shared (each pass a whole loop; tokens
+// and time what is left, divided by the passes still to run), how the passes'
 // results merge (figures added, findings deduplicated, the first failure named), and what the
 // coverage says of every file.
 
@@ -9,9 +9,9 @@ import type { Finding } from "../../src/domain/finding.ts";
 import { addSpend, NO_SPEND } from "../../src/domain/spend.ts";
 import { coverageTitle, renderCoverage } from "../../src/github/coverage-output.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
-import { coverageOf, setAside } from "../../src/pipeline/coverage.ts";
+import { coverageOf } from "../../src/pipeline/coverage.ts";
 import { mergePasses } from "../../src/pipeline/merge-passes.ts";
-import { passesAffordable, passShare } from "../../src/pipeline/pass-budget.ts";
+import { passShare, passTokensNeeded } from "../../src/pipeline/pass-budget.ts";
 import { serializeBlocks } from "../../src/review/markdown-serialize.ts";
 
 const TOTAL = { maxRounds: 16, maxToolCalls: 32, maxTokens: 500_000, timeoutMs: 300_000 };
@@ -49,34 +49,33 @@ function file(filename: string, patch: string | null = "@@", lines = 1, status =
 }
 
 describe("the budget shared by passes", () => {
-  it("affords two rounds and one tool call a pass", () => {
-    expect(passesAffordable({ ...TOTAL, maxRounds: 8 })).toBe(4);
-    expect(passesAffordable({ ...TOTAL, maxRounds: 32, maxToolCalls: 5 })).toBe(5);
-    expect(passesAffordable({ ...TOTAL, maxRounds: 1 })).toBe(1);
-  });
-
-  it("gives each pass what is left divided by the passes still to run", () => {
-    const fresh = { rounds: 0, toolCalls: 0, tokens: 0, elapsedMs: 0 };
+  it("gives every pass the per-loop rounds and tool calls, and what is left of tokens and time divided by the passes still to run", () => {
+    const fresh = { tokens: 0, elapsedMs: 0 };
     expect(passShare(TOTAL, fresh, 4)).toEqual({
-      maxRounds: 4,
-      maxToolCalls: 8,
+      maxRounds: 16,
+      maxToolCalls: 32,
       maxTokens: 125_000,
       timeoutMs: 75_000,
     });
     // The first pass used little: the three left share the rest.
-    const after = { rounds: 1, toolCalls: 2, tokens: 20_000, elapsedMs: 10_000 };
-    expect(passShare(TOTAL, after, 3)).toEqual({
-      maxRounds: 5,
-      maxToolCalls: 10,
+    expect(passShare(TOTAL, { tokens: 20_000, elapsedMs: 10_000 }, 3)).toEqual({
+      maxRounds: 16,
+      maxToolCalls: 32,
       maxTokens: 160_000,
       timeoutMs: 96_666,
     });
   });
 
-  it("gives no share when too little is left for a pass", () => {
-    expect(passShare(TOTAL, { rounds: 15, toolCalls: 0, tokens: 0, elapsedMs: 0 }, 1)).toBeNull();
-    expect(passShare(TOTAL, { rounds: 0, toolCalls: 0, tokens: 500_000, elapsedMs: 0 }, 1)).toBeNull();
-    expect(passShare(TOTAL, { rounds: 0, toolCalls: 0, tokens: 0, elapsedMs: 300_000 }, 2)).toBeNull();
+  it("lets a pass take more than its equal share to read its diff and answer, while what is left can pay", () => {
+    const needed = passTokensNeeded(400 * 1024);
+    expect(needed).toBeGreaterThan(125_000);
+    expect(passShare(TOTAL, { tokens: 0, elapsedMs: 0 }, 4, needed)?.maxTokens).toBe(needed);
+    expect(passShare(TOTAL, { tokens: 500_000 - needed + 1, elapsedMs: 0 }, 2, needed)).toBeNull();
+  });
+
+  it("gives no share when no token or no time is left", () => {
+    expect(passShare(TOTAL, { tokens: 500_000, elapsedMs: 0 }, 1)).toBeNull();
+    expect(passShare(TOTAL, { tokens: 0, elapsedMs: 300_000 }, 2)).toBeNull();
   });
 });
 
@@ -114,18 +113,31 @@ describe("mergePasses", () => {
 });
 
 describe("coverage", () => {
-  it("sets binary and diff-less files aside, but not a rename without changes", () => {
-    const { withDiff, aside } = setAside([
+  it("names the files a finished loop saw only described, and the files .gitattributes left out", () => {
+    const changed = [
       file("a.ts"),
       file("logo.png", null, 0, "added"),
       file("huge.sql", null, 90_000),
       file("moved.ts", null, 0, "renamed"),
+      file("dist/app.js"),
+    ];
+    const reviewable = changed.slice(0, 4);
+    const coverage = coverageOf({
+      changedFiles: changed,
+      reviewable,
+      leftOut: new Map([["dist/app.js", "generated" as const]]),
+      plan: [reviewable],
+      ran: [result([])],
+      notRun: "budget",
+    });
+    expect(coverage.notReviewed).toEqual([
+      { path: "dist/app.js", reason: "generated" },
+      { path: "logo.png", reason: "described" },
+      { path: "huge.sql", reason: "described" },
     ]);
-    expect(withDiff.map((f) => f.filename)).toEqual(["a.ts", "moved.ts"]);
-    expect(aside).toEqual([
-      { path: "logo.png", reason: "binary" },
-      { path: "huge.sql", reason: "too_large" },
-    ]);
+    expect(coverageTitle(coverage)).toBe("");
+    const shown = serializeBlocks(renderCoverage(coverage));
+    expect(shown).toContain("| generated (linguist-generated in .gitattributes) | 1 | `dist/app.js` |");
   });
 
   it("says of every changed file whether a finished pass covered it, and why not", () => {
@@ -140,7 +152,7 @@ describe("coverage", () => {
     const coverage = coverageOf({
       changedFiles: changed,
       reviewable,
-      aside: [],
+      leftOut: new Map(),
       plan: [[reviewable[0]!], [reviewable[1]!], [reviewable[2]!]],
       ran: [result([finding("a/1.ts", "A")]), result(null, 40, "provider_unavailable")],
       notRun: "budget",
@@ -170,7 +182,7 @@ describe("coverage", () => {
     const coverage = coverageOf({
       changedFiles: only,
       reviewable: only,
-      aside: [],
+      leftOut: new Map(),
       plan: [only],
       ran: [result(null, 70, "review_timeout")],
       notRun: "budget",

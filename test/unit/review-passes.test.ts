@@ -4,16 +4,24 @@
 
 import { describe, expect, it } from "@jest/globals";
 import type { ChangedFile } from "../../src/domain/changed-file.ts";
-import { fileWeight, needsPasses, planPasses } from "../../src/pipeline/review-passes.ts";
+import { PASS_CAPACITY } from "../../src/pipeline/passes-step.ts";
+import {
+  DESCRIBED_BYTES,
+  fileWeight,
+  MAX_SHOWN_BYTES,
+  needsPasses,
+  planPasses,
+} from "../../src/pipeline/review-passes.ts";
 import { seededRandom } from "../support/seeded-random.ts";
 
-function file(filename: string, lines = 1): ChangedFile {
+/** A file whose diff the model is shown as `bytes` bytes (one byte a changed line, for short). */
+function file(filename: string, bytes = 1): ChangedFile {
   return {
     filename,
     status: "modified",
     previousFilename: null,
-    patch: "@@",
-    additions: lines,
+    patch: "+".repeat(bytes),
+    additions: bytes,
     deletions: 0,
   };
 }
@@ -47,15 +55,15 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 describe("planPasses", () => {
   it("keeps a change that fits in one pass as one pass", () => {
     const files = [file("b/x.ts"), file("a/y.ts"), file("z.ts")];
-    expect(planPasses(files, { files: 300, lines: 10_000 }).map((p) => p.map((f) => f.filename))).toEqual([
+    expect(planPasses(files, { files: 300, bytes: 10_000 }).map((p) => p.map((f) => f.filename))).toEqual([
       ["a/y.ts", "b/x.ts", "z.ts"],
     ]);
-    expect(planPasses([], { files: 300, lines: 10_000 })).toEqual([]);
+    expect(planPasses([], { files: 300, bytes: 10_000 })).toEqual([]);
   });
 
   it("covers every file once, within the capacity, with each directory in one pass", () => {
     const files = largeChange(7);
-    const capacity = { files: 300, lines: 10_000 };
+    const capacity = { files: 300, bytes: 10_000 };
     const passes = planPasses(files, capacity);
     expect(
       passes
@@ -65,7 +73,7 @@ describe("planPasses", () => {
     ).toEqual(files.map((f) => f.filename).sort());
     for (const pass of passes) {
       expect(pass.length).toBeLessThanOrEqual(capacity.files);
-      expect(weight(pass)).toBeLessThanOrEqual(capacity.lines);
+      expect(weight(pass)).toBeLessThanOrEqual(capacity.bytes);
     }
     const passOf = new Map<string, number>();
     passes.forEach((pass, i) => {
@@ -79,7 +87,7 @@ describe("planPasses", () => {
 
   it("balances passes by diff size: within the heaviest directory's weight of each other", () => {
     const files = largeChange(11);
-    const passes = planPasses(files, { files: 300, lines: 100_000 });
+    const passes = planPasses(files, { files: 300, bytes: 100_000 });
     expect(passes.length).toBe(7); // 2,000 files, 300 a pass
     const heaviestDirectory = Math.max(
       ...[...Map.groupBy(files, (f) => directory(f.filename)).values()].map(weight),
@@ -90,7 +98,7 @@ describe("planPasses", () => {
 
   it("plans the same passes whatever order the files come in", () => {
     const files = largeChange(3);
-    const capacity = { files: 300, lines: 8_000 };
+    const capacity = { files: 300, bytes: 8_000 };
     const names = (passes: ChangedFile[][]) => passes.map((p) => p.map((f) => f.filename));
     const expected = names(planPasses(files, capacity));
     for (const seed of [1, 2, 3])
@@ -100,7 +108,7 @@ describe("planPasses", () => {
   it("cuts a single directory bigger than a pass by size, in name order", () => {
     const files = Array.from({ length: 10 }, (_, i) => file(`big/f${i}.ts`, 300));
     files.push(file("small/a.ts", 5));
-    const passes = planPasses(files, { files: 300, lines: 1000 });
+    const passes = planPasses(files, { files: 300, bytes: 1000 });
     for (const pass of passes) expect(weight(pass)).toBeLessThanOrEqual(1000);
     const big = passes.map((p) => p.filter((f) => f.filename.startsWith("big/")).map((f) => f.filename));
     expect(big.flat().sort()).toEqual(
@@ -118,13 +126,27 @@ describe("planPasses", () => {
   it("cuts a directory over the file count too, and gives a file over the line capacity a pass of its own", () => {
     const files = Array.from({ length: 700 }, (_, i) => file(`gen/f${String(i).padStart(3, "0")}.ts`));
     files.push(file("huge/one.ts", 50_000));
-    const passes = planPasses(files, { files: 300, lines: 10_000 });
+    const passes = planPasses(files, { files: 300, bytes: 10_000 });
     expect(passes.map((p) => p.length).sort((a, b) => a - b)).toEqual([1, 100, 300, 300]);
     expect(passes.find((p) => p.length === 1)?.[0]?.filename).toBe("huge/one.ts");
   });
 
-  it("needs passes past a pass's files, or its lines once the one heaviest file is set apart", () => {
-    const capacity = { files: 300, lines: 1000 };
+  it("weighs a file by what the model is shown: a described file its description, a huge diff the tool's cut", () => {
+    expect(fileWeight({ ...file("data/huge.csv", 5), patch: null, additions: 21_000 })).toBe(DESCRIBED_BYTES);
+    expect(fileWeight(file("data/big.json", 500_000))).toBe(MAX_SHOWN_BYTES);
+  });
+
+  it("never splits 18 files two of which are large data files", () => {
+    const ordinary = Array.from({ length: 16 }, (_, i) => file(`src/f${i}.ts`, 2_000));
+    const data = [
+      { ...file("data/large.csv", 1), patch: null, additions: 21_000 },
+      { ...file("data/medium.json", 400_000), additions: 10_000 },
+    ];
+    expect(needsPasses([...ordinary, ...data], PASS_CAPACITY)).toBe(false);
+  });
+
+  it("needs passes past a pass's files, or its bytes once the one heaviest file is set apart", () => {
+    const capacity = { files: 300, bytes: 1000 };
     const small = Array.from({ length: 10 }, (_, i) => file(`src/f${i}.ts`, 50));
     expect(needsPasses(small, capacity)).toBe(false);
     // One huge file among small ones: splitting cannot make that file smaller.

@@ -58,7 +58,12 @@ describe("costOf", () => {
     const cost = costOf(round, null);
     expect(cost).toEqual({ kind: "unpriced" });
     expect(describeCost(cost)).toMatch(/^unknown \(no prices set/);
-    expect(describeCost(costOf(NO_SPEND, null))).toBe("$0.00");
+  });
+
+  it("says unknown without prices even when no round reported a spend (a provider that failed)", () => {
+    expect(costOf(NO_SPEND, null)).toEqual({ kind: "unpriced" });
+    expect(describeCost(costOf(NO_SPEND, null))).toMatch(/^unknown \(no prices set/);
+    expect(describeCost(costOf(NO_SPEND, PRICES))).toBe("$0.00");
   });
 
   it("takes the provider's figure only when every round reported one", () => {

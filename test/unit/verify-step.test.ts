@@ -194,7 +194,12 @@ describe("the verification step", () => {
         reviewLimits: { ...DEFAULT_REVIEW_LIMITS, verify: false },
         verifyFinding: () => Promise.reject(new Error("sent")),
       },
-      { ...STEP, signal: new AbortController().signal, budget: { maxTokens: null, spent: () => {} } },
+      {
+        ...STEP,
+        signal: new AbortController().signal,
+        now: () => 0,
+        budget: { maxTokens: null, spent: () => {} },
+      },
     );
     expect(result).toBe(looped);
   });

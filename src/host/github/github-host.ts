@@ -1,7 +1,8 @@
 // The pull request on GitHub, for the App and the Action: its state (pulls.get for re-runs),
 // `.github/loupe.yml` and guidance from the default branch, the three-dot comparison, a workspace
 // fetched with the installation token, what was said on the pull request as raw records, publishing
-// once per (head, run), and resolving Loupe's own threads. Disposing the host forgets the token.
+// once per (head, run), and Loupe's threads (read, answered, resolved). Disposing the host forgets
+// the token.
 
 import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
 import { comparePullRequest } from "../../github/compare.ts";
@@ -14,7 +15,7 @@ import { readHistoryRecords } from "../../github/history-records.ts";
 import { publishReview } from "../../github/publish-review.ts";
 import { readRepoConfigFile } from "../../github/repo-config-file.ts";
 import type { SecondaryRetryOptions } from "../../github/retry-secondary.ts";
-import { listReviewThreads } from "../../github/review-threads.ts";
+import { listReviewThreads, resolveReviewThread } from "../../github/review-threads.ts";
 import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
 import type { FetchWorkspace, PullRequestHost } from "../pull-request-host.ts";
 import { type GitHubTarget, resolvePullRequest } from "./resolve-pull-request.ts";
@@ -90,6 +91,16 @@ export function gitHubHost<W extends WorkspaceHandle>(
           botLogin: await options.botLogin(),
           ...input,
         }),
+      list: async () => ({ self: await options.botLogin(), threads: await listReviewThreads(octokit, pr) }),
+      reply: async ({ rootCommentId, body }) => {
+        await octokit.rest.pulls.createReplyForReviewComment({
+          ...ref,
+          pull_number: request.pullNumber,
+          comment_id: rootCommentId,
+          body,
+        });
+      },
+      resolve: (threadId) => resolveReviewThread(octokit, threadId),
     },
     people: { canWrite: (login) => createConversationApi(octokit, ref).canWrite(login) },
     [Symbol.asyncDispose]: async () => {

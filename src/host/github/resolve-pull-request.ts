@@ -4,16 +4,26 @@
 
 import { labelNames } from "../../conversation/pause-state.ts";
 import type { PullRequest } from "../../domain/pull-request.ts";
-import type { ReviewRequest } from "../../github/review-request.ts";
+import type { GitHubReview } from "../../github/review-request.ts";
 import type { GitHubClient } from "../../github/octokit.ts";
 import type { ReviewTarget } from "../pull-request-host.ts";
 
-/** The target, and what the delivery said of the pull request (nothing for a re-run). */
-export type GitHubTarget = ReviewTarget & Pick<ReviewRequest, "rerun" | "pullRequest">;
+/**
+ * The target, and what the delivery said of the pull request (nothing for a re-run); or, for a
+ * reply in a thread, only the pull request: it names no head, and the current one is read.
+ */
+export type GitHubTarget =
+  | (ReviewTarget & Pick<GitHubReview, "rerun" | "pullRequest">)
+  | (Omit<ReviewTarget, "headSha"> & { readonly pullRequest: null });
 
 export async function resolvePullRequest(octokit: GitHubClient, request: GitHubTarget): Promise<PullRequest> {
   // A job queued by an older Loupe carries no author: it is read again, like a re-run.
-  if (request.pullRequest !== null && !request.rerun && request.pullRequest.author !== undefined) {
+  if (
+    "rerun" in request &&
+    request.pullRequest !== null &&
+    !request.rerun &&
+    request.pullRequest.author !== undefined
+  ) {
     const { baseRef: _baseRef, ...snapshot } = request.pullRequest;
     return { number: request.pullNumber, headSha: request.headSha, ...snapshot };
   }

@@ -2,8 +2,9 @@
 // select-resolvable.ts for the rule). Skipped without a call when Loupe never left a review comment
 // on the pull request; a failure here is reported in the check run, never fails the review.
 
-import { type ComparedFile, fileChanges } from "../../conversation/file-changes.ts";
+import { fileChanges } from "../../conversation/file-changes.ts";
 import { selectResolvable } from "../../conversation/select-resolvable.ts";
+import type { ChangedFile } from "../../domain/changed-file.ts";
 import type { GitHubClient, RepoRef } from "../../github/octokit.ts";
 import { listReviewThreads, resolveThreads } from "../../github/review-threads.ts";
 
@@ -19,7 +20,7 @@ export async function resolveFixedThreads(input: {
   readonly botLogin: string;
   readonly raised: ReadonlySet<string>;
   /** The incremental diff's files; null after a full review. */
-  readonly newFiles: readonly ComparedFile[] | null;
+  readonly newFiles: readonly ChangedFile[] | null;
   readonly hasReviewComments: boolean;
 }): Promise<ResolveOutcome> {
   if (!input.hasReviewComments) return { resolved: 0, failed: 0 };

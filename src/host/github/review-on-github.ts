@@ -4,7 +4,7 @@
 // host still holds the token — so the token is forgotten only after the last text that could
 // quote it was published. Each caller adds only its own concerns.
 
-import type { ReviewRequest } from "../../github/review-request.ts";
+import type { GitHubReview } from "../../github/review-request.ts";
 import { errorDetail } from "../../log/error-detail.ts";
 import type { ReviewOutcome } from "../../pipeline/review-outcome.ts";
 import type { ReviewPorts } from "../../pipeline/review-ports.ts";
@@ -16,7 +16,7 @@ import { type GitHubHostOptions, gitHubHost } from "./github-host.ts";
 export interface ReviewOnGitHub<W extends WorkspaceHandle> {
   readonly host: Omit<GitHubHostOptions<W>, "request" | "fetchWorkspace">;
   readonly request: Pick<
-    ReviewRequest,
+    GitHubReview,
     "owner" | "repo" | "pullNumber" | "headSha" | "rerun" | "pullRequest" | "trigger"
   >;
   readonly ports: ReviewPorts<W>;

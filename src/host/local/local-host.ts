@@ -84,10 +84,12 @@ function guidanceOf(workspace: Workspace) {
 async function openLocal(options: LocalHostOptions): Promise<Opened> {
   const workspace = await openRepository(options).catch((error: unknown) => {
     // A directory that is not a repository, or a revision it does not have, is the caller's
-    // input: bad usage (exit 2). The opener's messages name no local path.
-    if (isLoupeError(error, "git_repository_invalid") || isLoupeError(error, "git_commit_unreachable")) {
-      throw new LoupeError("usage_invalid", error.message);
+    // input: bad usage (exit 2). The opener's messages name no local path; the caller typed this
+    // one, so it is named back (which of two paths in a script was wrong).
+    if (isLoupeError(error, "git_repository_invalid")) {
+      throw new LoupeError("usage_invalid", `--repo ${JSON.stringify(options.repo)}: ${error.message}`);
     }
+    if (isLoupeError(error, "git_commit_unreachable")) throw new LoupeError("usage_invalid", error.message);
     throw error;
   });
   try {
@@ -105,17 +107,20 @@ async function openLocal(options: LocalHostOptions): Promise<Opened> {
   }
 }
 
-/** A local change has no pull request on any host: its two revisions, and a person asking. */
+/**
+ * A local change has no pull request on any host: its two revisions, nothing a host would add (no
+ * number, page, title or author), and never a draft, closed or labelled.
+ */
 function localPullRequest(workspace: Workspace): PullRequest {
   return {
     number: null,
-    url: "",
-    title: "",
+    url: null,
+    title: null,
     body: null,
     headSha: workspace.head.commit,
     baseSha: workspace.mergeBase.commit,
     draft: false,
-    author: { login: null, isBot: false, association: "OWNER" },
+    author: null,
     open: true,
     labels: [],
   };

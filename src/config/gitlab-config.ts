@@ -1,0 +1,71 @@
+// GitLab, the second forge (docs/gitlab.md): the instance's URL, a bot user's access token with the
+// `api` scope, and the secret GitLab sends in X-Gitlab-Token with each webhook. All three, or none
+// (GitLab off). Each problem is one line naming its setting; a secret's value is never shown.
+// GITLAB_STATUS_NAME: the name of Loupe's commit status on the merge request's head.
+
+import * as v from "valibot";
+import { shown, tokenVar } from "./env-fields.ts";
+import { MIN_WEBHOOK_SECRET } from "./server-config.ts";
+
+function isInstanceUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return ["http:", "https:"].includes(url.protocol) && url.username === "" && url.search === "";
+}
+
+const NAMES = ["GITLAB_URL", "GITLAB_TOKEN", "GITLAB_WEBHOOK_SECRET"] as const;
+
+export const GitLabConfigSchema = v.pipe(
+  v.object({
+    GITLAB_URL: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.check(
+          isInstanceUrl,
+          (issue) =>
+            `GITLAB_URL=${shown(issue.input)} is not an http(s) URL without credentials or query: set the instance's address, e.g. https://gitlab.example.com`,
+        ),
+        v.transform((text) => text.replace(/\/+$/, "")),
+      ),
+    ),
+    GITLAB_TOKEN: tokenVar(
+      "GITLAB_TOKEN",
+      500,
+      "set a bot user's personal, project or group access token with the api scope",
+    ),
+    GITLAB_WEBHOOK_SECRET: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.minLength(
+          MIN_WEBHOOK_SECRET,
+          `GITLAB_WEBHOOK_SECRET is shorter than ${MIN_WEBHOOK_SECRET} characters, so a sender could guess it: ` +
+            "generate one with `openssl rand -hex 32` and enter the same value as the webhook's secret token",
+        ),
+      ),
+    ),
+    GITLAB_STATUS_NAME: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(255)), "Loupe"),
+  }),
+  v.check(
+    (env) => NAMES.every((name) => env[name] === undefined) || NAMES.every((name) => env[name] !== undefined),
+    (issue) => {
+      const env = issue.input as Record<(typeof NAMES)[number], unknown>;
+      const missing = NAMES.filter((name) => env[name] === undefined);
+      return `${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} required with ${NAMES.filter((n) => !missing.includes(n)).join(" and ")}: set all three to review GitLab merge requests (docs/gitlab.md), or none`;
+    },
+  ),
+  v.transform((env) =>
+    env.GITLAB_URL === undefined || env.GITLAB_TOKEN === undefined || env.GITLAB_WEBHOOK_SECRET === undefined
+      ? null
+      : {
+          url: env.GITLAB_URL,
+          token: env.GITLAB_TOKEN,
+          webhookSecret: env.GITLAB_WEBHOOK_SECRET,
+          statusName: env.GITLAB_STATUS_NAME,
+        },
+  ),
+);
+
+/** null: GitLab is not configured. */
+export type GitLabConfig = v.InferOutput<typeof GitLabConfigSchema>;

@@ -1,0 +1,72 @@
+// The changed files of a merge request, from GitLab's paged list of its diffs (GET …/diffs, 100 a
+// page), in the port's words. GitLab's diff is from diff_refs.base_sha — the merge-base — to the
+// head. GitLab's limits are never dropped silently: a diff it collapsed or found too large is
+// listed with no patch (the change step says so), a list longer than Loupe reads or than GitLab's
+// default of 1,000 files is marked cut, and a head that moved while listing is named.
+
+import type { ChangedFile, ChangeSet } from "../../domain/changed-file.ts";
+import type { GitLabApi } from "./gitlab-api.ts";
+import { projectId } from "./gitlab-api.ts";
+import { type DiffRefs, type GitLabTarget, type MergeRequestAnswer, projectPath } from "./merge-request.ts";
+
+/** One file of GET /projects/:id/merge_requests/:iid/diffs. */
+export interface MergeRequestDiff {
+  readonly old_path: string;
+  readonly new_path: string;
+  readonly new_file: boolean;
+  readonly renamed_file: boolean;
+  readonly deleted_file: boolean;
+  readonly diff: string;
+  readonly collapsed?: boolean;
+  readonly too_large?: boolean;
+}
+
+/** GitLab's default `max_diff_files`: a merge request's diff lists no more. */
+const GITLAB_MAX_DIFF_FILES = 1_000;
+/** Pages of 100 Loupe reads (GitHub's comparison lists 3,000 files; the same bound here). */
+const MAX_PAGES = 30;
+
+export async function mergeRequestChanges(
+  api: GitLabApi,
+  target: GitLabTarget,
+  input: { readonly diffRefs: DiffRefs; readonly headSha: string },
+): Promise<ChangeSet> {
+  const id = projectId(projectPath(target));
+  const path = `/projects/${id}/merge_requests/${target.pullNumber}`;
+  const listed = await api.pages<MergeRequestDiff>(`${path}/diffs`, {}, MAX_PAGES);
+  const now = await api.get<MergeRequestAnswer>(path);
+  return {
+    mergeBaseSha: input.diffRefs.base_sha,
+    files: listed.items.map(changedFile),
+    filesTruncated: listed.more || listed.items.length >= GITLAB_MAX_DIFF_FILES,
+    headMovedTo: now.sha === input.headSha ? null : now.sha,
+  };
+}
+
+export function changedFile(diff: MergeRequestDiff): ChangedFile {
+  const patch =
+    diff.too_large === true || diff.collapsed === true || diff.diff === "" ? null : hunks(diff.diff);
+  const lines = patch === null ? [] : patch.split("\n");
+  return {
+    filename: diff.new_path,
+    status: diff.new_file
+      ? "added"
+      : diff.deleted_file
+        ? "removed"
+        : diff.renamed_file
+          ? "renamed"
+          : "modified",
+    previousFilename: diff.renamed_file ? diff.old_path : null,
+    patch,
+    additions: lines.filter((l) => l.startsWith("+")).length,
+    deletions: lines.filter((l) => l.startsWith("-")).length,
+  };
+}
+
+/** The hunks alone: any `---`/`+++` header lines before the first `@@` are dropped. */
+function hunks(diff: string): string | null {
+  const start = diff.startsWith("@@") ? 0 : diff.indexOf("\n@@") + 1;
+  if (start === 0 && !diff.startsWith("@@")) return null; // "Binary files … differ" and the like
+  const text = diff.slice(start);
+  return text.endsWith("\n") ? text.slice(0, -1) : text;
+}

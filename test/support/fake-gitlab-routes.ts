@@ -1,0 +1,366 @@
+// The REST subset of the fake GitLab, answered as GitLab documents it: the merge request with its
+// diff_refs, its diffs (paged, X-Next-Page), notes and discussions, draft notes (each position
+// checked against the diff: a line outside it, or SHAs that are not the merge request's diff_refs,
+// is a 400) and their bulk publish, commit statuses, members, repository files and trees from the
+// default branch, merge_base and compare. Notes longer than GitLab's 1,000,000 characters are a 400.
+
+import type { MergeRequestDraftNoteSchema } from "@gitbeaker/core";
+import { type FakeDiff, git, gitLabDiffs } from "./fake-gitlab-diffs.ts";
+import {
+  type FakeDraftNote,
+  type FakeGitLabState,
+  type FakeMergeRequest,
+  type FakeNote,
+  type FakePosition,
+  type FakeProject,
+  NOT_FOUND,
+  projectOf,
+  userAnswer,
+} from "./fake-gitlab-state.ts";
+
+export interface FakeReply {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+  readonly text?: string;
+}
+
+interface Request {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly body: Record<string, unknown>;
+}
+
+const MAX_NOTE = 1_000_000;
+const STATES = new Set(["pending", "running", "success", "failed", "canceled"]);
+
+export function routeGitLab(state: FakeGitLabState, request: Request): FakeReply {
+  const { method, path } = request;
+  if (method === "GET" && path === "/user")
+    return { status: 200, body: userAnswer(state, state.self.username) };
+  if (method === "GET" && path === "/personal_access_tokens/self")
+    return {
+      status: 200,
+      body: { id: 1, name: "loupe", active: true, revoked: false, scopes: state.scopes },
+    };
+  if (method === "GET" && path === "/users") {
+    const name = request.query.get("username") ?? "";
+    return { status: 200, body: state.users.has(name) ? [userAnswer(state, name)] : [] };
+  }
+  const match = /^\/projects\/([^/]+)(\/.*)?$/.exec(path);
+  const project = match === null ? undefined : projectOf(state, match[1]!);
+  if (project === undefined) return NOT_FOUND;
+  const rest = match?.[2] ?? "";
+  if (method === "GET" && rest === "")
+    return {
+      status: 200,
+      body: { id: project.id, path_with_namespace: project.path, default_branch: project.defaultBranch },
+    };
+  const member = /^\/members\/all\/(\d+)$/.exec(rest);
+  if (method === "GET" && member !== null) {
+    const name = [...state.users].find(([, id]) => String(id) === member[1])?.[0];
+    const level = name === undefined ? undefined : project.members.get(name);
+    return level === undefined
+      ? NOT_FOUND
+      : { status: 200, body: { ...userAnswer(state, name!), access_level: level } };
+  }
+  const status = /^\/statuses\/([0-9a-f]{40})$/.exec(rest);
+  if (method === "POST" && status !== null) return postStatus(state, status[1]!, request.body);
+  if (rest.startsWith("/repository/")) return repository(state, project, rest.slice(11), request);
+  const mr = /^\/merge_requests\/(\d+)(\/.*)?$/.exec(rest);
+  if (mr === null) return NOT_FOUND;
+  const found = state.mergeRequests.get(`${project.id}!${mr[1]}`);
+  if (found === undefined) return NOT_FOUND;
+  return mergeRequestRoute(state, project, found, mr[2] ?? "", request);
+}
+
+function postStatus(state: FakeGitLabState, sha: string, body: Record<string, unknown>): FakeReply {
+  if (!STATES.has(String(body.state)))
+    return { status: 400, body: { error: "state does not have a valid value" } };
+  const status = {
+    id: state.nextId++,
+    sha,
+    status: String(body.state) as "pending",
+    name: typeof body.name === "string" ? body.name : "default",
+    description: typeof body.description === "string" ? body.description : undefined,
+    target_url: typeof body.target_url === "string" ? body.target_url : "",
+  };
+  state.statuses.push(status);
+  return { status: 201, body: status };
+}
+
+function repository(state: FakeGitLabState, project: FakeProject, rest: string, request: Request): FakeReply {
+  const ref = request.query.get("ref") ?? project.defaultBranch;
+  const file = /^\/files\/([^/]+)(\/raw)?$/.exec(rest);
+  if (file !== null) {
+    const filePath = decodeURIComponent(file[1]!);
+    let text: string;
+    try {
+      text = git(project.gitdir, state.home, "show", `${ref}:${filePath}`);
+    } catch {
+      return { status: 404, body: { message: "404 File Not Found" } };
+    }
+    const headers = { "X-Gitlab-Size": String(Buffer.byteLength(text)), "X-Gitlab-File-Path": filePath };
+    if (file[2] !== undefined) return { status: 200, text, headers };
+    return { status: 200, headers, body: { file_path: filePath, size: Buffer.byteLength(text) } };
+  }
+  if (rest === "/tree") {
+    const dir = request.query.get("path") ?? "";
+    let listing: string;
+    try {
+      listing = git(project.gitdir, state.home, "ls-tree", `${ref}:${dir}`);
+    } catch {
+      return { status: 404, body: { message: "404 Tree Not Found" } };
+    }
+    const entries = listing
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => {
+        const [meta, name] = line.split("\t");
+        const [mode, type, id] = meta!.split(" ");
+        return { id, name, type, path: dir === "" ? name : `${dir}/${name}`, mode };
+      });
+    return { status: 200, body: entries, headers: { "X-Next-Page": "" } };
+  }
+  if (rest === "/merge_base") {
+    const refs = request.query.getAll("refs[]");
+    try {
+      return { status: 200, body: { id: git(project.gitdir, state.home, "merge-base", ...refs).trim() } };
+    } catch {
+      return { status: 404, body: { message: "404 Commit Not Found" } };
+    }
+  }
+  if (rest === "/compare") {
+    const from = request.query.get("from") ?? "";
+    const to = request.query.get("to") ?? "";
+    try {
+      const commits = git(project.gitdir, state.home, "rev-list", `${from}..${to}`)
+        .split("\n")
+        .filter(Boolean);
+      return {
+        status: 200,
+        body: {
+          commits: commits.map((id) => ({ id })),
+          diffs: gitLabDiffs(project.gitdir, state.home, from, to),
+          compare_same_ref: false,
+        },
+      };
+    } catch {
+      return { status: 404, body: { message: "404 Commit Not Found" } };
+    }
+  }
+  return NOT_FOUND;
+}
+
+function mergeRequestRoute(
+  state: FakeGitLabState,
+  project: FakeProject,
+  mr: FakeMergeRequest,
+  rest: string,
+  request: Request,
+): FakeReply {
+  const { method } = request;
+  const mine = (n: { projectId: number; iid: number }) => n.projectId === project.id && n.iid === mr.iid;
+  if (method === "GET" && rest === "") return { status: 200, body: mergeRequestAnswer(state, project, mr) };
+  if (method === "GET" && rest === "/diffs") return paged(mr.diffs, request.query);
+  if (method === "GET" && rest === "/notes")
+    return paged(
+      state.notes.filter(mine).map((n) => noteAnswer(state, n)),
+      request.query,
+    );
+  if (method === "GET" && rest === "/discussions")
+    return paged(discussions(state, state.notes.filter(mine)), request.query);
+  if (method === "POST" && rest === "/notes") {
+    const body = String(request.body.body ?? "");
+    if (body.length > MAX_NOTE) return tooLong();
+    return { status: 201, body: noteAnswer(state, addNote(state, project, mr, { body, position: null })) };
+  }
+  const note = /^\/notes\/(\d+)$/.exec(rest);
+  if (method === "PUT" && note !== null) {
+    const found = state.notes.find((n) => mine(n) && String(n.id) === note[1]);
+    if (found === undefined) return NOT_FOUND;
+    const body = String(request.body.body ?? "");
+    if (body.length > MAX_NOTE) return tooLong();
+    found.body = body;
+    return { status: 200, body: noteAnswer(state, found) };
+  }
+  const drafts = state.drafts.filter((d) => mine(d) && d.author === state.self.username);
+  if (method === "GET" && rest === "/draft_notes") return paged(drafts.map(draftAnswer), request.query);
+  if (method === "POST" && rest === "/draft_notes") return createDraft(state, project, mr, request.body);
+  const draft = /^\/draft_notes\/(\d+)$/.exec(rest);
+  if (method === "DELETE" && draft !== null) {
+    const index = state.drafts.findIndex((d) => mine(d) && String(d.id) === draft[1]);
+    if (index < 0) return NOT_FOUND;
+    state.drafts.splice(index, 1);
+    return { status: 204 };
+  }
+  if (method === "POST" && rest === "/draft_notes/bulk_publish") {
+    for (const d of drafts) state.drafts.splice(state.drafts.indexOf(d), 1);
+    for (const d of drafts)
+      addNote(state, project, mr, { body: d.note, position: d.position, author: d.author });
+    state.publishes.push(drafts);
+    return { status: 204 };
+  }
+  return NOT_FOUND;
+}
+
+function tooLong(): FakeReply {
+  return { status: 400, body: { message: { note: ["is too long (maximum is 1000000 characters)"] } } };
+}
+
+function createDraft(
+  state: FakeGitLabState,
+  project: FakeProject,
+  mr: FakeMergeRequest,
+  body: Record<string, unknown>,
+): FakeReply {
+  const note = String(body.note ?? "");
+  if (note.length > MAX_NOTE) return tooLong();
+  const position = (body.position ?? null) as FakePosition | null;
+  const refused = position === null ? null : positionProblem(mr, position);
+  if (refused !== null) return { status: 400, body: { message: refused } };
+  const draft: FakeDraftNote = {
+    id: state.nextId++,
+    projectId: project.id,
+    iid: mr.iid,
+    author: state.self.username,
+    note,
+    position,
+  };
+  state.drafts.push(draft);
+  return { status: 201, body: draftAnswer(draft) };
+}
+
+/** Why GitLab would refuse the position, or null: the SHAs, the path, and the line's two numbers. */
+export function positionProblem(mr: FakeMergeRequest, p: FakePosition): string | null {
+  if (p.position_type !== "text") return "position_type must be text";
+  const refs = mr.diffRefs;
+  if (p.base_sha !== refs.base_sha || p.start_sha !== refs.start_sha || p.head_sha !== refs.head_sha)
+    return '400 Bad request - Note {:position=>["is invalid"]}';
+  const diff = mr.diffs.find((d) => d.new_path === p.new_path && d.old_path === p.old_path);
+  if (diff === undefined)
+    return '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}';
+  const line = linesOf(diff).find((l) => l.newLine === p.new_line);
+  const valid = line !== undefined && (line.added ? p.old_line == null : p.old_line === line.oldLine);
+  return valid
+    ? null
+    : '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}';
+}
+
+function linesOf(diff: FakeDiff): { newLine: number; oldLine: number; added: boolean }[] {
+  const lines: { newLine: number; oldLine: number; added: boolean }[] = [];
+  let oldLine = 0;
+  let newLine = 0;
+  for (const raw of diff.diff.split("\n")) {
+    const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)/.exec(raw);
+    if (header !== null) [oldLine, newLine] = [Number(header[1]), Number(header[2])];
+    else if (raw.startsWith("+")) lines.push({ newLine: newLine++, oldLine, added: true });
+    else if (raw.startsWith("-")) oldLine++;
+    else if (raw.startsWith(" ")) lines.push({ newLine: newLine++, oldLine: oldLine++, added: false });
+  }
+  return lines;
+}
+
+export function addNote(
+  state: FakeGitLabState,
+  project: FakeProject,
+  mr: FakeMergeRequest,
+  input: { body: string; position: FakePosition | null; author?: string },
+): FakeNote {
+  const note: FakeNote = {
+    id: state.nextId++,
+    projectId: project.id,
+    iid: mr.iid,
+    body: input.body,
+    type: input.position === null ? null : "DiffNote",
+    system: false,
+    author: input.author ?? state.self.username,
+    created_at: new Date().toISOString(),
+    discussionId: `d${state.nextId++}`,
+    position: input.position,
+    resolved: false,
+  };
+  state.notes.push(note);
+  return note;
+}
+
+function noteAnswer(state: FakeGitLabState, n: FakeNote) {
+  return {
+    id: n.id,
+    type: n.type,
+    body: n.body,
+    attachment: null,
+    author: userAnswer(state, n.author),
+    created_at: n.created_at,
+    updated_at: n.created_at,
+    system: n.system,
+    noteable_id: n.iid,
+    noteable_type: "MergeRequest",
+    noteable_iid: n.iid,
+    project_id: n.projectId,
+    resolvable: n.position !== null,
+    resolved: n.resolved,
+    resolved_by: null,
+    ...(n.position === null ? {} : { position: n.position }),
+  };
+}
+
+function discussions(state: FakeGitLabState, notes: FakeNote[]) {
+  return notes.map((n) => ({
+    id: n.discussionId,
+    individual_note: n.position === null,
+    notes: [noteAnswer(state, n)],
+  }));
+}
+
+function draftAnswer(d: FakeDraftNote): Partial<MergeRequestDraftNoteSchema> {
+  return {
+    id: d.id,
+    merge_request_id: d.iid,
+    resolve_discussion: false,
+    note: d.note,
+    ...(d.position === null
+      ? {}
+      : { position: d.position as unknown as MergeRequestDraftNoteSchema["position"] }),
+  };
+}
+
+function mergeRequestAnswer(state: FakeGitLabState, project: FakeProject, mr: FakeMergeRequest) {
+  return {
+    id: mr.iid + 1000,
+    iid: mr.iid,
+    project_id: project.id,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    draft: mr.draft,
+    work_in_progress: mr.draft,
+    web_url: `http://gitlab.invalid/${project.path}/-/merge_requests/${mr.iid}`,
+    sha: mr.diffRefs.head_sha,
+    source_branch: mr.sourceBranch,
+    target_branch: mr.targetBranch,
+    labels: [] as string[],
+    author: userAnswer(state, mr.author),
+    diff_refs: mr.diffRefs,
+    changes_count: String(mr.diffs.length),
+  };
+}
+
+/** GitLab's offset pagination: page and per_page in, X-Page, X-Next-Page and X-Total out. */
+function paged(items: readonly unknown[], query: URLSearchParams): FakeReply {
+  const perPage = Math.min(100, Number(query.get("per_page") ?? 20));
+  const page = Math.max(1, Number(query.get("page") ?? 1));
+  const pages = Math.max(1, Math.ceil(items.length / perPage));
+  return {
+    status: 200,
+    body: items.slice((page - 1) * perPage, page * perPage),
+    headers: {
+      "X-Page": String(page),
+      "X-Per-Page": String(perPage),
+      "X-Next-Page": page < pages ? String(page + 1) : "",
+      "X-Total": String(items.length),
+      "X-Total-Pages": String(pages),
+    },
+  };
+}
