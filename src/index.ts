@@ -44,6 +44,9 @@ export function createLoupe(
       onWorkerEnded: (reason) =>
         app.log.warn({ reason }, "repository worker ended; a new one will replace it"),
     });
+    // Started now rather than by the first review, which would otherwise wait for a worker to load
+    // its modules; a review arriving meanwhile shares the start already under way.
+    void pool.warm().then((warm) => app.log.info(warm, "repository workers started"));
     const ports = createIsolatedPorts({ pool, limits, replyLimits });
     const loupe = createLoupeApp({
       config,
