@@ -10,6 +10,7 @@ const project = (displayName, roots) => ({
   testEnvironment: "node",
   roots,
   testMatch: ["**/*.test.ts"],
+  setupFilesAfterEnv: ["<rootDir>/test/support/restore-network.ts"],
   extensionsToTreatAsEsm: [".ts"],
   transform: {
     "^.+\\.ts$": [
@@ -19,19 +20,24 @@ const project = (displayName, roots) => ({
   },
 });
 
+// The fast tier reuses each worker from file to file: every file restores what it changed in the
+// worker process (test/support/restore-network.ts). Jest's ESM mode keeps part of each file's
+// modules alive, so a worker's heap grows by a few MB a file; past 256 MB it is replaced, since the
+// garbage collector's pauses grow with it and count in the suites that measure event-loop blocks
+// (about 30 files a worker). The end-to-end tier still gives every file a fresh worker (a limit
+// this low recycles it after each file; about 0.4 s a file, small next to its suites), since its
+// files have not all been run one after another in one worker.
+const e2eTier = process.argv.some(
+  (arg, at) =>
+    arg === "--selectProjects=e2e" || (arg === "--selectProjects" && process.argv[at + 1] === "e2e"),
+);
+
 export default {
   projects: [
     project("fast", ["<rootDir>/test/unit", "<rootDir>/test/integration"]),
     project("e2e", ["<rootDir>/test/e2e"]),
   ],
   testTimeout: 60000,
-  // Every test file in a fresh worker process, in both tiers. A file that starts Probot's own
-  // Server (the e2e dashboard test) left process-wide state behind that made a later file's
-  // Probot harness get its provider answers from somewhere other than its scripted provider;
-  // and with one worker reused, test/integration/app-thread-replies fails after eval-command
-  // has run in it (its GitHub requests answered from somewhere other than its nock scope), and
-  // passes alone. Until those leaks are found the restart (about 0.4 s a file) stays: a limit
-  // this low recycles the worker after each file.
-  workerIdleMemoryLimit: "1MB",
+  workerIdleMemoryLimit: e2eTier ? "1MB" : "256MB",
   reporters: ["default", "<rootDir>/test/support/summary-reporter.js"],
 };

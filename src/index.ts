@@ -48,6 +48,9 @@ export function createLoupe(
       onDependencyError: (dependency, kind) => metrics?.dependencyError(dependency, kind),
       onWorkerEnded: (reason) => log.warn({ reason }, "repository worker ended; a new one will replace it"),
     });
+    // Started now rather than by the first review, which would otherwise wait for a worker to load
+    // its modules; a review arriving meanwhile shares the start already under way.
+    void pool.warm().then((warm) => log.info(warm, "repository workers started"));
     const ports = createIsolatedPorts({ pool, limits, replyLimits });
     const loupe = createLoupeApp({
       config,

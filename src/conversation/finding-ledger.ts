@@ -84,7 +84,8 @@ function statusOf(
   }
   if (said?.status === "fixed" || said?.status === "withdrawn")
     return { status: said.status, dismissal: null };
-  if (said?.status === "still_valid") return { status: "open", dismissal: null };
+  // Still valid when Loupe said so; a thread resolved after that (its code changed) reads as below.
+  if (said?.status === "still_valid" && !thread.isResolved) return { status: "open", dismissal: null };
   // Loupe resolves a thread whose code changed and whose finding it did not raise again; a writer
   // resolving it after its code changed (outdated) is taken the same way. Someone who cannot
   // write resolving it changes nothing.

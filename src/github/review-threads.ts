@@ -82,20 +82,20 @@ export async function resolveReviewThread(octokit: GraphQLClient, threadId: stri
   await octokit.graphql(RESOLVE_MUTATION, { threadId });
 }
 
-/** Resolves each thread in turn; returns how many GitHub confirmed and how many failed. */
+/** Resolves each thread in turn; returns how many GitHub confirmed (and which) and how many failed. */
 export async function resolveThreads(
   octokit: GraphQLClient,
   threads: readonly ReviewThread[],
-): Promise<{ resolved: number; failed: number }> {
-  let resolved = 0;
+): Promise<{ resolved: number; failed: number; resolvedThreads: ReviewThread[] }> {
+  const resolvedThreads: ReviewThread[] = [];
   let failed = 0;
   for (const thread of threads) {
     try {
       await resolveReviewThread(octokit, thread.id);
-      resolved++;
+      resolvedThreads.push(thread);
     } catch {
       failed++;
     }
   }
-  return { resolved, failed };
+  return { resolved: resolvedThreads.length, failed, resolvedThreads };
 }

@@ -115,7 +115,15 @@ export interface HostThreads {
     readonly raised: ReadonlySet<string>;
     readonly newFiles: readonly ChangedFile[] | null;
     readonly hasReviewComments: boolean;
-  }): Promise<{ readonly resolved: number; readonly failed: number }>;
+  }): Promise<{
+    readonly resolved: number;
+    readonly failed: number;
+    /**
+     * The fingerprints of the findings it resolved, which the ledger then counts fixed; absent
+     * when the host cannot say which (the counts then stay as read before the review, and say so).
+     */
+    readonly fingerprints?: readonly string[];
+  }>;
   /** Every review thread of the pull request, with its comments in order. */
   list(): Promise<HostThreadList>;
   /** Posts a reply at the end of the thread whose first comment is `rootCommentId`. */

@@ -74,6 +74,8 @@ export type ToWorker =
   | { readonly type: "cancel"; readonly call: number };
 
 export type FromWorker =
+  /** Sent once, when the worker has loaded its modules and listens for calls. */
+  | { readonly type: "ready" }
   | { readonly type: "round"; readonly call: number; readonly progress: RoundProgress }
   | { readonly type: "tool_call"; readonly tool: string; readonly ok: boolean }
   | { readonly type: "dependency_error"; readonly dependency: DependencyName; readonly kind: string }

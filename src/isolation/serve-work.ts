@@ -64,6 +64,8 @@ export function serveRepositoryWork(wrap: (ports: ReviewPorts) => ReviewPorts = 
       send(reply);
     });
   });
+  // Its modules are loaded by now (the costly part of a worker's start): the pool's warm-up waits for this.
+  send({ type: "ready" });
 }
 
 interface Work {

@@ -3,7 +3,10 @@
 // first come first served, while every worker is leased. Workers start when first needed and stay
 // for the next lease; one that ended (out of memory, past a deadline, failed) is replaced by a new
 // one on the next lease, and the directory its workspaces were in is removed, since it may have
-// been stopped before it could remove them itself.
+// been stopped before it could remove them itself. `warm()` starts every slot's worker ahead of
+// the first lease (at start-up), so the first review does not wait for a worker to load; a slot
+// remembers a start in progress, so a lease racing the warm-up waits for that worker rather than
+// starting a second one.
 
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -43,7 +46,15 @@ export interface WorkerLease {
   release(): void;
 }
 
+/** What a warm-up did: workers now loaded and waiting, and those that could not be started. */
+export interface WarmUp {
+  readonly ready: number;
+  readonly failed: number;
+}
+
 export interface WorkerPool {
+  /** Starts every slot's worker not yet running and waits until each has loaded; never rejects. */
+  warm(): Promise<WarmUp>;
   /** A worker of its own for one review or reply; rejects with the signal's reason if aborted while waiting. */
   acquire(signal?: AbortSignal): Promise<WorkerLease>;
   /** Ends every worker and removes their directories; leases waiting are refused. */
@@ -52,6 +63,8 @@ export interface WorkerPool {
 
 interface Slot {
   thread: WorkerThread | null;
+  /** A start in progress (its directory being made, its worker created), shared by whoever asks. */
+  starting: Promise<WorkerThread> | null;
   dir: string | null;
   busy: boolean;
 }
@@ -64,6 +77,7 @@ interface Waiter {
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const slots: Slot[] = Array.from({ length: options.size }, () => ({
     thread: null,
+    starting: null,
     dir: null,
     busy: false,
   }));
@@ -78,6 +92,18 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   };
   const lease = (slot: Slot): WorkerLease => leaseOn(slot, threads.spawn, release);
   return {
+    warm: async () => {
+      const loaded = await Promise.all(
+        slots.map((slot) =>
+          threads.spawn(slot).then(
+            (thread) => thread.ready(),
+            () => false,
+          ),
+        ),
+      );
+      const ready = loaded.filter(Boolean).length;
+      return { ready, failed: loaded.length - ready };
+    },
     acquire: async (signal) => {
       if (closed) throw new Error("the repository worker pool is closed");
       signal?.throwIfAborted();
@@ -92,6 +118,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         waiter.refuse(new Error("the repository worker pool is closed"));
       await Promise.all(
         slots.map(async (slot) => {
+          await slot.starting?.catch(() => undefined);
           await slot.thread?.close();
           await threads.discard(slot);
         }),
@@ -108,10 +135,13 @@ function slotThreads(options: WorkerPoolOptions, closed: () => boolean) {
     slot.dir = null;
     if (dir !== null) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   };
-  const spawn = async (slot: Slot): Promise<WorkerThread> => {
-    if (slot.thread?.alive() === true) return slot.thread;
+  const start = async (slot: Slot): Promise<WorkerThread> => {
     await discard(slot);
     const dir = await mkdtemp(path.join(options.tmpRoot ?? os.tmpdir(), "loupe-worker-"));
+    if (closed()) {
+      await rm(dir, { recursive: true, force: true });
+      throw new Error("the repository worker pool is closed");
+    }
     slot.dir = dir;
     slot.thread = startWorkerThread({
       entry: options.entry,
@@ -125,6 +155,13 @@ function slotThreads(options: WorkerPoolOptions, closed: () => boolean) {
       },
     });
     return slot.thread;
+  };
+  const spawn = (slot: Slot): Promise<WorkerThread> => {
+    if (slot.thread?.alive() === true) return Promise.resolve(slot.thread);
+    slot.starting ??= start(slot).finally(() => {
+      slot.starting = null;
+    });
+    return slot.starting;
   };
   return { spawn, discard };
 }

@@ -50,6 +50,8 @@ export interface WorkerThread {
     options: CallOptions,
   ): Promise<CallOutcome<WorkResults[K]>>;
   alive(): boolean;
+  /** Settles once the worker has loaded its modules (true), or has ended before it did (false). */
+  ready(): Promise<boolean>;
   /** Ends the worker (at shutdown); its calls end as cancelled. */
   close(): Promise<void>;
 }
@@ -89,11 +91,13 @@ export function startWorkerThread(options: WorkerThreadOptions): WorkerThread {
   let stopped: StopReason | null = null;
   let failure: Error | null = null;
   let exited = false;
+  const loaded = Promise.withResolvers<boolean>();
   const stop = (reason: StopReason): void => {
     stopped ??= reason;
     void worker.terminate();
   };
   worker.on("message", (message: FromWorker) => {
+    if (message.type === "ready") return loaded.resolve(true);
     if (message.type === "tool_call") return options.onToolCall(message.tool, message.ok);
     if (message.type === "dependency_error")
       return options.onDependencyError?.(message.dependency, message.kind);
@@ -110,6 +114,7 @@ export function startWorkerThread(options: WorkerThreadOptions): WorkerThread {
   });
   worker.on("exit", (code) => {
     exited = true;
+    loaded.resolve(false);
     const ending = (): CallOutcome<unknown> | Error =>
       stopped !== null
         ? { kind: "stopped", reason: stopped }
@@ -120,6 +125,7 @@ export function startWorkerThread(options: WorkerThreadOptions): WorkerThread {
   });
   return {
     alive: () => !exited,
+    ready: () => loaded.promise,
     close: async () => {
       stop("cancelled");
       await worker.terminate();

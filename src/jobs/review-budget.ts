@@ -15,6 +15,7 @@ import {
 } from "../domain/budget.ts";
 import { costOf } from "../domain/spend.ts";
 import type { Admission, ReviewBudget } from "../pipeline/budget-step.ts";
+import { commandHandle, commandText } from "../pipeline/command-text.ts";
 
 /** The operator's spend settings, the review's own token budget, and where spend is counted. */
 export interface AppBudget {
@@ -50,7 +51,7 @@ export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
   const { store, settings } = options;
   const now = options.now ?? Date.now;
   return {
-    async admit({ asked, config }): Promise<Admission> {
+    async admit({ asked, config, mention }): Promise<Admission> {
       // The repository's own caps (`budget` in loupe.yml) count for it alone, on top of the installation's.
       const caps = [...settings.caps, ...capsOf("repository", config.budget)];
       if (caps.length === 0)
@@ -59,8 +60,10 @@ export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
       const rate = settings.prices === null ? 0 : dollarsPerTokenAtMost(settings.prices);
       const want = { min: Math.min(MIN_REVIEW_TOKENS, options.maxTokens), max: options.maxTokens };
       const grant = await store.reserve(counters, want, rate);
-      if (grant.kind === "refused")
-        return { kind: "refused", detail: refusal(grant.counter, grant.spent, asked, settings) };
+      if (grant.kind === "refused") {
+        const command = asked ? "" : commandText(await commandHandle(mention), "review");
+        return { kind: "refused", detail: refusal(grant.counter, grant.spent, command, settings) };
+      }
       return {
         kind: "admitted",
         maxTokens: grant.tokens,
@@ -84,7 +87,8 @@ function dollarsPerTokenAtMost(prices: NonNullable<BudgetSettings["prices"]>): n
   return Math.max(prices.input, prices.cachedInput, prices.output) / 1_000_000;
 }
 
-function refusal(counter: BudgetCounter, spent: number, asked: boolean, settings: BudgetSettings): string {
+/** command: what someone with write access types to go on; empty for a review already asked for. */
+function refusal(counter: BudgetCounter, spent: number, command: string, settings: BudgetSettings): string {
   const { cap } = counter;
   const amount = (n: number) =>
     cap.unit === "tokens" ? `${Math.round(n).toLocaleString("en-US")} tokens` : `$${n.toFixed(2)}`;
@@ -99,7 +103,7 @@ function refusal(counter: BudgetCounter, spent: number, asked: boolean, settings
   const base =
     `Budget reached: ${who} has used ${amount(spent)} ${when}, counting what reviews still running may spend, ` +
     `against a cap of ${amount(cap.limit)} (${source}). It starts again at ${resets}.`;
-  return asked
+  return command === ""
     ? `${base} A review someone asks for may go up to ${settings.hardFactor}× the cap, and this one would go past that.`
-    : `${base} Someone with write access can still start this review with a \`review\` command mentioning Loupe (up to ${settings.hardFactor}× the cap).`;
+    : `${base} Someone with write access can still start this review with ${command} (up to ${settings.hardFactor}× the cap).`;
 }

@@ -7,6 +7,7 @@ import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { type AuthorPolicy, authorVerdict, stricterPolicy } from "../domain/author-policy.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { HostPeople } from "../host/pull-request-host.ts";
+import { commandHandle, commandText } from "./command-text.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
 
 const WHO: Record<AuthorPolicy, string> = {
@@ -38,8 +39,7 @@ export async function decideAuthor(input: {
   if (verdict === "ask" && author.login !== null && input.people !== undefined) {
     if (await input.people.canWrite(author.login)) return null;
   }
-  const handle = await input.mention?.().catch(() => null);
-  const command = handle ? `a comment \`@${handle} review\`` : "a `review` command mentioning Loupe";
+  const command = commandText(await commandHandle(input.mention), "review");
   return skipped(
     "author_not_allowed",
     `Automatic reviews are for pull requests by ${WHO[policy]} (\`auto_review_authors: ${policy}\`). ` +

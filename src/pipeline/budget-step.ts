@@ -17,8 +17,15 @@ export type Admission =
     }
   | { readonly kind: "refused"; readonly detail: string };
 
+export interface BudgetRequest {
+  readonly asked: boolean;
+  readonly config: RepoConfig;
+  /** The handle commands mention, looked up only for a refusal that says what to type. */
+  readonly mention?: () => Promise<string>;
+}
+
 export interface ReviewBudget {
-  admit(input: { readonly asked: boolean; readonly config: RepoConfig }): Promise<Admission>;
+  admit(input: BudgetRequest): Promise<Admission>;
 }
 
 /** A reservation held for the rest of the review: settled on disposal with the last spend seen. */
@@ -38,7 +45,7 @@ const UNLIMITED: HeldBudget = {
 
 export async function budgetStep(
   budget: ReviewBudget | undefined,
-  input: { readonly asked: boolean; readonly config: RepoConfig },
+  input: BudgetRequest,
 ): Promise<HeldBudget | ReviewOutcome> {
   if (budget === undefined) return UNLIMITED;
   const admission = await budget.admit(input);

@@ -3,11 +3,13 @@
 // A failure to post makes the review incomplete; a failure to resolve is only reported.
 
 import type { PullRequestHost } from "../host/pull-request-host.ts";
-import { reviewMarker } from "../review/render.ts";
-import type { WorkspaceHandle } from "../workspace/types.ts";
-import { describeFailure } from "./describe-failure.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
+import { afterResolution, type LedgerEntry, summariseLedger } from "../review/ledger.ts";
+import { reviewMarker } from "../review/render.ts";
+import { resolvedFindings } from "../review/reviewed-findings.ts";
+import type { WorkspaceHandle } from "../workspace/types.ts";
+import { describeFailure } from "./describe-failure.ts";
 import type { FindingEvents } from "./review-outcome.ts";
 import type { PlannedReview } from "./review-ports.ts";
 import type { ScopeStep } from "./scope-step.ts";
@@ -29,6 +31,8 @@ export interface Published {
   readonly failed: boolean;
   /** New findings this review posted, and Loupe's threads it resolved because their finding no longer applies. */
   readonly findings: FindingEvents;
+  /** The plan, its ledger counting the findings whose threads this review resolved as fixed. */
+  readonly plan: PlannedReview;
 }
 
 /** Posts the review, then resolves what no longer applies; what it did, in sentences and counts. */
@@ -53,10 +57,11 @@ export async function publishStep(input: PublishStepInput): Promise<Published> {
     } catch (error) {
       log.warn({ error: errorDetail(error) }, "review not posted");
       notes.push(`The review could not be posted: ${describeFailure(error)}`);
-      return { notes, failed: true, findings: { posted: 0, fixed: 0 } };
+      return { notes, failed: true, findings: { posted: 0, fixed: 0 }, plan };
     }
   }
   let fixed = 0;
+  let counted = plan;
   if (host.threads !== undefined && input.complete) {
     try {
       const resolved = await host.threads.resolveFixed({
@@ -65,6 +70,7 @@ export async function publishStep(input: PublishStepInput): Promise<Published> {
         hasReviewComments: input.scope.history.hasReviewComments,
       });
       fixed = resolved.resolved;
+      counted = countResolved(plan, input.scope.history.ledger, resolved.fingerprints);
       const line = describeResolved(resolved);
       if (line !== null) notes.push(line);
     } catch (error) {
@@ -72,12 +78,37 @@ export async function publishStep(input: PublishStepInput): Promise<Published> {
       notes.push(`Loupe's earlier threads could not be checked for resolution: ${describeFailure(error)}`);
     }
   }
-  return { notes, failed: false, findings: { posted, fixed } };
+  return { notes, failed: false, findings: { posted, fixed }, plan: counted };
 }
 
-function describeResolved(outcome: { readonly resolved: number; readonly failed: number }): string | null {
+/** The plan's ledger with the findings whose threads were just resolved counted fixed. */
+function countResolved(
+  plan: PlannedReview,
+  ledger: readonly LedgerEntry[],
+  fingerprints: readonly string[] | undefined,
+): PlannedReview {
+  if (fingerprints === undefined || fingerprints.length === 0) return plan;
+  const { fresh, dismissedRepeats } = plan.ledger;
+  const after = afterResolution(ledger, new Set(fingerprints));
+  return {
+    ...plan,
+    ledger: summariseLedger(after, fresh, dismissedRepeats),
+    resolved: resolvedFindings(after, plan.findings),
+  };
+}
+
+function describeResolved(outcome: {
+  readonly resolved: number;
+  readonly failed: number;
+  readonly fingerprints?: readonly string[];
+}): string | null {
   if (outcome.resolved === 0 && outcome.failed === 0) return null;
   const noun = outcome.resolved === 1 ? "thread" : "threads";
   const failed = outcome.failed > 0 ? ` (${outcome.failed} could not be resolved)` : "";
-  return `Resolved ${outcome.resolved} of Loupe's earlier ${noun} whose finding no longer applies${failed}.`;
+  // A host that cannot say which findings it resolved leaves the counts as read before the review.
+  const unsure =
+    outcome.resolved > 0 && outcome.fingerprints === undefined
+      ? " The finding ledger's counts are as they were before this review."
+      : "";
+  return `Resolved ${outcome.resolved} of Loupe's earlier ${noun} whose finding no longer applies${failed}.${unsure}`;
 }

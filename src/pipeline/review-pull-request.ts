@@ -5,13 +5,13 @@
 // Where the repository work runs (this thread, or a worker thread with limits) is the ports'
 // business: W is what the pipeline holds of a workspace, and a port that was stopped says so.
 
-import { reviewedMarker } from "../conversation/review-state.ts";
 import {
   GIT_ATTRIBUTES_BYTES,
   type GitAttributes,
   gitAttributes,
   NO_ATTRIBUTES,
 } from "../config/git-attributes.ts";
+import { reviewedMarker } from "../conversation/review-state.ts";
 import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { SettingNames } from "../domain/setting-names.ts";
@@ -19,13 +19,14 @@ import type { Prices } from "../domain/spend.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { RoundProgress } from "../llm/types.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { decideAuthor } from "./author-step.ts";
 import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts";
 import { selectChange } from "./change-step.ts";
+import { mentionOf } from "./command-text.ts";
 import { describeGuidance } from "./describe-guidance.ts";
 import { finderStep } from "./finder-step.ts";
-import type { JobLogger } from "../log/job-logger.ts";
 import { scopeLine } from "./loop-step.ts";
 import { publishStep } from "./publish-step.ts";
 import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
@@ -71,7 +72,7 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
 ): Promise<ReviewOutcome> {
   const prepared = await prepare(host, ports, run);
   if (prepared.kind !== "prepared") return prepared;
-  const held = await budgetStep(run.budget, { asked: run.asked, config: prepared.config });
+  const held = await budgetStep(run.budget, { asked: run.asked, config: prepared.config, ...mentionOf(run) });
   if (held.kind !== "budget") return held;
   await using budget = held;
   const opened = await openWorkspaceStep(host, {
@@ -103,11 +104,12 @@ async function prepare<W extends WorkspaceHandle>(
   const pullRequest = await host.pullRequest();
   const runId = await run.started(pullRequest);
   if (!pullRequest.open) return skipped("closed", "The pull request is closed.");
-  const settings = decideSettings({
+  const settings = await decideSettings({
     configFile: await host.repoConfig(),
     parse: ports.parseRepoConfig,
     pullRequest,
     asked: run.asked,
+    ...mentionOf(run),
   });
   if (settings.kind !== "settings") return settings;
   const { config } = settings;
@@ -117,7 +119,7 @@ async function prepare<W extends WorkspaceHandle>(
     pullRequest,
     asked: run.asked,
     people: host.people,
-    ...(run.mention === undefined ? {} : { mention: run.mention }),
+    ...mentionOf(run),
   });
   if (author !== null) return author;
   const changes = await host.changes(pullRequest);
@@ -230,8 +232,8 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     complete: result.termination_reason === "final_review" && fullyCovered(coverage),
     log: run.log,
   });
-  notes.push(...published.notes);
-  return { ...reviewed, plan, notes, publishFailed: published.failed, findingEvents: published.findings };
+  const { plan: counted, failed: publishFailed, findings: findingEvents } = published;
+  return { ...reviewed, plan: counted, notes: [...notes, ...published.notes], publishFailed, findingEvents };
 }
 
 /**

@@ -6,18 +6,21 @@ import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { isPaused, PAUSE_LABEL } from "../conversation/pause-state.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { HostConfigFile } from "../host/pull-request-host.ts";
+import { commandHandle, commandText } from "./command-text.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 
 export type SettingsStep = { readonly kind: "settings"; readonly config: RepoConfig } | ReviewOutcome;
 
-export function decideSettings(input: {
+export async function decideSettings(input: {
   readonly configFile: HostConfigFile;
   readonly parse: ReviewPorts["parseRepoConfig"];
   readonly pullRequest: PullRequest;
   /** A person asked for this review (re-run, command, the CLI): drafts, bots and pauses do not hold it. */
   readonly asked: boolean;
-}): SettingsStep {
+  /** The handle commands mention, looked up only for a text that says what to type. */
+  readonly mention?: () => Promise<string>;
+}): Promise<SettingsStep> {
   const { file } = input.configFile;
   const parsed =
     file.kind === "unreadable"
@@ -36,15 +39,18 @@ export function decideSettings(input: {
     );
   }
   if (!config.auto_review) {
+    const review = commandText(await commandHandle(input.mention), "review");
     return skipped(
       "auto_review_off",
-      "`auto_review` is off in `.github/loupe.yml`: Loupe reviews when asked (a `review` command mentioning Loupe, or the Re-run button).",
+      `\`auto_review\` is off in \`.github/loupe.yml\`: Loupe reviews when asked (${review}, or the Re-run button).`,
     );
   }
   if (isPaused(pr.labels)) {
+    const handle = await commandHandle(input.mention);
     return skipped(
       "paused",
-      `Automatic reviews are paused on this pull request (label \`${PAUSE_LABEL}\`): a \`resume\` command mentioning Loupe turns them back on, a \`review\` command reviews now.`,
+      `Automatic reviews are paused on this pull request (label \`${PAUSE_LABEL}\`): ` +
+        `${commandText(handle, "resume")} turns them back on, ${commandText(handle, "review")} reviews now.`,
     );
   }
   if (pr.author?.isBot === true && config.ignore_bots) {

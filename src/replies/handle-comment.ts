@@ -1,14 +1,16 @@
 // What Loupe does with one pull request comment: nothing (not addressed to it, a bot, or someone
 // who cannot write to the repository: no reply, no reaction), a command (acknowledged with 👀 at
 // once), or a reply in one of Loupe's own review threads (queued for the reply loop). The author's
-// permission is the first thing asked of GitHub. Pure over the GitHub adapter and the two queues,
+// permission is the first thing asked of GitHub. Only the pull request's author and people with
+// write access get the model's time: the author without write access is answered in Loupe's
+// threads on their own pull request (the findings are about their code), never for a command. Pure over the GitHub adapter and the two queues,
 // so every branch is tested with nock and real payloads.
 
 import { type CommandName, mentionsBot, parseCommand } from "../conversation/command.ts";
 import { CLOSED_TEXT, helpText, pausedText, resumedText } from "../conversation/help-text.ts";
 import { decideAuthor } from "../conversation/permission.ts";
-import type { ReviewRequest } from "../github/review-request.ts";
 import type { ConversationApi } from "../github/conversation-api.ts";
+import type { ReviewRequest } from "../github/review-request.ts";
 import type { CommentEvent } from "../webhooks/to-comment-event.ts";
 
 export interface ThreadReplyRequest {
@@ -91,6 +93,14 @@ async function intentOf(options: HandleCommentOptions, addressed: Addressed): Pr
   return loupeThread ? { kind: "thread_reply", rootCommentId: root.id } : "not_loupe_thread";
 }
 
+/** A reply in a review thread on the pull request this person opened (commands still need write access). */
+function ownThreadReply(event: CommentEvent, login: string, addressed: Addressed): boolean {
+  const opener = event.pullAuthor ?? null;
+  return (
+    addressed.kind === "maybe_thread_reply" && opener !== null && opener.toLowerCase() === login.toLowerCase()
+  );
+}
+
 export async function handleComment(options: HandleCommentOptions): Promise<CommentOutcome> {
   const { event, botLogin, api } = options;
   const author = decideAuthor(event.author, botLogin);
@@ -106,7 +116,8 @@ export async function handleComment(options: HandleCommentOptions): Promise<Comm
     options.onPermissionError?.(error);
     return { kind: "ignored", reason: "permission_unknown" };
   }
-  if (!writer) return { kind: "ignored", reason: "not_a_writer" };
+  if (!writer && !ownThreadReply(event, author.login, addressed))
+    return { kind: "ignored", reason: "not_a_writer" };
   const intent = await intentOf(options, addressed);
   if (typeof intent === "string") return { kind: "ignored", reason: intent };
   await api

@@ -51,6 +51,22 @@ export function matchLedger(identity: FindingIdentity, ledger: readonly LedgerEn
   return { kind: "new" };
 }
 
+/**
+ * The ledger after this review resolved the threads of findings that no longer apply (their code
+ * changed and the model did not raise them again): those open findings are now fixed, as the
+ * next review will read them back from GitHub.
+ */
+export function afterResolution(
+  ledger: readonly LedgerEntry[],
+  fingerprints: ReadonlySet<string>,
+): LedgerEntry[] {
+  return ledger.map((entry) =>
+    entry.status === "open" && entry.fingerprint !== null && fingerprints.has(entry.fingerprint)
+      ? { ...entry, status: "fixed" }
+      : entry,
+  );
+}
+
 export type LedgerCounts = Readonly<Record<LedgerStatus, number>>;
 
 export function countLedger(ledger: readonly LedgerEntry[]): LedgerCounts {

@@ -24,6 +24,8 @@ export interface PullRequestComment {
   readonly inReplyTo: number | null;
   /** Absent for GitHub; "gitlab" for a merge request's note (installationId is then 0). */
   readonly forge?: "gitlab";
+  /** Who opened the pull request (the event's own record); absent or null when it does not say. */
+  readonly pullAuthor?: string | null;
 }
 
 /** The App's: the comment, delivered to one installation of the App. */
@@ -70,15 +72,15 @@ export function toPullRequestComment(input: CommentInput): PullRequestComment | 
   const body = str(comment?.body);
   if (comment === null || commentId === null || body === null)
     return skip("The event carries no usable comment.");
-  let pullNumber: number | null;
+  let pull: Json | null;
   if (input.name === "issue_comment") {
-    const issue = obj(payload.issue);
+    pull = obj(payload.issue);
     // Every pull request is an issue; only those carry `issue.pull_request`.
-    if (obj(issue?.pull_request) === null) return skip("The comment is on an issue, not a pull request.");
-    pullNumber = num(issue?.number);
+    if (obj(pull?.pull_request) === null) return skip("The comment is on an issue, not a pull request.");
   } else {
-    pullNumber = num(obj(payload.pull_request)?.number);
+    pull = obj(payload.pull_request);
   }
+  const pullNumber = num(pull?.number);
   if (pullNumber === null) return skip("The event names no pull request.");
   const user = obj(comment.user);
   return {
@@ -96,5 +98,6 @@ export function toPullRequestComment(input: CommentInput): PullRequestComment | 
       authorAssociation: str(comment.author_association),
     },
     inReplyTo: input.name === "pull_request_review_comment" ? num(comment.in_reply_to_id) : null,
+    pullAuthor: str(obj(pull?.user)?.login),
   };
 }

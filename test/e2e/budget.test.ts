@@ -91,7 +91,7 @@ it("refuses the review past the daily cap with the reset time, and a maintainer'
     "has used 15,100 tokens today (UTC), counting what reviews still running may spend, against a cap of 30,000 tokens",
   );
   expect(refused.output?.summary).toContain(`It starts again at ${tomorrow} 00:00 UTC`);
-  expect(refused.output?.summary).toContain("`review` command");
+  expect(refused.output?.summary).toContain("start this review with a comment `@loupe review` (up to");
   expect(provider.requests).toHaveLength(1);
 
   const pr = github.addPullRequest({ owner: "octo", repo: "spend", number: 2, headRef: "change" });

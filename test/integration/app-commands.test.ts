@@ -121,6 +121,10 @@ describe("commands", () => {
     await second.drain();
     expect(gh2.completion()).toMatchObject({ conclusion: "skipped" });
     expect((gh2.completion().output as { summary: string }).summary).toContain(PAUSE_LABEL);
+    // The exact commands to copy, with the App's own handle.
+    expect((gh2.completion().output as { summary: string }).summary).toContain(
+      "a comment `@loupe-test resume` turns them back on, a comment `@loupe-test review` reviews now.",
+    );
     expect(app.provider.requests).toHaveLength(0);
     expectCleanEnd(second, app.provider, [gh2]);
     nock.cleanAll();
@@ -151,6 +155,9 @@ describe("commands", () => {
     await h.drain();
     expect(gh.completion()).toMatchObject({ conclusion: "skipped" });
     expect((gh.completion().output as { summary: string }).summary).toContain("`auto_review` is off");
+    expect((gh.completion().output as { summary: string }).summary).toContain(
+      "Loupe reviews when asked (a comment `@loupe-test review`, or the Re-run button).",
+    );
     expectCleanEnd(h, app.provider, [gh]);
     nock.cleanAll();
 

@@ -56,6 +56,8 @@ interface ThreadState {
   readonly repliedBy?: string;
   /** The code the finding was posted on (default: the lines as they still are). */
   readonly code?: string;
+  /** GitHub marks the thread outdated: the push changed the lines it is on. */
+  readonly outdated?: boolean;
 }
 
 function mockPush(scope: Scope, thread: ThreadState, permissions: Record<string, string>) {
@@ -81,7 +83,7 @@ function mockPush(scope: Scope, thread: ThreadState, permissions: Record<string,
     id: "T_1",
     // Loupe resolves the thread when it records a reply's dismissal.
     isResolved: thread.resolvedBy !== undefined || thread.repliedBy !== undefined,
-    isOutdated: false,
+    isOutdated: thread.outdated === true,
     path: "src/service.ts",
     line: 2,
     startLine: null,
@@ -126,16 +128,20 @@ function mockPush(scope: Scope, thread: ThreadState, permissions: Record<string,
       ],
     },
   };
-  // Read for the ledger before the loop, and again after it for threads to resolve.
+  // Read for the ledger before the loop, and again after it for threads to resolve (an outdated
+  // one Loupe then resolves).
   gh.graphql(
-    () => ({
-      repository: {
-        pullRequest: {
-          reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [node] },
-        },
-      },
-    }),
-    2,
+    (query, variables) =>
+      query.includes("resolveReviewThread")
+        ? { resolveReviewThread: { thread: { id: variables.threadId, isResolved: true } } }
+        : {
+            repository: {
+              pullRequest: {
+                reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [node] },
+              },
+            },
+          },
+    thread.outdated === true ? 3 : 2,
   );
   return gh;
 }
@@ -145,8 +151,13 @@ const firstMessage = () =>
 const outputOf = (gh: ReturnType<typeof mockReviewStart>) =>
   gh.completion().output as { title: string; summary: string };
 
-async function reviewPush(scope: Scope, thread: ThreadState, permissions: Record<string, string> = {}) {
-  const h = await app.start([{ body: stopTurn(review([REWORDED])) }]);
+async function reviewPush(
+  scope: Scope,
+  thread: ThreadState,
+  permissions: Record<string, string> = {},
+  findings = [REWORDED],
+) {
+  const h = await app.start([{ body: stopTurn(review(findings)) }]);
   const gh = mockPush(scope, thread, permissions);
   await h.receive("pull_request", pullRequestPayload(app.fx, "synchronize", head));
   await h.drain();
@@ -167,6 +178,22 @@ describe("the finding ledger on the next push", () => {
       expect(output.title).toBe("Loupe: no new findings (1 open, 0 dismissed)");
       expect(output.summary).toContain(
         "Finding ledger: 0 new this review, 1 still open, 0 fixed, 0 withdrawn, 0 dismissed.",
+      );
+      expectCleanEnd(h, app.provider, [gh]);
+    },
+  );
+
+  it.each<Scope>(["push", "force-push", "rebase"])(
+    "%s: the finding's lines changed and the model did not raise it again: resolved, and counted fixed",
+    async (scope) => {
+      const { h, gh } = await reviewPush(scope, { outdated: true }, {}, []);
+      expect(gh.posted("/reviews")).toEqual([]);
+      const resolved = gh.posted("/graphql").filter((b) => String(b.query).includes("resolveReviewThread"));
+      expect(resolved.map((b) => (b.variables as { threadId: string }).threadId)).toEqual(["T_1"]);
+      const output = outputOf(gh);
+      expect(output.title).toBe("Loupe: no findings");
+      expect(output.summary).toContain(
+        "Finding ledger: 0 new this review, 0 still open, 1 fixed, 0 withdrawn, 0 dismissed.",
       );
       expectCleanEnd(h, app.provider, [gh]);
     },

@@ -46,11 +46,17 @@ const person = (databaseId: number, body: string, login = "Codertocat"): Comment
 });
 
 /** What a reply job asks GitHub: 👀, the root comment, the PR, the threads (+ resolve), compare. */
-function mockReplyJob(replyId: number, comments: readonly Comment[], resolves = 0, fetches = true) {
+function mockReplyJob(
+  replyId: number,
+  comments: readonly Comment[],
+  resolves = 0,
+  fetches = true,
+  who: { readonly login: string; readonly permission: string } = { login: MAINTAINER, permission: "admin" },
+) {
   const resolved: string[] = [];
   const gh: GitHubMock = mockGitHub(OWNER, REPO, INSTALLATION)
     .token()
-    .permission(MAINTAINER, "admin")
+    .permission(who.login, who.permission)
     .reaction("review_comment", replyId)
     .reviewComment(ROOT, { body: FINDING_BODY, user: { login: BOT_LOGIN, type: "Bot" } })
     .pullsGet(PR, pullRequestData(app.fx))
@@ -252,6 +258,8 @@ describe("a reply in Loupe's thread", () => {
       login: "drive-by",
       association: "NONE",
     });
+    // Someone else's pull request: being its author's reviewer-by-reply is not theirs to claim.
+    expect(payload.pull_request.user.login).not.toBe("drive-by");
     const gh = mockGitHub(OWNER, REPO, INSTALLATION).token().permission("drive-by", "read");
 
     await h.receive("pull_request_review_comment", payload);
@@ -263,6 +271,44 @@ describe("a reply in Loupe's thread", () => {
       `GET /repos/${OWNER}/${REPO}/collaborators/drive-by/permission`,
     ]);
     expect(h.logs().find((l) => l.includes('"comment handled"'))).toContain('"not_a_writer"');
+    expectCleanEnd(h, app.provider, [gh]);
+  });
+
+  it("from the pull request's author without write access: answered in Loupe's thread on their pull request", async () => {
+    const h = await app.start([{ body: answer("It still applies: the write runs first.", "still_valid") }]);
+    const text = "@loupe-test why is this a problem?";
+    const payload = reviewCommentPayload(text, ROOT, { login: "newcomer", association: "CONTRIBUTOR" });
+    payload.pull_request.user.login = "newcomer";
+    const id = payload.comment.id;
+    const job = mockReplyJob(id, [person(id, text, "newcomer")], 0, true, {
+      login: "newcomer",
+      permission: "read",
+    });
+    job.gh.replyInThread(PR, ROOT);
+
+    await h.receive("pull_request_review_comment", payload);
+    await h.drain();
+
+    expect(app.provider.requests).toHaveLength(1);
+    expect(String(replies(job.gh)[0]!.body)).toContain("It still applies:");
+    expect(h.logs().find((l) => l.includes('"comment handled"'))).toContain('"reply_queued"');
+    expectCleanEnd(h, app.provider, [job.gh]);
+  });
+
+  it("from the pull request's author without write access, a command: nothing, and no tokens spent", async () => {
+    const h = await app.start([]);
+    const payload = reviewCommentPayload("@loupe-test review", ROOT, {
+      login: "newcomer",
+      association: "NONE",
+    });
+    payload.pull_request.user.login = "newcomer";
+    const gh = mockGitHub(OWNER, REPO, INSTALLATION).token().permission("newcomer", "read");
+
+    await h.receive("pull_request_review_comment", payload);
+    await h.drain();
+
+    expect(h.logs().find((l) => l.includes('"comment handled"'))).toContain('"not_a_writer"');
+    expect(app.provider.requests).toHaveLength(0);
     expectCleanEnd(h, app.provider, [gh]);
   });
 

@@ -135,6 +135,20 @@ describe("the ledger read from Loupe's threads", () => {
     expect(statusOf(said("fixed")).status).toBe("fixed");
   });
 
+  it("still valid, then its code changed and Loupe resolved the thread: fixed, as the review counted it", () => {
+    const resolved = (by: ReviewThread["resolvedBy"], isOutdated: boolean) =>
+      thread({
+        comments: [ROOT, loupe(statusMarker("still_valid", null))],
+        isResolved: true,
+        isOutdated,
+        resolvedBy: by,
+      });
+    expect(statusOf(resolved(LOUPE, true)).status).toBe("fixed");
+    expect(statusOf(resolved(user("maya"), true)).status).toBe("fixed");
+    // A reader resolving it changes nothing: still open.
+    expect(statusOf(resolved(user("reader"), true)).status).toBe("open");
+  });
+
   it("reads markers only from Loupe's own comments", () => {
     const forged = thread({
       comments: [ROOT, person("maya", statusMarker("dismissed", "maya"))],

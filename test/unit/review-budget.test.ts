@@ -46,6 +46,22 @@ describe("a review's budget", () => {
     expect(await b.admit({ asked: false, config: defaultRepoConfig() })).toMatchObject({ maxTokens: 25_000 });
   });
 
+  it("gives the exact command to copy, with the App's handle, when it refuses an automatic review", async () => {
+    const { budget: b } = budget();
+    const first = await b.admit({ asked: false, config: defaultRepoConfig() });
+    if (first.kind !== "admitted") throw new Error("admitted");
+    await first.settle(spent(90_000));
+    const refused = await b.admit({
+      asked: false,
+      config: defaultRepoConfig(),
+      mention: async () => "loupe-review",
+    });
+    expect(refused.kind === "refused" && refused.detail).toContain(
+      "Someone with write access can still start this review with a comment `@loupe-review review` (up to 1.5× the cap).",
+    );
+    expect(refused.kind === "refused" && refused.detail).not.toContain("mentioning Loupe");
+  });
+
   it("says what was used, the cap, its source and when it resets; a writer may go to 1.5×", async () => {
     const { budget: b } = budget();
     const first = await b.admit({ asked: false, config: defaultRepoConfig() });

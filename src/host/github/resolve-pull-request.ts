@@ -4,8 +4,8 @@
 
 import { labelNames } from "../../conversation/pause-state.ts";
 import type { PullRequest } from "../../domain/pull-request.ts";
-import type { GitHubReview } from "../../github/review-request.ts";
 import type { GitHubClient } from "../../github/octokit.ts";
+import type { GitHubReview } from "../../github/review-request.ts";
 import type { ReviewTarget } from "../pull-request-host.ts";
 
 /**

@@ -3,6 +3,7 @@
 // on the pull request; a failure here is reported in the check run, never fails the review.
 
 import { fileChanges } from "../../conversation/file-changes.ts";
+import { loupeFingerprint } from "../../conversation/review-thread.ts";
 import { selectResolvable } from "../../conversation/select-resolvable.ts";
 import type { ChangedFile } from "../../domain/changed-file.ts";
 import type { GitHubClient, RepoRef } from "../../github/octokit.ts";
@@ -11,6 +12,8 @@ import { listReviewThreads, resolveThreads } from "../../github/review-threads.t
 export interface ResolveOutcome {
   readonly resolved: number;
   readonly failed: number;
+  /** The fingerprints of the findings whose threads GitHub confirmed resolved (the ledger's fixed). */
+  readonly fingerprints: readonly string[];
 }
 
 export async function resolveFixedThreads(input: {
@@ -23,7 +26,7 @@ export async function resolveFixedThreads(input: {
   readonly newFiles: readonly ChangedFile[] | null;
   readonly hasReviewComments: boolean;
 }): Promise<ResolveOutcome> {
-  if (!input.hasReviewComments) return { resolved: 0, failed: 0 };
+  if (!input.hasReviewComments) return { resolved: 0, failed: 0, fingerprints: [] };
   const threads = await listReviewThreads(input.octokit, { ...input.repoRef, pullNumber: input.pullNumber });
   const chosen = selectResolvable({
     threads,
@@ -31,5 +34,7 @@ export async function resolveFixedThreads(input: {
     raisedAgain: input.raised,
     changes: input.newFiles === null ? null : fileChanges(input.newFiles),
   });
-  return resolveThreads(input.octokit, chosen);
+  const { resolved, failed, resolvedThreads } = await resolveThreads(input.octokit, chosen);
+  const fingerprints = resolvedThreads.flatMap((thread) => loupeFingerprint(thread, input.botLogin) ?? []);
+  return { resolved, failed, fingerprints };
 }

@@ -3,7 +3,7 @@
 // token must be accepted, and carry the `api` scope (a read_api token cannot publish). An instance
 // that is down is not a misconfiguration: the process starts and says so.
 
-import { GitLabError, type GitLabApi } from "./gitlab-api.ts";
+import { type GitLabApi, GitLabError } from "./gitlab-api.ts";
 
 export type GitLabAccess =
   | { readonly kind: "ok"; readonly username: string }

@@ -3,8 +3,8 @@
 // commits and their diffs. GitLab's compare has no ahead/behind status of its own, hence the two
 // calls. A 404 (the old head is gone after a force-push) is an answer, not a failure.
 
-import type { ChangedFile } from "../../domain/changed-file.ts";
 import type { HeadComparison } from "../../conversation/review-scope.ts";
+import type { ChangedFile } from "../../domain/changed-file.ts";
 import { type GitLabApi, gitLabStatus } from "./gitlab-api.ts";
 import { changedFile, type MergeRequestDiff } from "./merge-request-changes.ts";
 
