@@ -83,6 +83,8 @@ export function guardLineStarts(markdown: string): string {
 /** Inline code on one line that its content cannot close (code-span.ts chooses the delimiter). */
 export function codeSpan(value: string, context: TextContext = {}): string {
   let content = breakMarkers(stripInvisible(value)).replace(/[\t\n]/g, " ");
-  if (context.inTable === true) content = content.replace(/\|/g, "\\|");
+  // A table row is split at every pipe not escaped by an odd run of backslashes (GFM's cell scanner
+  // pairs them up first): a run before a pipe is doubled, so the pipe's own escape stays odd.
+  if (context.inTable === true) content = content.replace(/(\\*)\|/g, (_m, run: string) => `${run}${run}\\|`);
   return content === "" ? "" : delimitCode(content);
 }
