@@ -133,7 +133,9 @@ describe("the GitLab host", () => {
   it("discards its drafts and sends one note when GitLab refuses a position", async () => {
     const { host, mr } = makeHost();
     await host.changes(await host.pullRequest());
-    mr.diffRefs = { ...mr.diffRefs, start_sha: mr.diffRefs.base_sha.replace(/^./, "0") }; // moved on GitLab's side
+    // Moved on GitLab's side: another commit id (its first digit changed, whatever it was).
+    const moved = mr.diffRefs.base_sha.replace(/^./, (c) => (c === "0" ? "1" : "0"));
+    mr.diffRefs = { ...mr.diffRefs, start_sha: moved };
     const published = await host.publisher!.publish(
       review([{ path: "src/lines.ts", line: 3, body: "x" }], 3),
     );
