@@ -24,9 +24,10 @@ const project = (displayName, roots) => ({
 // worker process (test/support/restore-network.ts). Jest's ESM mode keeps part of each file's
 // modules alive, so a worker's heap grows by a few MB a file; past 128 MB it is replaced, since the
 // garbage collector's pauses grow with it and count in the suites that measure event-loop blocks
-// (at 256 MB, about 30 files a worker, one such suite measured 103 ms against its 100 ms bound). The end-to-end tier still gives every file a fresh worker (a limit
-// this low recycles it after each file; about 0.4 s a file, small next to its suites), since its
-// files have not all been run one after another in one worker.
+// (at 256 MB, about 30 files a worker, one such suite measured 103 ms against its 100 ms bound).
+// The end-to-end tier still gives every file a fresh worker (a limit this low recycles it after
+// each file; about 0.4 s a file, small next to its suites), since its files have not all been run
+// one after another in one worker.
 const e2eTier = process.argv.some(
   (arg, at) =>
     arg === "--selectProjects=e2e" || (arg === "--selectProjects" && process.argv[at + 1] === "e2e"),
