@@ -2,7 +2,9 @@
 // reads every counter and adds to all of them in one Lua script: Redis runs a script alone, so two
 // replicas racing for the last of a cap cannot both get it (a read then a write from Node could).
 // The rule is the one the single process applies (domain/budget.ts `grantFrom`), written again in
-// Lua only because it must run inside Redis. Counters expire when their period ends.
+// Lua only because it must run inside Redis. Counters expire when their period ends, measured on
+// the injected clock that chose the period (a time to live, not Redis's own clock: a counter for a
+// period the caller's clock is in must not vanish because Redis's clock says otherwise).
 
 import { Redis } from "ioredis";
 import type { BudgetCounter, BudgetStore, Grant } from "../domain/budget.ts";
@@ -25,11 +27,11 @@ for i, key in ipairs(KEYS) do
 end
 for i, key in ipairs(KEYS) do
   local unit = ARGV[3 + (i - 1) * 3 + 2]
-  local resets = ARGV[3 + (i - 1) * 3 + 3]
+  local resets = ARGV[3 + (i - 1) * 3 + 3] -- milliseconds to the period's end
   local amount = grant
   if unit == 'dollars' then amount = grant * rate end
   redis.call('INCRBYFLOAT', key, tostring(amount))
-  redis.call('PEXPIREAT', key, resets)
+  redis.call('PEXPIRE', key, math.max(1, tonumber(resets)))
 end
 return {'granted', tostring(grant)}
 `;
@@ -38,7 +40,7 @@ const ADJUST = `
 for i, key in ipairs(KEYS) do
   local value = tonumber(redis.call('INCRBYFLOAT', key, ARGV[(i - 1) * 2 + 1]))
   if value < 0 then redis.call('SET', key, '0') end
-  redis.call('PEXPIREAT', key, ARGV[(i - 1) * 2 + 2])
+  redis.call('PEXPIRE', key, math.max(1, tonumber(ARGV[(i - 1) * 2 + 2])))
 end
 return 1
 `;
@@ -47,14 +49,20 @@ export interface RedisBudgetStore extends BudgetStore {
   close(): void;
 }
 
-export function createRedisBudgetStore(options: { redisUrl: string; prefix?: string }): RedisBudgetStore {
+export function createRedisBudgetStore(options: {
+  redisUrl: string;
+  prefix?: string;
+  now?: () => number;
+}): RedisBudgetStore {
   // Connected on first use: a fleet with no caps never opens it.
   const redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
   const prefix = options.prefix ?? "loupe:budget:";
+  const now = options.now ?? Date.now;
   const keys = (counters: readonly BudgetCounter[]) => counters.map((c) => `${prefix}${c.key}`);
+  const timeToLive = (counter: BudgetCounter) => String(Math.max(1, counter.resetsAt - now()));
   return {
     async reserve(counters, want, dollarsPerToken): Promise<Grant> {
-      const args = counters.flatMap((c) => [String(c.limit), c.cap.unit, String(c.resetsAt)]);
+      const args = counters.flatMap((c) => [String(c.limit), c.cap.unit, timeToLive(c)]);
       const reply = (await redis.eval(
         RESERVE,
         counters.length,
@@ -69,7 +77,7 @@ export function createRedisBudgetStore(options: { redisUrl: string; prefix?: str
     },
     async adjust(counters, amounts) {
       if (counters.length === 0) return;
-      const args = counters.flatMap((c, i) => [String(amounts[i] ?? 0), String(c.resetsAt)]);
+      const args = counters.flatMap((c, i) => [String(amounts[i] ?? 0), timeToLive(c)]);
       await redis.eval(ADJUST, counters.length, ...keys(counters), ...args);
     },
     close: () => redis.disconnect(),

@@ -51,7 +51,7 @@ const stores: [string, () => BudgetStore[]][] = [
   [
     "the fleet's Redis",
     () => {
-      const three = [0, 1, 2].map(() => createRedisBudgetStore({ redisUrl: redis.url }));
+      const three = [0, 1, 2].map(() => createRedisBudgetStore({ redisUrl: redis.url, now: () => NOW }));
       opened.push(...three);
       return three;
     },
@@ -136,4 +136,25 @@ it("one process's counts survive a restart through the state directory", async (
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+it("the fleet's counters end with their period on the caller's clock, not on Redis's", async () => {
+  // A period that ends 150 ms from the caller's "now": whatever the date is on Redis's own clock,
+  // the counter lives until then and not a moment longer.
+  const owner = { installationId: ++installations, repository: "o/r" };
+  const periodEnd = countersFor([tokensPerDay(50_000)], owner, NOW)[0]!.resetsAt;
+  const late = periodEnd - 150;
+  const store = createRedisBudgetStore({ redisUrl: redis.url, now: () => late });
+  opened.push(store);
+  const counters = countersFor([tokensPerDay(50_000)], owner, late);
+  expect(await store.reserve(counters, { min: 10_000, max: 50_000 }, 0)).toEqual({
+    kind: "granted",
+    tokens: 50_000,
+  });
+  expect((await store.reserve(counters, { min: 10_000, max: 50_000 }, 0)).kind).toBe("refused");
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  expect(await store.reserve(counters, { min: 10_000, max: 50_000 }, 0)).toEqual({
+    kind: "granted",
+    tokens: 50_000,
+  });
 });
