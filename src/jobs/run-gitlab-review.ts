@@ -6,8 +6,8 @@
 
 import type { AppConfig } from "../config/app-config.ts";
 import type { GitLabConfig } from "../config/gitlab-config.ts";
+import type { CheckConclusion, CheckRunOutput } from "../github/check-run.ts";
 import { queueKey } from "../github/review-request.ts";
-import type { CheckConclusion } from "../github/check-run.ts";
 import { gitLabApi, tokenUser } from "../host/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../host/gitlab/gitlab-host.ts";
 import { mergeRequestStatus, type StatusState } from "../host/gitlab/merge-request-status.ts";
@@ -100,7 +100,8 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     log.warn({ error: errorDetail(error) }, "review ended early");
     return cancellation(options.signal) ?? { kind: "failed", error };
   });
-  const ending = endingFor(outcome);
+  // The summary note is GitLab Markdown: model text in it is written for GitLab's references.
+  const ending = endingFor(outcome, undefined, undefined, "wide");
   const reported = await report(status, headSha, ending).catch((error: unknown) => {
     log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
     return false;
@@ -123,10 +124,15 @@ async function report(
   headSha: string,
   ending: ReturnType<typeof endingFor>,
 ): Promise<boolean> {
-  const { title, summary, text } = ending.output;
-  await status.summary([`### ${title}`, summary, ...(text === undefined ? [] : [text])].join("\n\n"));
-  await status.set(headSha, STATE[ending.conclusion], title);
+  await status.summary(summaryNoteText(ending.output));
+  await status.set(headSha, STATE[ending.conclusion], ending.output.title);
   return true;
+}
+
+/** The summary note's text: what the check run would show, under its title. */
+export function summaryNoteText(output: CheckRunOutput): string {
+  const { title, summary, text } = output;
+  return [`### ${title}`, summary, ...(text === undefined ? [] : [text])].join("\n\n");
 }
 
 /** The runner of GitLab's jobs in the App's queues: one token user lookup for the process. */
