@@ -15,7 +15,11 @@ export interface NoteAnswer {
   readonly created_at: string;
   readonly resolved?: boolean;
   readonly resolved_by?: { readonly username: string } | null;
-  readonly position?: { readonly new_path: string; readonly new_line: number | null } | null;
+  readonly position?: {
+    readonly new_path: string;
+    readonly new_line: number | null;
+    readonly head_sha?: string;
+  } | null;
 }
 
 /** Notes by people and bots (never GitLab's system notes), oldest first. */
