@@ -7,8 +7,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createOneChangeRepo } from "../support/git-fixture.ts";
-import { type GitLabWorld, startGitLabWorld } from "../support/gitlab-world.ts";
 import { mergeRequestEvent } from "../support/gitlab-webhooks.ts";
+import { type GitLabWorld, startGitLabWorld } from "../support/gitlab-world.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 
 let redis: RedisServer;

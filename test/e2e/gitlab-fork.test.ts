@@ -6,8 +6,8 @@
 // the review: the second merge request's project refuses every status, and it is reviewed.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { type GitLabWorld, startGitLabWorld } from "../support/gitlab-world.ts";
 import { mergeRequestEvent } from "../support/gitlab-webhooks.ts";
+import { type GitLabWorld, startGitLabWorld } from "../support/gitlab-world.ts";
 
 let world: GitLabWorld;
 
