@@ -10,6 +10,7 @@ import { LoupeError } from "../domain/errors.ts";
 import { CorruptObjectStoreError, type GitObject, type GitObjectType } from "./objects/git-object.ts";
 import { createObjectDatabase, type ObjectDatabase } from "./objects/object-database.ts";
 import { commitTreeId, parseTree, type TreeItem } from "./objects/tree-object.ts";
+import { type SnapshotLimits, SnapshotWalk } from "./snapshot-bounds.ts";
 import type { CommitSnapshot, ObjectReader, TreeEntry } from "./types.ts";
 
 export interface ObjectStoreLocation {
@@ -59,23 +60,38 @@ async function readTyped(store: ObjectStoreLocation, oid: string, type: GitObjec
   return object.bytes;
 }
 
+export interface SnapshotOptions {
+  /** The review's signal: its deadline or a cancellation stops the walk. */
+  readonly signal?: AbortSignal;
+  /** Default: SNAPSHOT_LIMITS (snapshot-bounds.ts says why). */
+  readonly limits?: SnapshotLimits;
+}
+
 export async function readCommitSnapshot(
   store: ObjectStoreLocation,
   commit: string,
+  options: SnapshotOptions = {},
 ): Promise<CommitSnapshot> {
   const treeOid = commitTreeId(await readTyped(store, commit, "commit"), commit);
   const entries: TreeEntry[] = [];
-  await collectTree(store, treeOid, "", entries);
+  await collectTree(
+    store,
+    { oid: treeOid, prefix: "", depth: 0 },
+    entries,
+    new SnapshotWalk(commit, options),
+  );
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { commit, entries, byPath: new Map(entries.map((entry) => [entry.path, entry])) };
 }
 
 async function collectTree(
   store: ObjectStoreLocation,
-  treeOid: string,
-  prefix: string,
+  tree: { readonly oid: string; readonly prefix: string; readonly depth: number },
   out: TreeEntry[],
+  walk: SnapshotWalk,
 ): Promise<void> {
+  const { oid: treeOid, prefix, depth } = tree;
+  await walk.enterTree(depth);
   let items: TreeItem[];
   try {
     items = parseTree(await readTyped(store, treeOid, "tree"), treeOid);
@@ -85,8 +101,12 @@ async function collectTree(
   }
   for (const item of items) {
     const path = prefix === "" ? item.name : `${prefix}/${item.name}`;
-    if (item.kind === "tree") await collectTree(store, item.oid, path, out);
-    else out.push({ path, mode: item.kind, oid: item.oid });
+    if (item.kind === "tree")
+      await collectTree(store, { oid: item.oid, prefix: path, depth: depth + 1 }, out, walk);
+    else {
+      walk.addPath();
+      out.push({ path, mode: item.kind, oid: item.oid });
+    }
   }
 }
 
