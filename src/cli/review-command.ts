@@ -55,7 +55,12 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
       env: io.env,
       signal: deadline.signal,
     });
-    const configuration = (await host.repoConfig()).source;
+    // A repository the host cannot read (too large, past the deadline) is the pipeline's to end:
+    // its first question meets the same failure, and the outcome names no configuration then.
+    const configuration = await host.repoConfig().then(
+      (file) => file.source,
+      () => "(the repository could not be read)",
+    );
     const target = {
       host: new URL(provider.baseURL).host,
       model: provider.model,
