@@ -116,6 +116,39 @@ describe("a tree bomb of 10^9 paths", () => {
   );
 
   it(
+    "counts the review's time from before its first git read: a deadline shorter than the walk ends it",
+    async () => {
+      const child = spawn(
+        path.join(PROJECT_ROOT, "node_modules/.bin/node"),
+        ["src/cli.ts", "review", "--repo", bomb.repo.dir, "--base", bomb.baseSha, "--head", bomb.headSha],
+        {
+          cwd: PROJECT_ROOT,
+          env: {
+            PATH: process.env.PATH ?? "",
+            HOME: scratch,
+            OPENAI_BASE_URL: provider.baseURL,
+            OPENAI_API_KEY: API_KEY,
+            REVIEW_MODEL: "deepseek-v4-flash",
+            // Far shorter than the bounded walk of the bomb takes: only the deadline can end it so.
+            REVIEW_TIMEOUT_MS: "200",
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+      child.stdout.resume();
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        "loupe: review_timeout: The review did not finish within its time limit. Reading the repository was stopped.\n",
+      );
+      expect(provider.requests).toHaveLength(0);
+    },
+    REVIEW_TIMEOUT_MS,
+  );
+
+  it(
     "ends the bundled Action the same way, its check run completed with the skip",
     async () => {
       const rssFile = path.join(scratch, "action-rss");
