@@ -111,8 +111,8 @@ export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Wo
       mergeBase = await deepenToMergeBase(session, options.headSha, options.baseSha!, options.maxDeepen);
     }
     what = "the commit trees";
-    const head = await readCommitSnapshot(store, options.headSha);
-    const mergeBaseSnapshot = await readCommitSnapshot(store, mergeBase);
+    const head = await readCommitSnapshot(store, options.headSha, { signal });
+    const mergeBaseSnapshot = await readCommitSnapshot(store, mergeBase, { signal });
     signal.throwIfAborted();
     return {
       head,
