@@ -128,12 +128,10 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
   const outcome = options.gate?.(reviewed) ?? reviewed;
   const ending = endingFor(outcome);
   const ref = commitStatus ? await host.statusRef().catch(() => null) : null;
-  const reported = await report(status, headSha, ref, ending).catch(
-    (error: unknown) => {
-      log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
-      return false;
-    },
-  );
+  const reported = await report(status, headSha, ref, ending).catch((error: unknown) => {
+    log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
+    return false;
+  });
   options.onEnded?.({
     repository: `${request.owner}/${request.repo}`,
     pullNumber: request.pullNumber,
