@@ -14,7 +14,7 @@ import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { startAppServer } from "./http/app-server.ts";
 import { createGitLabWebhook, type GitLabWebhook } from "./http/gitlab-webhook.ts";
-import { checkGitLabAccess } from "./host/gitlab/check-access.ts";
+import { checkGitLabAccess, type GitLabAccess } from "./host/gitlab/check-access.ts";
 import { gitLabApi, tokenUser } from "./host/gitlab/gitlab-api.ts";
 import { createGitLabCommentHandler } from "./replies/gitlab-comment-handler.ts";
 import { createPermissionCache } from "./conversation/permission-cache.ts";
@@ -62,14 +62,17 @@ async function main(): Promise<void> {
   ])
     registerSecret(secret ?? undefined);
   const log = await createLog(settings.log);
+  let gitlabAccess: GitLabAccess | null = null;
   if (gitlab !== null) {
     const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
-    const access = await checkGitLabAccess(api, gitlab.url);
-    if (access.kind === "invalid") {
-      process.stderr.write(`loupe: ${redactSecrets(access.line)}\n`);
+    gitlabAccess = await checkGitLabAccess(api, gitlab.url);
+    if (gitlabAccess.kind === "invalid") {
+      process.stderr.write(`loupe: ${redactSecrets(gitlabAccess.line)}\n`);
       process.exit(1);
     }
-    if (access.kind === "unreachable") log.warn({}, access.line);
+    if (gitlabAccess.kind === "unreachable") log.warn({}, gitlabAccess.line);
+    // Started all the same (the GitHub App may be served too), and /readyz says why it is not ready.
+    if (gitlabAccess.kind === "untrusted") log.error({}, gitlabAccess.line);
   }
   const metrics = createPrometheusMetrics({ version: packageVersion() });
   const readiness = createReadinessTracker();
@@ -93,7 +96,8 @@ async function main(): Promise<void> {
       const { redisUrl } = settings.fleet;
       const { redisHealth, reviews, replies } = await loupe.started; // resolved by loupe.app above
       if (gitlab !== null) {
-        gitLabHook = gitLabRoute(gitlab, { reviews, replies }, metrics, app.log);
+        const { gitlabHealth } = await loupe.started;
+        gitLabHook = gitLabRoute(gitlab, { reviews, replies, gitlabHealth }, metrics, app.log);
         options.addHandler(gitLabHook.handle);
       }
       dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log, redisHealth });
@@ -106,6 +110,14 @@ async function main(): Promise<void> {
     () => runtime.reviews.isReady(),
     () => runtime.redisHealth.isDown(),
   );
+  if (gitlab !== null) {
+    if (gitlabAccess?.kind === "untrusted") runtime.gitlabHealth.failed(gitlabAccess.error);
+    readiness.dependencyProblem(() =>
+      runtime.gitlabHealth.downKind() === "tls"
+        ? `GitLab (GITLAB_URL=${gitlab.url}) presents a TLS certificate Loupe does not trust: set NODE_EXTRA_CA_CERTS to its CA certificate`
+        : null,
+    );
+  }
   process.once("SIGTERM", () => {
     readiness.shuttingDown();
     void shutDownProcess({
@@ -126,11 +138,16 @@ async function main(): Promise<void> {
 /** GitLab's webhooks: merge request events to the review queue, note events to the conversation. */
 function gitLabRoute(
   gitlab: NonNullable<AppSettings["gitlab"]>,
-  queues: Pick<LoupeProcessRuntime, "reviews" | "replies">,
+  queues: Pick<LoupeProcessRuntime, "reviews" | "replies" | "gitlabHealth">,
   metrics: Metrics,
   log: Logger,
 ): GitLabWebhook {
-  const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
+  const api = gitLabApi({
+    url: gitlab.url,
+    token: gitlab.token,
+    retry: NO_RETRY,
+    health: queues.gitlabHealth,
+  });
   const notes = createGitLabCommentHandler({
     ...{ api, self: tokenUser(api), permissions: createPermissionCache(), log },
     enqueueReview: (request) => queues.reviews.enqueue(request),

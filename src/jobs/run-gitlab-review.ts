@@ -11,7 +11,7 @@ import type { AppConfig } from "../config/app-config.ts";
 import type { GitLabConfig } from "../config/gitlab-config.ts";
 import { queueKey } from "../github/review-request.ts";
 import type { CheckConclusion } from "../github/check-run.ts";
-import { gitLabApi, tokenUser } from "../host/gitlab/gitlab-api.ts";
+import { type GitLabHealth, gitLabApi, tokenUser } from "../host/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../host/gitlab/gitlab-host.ts";
 import { mergeRequestStatus, type StatusState } from "../host/gitlab/merge-request-status.ts";
 import { errorDetail } from "../log/error-detail.ts";
@@ -39,6 +39,8 @@ export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly now?: () => number;
   readonly onEnded?: (ending: ReviewEnding) => void;
   readonly budget?: AppBudget;
+  /** The process's record of whether GitLab answers (logs and metrics). */
+  readonly health?: GitLabHealth;
   /** false in a CI job: the job is the merge request's status, Loupe sets none of its own. */
   readonly commitStatus?: boolean;
   /** The outcome as the caller gates it (a CI job's `fail-on`), before it is reported. */
@@ -77,6 +79,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     url: options.gitlab.url,
     token: options.gitlab.token,
     retry: { sleep: options.sleep, now, deadline: startedAt + options.ports.reviewTimeoutMs + 60_000 },
+    ...(options.health === undefined ? {} : { health: options.health }),
   });
   const status = mergeRequestStatus(api, {
     target: request,
@@ -175,6 +178,7 @@ export function gitLabRunner<W extends WorkspaceHandle>(
       url: gitlab.url,
       token: gitlab.token,
       retry: { sleep: options.sleep, now: Date.now, deadline: 0 },
+      ...(options.health === undefined ? {} : { health: options.health }),
     }),
   );
   return (job, signal) => runGitLabReview({ ...options, gitlab, job, signal, self });

@@ -71,6 +71,7 @@ export const PROGRAMS: readonly Program[] = [
       overridden("CHROMIUM_PATH", env, () => onPath("chromium", env) ?? onPath("chromium-browser", env)),
   },
   onPathProgram("cmark-gfm", "cmark-gfm", "cmark-gfm"),
+  onPathProgram("openssl", "openssl", "openssl"),
   {
     name: "git-http-backend",
     override: "GIT_HTTP_BACKEND",

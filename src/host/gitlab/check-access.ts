@@ -3,12 +3,15 @@
 // token must be accepted, and carry the `api` scope (a read_api token cannot publish). An instance
 // that is down is not a misconfiguration: the process starts and says so.
 
+import { tlsCode } from "../../domain/error-kind.ts";
 import { type GitLabApi, GitLabError } from "./gitlab-api.ts";
 
 export type GitLabAccess =
   | { readonly kind: "ok"; readonly username: string }
   | { readonly kind: "invalid"; readonly line: string }
-  | { readonly kind: "unreachable"; readonly line: string };
+  | { readonly kind: "unreachable"; readonly line: string }
+  /** A certificate Node does not trust: a setting to fix (NODE_EXTRA_CA_CERTS), not an outage. */
+  | { readonly kind: "untrusted"; readonly line: string; readonly error: unknown };
 
 interface TokenSelf {
   readonly scopes?: readonly string[];
@@ -39,6 +42,15 @@ export async function checkGitLabAccess(api: GitLabApi, url: string): Promise<Gi
       return {
         kind: "invalid",
         line: `GITLAB_URL=${url} has no GitLab API at /api/v4: set the instance's address`,
+      };
+    const tls = tlsCode(error);
+    if (tls !== null)
+      return {
+        kind: "untrusted",
+        error,
+        line:
+          `GITLAB_URL=${url} presents a TLS certificate Loupe does not trust (${tls}): ` +
+          "set NODE_EXTRA_CA_CERTS to a file with the instance's CA certificate (PEM) and start Loupe again (docs/gitlab.md)",
       };
     const detail = error instanceof Error ? error.message : String(error);
     return {
