@@ -71,6 +71,13 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     if (gitlabAccess.kind === "unreachable") log.warn({}, gitlabAccess.line);
+    if (gitlabAccess.kind === "ok") {
+      log.info(
+        { gitlab: gitlab.url, user: gitlabAccess.username },
+        `GitLab: the token is @${gitlabAccess.username}'s`,
+      );
+      if (gitlabAccess.tokenNote !== undefined) log.warn({}, gitlabAccess.tokenNote);
+    }
     // Started all the same (the GitHub App may be served too), and /readyz says why it is not ready.
     if (gitlabAccess.kind === "untrusted") log.error({}, gitlabAccess.line);
   }

@@ -11,13 +11,13 @@ import type { AppConfig } from "../config/app-config.ts";
 import type { GitLabConfig } from "../config/gitlab-config.ts";
 import { queueKey } from "../github/review-request.ts";
 import type { CheckConclusion } from "../github/check-run.ts";
-import { type GitLabHealth, gitLabApi, tokenUser } from "../host/gitlab/gitlab-api.ts";
+import { type GitLabHealth, gitLabApi, gitLabStatus, tokenUser } from "../host/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../host/gitlab/gitlab-host.ts";
 import { mergeRequestStatus, type StatusState } from "../host/gitlab/merge-request-status.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
-import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
+import { cancellation, type ReviewOutcome, skipped } from "../pipeline/review-outcome.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
@@ -87,6 +87,8 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     self: options.self,
   });
   let headSha = request.headSha;
+  let read = false;
+  let missing = false;
   await using host = gitLabHost({
     api,
     target: request,
@@ -111,6 +113,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     ),
     started: async (pullRequest) => {
       headSha = pullRequest.headSha;
+      read = true;
       if (!commitStatus) return startedAt;
       try {
         return await status.set(
@@ -125,9 +128,25 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
       }
     },
   }).catch((error: unknown): ReviewOutcome => {
+    // No such merge request (or the token cannot see its project): GitLab's "Test" button sends a
+    // sample event naming the project's last merge request, which may be long gone. Nothing to
+    // report on, and nowhere to report it.
+    if (!read && gitLabStatus(error) === 404) {
+      log.info(
+        { mr: request.pullNumber, project: `${request.owner}/${request.repo}` },
+        "skipped: GitLab has no such merge request the token can read (a Test event's sample, or one deleted)",
+      );
+      missing = true;
+      return skipped(
+        "closed",
+        `GitLab has no merge request !${request.pullNumber} the token can read.`,
+        false,
+      );
+    }
     log.warn({ error: errorDetail(error) }, "review ended early");
     return cancellation(options.signal) ?? { kind: "failed", error };
   });
+  if (missing) return { remember: false, outcome: reviewed, ending: endingFor(reviewed) };
   const outcome = options.gate?.(reviewed) ?? reviewed;
   const ending = endingFor(outcome);
   const ref = commitStatus ? await host.statusRef().catch(() => null) : null;
