@@ -215,23 +215,6 @@ function preview(value: unknown): string {
   return text.length > ARGUMENT_PREVIEW ? `${cutCodePoints(text, ARGUMENT_PREVIEW)}…` : text;
 }
 
-export function renderProgressOutput(progress: RoundProgress, headSha: string): CheckRunOutput {
-  const pass = progress.pass === undefined ? "" : `pass ${progress.pass.index} of ${progress.pass.count}, `;
-  return {
-    title: `Loupe: reviewing (${pass}round ${progress.round} of ${progress.maxRounds})`,
-    summary: serializeBlocks([
-      paragraph(
-        text(
-          `${pass === "" ? "" : `Pass ${progress.pass!.index} of ${progress.pass!.count}: `}` +
-            `Round ${progress.round} of at most ${progress.maxRounds} finished: ${progress.toolCalls} tool calls, ` +
-            `${progress.totalTokens} tokens so far${pass === "" ? "" : " in this pass"}.`,
-        ),
-      ),
-      paragraph(text("Head "), code(headSha)),
-    ]),
-  };
-}
-
 export function renderSkipOutput(reason: string, detail: string): CheckRunOutput {
   const oneLine = reason.replace(/\s+/g, " ");
   const title = `Loupe: skipped (${cutCodePoints(oneLine, 100)})`;

@@ -54,6 +54,12 @@ export interface Metrics {
   watchQueue(stats: () => QueueStats | Promise<QueueStats>): void;
   /** One error talking to a dependency; `kind` is one of domain/error-kind.ts's closed set. */
   dependencyError(dependency: DependencyName, kind: string): void;
+  /** The provider gate: a model request began (1) or ended (-1) waiting for its share. */
+  providerWaiting(delta: 1 | -1): void;
+  /** The tokens the fleet's model requests used in the last minute, as last seen at a grant. */
+  providerTokensInMinute(tokens: number): void;
+  /** The provider answered 429 with Retry-After: the fleet waits this many seconds. */
+  providerBackOff(seconds: number): void;
 }
 
 export const NO_METRICS: Metrics = {
@@ -63,4 +69,7 @@ export const NO_METRICS: Metrics = {
   webhookDelivery: () => {},
   watchQueue: () => {},
   dependencyError: () => {},
+  providerWaiting: () => {},
+  providerTokensInMinute: () => {},
+  providerBackOff: () => {},
 };

@@ -27,6 +27,9 @@ export function createPrometheusMetrics(build: BuildInfo = { version: "unknown" 
     deliveries,
     replies,
     findings,
+    providerWaiting,
+    providerTokens,
+    providerBackOff,
   } = createSeries(registry, build);
   let queueStats: () => QueueStats | Promise<QueueStats> = () => ({ running: 0, pending: 0 });
   new Gauge({
@@ -75,6 +78,15 @@ export function createPrometheusMetrics(build: BuildInfo = { version: "unknown" 
     },
     dependencyError(dependency, kind) {
       dependencyErrors.inc({ dependency, kind });
+    },
+    providerWaiting(delta) {
+      providerWaiting.inc(delta);
+    },
+    providerTokensInMinute(tokens) {
+      providerTokens.set(tokens);
+    },
+    providerBackOff(seconds) {
+      providerBackOff.inc(seconds);
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };
