@@ -13,7 +13,7 @@ import type { SettingNames } from "../domain/setting-names.ts";
 import { type Cost, describeSpend } from "../domain/spend.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
-import type { LoopResult, RoundProgress, TraceTurn } from "../llm/types.ts";
+import type { LoopResult, TraceTurn } from "../llm/types.ts";
 import { fitBlocks } from "../review/fit-blocks.ts";
 import { describeDismissal, describeLedger, type LedgerSummary } from "../review/ledger.ts";
 import { escapeText } from "../review/markdown-escape.ts";

@@ -3,6 +3,7 @@
 // (prometheus-metrics.ts); NO_METRICS where nothing is measured (the CLI, tests of other parts).
 // Labels are small closed sets only: never a repository, pull request or SHA (unbounded series).
 
+import type { BudgetPeriod, BudgetScope, BudgetUnit } from "../domain/budget.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
 import type { Spend } from "../domain/spend.ts";
 
@@ -41,6 +42,17 @@ export interface QueueStats {
   readonly delayed?: number;
 }
 
+/** One budget counter's share of its cap used (its labels a closed set; the key never a label). */
+export interface BudgetUse {
+  readonly scope: BudgetScope;
+  readonly unit: BudgetUnit;
+  readonly period: BudgetPeriod;
+  /** The counter (who and which period): the gauge keeps the highest share per label set. */
+  readonly key: string;
+  readonly ratio: number;
+  readonly resetsAt: number;
+}
+
 /** The dependencies whose errors are counted (loupe_dependency_errors_total). */
 export type DependencyName = "github" | "provider" | "redis";
 
@@ -60,6 +72,8 @@ export interface Metrics {
   providerTokensInMinute(tokens: number): void;
   /** The provider answered 429 with Retry-After: the fleet waits this many seconds. */
   providerBackOff(seconds: number): void;
+  /** A budget counter's share used, as last settled (loupe_budget_used_ratio). */
+  budgetUsed(use: BudgetUse): void;
 }
 
 export const NO_METRICS: Metrics = {
@@ -72,4 +86,5 @@ export const NO_METRICS: Metrics = {
   providerWaiting: () => {},
   providerTokensInMinute: () => {},
   providerBackOff: () => {},
+  budgetUsed: () => {},
 };
