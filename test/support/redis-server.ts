@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "./loupe-process.ts";
+import { realClockEnv } from "./real-clock.ts";
 import { requireProgram } from "./programs.ts";
 
 export interface RedisServer {
@@ -35,13 +36,14 @@ export async function startRedisServer(): Promise<RedisServer> {
     execFileSync(redisCli, ["-h", "127.0.0.1", "-p", String(port), ...args], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
+      env: realClockEnv(),
     });
 
   const start = async () => {
     const spawned = spawn(
       redisServer,
       ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""],
-      { stdio: "ignore" },
+      { stdio: "ignore", env: realClockEnv() },
     );
     child = spawned;
     for (let i = 0; ; i++) {
