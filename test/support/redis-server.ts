@@ -8,8 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "./loupe-process.ts";
-import { realClockEnv } from "./real-clock.ts";
 import { requireProgram } from "./programs.ts";
+import { realClockEnv } from "./real-clock.ts";
 
 export interface RedisServer {
   readonly port: number;
