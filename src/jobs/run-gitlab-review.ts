@@ -9,8 +9,8 @@
 
 import type { AppConfig } from "../config/app-config.ts";
 import type { GitLabConfig } from "../config/gitlab-config.ts";
-import { queueKey } from "../github/review-request.ts";
 import type { CheckConclusion } from "../github/check-run.ts";
+import { queueKey } from "../github/review-request.ts";
 import { type GitLabHealth, gitLabApi, gitLabStatus, tokenUser } from "../host/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../host/gitlab/gitlab-host.ts";
 import { mergeRequestStatus, type StatusState } from "../host/gitlab/merge-request-status.ts";
@@ -108,7 +108,11 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     ...reviewBudgetFor(
       options.budget,
       // GitLab has no installations: one owner for the instance, each project apart from GitHub's.
-      { installationId: 0, repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase() },
+      {
+        installationId: 0,
+        repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase(),
+        pullRequest: request.pullNumber,
+      },
       now,
     ),
     started: async (pullRequest) => {
