@@ -62,25 +62,7 @@ async function main(): Promise<void> {
   ])
     registerSecret(secret ?? undefined);
   const log = await createLog(settings.log);
-  let gitlabAccess: GitLabAccess | null = null;
-  if (gitlab !== null) {
-    const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
-    gitlabAccess = await checkGitLabAccess(api, gitlab.url);
-    if (gitlabAccess.kind === "invalid") {
-      process.stderr.write(`loupe: ${redactSecrets(gitlabAccess.line)}\n`);
-      process.exit(1);
-    }
-    if (gitlabAccess.kind === "unreachable") log.warn({}, gitlabAccess.line);
-    if (gitlabAccess.kind === "ok") {
-      log.info(
-        { gitlab: gitlab.url, user: gitlabAccess.username },
-        `GitLab: the token is @${gitlabAccess.username}'s`,
-      );
-      if (gitlabAccess.tokenNote !== undefined) log.warn({}, gitlabAccess.tokenNote);
-    }
-    // Started all the same (the GitHub App may be served too), and /readyz says why it is not ready.
-    if (gitlabAccess.kind === "untrusted") log.error({}, gitlabAccess.line);
-  }
+  const gitlabAccess = gitlab === null ? null : await checkGitLabAtStart(gitlab, log);
   const metrics = createPrometheusMetrics({ version: packageVersion() });
   const readiness = createReadinessTracker();
   const loupe = createLoupe(settings, { metrics, stillDownLogMs: config.stillDownLogMs });
@@ -117,14 +99,7 @@ async function main(): Promise<void> {
     () => runtime.reviews.isReady(),
     () => runtime.redisHealth.isDown(),
   );
-  if (gitlab !== null) {
-    if (gitlabAccess?.kind === "untrusted") runtime.gitlabHealth.failed(gitlabAccess.error);
-    readiness.dependencyProblem(() =>
-      runtime.gitlabHealth.downKind() === "tls"
-        ? `GitLab (GITLAB_URL=${gitlab.url}) presents a TLS certificate Loupe does not trust: set NODE_EXTRA_CA_CERTS to its CA certificate`
-        : null,
-    );
-  }
+  if (gitlab !== null) watchGitLab(readiness, runtime.gitlabHealth, gitlab.url, gitlabAccess);
   process.once("SIGTERM", () => {
     readiness.shuttingDown();
     void shutDownProcess({
@@ -140,6 +115,42 @@ async function main(): Promise<void> {
       exit: (code) => exitAfterLog(code),
     });
   });
+}
+
+/** GitLab's settings checked against the instance: a wrong one stops the process, the rest is said. */
+async function checkGitLabAtStart(
+  gitlab: NonNullable<AppSettings["gitlab"]>,
+  log: Logger,
+): Promise<GitLabAccess> {
+  const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
+  const access = await checkGitLabAccess(api, gitlab.url);
+  if (access.kind === "invalid") {
+    process.stderr.write(`loupe: ${redactSecrets(access.line)}\n`);
+    process.exit(1);
+  }
+  if (access.kind === "unreachable") log.warn({}, access.line);
+  if (access.kind === "ok") {
+    log.info({ gitlab: gitlab.url, user: access.username }, `GitLab: the token is @${access.username}'s`);
+    if (access.tokenNote !== undefined) log.warn({}, access.tokenNote);
+  }
+  // Started all the same (the GitHub App may be served too), and /readyz says why it is not ready.
+  if (access.kind === "untrusted") log.error({}, access.line);
+  return access;
+}
+
+/** /readyz is not ready while GitLab's certificate is not trusted (a setting to fix), and says so. */
+function watchGitLab(
+  readiness: ReturnType<typeof createReadinessTracker>,
+  health: LoupeProcessRuntime["gitlabHealth"],
+  url: string,
+  access: GitLabAccess | null,
+): void {
+  if (access?.kind === "untrusted") health.failed(access.error);
+  readiness.dependencyProblem(() =>
+    health.downKind() === "tls"
+      ? `GitLab (GITLAB_URL=${url}) presents a TLS certificate Loupe does not trust: set NODE_EXTRA_CA_CERTS to its CA certificate`
+      : null,
+  );
 }
 
 /** GitLab's webhooks: merge request events to the review queue, note events to the conversation. */

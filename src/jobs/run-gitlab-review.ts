@@ -132,23 +132,9 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
       }
     },
   }).catch((error: unknown): ReviewOutcome => {
-    // No such merge request (or the token cannot see its project): GitLab's "Test" button sends a
-    // sample event naming the project's last merge request, which may be long gone. Nothing to
-    // report on, and nowhere to report it.
-    if (!read && gitLabStatus(error) === 404) {
-      log.info(
-        { mr: request.pullNumber, project: `${request.owner}/${request.repo}` },
-        "skipped: GitLab has no such merge request the token can read (a Test event's sample, or one deleted)",
-      );
-      missing = true;
-      return skipped(
-        "closed",
-        `GitLab has no merge request !${request.pullNumber} the token can read.`,
-        false,
-      );
-    }
-    log.warn({ error: errorDetail(error) }, "review ended early");
-    return cancellation(options.signal) ?? { kind: "failed", error };
+    const ended = endedEarly(error, { read, request, log, signal: options.signal });
+    missing = ended.kind === "skipped";
+    return ended;
   });
   if (missing) return { remember: false, outcome: reviewed, ending: endingFor(reviewed) };
   const outcome = options.gate?.(reviewed) ?? reviewed;
@@ -169,6 +155,32 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     durationMs: now() - startedAt,
   });
   return { remember: ending.remember, outcome, ending };
+}
+
+/**
+ * A review that threw. Before the merge request was read, a 404 is no such merge request (or a
+ * project the token cannot see): GitLab's "Test" button sends a sample event naming the project's
+ * last merge request, which may be long gone — nothing to report on, and nowhere to report it.
+ */
+function endedEarly(
+  error: unknown,
+  input: {
+    readonly read: boolean;
+    readonly request: ReviewJob["request"];
+    readonly log: JobLogger;
+    readonly signal: AbortSignal;
+  },
+): ReviewOutcome {
+  const { request, log } = input;
+  if (!input.read && gitLabStatus(error) === 404) {
+    log.info(
+      { mr: request.pullNumber, project: `${request.owner}/${request.repo}` },
+      "skipped: GitLab has no such merge request the token can read (a Test event's sample, or one deleted)",
+    );
+    return skipped("closed", `GitLab has no merge request !${request.pullNumber} the token can read.`, false);
+  }
+  log.warn({ error: errorDetail(error) }, "review ended early");
+  return cancellation(input.signal) ?? { kind: "failed", error };
 }
 
 /** The summary note, then the final status (on the ref read with the merge request; none if it was not read). */

@@ -42,7 +42,7 @@ export async function startHttpsProxy(target: string): Promise<HttpsProxy> {
           method: req.method,
           path: req.url,
           headers: { ...req.headers, host: behind.host },
-        agent: false,
+          agent: false,
         },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
