@@ -13,6 +13,7 @@ import {
   countersFor,
   unitsOf,
 } from "../domain/budget.ts";
+import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
 import { costOf } from "../domain/spend.ts";
 import type { Admission, ReviewBudget } from "../pipeline/budget-step.ts";
 import { commandHandle, commandText } from "../pipeline/command-text.ts";
@@ -21,6 +22,8 @@ import { commandHandle, commandText } from "../pipeline/command-text.ts";
 export interface AppBudget {
   readonly settings: BudgetSettings;
   readonly maxTokens: number;
+  /** A reply's own token budget (REPLY_MAX_TOKENS): the most one reply reserves. */
+  readonly replyMaxTokens?: number;
   readonly store?: BudgetStore;
 }
 
@@ -35,6 +38,22 @@ export function reviewBudgetFor(
   return { budget: createReviewBudget({ store, settings, maxTokens, owner, now }) };
 }
 
+/**
+ * A reply's budget under the App's, counted for `owner` in the same counters as reviews: a reply
+ * reserves its own token budget before the model is asked and stops at the caps (it is never
+ * "asked for" past them: anyone who may comment may reply).
+ */
+export function replyBudgetFor(
+  app: AppBudget | undefined,
+  owner: BudgetOwner,
+  now: () => number,
+): { readonly budget?: ReviewBudget } {
+  if (app?.store === undefined) return {};
+  const { store, settings } = app;
+  const maxTokens = app.replyMaxTokens ?? DEFAULT_REPLY_BUDGET.maxTokens;
+  return { budget: createReviewBudget({ store, settings, maxTokens, owner, now, spender: "reply" }) };
+}
+
 export interface ReviewBudgetOptions {
   readonly store: BudgetStore;
   readonly settings: BudgetSettings;
@@ -42,6 +61,8 @@ export interface ReviewBudgetOptions {
   /** The review's own token budget (REVIEW_MAX_TOKENS): the most it ever reserves. */
   readonly maxTokens: number;
   readonly now?: () => number;
+  /** What spends: its refusal says how it can go on (default: a review). */
+  readonly spender?: "review" | "reply";
 }
 
 /** Below this, a review cannot do a round of useful work: it is refused instead of started. */
@@ -61,8 +82,11 @@ export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
       const want = { min: Math.min(MIN_REVIEW_TOKENS, options.maxTokens), max: options.maxTokens };
       const grant = await store.reserve(counters, want, rate);
       if (grant.kind === "refused") {
+        const base = refusal(grant.counter, grant.spent);
+        if (options.spender === "reply")
+          return { kind: "refused", detail: `${base} ${replyOverride(grant.counter)}` };
         const command = asked ? "" : commandText(await commandHandle(mention), "review");
-        return { kind: "refused", detail: refusal(grant.counter, grant.spent, command, settings) };
+        return { kind: "refused", detail: `${base} ${reviewOverride(command, settings)}` };
       }
       return {
         kind: "admitted",
@@ -87,8 +111,8 @@ function dollarsPerTokenAtMost(prices: NonNullable<BudgetSettings["prices"]>): n
   return Math.max(prices.input, prices.cachedInput, prices.output) / 1_000_000;
 }
 
-/** command: what someone with write access types to go on; empty for a review already asked for. */
-function refusal(counter: BudgetCounter, spent: number, command: string, settings: BudgetSettings): string {
+/** What was spent against which cap, and when it starts again. */
+function refusal(counter: BudgetCounter, spent: number): string {
   const { cap } = counter;
   const amount = (n: number) =>
     cap.unit === "tokens" ? `${Math.round(n).toLocaleString("en-US")} tokens` : `$${n.toFixed(2)}`;
@@ -100,10 +124,22 @@ function refusal(counter: BudgetCounter, spent: number, command: string, setting
     .replace(/:00\.000Z$/, " UTC");
   const source = cap.scope === "installation" ? "the operator's" : "`budget` in `.github/loupe.yml`";
   // What is counted includes what reviews still running may spend: they give back the rest.
-  const base =
+  return (
     `Budget reached: ${who} has used ${amount(spent)} ${when}, counting what reviews still running may spend, ` +
-    `against a cap of ${amount(cap.limit)} (${source}). It starts again at ${resets}.`;
+    `against a cap of ${amount(cap.limit)} (${source}). It starts again at ${resets}.`
+  );
+}
+
+/** command: what someone with write access types to go on; empty for a review already asked for. */
+function reviewOverride(command: string, settings: BudgetSettings): string {
   return command === ""
-    ? `${base} A review someone asks for may go up to ${settings.hardFactor}× the cap, and this one would go past that.`
-    : `${base} Someone with write access can still start this review with ${command} (up to ${settings.hardFactor}× the cap).`;
+    ? `A review someone asks for may go up to ${settings.hardFactor}× the cap, and this one would go past that.`
+    : `Someone with write access can still start this review with ${command} (up to ${settings.hardFactor}× the cap).`;
+}
+
+/** A reply has no command past the cap: who sets the cap can raise it. */
+function replyOverride(counter: BudgetCounter): string {
+  return counter.cap.scope === "installation"
+    ? "Replies stop at the cap; the operator can raise it."
+    : "Replies stop at the cap; someone with write access can raise `budget` in `.github/loupe.yml`.";
 }
