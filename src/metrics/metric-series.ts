@@ -81,7 +81,7 @@ export function createSeries(registry: Registry, build: BuildInfo) {
     replies: counter(
       registry,
       "loupe_thread_replies_total",
-      "Replies in Loupe's review threads, by outcome (answered, failed, skipped, cancelled)",
+      "Replies in Loupe's review threads, by outcome (answered, failed, skipped, refused, cancelled)",
       ["outcome"],
     ),
   };
