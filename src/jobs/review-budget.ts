@@ -9,8 +9,8 @@ import {
   type BudgetCounter,
   type BudgetOwner,
   type BudgetStore,
-  capsOf,
   countersFor,
+  repositoryCaps,
   unitsOf,
 } from "../domain/budget.ts";
 import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
@@ -73,8 +73,12 @@ export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
   const now = options.now ?? Date.now;
   return {
     async admit({ asked, config, mention }): Promise<Admission> {
-      // The repository's own caps (`budget` in loupe.yml) count for it alone, on top of the installation's.
-      const caps = [...settings.caps, ...capsOf("repository", config.budget)];
+      // The repository's own caps (`budget` in loupe.yml) and its share of the installation's
+      // (BUDGET_REPOSITORY_SHARE) count for it alone, on top of the installation's.
+      const caps = [
+        ...settings.caps,
+        ...repositoryCaps(config.budget, settings.caps, settings.repositoryShare),
+      ];
       if (caps.length === 0)
         return { kind: "admitted", maxTokens: options.maxTokens, settle: async () => {} };
       const counters = countersFor(caps, options.owner, now(), asked ? settings.hardFactor : 1);
@@ -122,7 +126,12 @@ function refusal(counter: BudgetCounter, spent: number): string {
     .toISOString()
     .replace("T", " ")
     .replace(/:00\.000Z$/, " UTC");
-  const source = cap.scope === "installation" ? "the operator's" : "`budget` in `.github/loupe.yml`";
+  const source =
+    cap.scope === "installation"
+      ? "the operator's"
+      : cap.share !== undefined
+        ? `this repository's share of the installation's cap, BUDGET_REPOSITORY_SHARE=${cap.share}`
+        : "`budget` in `.github/loupe.yml`";
   // What is counted includes what reviews still running may spend: they give back the rest.
   return (
     `Budget reached: ${who} has used ${amount(spent)} ${when}, counting what reviews still running may spend, ` +
@@ -139,7 +148,7 @@ function reviewOverride(command: string, settings: BudgetSettings): string {
 
 /** A reply has no command past the cap: who sets the cap can raise it. */
 function replyOverride(counter: BudgetCounter): string {
-  return counter.cap.scope === "installation"
+  return counter.cap.scope === "installation" || counter.cap.share !== undefined
     ? "Replies stop at the cap; the operator can raise it."
     : "Replies stop at the cap; someone with write access can raise `budget` in `.github/loupe.yml`.";
 }
