@@ -11,12 +11,14 @@ import {
   type BudgetStore,
   countersFor,
   repositoryCaps,
+  tightestPerPullRequest,
   unitsOf,
 } from "../domain/budget.ts";
 import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
 import { costOf } from "../domain/spend.ts";
 import type { Admission, ReviewBudget } from "../pipeline/budget-step.ts";
 import { commandHandle, commandText } from "../pipeline/command-text.ts";
+import type { BudgetAlerts } from "./budget-alerts.ts";
 
 /** The operator's spend settings, the review's own token budget, and where spend is counted. */
 export interface AppBudget {
@@ -25,6 +27,8 @@ export interface AppBudget {
   /** A reply's own token budget (REPLY_MAX_TOKENS): the most one reply reserves. */
   readonly replyMaxTokens?: number;
   readonly store?: BudgetStore;
+  /** Told what each counter holds once a review settles (or is refused): the threshold alerts. */
+  readonly alerts?: BudgetAlerts;
 }
 
 /** The review's budget under the App's, counted for `owner`: none when no store counts spend. */
@@ -34,8 +38,10 @@ export function reviewBudgetFor(
   now: () => number,
 ): { readonly budget?: ReviewBudget } {
   if (app?.store === undefined) return {};
-  const { store, settings, maxTokens } = app;
-  return { budget: createReviewBudget({ store, settings, maxTokens, owner, now }) };
+  const { store, settings, maxTokens, alerts } = app;
+  return {
+    budget: createReviewBudget({ store, settings, maxTokens, owner, now, ...(alerts ? { alerts } : {}) }),
+  };
 }
 
 /**
@@ -49,9 +55,14 @@ export function replyBudgetFor(
   now: () => number,
 ): { readonly budget?: ReviewBudget } {
   if (app?.store === undefined) return {};
-  const { store, settings } = app;
+  const { store, settings, alerts } = app;
   const maxTokens = app.replyMaxTokens ?? DEFAULT_REPLY_BUDGET.maxTokens;
-  return { budget: createReviewBudget({ store, settings, maxTokens, owner, now, spender: "reply" }) };
+  return {
+    budget: createReviewBudget({
+      ...{ store, settings, maxTokens, owner, now, spender: "reply" as const },
+      ...(alerts ? { alerts } : {}),
+    }),
+  };
 }
 
 export interface ReviewBudgetOptions {
@@ -61,6 +72,7 @@ export interface ReviewBudgetOptions {
   /** The review's own token budget (REVIEW_MAX_TOKENS): the most it ever reserves. */
   readonly maxTokens: number;
   readonly now?: () => number;
+  readonly alerts?: BudgetAlerts;
   /** What spends: its refusal says how it can go on (default: a review). */
   readonly spender?: "review" | "reply";
 }
@@ -74,11 +86,12 @@ export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
   return {
     async admit({ asked, config, mention }): Promise<Admission> {
       // The repository's own caps (`budget` in loupe.yml) and its share of the installation's
-      // (BUDGET_REPOSITORY_SHARE) count for it alone, on top of the installation's.
-      const caps = [
+      // (BUDGET_REPOSITORY_SHARE) count for it alone, on top of the installation's; a pull
+      // request's cap is the lower of the operator's and the repository's.
+      const caps = tightestPerPullRequest([
         ...settings.caps,
         ...repositoryCaps(config.budget, settings.caps, settings.repositoryShare),
-      ];
+      ]);
       if (caps.length === 0)
         return { kind: "admitted", maxTokens: options.maxTokens, settle: async () => {} };
       const counters = countersFor(caps, options.owner, now(), asked ? settings.hardFactor : 1);
@@ -86,6 +99,7 @@ export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
       const want = { min: Math.min(MIN_REVIEW_TOKENS, options.maxTokens), max: options.maxTokens };
       const grant = await store.reserve(counters, want, rate);
       if (grant.kind === "refused") {
+        await options.alerts?.observe([grant.counter], [grant.spent]);
         const base = refusal(grant.counter, grant.spent);
         if (options.spender === "reply")
           return { kind: "refused", detail: `${base} ${replyOverride(grant.counter)}` };
@@ -101,15 +115,27 @@ export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
           const tokens = spend.input_tokens + spend.cached_input_tokens + spend.output_tokens;
           const spent = unitsOf(counters, tokens, dollars);
           const reserved = unitsOf(counters, grant.tokens, grant.tokens * rate);
-          await store.adjust(
+          const held = await store.adjust(
             counters,
             spent.map((amount, i) => amount - reserved[i]!),
           );
+          await options.alerts?.observe(counters, held);
         },
       };
     },
   };
 }
+
+const WHO = {
+  installation: "This installation",
+  repository: "This repository",
+  pull_request: "This pull request",
+} as const;
+const WHEN = {
+  day: "today (UTC)",
+  month: "this month (UTC)",
+  pull_request: "across all its pushes and re-runs",
+} as const;
 
 function dollarsPerTokenAtMost(prices: NonNullable<BudgetSettings["prices"]>): number {
   return Math.max(prices.input, prices.cachedInput, prices.output) / 1_000_000;
@@ -120,22 +146,26 @@ function refusal(counter: BudgetCounter, spent: number): string {
   const { cap } = counter;
   const amount = (n: number) =>
     cap.unit === "tokens" ? `${Math.round(n).toLocaleString("en-US")} tokens` : `$${n.toFixed(2)}`;
-  const who = cap.scope === "installation" ? "This installation" : "This repository";
-  const when = cap.period === "day" ? "today (UTC)" : "this month (UTC)";
+  const who = WHO[cap.scope];
+  const when = WHEN[cap.period];
   const resets = new Date(counter.resetsAt)
     .toISOString()
     .replace("T", " ")
     .replace(/:00\.000Z$/, " UTC");
   const source =
-    cap.scope === "installation"
+    (cap.setBy ?? cap.scope) === "installation"
       ? "the operator's"
       : cap.share !== undefined
         ? `this repository's share of the installation's cap, BUDGET_REPOSITORY_SHARE=${cap.share}`
         : "`budget` in `.github/loupe.yml`";
+  const again =
+    cap.period === "pull_request"
+      ? "Its count is kept for 90 days after its last review."
+      : `It starts again at ${resets}.`;
   // What is counted includes what reviews still running may spend: they give back the rest.
   return (
     `Budget reached: ${who} has used ${amount(spent)} ${when}, counting what reviews still running may spend, ` +
-    `against a cap of ${amount(cap.limit)} (${source}). It starts again at ${resets}.`
+    `against a cap of ${amount(cap.limit)} (${source}). ${again}`
   );
 }
 
@@ -146,9 +176,10 @@ function reviewOverride(command: string, settings: BudgetSettings): string {
     : `Someone with write access can still start this review with ${command} (up to ${settings.hardFactor}× the cap).`;
 }
 
-/** A reply has no command past the cap: who sets the cap can raise it. */
+/** A reply has no command past the cap: who set the cap can raise it. */
 function replyOverride(counter: BudgetCounter): string {
-  return counter.cap.scope === "installation" || counter.cap.share !== undefined
+  const { cap } = counter;
+  return (cap.setBy ?? cap.scope) === "installation" || cap.share !== undefined
     ? "Replies stop at the cap; the operator can raise it."
     : "Replies stop at the cap; someone with write access can raise `budget` in `.github/loupe.yml`.";
 }
