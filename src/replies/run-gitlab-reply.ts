@@ -66,7 +66,11 @@ export function gitLabReplyRunner<W extends WorkspaceHandle>(
         ...replyBudgetFor(
           options.budget,
           // The same owner as the project's reviews (run-gitlab-review.ts).
-          { installationId: 0, repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase() },
+          {
+            installationId: 0,
+            repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase(),
+            pullRequest: request.pullNumber,
+          },
           now,
         ),
       });

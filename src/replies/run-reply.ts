@@ -60,6 +60,8 @@ export async function runReply<W extends WorkspaceHandle>(
         {
           installationId: request.installationId,
           repository: `${request.owner}/${request.repo}`.toLowerCase(),
+          // A reply is the pull request's spend too: its cap counts it.
+          pullRequest: request.pullNumber,
         },
         now,
       ),
