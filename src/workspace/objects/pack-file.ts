@@ -96,8 +96,9 @@ function readEntry(
   maxObjectSize = Number.POSITIVE_INFINITY,
 ): PackEntry {
   if (!(offset >= 12 && offset < dataEnd)) throw corrupt(packName, `entry offset ${offset} is out of range`);
-  // Most entries fit the first read; a larger one is read whole only once it is wanted.
-  let raw = reader.read(offset, Math.min(dataEnd - offset, SIZE_PROBE_BYTES));
+  // Most entries fit the first read; a larger one is read whole only once it is wanted. The first
+  // read is small: a history walk reads tens of thousands of commits of a few hundred bytes each.
+  let raw = reader.read(offset, Math.min(dataEnd - offset, FIRST_READ_BYTES));
   const header = parseEntryHeader(raw, 0, offset, (what) => corrupt(packName, what));
   if (header.kind === "whole" && header.size > maxObjectSize) return { kind: "too_large", size: header.size };
   if (
@@ -105,6 +106,8 @@ function readEntry(
     header.size > SIZE_PROBE_BYTES &&
     maxObjectSize !== Number.POSITIVE_INFINITY
   ) {
+    if (raw.byteLength < SIZE_PROBE_BYTES)
+      raw = reader.read(offset, Math.min(dataEnd - offset, SIZE_PROBE_BYTES));
     const resultSize = deltaSizeOf(raw, header.dataStart, offset, packName);
     if (resultSize > maxObjectSize) return { kind: "too_large", size: resultSize };
   }
@@ -147,6 +150,8 @@ function deltaSizeOf(raw: Buffer, dataStart: number, offset: number, packName: s
 
 /** Enough compressed bytes for any entry header and the start of its data. */
 const SIZE_PROBE_BYTES = 64 + 32768;
+/** Holds a commit, a tree or a small file whole, compressed, and any entry's header. */
+const FIRST_READ_BYTES = 4096;
 
 function inflatedData(inflated: Inflation, size: number, packName: string): Uint8Array {
   // The declared size sized the output exactly, and was also the cap: a lying header can never
