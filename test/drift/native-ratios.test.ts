@@ -24,7 +24,7 @@ import { gitEnvironment } from "../support/git-fixture.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
 
 const ROUNDS = 5;
-const MARGIN = 1.35;
+const MARGIN = 1.3;
 const GREP_REPEATS = 10;
 const DIFF_REPEATS = 4;
 const QUERY = "loupe-drift-literal-that-is-nowhere";
@@ -32,10 +32,10 @@ const root = path.resolve(import.meta.dirname, "../..");
 const child = path.join(root, "test/support/drift-loupe.ts");
 
 const BOUNDS = {
-  fetchCpu: 2.2,
-  fetchMemory: 3.6,
-  searchWarmCpu: 4,
-  diffCpu: 6,
+  fetchCpu: 2,
+  fetchMemory: 3.4,
+  searchWarmCpu: 3.6,
+  diffCpu: 5.5,
 } as const;
 type Figure = keyof typeof BOUNDS;
 const FIGURES = Object.keys(BOUNDS) as Figure[];
