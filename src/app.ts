@@ -72,6 +72,8 @@ export interface LoupeRuntime {
   readonly recovery: Promise<void>;
   /** Redis's state (REDIS_URL), for the other connections the process opens to it and /readyz. */
   readonly redisHealth: DependencyState;
+  /** GitLab's state (GITLAB_URL), as its API answers the process's calls: for /readyz. */
+  readonly gitlabHealth: DependencyState;
 }
 
 export interface LoupeApp {
@@ -148,7 +150,10 @@ function startRuntime<W extends WorkspaceHandle>(
     log: app.log,
     metrics,
   });
-  const gitlab = gitLabRunner({ ...options, ...budget, log: app.log, sleep, onEnded: reviewEnded });
+  const gitlab = gitLabRunner({
+    ...{ ...options, ...budget, log: app.log, sleep, onEnded: reviewEnded },
+    health: dependencies.gitlab,
+  });
 
   const runner: JobRunner = async (job, signal, onCheckRun) => {
     if (job.request.forge === "gitlab") return gitlab(job, signal);
@@ -182,10 +187,11 @@ function startRuntime<W extends WorkspaceHandle>(
     ...timing,
   });
   metrics.watchQueue(() => readQueue(reviews));
-  const replyEnded = createReplyEndedReporter(metrics, app.log);
+  const replyEnded = createReplyEndedReporter(metrics, app.log, options.budget?.settings.prices ?? null);
   const gitlabReply = gitLabReplyRunner({
     ...{ ports, config, log: app.log },
     ...options,
+    ...budget,
     onEnded: replyEnded,
   });
   const replyRunner: ReplyRunner = async (request, signal) =>
@@ -193,13 +199,14 @@ function startRuntime<W extends WorkspaceHandle>(
       ? gitlabReply(request, signal)
       : runReply({
           ...{ request, signal, ports, config, log: app.log, botLogin, onEnded: replyEnded },
+          ...budget,
           octokit: await installation(request.installationId),
         });
   const replies = replyQueueFor({
     ...{ redisUrl, concurrency: config.replyConcurrency, runner: replyRunner, log: app.log },
     ...timing,
   });
-  return { reviews, replies, recovery, redisHealth: dependencies.redis };
+  return { reviews, replies, recovery, redisHealth: dependencies.redis, gitlabHealth: dependencies.gitlab };
 }
 
 /** The handlers only map and enqueue; every other event the App receives is counted, not handled. */

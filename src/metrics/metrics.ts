@@ -31,6 +31,10 @@ export interface ReplyEndedReport {
   readonly outcome: string;
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** The same tokens as billed (nothing when the loop never ran: a skip, a refusal). */
+  readonly spend: Spend;
+  /** The reply's cost in dollars, or null when nothing prices it. */
+  readonly dollars: number | null;
   /** An answered reply's verdict on the finding (still_valid, fixed, withdrawn, dismissed). */
   readonly findingStatus: string | null;
 }
@@ -54,7 +58,7 @@ export interface BudgetUse {
 }
 
 /** The dependencies whose errors are counted (loupe_dependency_errors_total). */
-export type DependencyName = "github" | "provider" | "redis";
+export type DependencyName = "github" | "gitlab" | "provider" | "redis";
 
 export interface Metrics {
   reviewEnded(report: ReviewEndedReport): void;
