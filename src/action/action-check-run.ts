@@ -8,9 +8,9 @@ import {
   createCheckRuns,
   type OpenCheckRun,
   type RunTarget,
-} from "../check-runs/check-runs.ts";
-import type { GitHubClient } from "../github/octokit.ts";
-import { httpStatus } from "../github/octokit.ts";
+} from "../forges/github/check-runs/check-runs.ts";
+import type { GitHubClient } from "../forges/github/octokit.ts";
+import { httpStatus } from "../forges/github/octokit.ts";
 import { describeFailure } from "../pipeline/describe-failure.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";

@@ -2,11 +2,11 @@
 // the App's check run (or none, when the token may not make one), reported through the step's
 // summary and outputs. A publish the token may not make (403) leaves the review in the summary.
 
-import type { GitHubReview } from "../github/review-request.ts";
-import type { GitHubClient } from "../github/octokit.ts";
-import { httpStatus } from "../github/octokit.ts";
-import { retryWithin } from "../github/retry-deadline.ts";
-import { reviewOnGitHub } from "../host/github/review-on-github.ts";
+import type { GitHubReview } from "../domain/review-request.ts";
+import type { GitHubClient } from "../forges/github/octokit.ts";
+import { httpStatus } from "../forges/github/octokit.ts";
+import { retryWithin } from "../forges/github/retry-deadline.ts";
+import { reviewOnGitHub } from "../forges/github/review-on-github.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { loupeTool } from "../config/loupe-version.ts";

@@ -4,7 +4,7 @@
 
 import { type Cost, describeSpend } from "../domain/spend.ts";
 import type { ReviewCoverage } from "../domain/coverage.ts";
-import { renderCoverage } from "../github/coverage-output.ts";
+import { renderCoverage } from "../report/coverage-output.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";
 import { codeSpan } from "../review/markdown-escape.ts";

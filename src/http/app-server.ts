@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { type ApplicationFunctionOptions, createProbot, type Probot } from "probot";
 import { WEBHOOK_PATH } from "../config/webhook-target.ts";
-import { withWriteSpacing } from "../github/write-spacing.ts";
+import { withWriteSpacing } from "../forges/github/write-spacing.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import { createAccessLog } from "./access-log.ts";

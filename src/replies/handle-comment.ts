@@ -9,8 +9,8 @@
 import { type CommandName, mentionsBot, parseCommand } from "../conversation/command.ts";
 import { CLOSED_TEXT, helpText, pausedText, resumedText } from "../conversation/help-text.ts";
 import { decideAuthor } from "../conversation/permission.ts";
-import type { ConversationApi } from "../github/conversation-api.ts";
-import type { ReviewRequest } from "../github/review-request.ts";
+import type { ConversationApi } from "../forges/github/conversation-api.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
 import type { CommentEvent } from "../webhooks/to-comment-event.ts";
 
 export interface ThreadReplyRequest {

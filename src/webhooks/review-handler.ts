@@ -6,7 +6,7 @@
 import type { Context } from "probot";
 import type { ReviewQueue } from "../jobs/review-queue.ts";
 import type { Metrics } from "../metrics/metrics.ts";
-import type { SkipReason } from "../github/review-request.ts";
+import type { SkipReason } from "../domain/review-request.ts";
 import { toReviewRequest } from "./to-review-request.ts";
 
 /**

@@ -1,15 +1,15 @@
 // Every renderer that publishes model text, driven with the same model-written fields, each with
 // the exact hidden markers it must carry and its GitHub length limit.
 
-import { configErrorOutput } from "../../src/check-runs/texts.ts";
+import { configErrorOutput } from "../../src/forges/github/check-runs/texts.ts";
 import type { Finding } from "../../src/domain/finding.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
-import { type CheckRunOutput, clampOutput } from "../../src/github/check-run.ts";
+import { type CheckRunOutput, clampOutput } from "../../src/forges/github/check-run.ts";
 import {
   MAX_CHECK_RUN_FIELD,
   renderCheckRunOutput,
   renderSkipOutput,
-} from "../../src/github/check-run-output.ts";
+} from "../../src/report/check-run-output.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 import { findingIdentity, identityMarker } from "../../src/review/finding-identity.ts";
 import { fingerprintMarker } from "../../src/review/fingerprint.ts";

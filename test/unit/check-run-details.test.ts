@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { ACTION_SETTING_NAMES } from "../../src/action/action-inputs.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
-import { renderCheckRunOutput } from "../../src/github/check-run-output.ts";
+import { renderCheckRunOutput } from "../../src/report/check-run-output.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 import { renderCliMarkdown as renderResultMarkdown } from "../../src/review/render-cli.ts";
 

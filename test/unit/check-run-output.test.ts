@@ -6,7 +6,7 @@ import {
   renderCheckRunOutput,
   renderProgressOutput,
   renderSkipOutput,
-} from "../../src/github/check-run-output.ts";
+} from "../../src/report/check-run-output.ts";
 import type { LoopResult, TraceTurn } from "../../src/llm/types.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";

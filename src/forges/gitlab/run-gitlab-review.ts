@@ -1,0 +1,151 @@
+// One review job for a GitLab merge request: the same pipeline on the GitLab host, wrapped in a
+// commit status on the head (pending once the merge request is read; success, failed or canceled
+// at the end, by the same rule the check run concludes by) and one summary note updated in place,
+// which carries the check run's texts. A status or note GitLab refuses at the end is logged: the
+// review itself was published or not by then, and the queue settles the job either way.
+
+import type { AppConfig } from "../../config/app-config.ts";
+import type { GitLabConfig } from "../../config/gitlab-config.ts";
+import { queueKey } from "../../domain/review-request.ts";
+import type { CheckConclusion } from "../github/check-run.ts";
+import { gitLabApi, tokenUser } from "./gitlab-api.ts";
+import { gitLabHost } from "./gitlab-host.ts";
+import { mergeRequestStatus, type StatusState } from "./merge-request-status.ts";
+import { errorDetail } from "../../log/error-detail.ts";
+import type { JobLogger } from "../../log/job-logger.ts";
+import type { ReviewEnding } from "../../metrics/review-ended.ts";
+import { cancellation, type ReviewOutcome } from "../../pipeline/review-outcome.ts";
+import type { ReviewPorts } from "../../pipeline/review-ports.ts";
+import { reviewPullRequest } from "../../pipeline/review-pull-request.ts";
+import type { WorkspaceHandle } from "../../workspace/types.ts";
+import { endingFor } from "../../jobs/ending.ts";
+import { type AppBudget, reviewBudgetFor } from "../../jobs/review-budget.ts";
+import type { ReviewJob } from "../../jobs/review-job.ts";
+import type { JobSettlement } from "../../jobs/review-queue.ts";
+
+export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
+  readonly job: ReviewJob;
+  readonly signal: AbortSignal;
+  readonly ports: ReviewPorts<W>;
+  readonly config: AppConfig;
+  readonly gitlab: NonNullable<GitLabConfig>;
+  readonly log: JobLogger;
+  /** The token's own username, looked up once per process. */
+  readonly self: () => Promise<string>;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly now?: () => number;
+  readonly onEnded?: (ending: ReviewEnding) => void;
+  readonly budget?: AppBudget;
+}
+
+/** A check run's conclusion as a commit status: only fail_on fails; Loupe's own trouble never blocks. */
+const STATE: Record<CheckConclusion, StatusState> = {
+  success: "success",
+  failure: "failed",
+  cancelled: "canceled",
+  action_required: "failed",
+  neutral: "success",
+  skipped: "success",
+};
+
+export async function runGitLabReview<W extends WorkspaceHandle>(
+  options: RunGitLabReviewOptions<W>,
+): Promise<JobSettlement> {
+  const { request } = options.job;
+  const now = options.now ?? Date.now;
+  const startedAt = now();
+  const key = queueKey(request);
+  const log: JobLogger = {
+    info: (obj, msg) => options.log.info({ key, ...obj }, msg),
+    warn: (obj, msg) => options.log.warn({ key, ...obj }, msg),
+  };
+  const api = gitLabApi({
+    url: options.gitlab.url,
+    token: options.gitlab.token,
+    retry: { sleep: options.sleep, now, deadline: startedAt + options.ports.reviewTimeoutMs + 60_000 },
+  });
+  const status = mergeRequestStatus(api, {
+    target: request,
+    name: options.gitlab.statusName,
+    self: options.self,
+  });
+  let headSha = request.headSha;
+  await using host = gitLabHost({
+    api,
+    target: request,
+    url: options.gitlab.url,
+    token: options.gitlab.token,
+    fetchWorkspace: options.ports.fetchWorkspace,
+    self: options.self,
+  });
+  const outcome = await reviewPullRequest(host, options.ports, {
+    signal: options.signal,
+    now: options.now ?? Date.now,
+    asked: request.rerun,
+    askedFull: request.trigger === "command.full_review",
+    authorPolicy: options.config.autoReviewAuthors,
+    prices: options.budget?.settings.prices ?? null,
+    log,
+    ...reviewBudgetFor(
+      options.budget,
+      // GitLab has no installations: one owner for the instance, each project apart from GitHub's.
+      { installationId: 0, repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase() },
+      now,
+    ),
+    started: async (pullRequest) => {
+      headSha = pullRequest.headSha;
+      return await status.set(headSha, "pending", "Loupe is reviewing this merge request");
+    },
+  }).catch((error: unknown): ReviewOutcome => {
+    log.warn({ error: errorDetail(error) }, "review ended early");
+    return cancellation(options.signal) ?? { kind: "failed", error };
+  });
+  const ending = endingFor(outcome);
+  const reported = await report(status, headSha, ending).catch((error: unknown) => {
+    log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
+    return false;
+  });
+  options.onEnded?.({
+    repository: `${request.owner}/${request.repo}`,
+    pullNumber: request.pullNumber,
+    headSha,
+    conclusion: reported ? ending.conclusion : "none",
+    result: outcome.kind === "reviewed" ? outcome.result : null,
+    cost: outcome.kind === "reviewed" ? outcome.cost : null,
+    ...(outcome.kind === "reviewed" && outcome.findingEvents ? { findingEvents: outcome.findingEvents } : {}),
+    durationMs: now() - startedAt,
+  });
+  return { remember: ending.remember };
+}
+
+async function report(
+  status: ReturnType<typeof mergeRequestStatus>,
+  headSha: string,
+  ending: ReturnType<typeof endingFor>,
+): Promise<boolean> {
+  const { title, summary, text } = ending.output;
+  await status.summary([`### ${title}`, summary, ...(text === undefined ? [] : [text])].join("\n\n"));
+  await status.set(headSha, STATE[ending.conclusion], title);
+  return true;
+}
+
+/** The runner of GitLab's jobs in the App's queues: one token user lookup for the process. */
+export function gitLabRunner<W extends WorkspaceHandle>(
+  options: Omit<RunGitLabReviewOptions<W>, "job" | "signal" | "self" | "gitlab"> & {
+    readonly gitlab?: RunGitLabReviewOptions<W>["gitlab"] | undefined;
+  },
+): (job: ReviewJob, signal: AbortSignal) => Promise<JobSettlement> {
+  const { gitlab } = options;
+  if (gitlab === undefined)
+    return async () => {
+      throw new Error("a GitLab job, and GitLab is not configured in this process");
+    };
+  const self = tokenUser(
+    gitLabApi({
+      url: gitlab.url,
+      token: gitlab.token,
+      retry: { sleep: options.sleep, now: Date.now, deadline: 0 },
+    }),
+  );
+  return (job, signal) => runGitLabReview({ ...options, gitlab, job, signal, self });
+}
