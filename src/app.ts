@@ -4,7 +4,7 @@
 // caller receives them as `started`, a promise of what is running, rather than through callbacks.
 
 import type { ApplicationFunction, Probot } from "probot";
-import { createCheckRuns } from "./forges/github/check-runs/check-runs.ts";
+import { botLoginOf, type GitHubAuth, openRunsJournal, withoutGitHub } from "./app-parts.ts";
 import type { AppConfig } from "./config/app-config.ts";
 import type { GitLabConfig } from "./config/gitlab-config.ts";
 import { createPermissionCache } from "./conversation/permission-cache.ts";
@@ -16,25 +16,25 @@ import { DEFAULT_FLEET_TIMING, type FleetTiming } from "./fleet/fleet-timing.ts"
 import { replyQueueFor } from "./fleet/reply-queue-for.ts";
 import { reviewQueueFor } from "./fleet/review-queue-for.ts";
 import { RERUN_ACTION } from "./forges/github/check-run.ts";
+import { createCheckRuns } from "./forges/github/check-runs/check-runs.ts";
 import { observeGitHubRequests } from "./forges/github/observe-requests.ts";
-import { retryWithin } from "./forges/github/retry-deadline.ts";
 import type { GitHubClient } from "./forges/github/octokit.ts";
-import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
-import { botLoginOf, type GitHubAuth, openRunsJournal, withoutGitHub } from "./app-parts.ts";
-import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
+import { retryWithin } from "./forges/github/retry-deadline.ts";
+import { gitLabReplyRunner } from "./forges/gitlab/run-gitlab-reply.ts";
 import { gitLabRunner } from "./forges/gitlab/run-gitlab-review.ts";
+import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
+import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
 import { type AppBudget, runReview } from "./jobs/run-review.ts";
+import { errorDetail } from "./log/error-detail.ts";
 import { routeBottleneckErrors } from "./log/routed-errors.ts";
 import { createDependencyStates, type DependencyState } from "./metrics/dependency-state.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { readQueue } from "./metrics/queue-reading.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
-import { errorDetail } from "./log/error-detail.ts";
 import type { ReviewPorts } from "./pipeline/review-ports.ts";
 import { createCommentHandler } from "./replies/comment-handler.ts";
 import { createReplyEndedReporter } from "./replies/reply-ending.ts";
 import type { ReplyQueue, ReplyRunner } from "./replies/reply-queue.ts";
-import { gitLabReplyRunner } from "./forges/gitlab/run-gitlab-reply.ts";
 import { runReply } from "./replies/run-reply.ts";
 import { deliveryFailure } from "./webhooks/delivery-failure.ts";
 import { createReviewHandler } from "./webhooks/review-handler.ts";

@@ -11,9 +11,9 @@ import {
 } from "../forges/github/check-runs/check-runs.ts";
 import type { GitHubClient } from "../forges/github/octokit.ts";
 import { httpStatus } from "../forges/github/octokit.ts";
-import { describeFailure } from "../pipeline/describe-failure.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
+import { describeFailure } from "../pipeline/describe-failure.ts";
 
 export const CHECK_RUN_NAME = "Loupe review";
 const PROGRESS_INTERVAL_MS = 10_000;

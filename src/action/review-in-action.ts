@@ -2,6 +2,7 @@
 // the App's check run (or none, when the token may not make one), reported through the step's
 // summary and outputs. A publish the token may not make (403) leaves the review in the summary.
 
+import { loupeTool } from "../config/loupe-version.ts";
 import type { GitHubReview } from "../domain/review-request.ts";
 import type { GitHubClient } from "../forges/github/octokit.ts";
 import { httpStatus } from "../forges/github/octokit.ts";
@@ -9,7 +10,6 @@ import { retryWithin } from "../forges/github/retry-deadline.ts";
 import { reviewOnGitHub } from "../forges/github/review-on-github.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
-import { loupeTool } from "../config/loupe-version.ts";
 import { endingFor } from "../jobs/ending.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";

@@ -4,7 +4,15 @@
 // to, the Action's has none. The pipeline and the port never learn a GitHub App's words.
 
 import type { PullRequestAuthor } from "./author-policy.ts";
-import type { ReviewTarget } from "../host/pull-request-host.ts";
+
+/** One pull request at one head: what a review, a reply or a queue names. */
+export interface ReviewTarget {
+  readonly owner: string;
+  readonly repo: string;
+  readonly pullNumber: number;
+  /** The head the request names; a host may find the pull request has moved on since. */
+  readonly headSha: string;
+}
 
 export type ReviewTrigger =
   | "pull_request.opened"

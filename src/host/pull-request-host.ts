@@ -22,15 +22,6 @@ export interface HostRepository {
   readonly references?: ReferenceSyntax;
 }
 
-/** One pull request at one head: what a review, a reply or a queue names. */
-export interface ReviewTarget {
-  readonly owner: string;
-  readonly repo: string;
-  readonly pullNumber: number;
-  /** The head the request names; a host may find the pull request has moved on since. */
-  readonly headSha: string;
-}
-
 /** The repository's configuration file as a host reads it: its text, none, or why it cannot be read. */
 export type ConfigFileRead =
   | { readonly kind: "found"; readonly text: string }

@@ -3,14 +3,15 @@
 // draft skip is not remembered, so ready_for_review on the same SHA still gets its review).
 // Every ending's text closes with the agents' document in a hidden block (review-json-block.ts).
 
-import { reviewJsonBlock } from "../forges/github/check-runs/review-json-block.ts";
-import { cancelledOutput, configErrorOutput, failureOutput } from "../forges/github/check-runs/texts.ts";
 import { loupeTool } from "../config/loupe-version.ts";
 import { ENVIRONMENT_NAMES, type SettingNames } from "../domain/setting-names.ts";
-import { CHECK_RUN_TEXT_LIMIT, type CheckRunEnding, type CheckRunOutput } from "../forges/github/check-run.ts";
-import { renderCheckRunOutput, renderSkipOutput, withMachineBlock } from "../report/check-run-output.ts";
+import { CHECK_RUN_TEXT_LIMIT, type CheckRunEnding } from "../forges/github/check-run.ts";
+import { reviewJsonBlock } from "../forges/github/check-runs/review-json-block.ts";
+import { cancelledOutput, configErrorOutput, failureOutput } from "../forges/github/check-runs/texts.ts";
 import { type LoupeTool, reviewDocument } from "../pipeline/machine-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
+import { renderCheckRunOutput, renderSkipOutput, withMachineBlock } from "../report/check-run-output.ts";
+import type { CheckRunOutput } from "../report/review-report.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import { conclusionFor } from "./conclusion.ts";
 

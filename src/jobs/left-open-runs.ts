@@ -3,8 +3,8 @@
 // in progress. A run GitHub no longer has, or this installation can no longer reach, is forgotten;
 // any other failure leaves it recorded for the next start.
 
-import { cancelledOutput } from "../forges/github/check-runs/texts.ts";
 import { completeCheckRun } from "../forges/github/check-run.ts";
+import { cancelledOutput } from "../forges/github/check-runs/texts.ts";
 import { type GitHubClient, httpStatus } from "../forges/github/octokit.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JournalLogger, OpenRunsJournal } from "./open-runs-journal.ts";

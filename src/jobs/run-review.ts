@@ -3,14 +3,14 @@
 // by the pipeline, and the installation token is forgotten only after the last text that could
 // quote it was published.
 
-import type { CheckRuns, KnownRun, OpenCheckRun } from "../forges/github/check-runs/check-runs.ts";
-import { isCancelReason } from "../domain/cancel-reason.ts";
 import { slugOf } from "../conversation/command.ts";
-import { retryWithin } from "../forges/github/retry-deadline.ts";
+import { isCancelReason } from "../domain/cancel-reason.ts";
 import { queueKey } from "../domain/review-request.ts";
+import type { CheckRuns, KnownRun, OpenCheckRun } from "../forges/github/check-runs/check-runs.ts";
+import { retryWithin } from "../forges/github/retry-deadline.ts";
 import type { SecondaryRetryOptions } from "../forges/github/retry-secondary.ts";
-import { GitHubUnavailableError, isGitHubUnavailable } from "../forges/github/unavailable.ts";
 import { reviewOnGitHub } from "../forges/github/review-on-github.ts";
+import { GitHubUnavailableError, isGitHubUnavailable } from "../forges/github/unavailable.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
 import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";

@@ -4,9 +4,9 @@
 // the first frames of an unexpected error's stack, and the cause it wraps.
 
 import { LoupeError } from "../domain/errors.ts";
+import { httpStatus } from "../domain/http-status.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import { cutCodePoints } from "../domain/text.ts";
-import { httpStatus } from "../domain/http-status.ts";
 
 const MAX_DETAIL_CHARS = 1_000;
 const STACK_FRAMES = 3;

@@ -21,9 +21,9 @@ import { serializeBlocks, tableRow } from "../review/markdown-serialize.ts";
 import { type Block, code, emphasis, type Inline, paragraph, strong, text } from "../review/markdown-tree.ts";
 import { renderVerification } from "../review/render-verification.ts";
 import { sanitizeBlocks } from "../review/sanitize.ts";
-import type { CheckRunOutput } from "../forges/github/check-run.ts";
 import { renderResultDetails } from "./check-run-details.ts";
 import { coverageTitle, renderCoverage } from "./coverage-output.ts";
+import type { CheckRunOutput } from "./review-report.ts";
 
 export const MAX_CHECK_RUN_FIELD = 65535;
 const ARGUMENT_PREVIEW = 300;

@@ -8,9 +8,9 @@ import { escapeText } from "./markdown-escape.ts";
 import { type Block, codeBlock, emphasis, type Inline, paragraph, strong, text } from "./markdown-tree.ts";
 import { cut } from "./render-verification.ts";
 import type { RepositoryRef } from "./repository-link.ts";
-import { neutralReferences } from "./wide-references.ts";
 import { sanitizeBlocks } from "./sanitize.ts";
 import { severityBadge } from "./severity.ts";
+import { neutralReferences } from "./wide-references.ts";
 
 export interface FieldBudgets {
   readonly title: number;

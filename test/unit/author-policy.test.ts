@@ -6,8 +6,8 @@ import { describe, expect, it } from "@jest/globals";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
 import { type AuthorPolicy, authorVerdict, stricterPolicy } from "../../src/domain/author-policy.ts";
 import type { PullRequest } from "../../src/domain/pull-request.ts";
-import { renderSkipOutput } from "../../src/report/check-run-output.ts";
 import { decideAuthor } from "../../src/pipeline/author-step.ts";
+import { renderSkipOutput } from "../../src/report/check-run-output.ts";
 
 const author = (association: string, login: string | null = "someone") => ({
   login,

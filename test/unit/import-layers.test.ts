@@ -110,8 +110,12 @@ const NEVER: readonly [string, (edge: Edge, folders: ReadonlyMap<string, Band>) 
   ],
 ];
 
-/** What replies/ may take from github/: the client's and the request's types, the conversation API. */
-const REPLIES_MAY_IMPORT = ["forges/github/octokit.ts", "forges/github/conversation-api.ts"];
+/** What replies/ may take from forges/github/: the client's type, the conversation API, the host. */
+const REPLIES_MAY_IMPORT = [
+  "forges/github/octokit.ts",
+  "forges/github/conversation-api.ts",
+  "forges/github/github-host.ts",
+];
 
 /** What must never be written, whatever is imported: [why, folder, the text]. */
 const NEVER_WRITTEN: readonly [string, string, RegExp][] = [

@@ -4,8 +4,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { parseRepoConfig } from "../../src/config/repo-config.ts";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
-import type { PullRequest } from "../../src/domain/pull-request.ts";
 import { PAUSE_LABEL } from "../../src/conversation/pause-state.ts";
+import type { PullRequest } from "../../src/domain/pull-request.ts";
 import { decideSettings } from "../../src/pipeline/settings-step.ts";
 
 const pr = (labels: readonly string[]): PullRequest => ({

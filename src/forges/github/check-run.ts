@@ -4,18 +4,11 @@
 // GitHub would reject for its size.
 
 import { cutCodePoints } from "../../domain/text.ts";
+import type { CheckConclusion, CheckRunOutput } from "../../report/review-report.ts";
 import { cutAtBlockBoundary } from "../../review/markdown-cut.ts";
 import { stripInvisible } from "../../review/markdown-text.ts";
 import { formatExternalId } from "./external-id.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
-
-export type CheckConclusion = "success" | "failure" | "neutral" | "cancelled" | "skipped" | "action_required";
-
-export interface CheckRunOutput {
-  readonly title: string;
-  readonly summary: string;
-  readonly text?: string;
-}
 
 /** The "Re-run review" button (label ≤ 20, description ≤ 40, identifier ≤ 20 characters). */
 export const RERUN_ACTION = {

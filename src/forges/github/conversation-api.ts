@@ -2,32 +2,10 @@
 // 👀 acknowledgement, comments and replies, and the reads a command needs. Kept in one adapter so
 // the command handler stays pure over an interface and its tests can swap nothing but GitHub.
 
+import type { ConversationApi } from "../../conversation/conversation-api.ts";
 import { PAUSE_LABEL } from "../../conversation/pause-state.ts";
 import { canWrite } from "../../conversation/permission.ts";
 import { type GitHubClient, httpStatus, type RepoRef } from "./octokit.ts";
-
-export type CommentSource = "issue_comment" | "review_comment";
-
-export interface PullHead {
-  readonly headSha: string;
-  readonly open: boolean;
-}
-
-export interface RootComment {
-  readonly id: number;
-  readonly body: string;
-  readonly login: string | null;
-  readonly type: string | null;
-}
-
-export interface ConversationApi {
-  canWrite(login: string): Promise<boolean>;
-  acknowledge(source: CommentSource, commentId: number): Promise<void>;
-  postComment(pullNumber: number, body: string): Promise<void>;
-  pullHead(pullNumber: number): Promise<PullHead>;
-  reviewComment(commentId: number): Promise<RootComment | null>;
-  setPaused(pullNumber: number, paused: boolean): Promise<void>;
-}
 
 export function createConversationApi(octokit: GitHubClient, ref: RepoRef): ConversationApi {
   const { owner, repo } = ref;

@@ -5,6 +5,8 @@
 // the token.
 
 import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
+import type { FetchWorkspace, PullRequestHost } from "../../host/pull-request-host.ts";
+import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
 import { comparePullRequest } from "./compare.ts";
 import { compareHeads } from "./compare-heads.ts";
 import { createConversationApi } from "./conversation-api.ts";
@@ -14,12 +16,10 @@ import { installationToken } from "./installation-token.ts";
 import type { GitHubClient } from "./octokit.ts";
 import { publishReview } from "./publish-review.ts";
 import { readRepoConfigFile } from "./repo-config-file.ts";
-import type { SecondaryRetryOptions } from "./retry-secondary.ts";
-import { listReviewThreads, resolveReviewThread } from "./review-threads.ts";
-import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
-import type { FetchWorkspace, PullRequestHost } from "../../host/pull-request-host.ts";
 import { type GitHubTarget, resolvePullRequest } from "./resolve-pull-request.ts";
 import { resolveFixedThreads } from "./resolve-threads.ts";
+import type { SecondaryRetryOptions } from "./retry-secondary.ts";
+import { listReviewThreads, resolveReviewThread } from "./review-threads.ts";
 
 export interface GitHubHostOptions<W extends WorkspaceHandle = Workspace> {
   readonly octokit: GitHubClient;

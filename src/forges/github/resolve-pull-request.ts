@@ -4,9 +4,8 @@
 
 import { labelNames } from "../../conversation/pause-state.ts";
 import type { PullRequest } from "../../domain/pull-request.ts";
+import type { GitHubReview, ReviewTarget } from "../../domain/review-request.ts";
 import type { GitHubClient } from "./octokit.ts";
-import type { GitHubReview } from "../../domain/review-request.ts";
-import type { ReviewTarget } from "../../host/pull-request-host.ts";
 
 /**
  * The target, and what the delivery said of the pull request (nothing for a re-run); or, for a

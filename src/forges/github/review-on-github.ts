@@ -5,12 +5,12 @@
 // quote it was published. Each caller adds only its own concerns.
 
 import type { GitHubReview } from "../../domain/review-request.ts";
+import type { PullRequestHost } from "../../host/pull-request-host.ts";
 import { errorDetail } from "../../log/error-detail.ts";
 import type { ReviewOutcome } from "../../pipeline/review-outcome.ts";
 import type { ReviewPorts } from "../../pipeline/review-ports.ts";
 import { type ReviewRun, reviewPullRequest } from "../../pipeline/review-pull-request.ts";
 import type { WorkspaceHandle } from "../../workspace/types.ts";
-import type { PullRequestHost } from "../../host/pull-request-host.ts";
 import { type GitHubHostOptions, gitHubHost } from "./github-host.ts";
 
 export interface ReviewOnGitHub<W extends WorkspaceHandle> {

@@ -6,13 +6,13 @@
 
 import type { PermissionCache } from "../../conversation/permission-cache.ts";
 import type { ReviewRequest } from "../../domain/review-request.ts";
-import type { GitLabApi } from "./gitlab-api.ts";
 import { QueueUnavailableError } from "../../jobs/queue-unavailable.ts";
 import { errorDetail } from "../../log/error-detail.ts";
 import type { Logger } from "../../log/job-logger.ts";
-import { gitLabNoteEvent } from "./gitlab-note.ts";
-import { gitLabConversationApi } from "./gitlab-conversation.ts";
 import { handleComment, type ThreadReplyRequest } from "../../replies/handle-comment.ts";
+import type { GitLabApi } from "./gitlab-api.ts";
+import { gitLabConversationApi } from "./gitlab-conversation.ts";
+import { gitLabNoteEvent } from "./gitlab-note.ts";
 
 export interface GitLabCommentHandlerOptions {
   readonly api: GitLabApi;

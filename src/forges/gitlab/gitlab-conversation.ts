@@ -4,7 +4,7 @@
 // first note of the note's discussion (GitLab's event names the discussion, not the note it
 // answers), and the pause label. Loupe's own notes are those of the token's user.
 
-import type { ConversationApi } from "../github/conversation-api.ts";
+import type { ConversationApi } from "../../conversation/conversation-api.ts";
 import { PAUSE_LABEL } from "../../conversation/pause-state.ts";
 import { type GitLabApi, gitLabStatus, projectId } from "./gitlab-api.ts";
 import { canPush, projectPath } from "./merge-request.ts";

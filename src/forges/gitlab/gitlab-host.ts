@@ -6,8 +6,8 @@
 // is the operator's setting, registered for redaction at start: disposing forgets nothing more.
 
 import type { ChangeSet } from "../../domain/changed-file.ts";
-import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
 import type { FetchWorkspace, PullRequestHost } from "../../host/pull-request-host.ts";
+import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
 import { compareHeads } from "./compare-heads.ts";
 import { type GitLabApi, projectId } from "./gitlab-api.ts";
 import { canPush, type DiffRefs, type GitLabTarget, projectPath, readMergeRequest } from "./merge-request.ts";

@@ -7,11 +7,11 @@
 
 import crypto from "node:crypto";
 import type http from "node:http";
+import { declaredLength, readBoundedBody } from "../../http/webhook-body.ts";
+import { MAX_WEBHOOK_BYTES } from "../../http/webhook-guard.ts";
 import type { ReviewQueue } from "../../jobs/review-queue.ts";
 import type { Metrics } from "../../metrics/metrics.ts";
 import { type GitLabDelivery, gitLabReviewRequest } from "./gitlab-merge-request.ts";
-import { declaredLength, readBoundedBody } from "../../http/webhook-body.ts";
-import { MAX_WEBHOOK_BYTES } from "../../http/webhook-guard.ts";
 
 export const GITLAB_WEBHOOK_PATH = "/api/gitlab/webhooks";
 

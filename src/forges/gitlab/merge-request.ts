@@ -3,7 +3,7 @@
 // membership of the project as the association the author policy reads, and its state.
 
 import type { PullRequest } from "../../domain/pull-request.ts";
-import type { ReviewTarget } from "../../host/pull-request-host.ts";
+import type { ReviewTarget } from "../../domain/review-request.ts";
 import { type GitLabApi, gitLabStatus, projectId } from "./gitlab-api.ts";
 
 /** A merge request: owner is the project's namespace path (a group may nest), repo its path. */

@@ -7,14 +7,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AppConfig } from "../../config/app-config.ts";
 import type { GitLabConfig } from "../../config/gitlab-config.ts";
-import { gitLabApi, tokenUser } from "./gitlab-api.ts";
-import { gitLabHost } from "./gitlab-host.ts";
 import type { JobLogger } from "../../log/job-logger.ts";
 import { type ReplyOutcome, replyInThread } from "../../pipeline/reply-in-thread.ts";
 import type { ReviewPorts } from "../../pipeline/review-ports.ts";
-import type { WorkspaceHandle } from "../../workspace/types.ts";
 import type { ThreadReplyRequest } from "../../replies/handle-comment.ts";
 import type { ReplyEnding } from "../../replies/reply-ending.ts";
+import type { WorkspaceHandle } from "../../workspace/types.ts";
+import { gitLabApi, tokenUser } from "./gitlab-api.ts";
+import { gitLabHost } from "./gitlab-host.ts";
 
 export interface GitLabReplyOptions<W extends WorkspaceHandle> {
   readonly ports: ReviewPorts<W>;

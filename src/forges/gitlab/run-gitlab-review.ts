@@ -7,21 +7,21 @@
 import type { AppConfig } from "../../config/app-config.ts";
 import type { GitLabConfig } from "../../config/gitlab-config.ts";
 import { queueKey } from "../../domain/review-request.ts";
-import type { CheckConclusion } from "../github/check-run.ts";
-import { gitLabApi, tokenUser } from "./gitlab-api.ts";
-import { gitLabHost } from "./gitlab-host.ts";
-import { mergeRequestStatus, type StatusState } from "./merge-request-status.ts";
+import { endingFor } from "../../jobs/ending.ts";
+import { type AppBudget, reviewBudgetFor } from "../../jobs/review-budget.ts";
+import type { ReviewJob } from "../../jobs/review-job.ts";
+import type { JobSettlement } from "../../jobs/review-queue.ts";
 import { errorDetail } from "../../log/error-detail.ts";
 import type { JobLogger } from "../../log/job-logger.ts";
 import type { ReviewEnding } from "../../metrics/review-ended.ts";
 import { cancellation, type ReviewOutcome } from "../../pipeline/review-outcome.ts";
 import type { ReviewPorts } from "../../pipeline/review-ports.ts";
 import { reviewPullRequest } from "../../pipeline/review-pull-request.ts";
+import type { CheckConclusion } from "../../report/review-report.ts";
 import type { WorkspaceHandle } from "../../workspace/types.ts";
-import { endingFor } from "../../jobs/ending.ts";
-import { type AppBudget, reviewBudgetFor } from "../../jobs/review-budget.ts";
-import type { ReviewJob } from "../../jobs/review-job.ts";
-import type { JobSettlement } from "../../jobs/review-queue.ts";
+import { gitLabApi, tokenUser } from "./gitlab-api.ts";
+import { gitLabHost } from "./gitlab-host.ts";
+import { mergeRequestStatus, type StatusState } from "./merge-request-status.ts";
 
 export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly job: ReviewJob;

@@ -8,11 +8,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { MAX_CONFIG_BYTES, REPO_CONFIG_PATH } from "../../config/repo-config.ts";
 import { LoupeError } from "../../domain/errors.ts";
+import type { ConfigFileRead, HostConfigFile } from "../../host/pull-request-host.ts";
 import { locateGitdir } from "../../workspace/open-local.ts";
 import { resolveRevision } from "../../workspace/resolve-revision.ts";
 import { createObjectReader, createObjectStore, readCommitSnapshot } from "../../workspace/snapshot.ts";
 import type { CommitSnapshot, ObjectReader } from "../../workspace/types.ts";
-import type { ConfigFileRead, HostConfigFile } from "../../host/pull-request-host.ts";
 
 export interface ReadSettingsOptions {
   readonly repo: string;

@@ -8,6 +8,10 @@
 // GitHub's secondary rate limits within a deadline; every text is clamped by forges/github/check-run.ts.
 
 import type { CancelReason } from "../../../domain/cancel-reason.ts";
+import type { RoundProgress } from "../../../llm/types.ts";
+import { errorDetail } from "../../../log/error-detail.ts";
+import type { JobLogger } from "../../../log/job-logger.ts";
+import { renderProgressOutput } from "../../../report/check-run-output.ts";
 import type { CheckRunEnding } from "../check-run.ts";
 import {
   completeCheckRun,
@@ -16,12 +20,8 @@ import {
   startQueuedCheckRun,
   updateCheckRunProgress,
 } from "../check-run.ts";
-import { renderProgressOutput } from "../../../report/check-run-output.ts";
 import type { GitHubClient, RepoRef } from "../octokit.ts";
 import { withSecondaryRetry } from "../retry-secondary.ts";
-import type { RoundProgress } from "../../../llm/types.ts";
-import { errorDetail } from "../../../log/error-detail.ts";
-import type { JobLogger } from "../../../log/job-logger.ts";
 import { createProgressThrottle } from "./progress-throttle.ts";
 import { cancelledOutput, queuedOutput, reviewingOutput } from "./texts.ts";
 

@@ -5,11 +5,12 @@
 import type { CancelReason } from "../../../domain/cancel-reason.ts";
 import { redactSecrets } from "../../../domain/redact.ts";
 import { cutCodePoints } from "../../../domain/text.ts";
-import { CHECK_RUN_TEXT_LIMIT, type CheckRunOutput } from "../check-run.ts";
 import { describeFailure } from "../../../pipeline/describe-failure.ts";
+import type { CheckRunOutput } from "../../../report/review-report.ts";
 import { fitBlocks } from "../../../review/fit-blocks.ts";
 import { serializeBlocks } from "../../../review/markdown-serialize.ts";
 import { type Block, code, paragraph, strong, text } from "../../../review/markdown-tree.ts";
+import { CHECK_RUN_TEXT_LIMIT } from "../check-run.ts";
 
 const RERUN_HINT = "Press **Re-run review** to try again.";
 
