@@ -11,6 +11,7 @@ import {
 } from "../forges/github/check-runs/check-runs.ts";
 import type { GitHubClient } from "../forges/github/octokit.ts";
 import { httpStatus } from "../forges/github/octokit.ts";
+import { GITHUB_WORDS } from "../forges/github/words.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import { describeFailure } from "../pipeline/describe-failure.ts";
@@ -56,7 +57,7 @@ export function actionCheckRun(options: {
         missing =
           httpStatus(error) === 403
             ? NO_CHECKS_PERMISSION
-            : `Loupe's check run could not be created: ${describeFailure(error)}`;
+            : `Loupe's check run could not be created: ${describeFailure(error, GITHUB_WORDS.forge)}`;
         return 0;
       }
     },

@@ -8,6 +8,7 @@ import type { GitHubClient } from "../forges/github/octokit.ts";
 import { httpStatus } from "../forges/github/octokit.ts";
 import { retryWithin } from "../forges/github/retry-deadline.ts";
 import { reviewOnGitHub } from "../forges/github/review-on-github.ts";
+import { GITHUB_WORDS } from "../forges/github/words.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { endingFor } from "../jobs/ending.ts";
@@ -70,7 +71,7 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   };
   return await reviewOnGitHub(review, async (outcome) => {
     const gated = withActionGate(outcome, settings);
-    const ending = forTheAction(endingFor(gated, loupeTool(), ACTION_SETTING_NAMES));
+    const ending = forTheAction(endingFor(gated, GITHUB_WORDS, loupeTool(), ACTION_SETTING_NAMES));
     await run.current()?.complete(ending);
     const report = reportOutcome({
       outcome: gated,

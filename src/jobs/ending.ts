@@ -4,6 +4,7 @@
 // Every ending's text closes with the agents' document in a hidden block (review-json-block.ts).
 
 import { loupeTool } from "../config/loupe-version.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import { ENVIRONMENT_NAMES, type SettingNames } from "../domain/setting-names.ts";
 import { CHECK_RUN_TEXT_LIMIT, type CheckRunEnding } from "../forges/github/check-run.ts";
 import { reviewJsonBlock } from "../forges/github/check-runs/review-json-block.ts";
@@ -28,9 +29,13 @@ function withDocument(output: CheckRunOutput, block: string): CheckRunOutput {
   return { ...output, text: output.text === undefined ? block : withMachineBlock(output.text, block) };
 }
 
-/** `names`: how the texts name settings where they are read (the Action: its inputs). */
+/**
+ * `words`: how the texts name the forge that shows them; `names`: how they name settings where
+ * they are read (the Action: its inputs).
+ */
 export function endingFor(
   outcome: ReviewOutcome,
+  words: ForgeWords,
   tool: LoupeTool = loupeTool(),
   names: SettingNames = ENVIRONMENT_NAMES,
 ): Ending {
@@ -45,19 +50,19 @@ export function endingFor(
     case "config_invalid":
       return {
         conclusion: "action_required",
-        output: withDocument(configErrorOutput(outcome.errors), block),
+        output: withDocument(configErrorOutput(outcome.errors, words), block),
         remember: false,
       };
     case "cancelled":
       return {
         conclusion: "cancelled",
-        output: withDocument(cancelledOutput(outcome.reason), block),
+        output: withDocument(cancelledOutput(outcome.reason, words), block),
         remember: false,
       };
     case "failed":
       return {
         conclusion: "neutral",
-        output: withDocument(failureOutput(outcome.error), block),
+        output: withDocument(failureOutput(outcome.error, words), block),
         remember: false,
       };
     case "reviewed": {
@@ -73,7 +78,7 @@ export function endingFor(
         conclusion,
         output: renderCheckRunOutput({
           result,
-          conclusion,
+          ...(words.showsConclusion ? { conclusion } : {}),
           findingsBySeverity: plan?.findingsBySeverity ?? emptySeverityCounts(),
           filesReviewed: outcome.filesReviewed,
           filesSkipped: outcome.filesSkipped,

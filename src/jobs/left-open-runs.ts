@@ -6,6 +6,7 @@
 import { completeCheckRun } from "../forges/github/check-run.ts";
 import { cancelledOutput } from "../forges/github/check-runs/texts.ts";
 import { type GitHubClient, httpStatus } from "../forges/github/octokit.ts";
+import { GITHUB_WORDS } from "../forges/github/words.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JournalLogger, OpenRunsJournal } from "./open-runs-journal.ts";
 
@@ -26,7 +27,7 @@ export async function completeLeftOpenRuns(options: {
         repo: run.repo,
         checkRunId: run.checkRunId,
         conclusion: "cancelled",
-        output: cancelledOutput({ kind: "shutdown" }),
+        output: cancelledOutput({ kind: "shutdown" }, GITHUB_WORDS),
         completedAt: new Date(now()),
       });
       await options.journal.settle(run);

@@ -11,6 +11,7 @@ import { retryWithin } from "../forges/github/retry-deadline.ts";
 import type { SecondaryRetryOptions } from "../forges/github/retry-secondary.ts";
 import { reviewOnGitHub } from "../forges/github/review-on-github.ts";
 import { GitHubUnavailableError, isGitHubUnavailable } from "../forges/github/unavailable.ts";
+import { GITHUB_WORDS } from "../forges/github/words.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
 import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
@@ -93,7 +94,7 @@ export async function runReview<W extends WorkspaceHandle>(
     },
   };
   return await reviewOnGitHub(review, async (outcome) => {
-    const ending = endingFor(outcome);
+    const ending = endingFor(outcome, GITHUB_WORDS);
     // Handed back to the shared queue: the run stays open for the replica that takes the job over
     // (the settlement is then `remember: false`, as for every aborted job).
     if (signal.aborted && isCancelReason(signal.reason) && signal.reason.kind === "handback") {

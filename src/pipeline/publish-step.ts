@@ -56,7 +56,7 @@ export async function publishStep(input: PublishStepInput): Promise<Published> {
       if (outcome.kind === "posted") posted = plan.ledger.fresh;
     } catch (error) {
       log.warn({ error: errorDetail(error) }, "review not posted");
-      notes.push(`The review could not be posted: ${describeFailure(error)}`);
+      notes.push(`The review could not be posted: ${describeFailure(error, host.words.forge)}`);
       return { notes, failed: true, findings: { posted: 0, fixed: 0 }, plan };
     }
   }
@@ -75,7 +75,9 @@ export async function publishStep(input: PublishStepInput): Promise<Published> {
       if (line !== null) notes.push(line);
     } catch (error) {
       log.warn({ error: errorDetail(error) }, "threads not checked for resolution");
-      notes.push(`Loupe's earlier threads could not be checked for resolution: ${describeFailure(error)}`);
+      notes.push(
+        `Loupe's earlier threads could not be checked for resolution: ${describeFailure(error, host.words.forge)}`,
+      );
     }
   }
   return { notes, failed: false, findings: { posted, fixed }, plan: counted };

@@ -7,6 +7,7 @@
 
 import { locateReply, type ReplySkipReason } from "../conversation/locate-reply.ts";
 import { isBotComment } from "../conversation/review-thread.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
 import { hostedPage, type PullRequest } from "../domain/pull-request.ts";
 import { redactSecrets } from "../domain/redact.ts";
@@ -52,7 +53,9 @@ export async function replyInThread<W extends WorkspaceHandle>(
   const threads = host.threads;
   if (threads === undefined) return { outcome: { kind: "skipped", reason: "no_threads" }, result: null };
   return await answerThread(host, threads, ports, run).catch(async (error: unknown) => ({
-    outcome: run.signal.aborted ? ({ kind: "cancelled" } as const) : await failed(threads, run, error),
+    outcome: run.signal.aborted
+      ? ({ kind: "cancelled" } as const)
+      : await failed(threads, run, error, host.words),
     result: null,
   }));
 }
@@ -81,11 +84,17 @@ async function answerThread<W extends WorkspaceHandle>(
 }
 
 /** Something failed outside the loop: the person is told, in the thread, and it is logged. */
-async function failed(threads: HostThreads, run: ReplyRun, error: unknown): Promise<ReplyOutcome> {
+async function failed(
+  threads: HostThreads,
+  run: ReplyRun,
+  error: unknown,
+  words: ForgeWords,
+): Promise<ReplyOutcome> {
   // A worker stopped for memory or time has a reason of its own, whose sentence says it all.
   const stopped = workerStopOf(error);
   const reason = stopped ?? "error";
-  const detail = stopped === null ? redactSecrets(describeFailure(error)).replace(/`/g, "") : null;
+  const detail =
+    stopped === null ? redactSecrets(describeFailure(error, words.forge)).replace(/`/g, "") : null;
   run.log.warn({ comment: run.replyCommentId, error: errorDetail(error) }, "reply ended early");
   const body = renderReplyFailure({ reason, detail, answering: run.replyCommentId });
   await threads

@@ -1,8 +1,7 @@
-// What the check run shows: why the loop stopped (the termination_reason and its static
-// sentence), the figures, and the trace as a table. Tool arguments and previews come from the
-// model and the repository, so they are shown only inside escaped code spans, redacted, and
-// every field stays within GitHub's 65,535-character limit. Everything is built as a Markdown
-// tree and serialized by the same inert writer as review comments.
+// What a review's report shows (a check run, or a summary note): why the loop stopped, the figures,
+// the trace as a table. Tool arguments and previews come from the model and the repository: only in
+// escaped code spans, redacted, every field within 65,535 characters (GitHub's limit, the lowest),
+// built as a Markdown tree and serialized by the same inert writer as review comments.
 
 import type { ReviewCoverage } from "../domain/coverage.ts";
 import type { Severity } from "../domain/finding.ts";
@@ -13,7 +12,7 @@ import type { SettingNames } from "../domain/setting-names.ts";
 import { type Cost, describeSpend } from "../domain/spend.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
-import type { LoopResult, RoundProgress, TraceTurn } from "../llm/types.ts";
+import type { LoopResult, TraceTurn } from "../llm/types.ts";
 import { fitBlocks } from "../review/fit-blocks.ts";
 import { describeDismissal, describeLedger, type LedgerSummary } from "../review/ledger.ts";
 import { escapeText } from "../review/markdown-escape.ts";
@@ -27,13 +26,12 @@ import type { CheckRunOutput } from "./review-report.ts";
 
 export const MAX_CHECK_RUN_FIELD = 65535;
 const ARGUMENT_PREVIEW = 300;
-const TRUNCATED = paragraph(
-  emphasis(text("… (truncated by Loupe: GitHub limits check run text to 65,535 characters)")),
-);
+const TRUNCATED = paragraph(emphasis(text("… (truncated by Loupe to fit a report's 65,535 characters)")));
 
 export interface CheckRunOutputInput {
   readonly result: LoopResult;
-  readonly conclusion: string;
+  /** The check's conclusion, where the forge shows one beside the report (a commit status has its own). */
+  readonly conclusion?: string;
   readonly findingsBySeverity: Record<Severity, number>;
   readonly filesReviewed: number;
   readonly filesSkipped: number;
@@ -104,7 +102,7 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
     ...(input.cost === undefined
       ? []
       : [paragraph(text(describeSpend(result.spend, input.cost, input.names)))]),
-    paragraph(text("Conclusion: "), code(input.conclusion), text(" · head "), code(input.headSha)),
+    paragraph(...conclusionInlines(input.conclusion), code(input.headSha)),
   );
   return {
     title: renderTitle(result, input.findingsBySeverity, total, input.ledger) + coverageTitle(input.coverage),
@@ -114,6 +112,12 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
       input.machineBlock,
     ),
   };
+}
+
+function conclusionInlines(conclusion: string | undefined): Inline[] {
+  return conclusion === undefined
+    ? [text("Head ")]
+    : [text("Conclusion: "), code(conclusion), text(" · head ")];
 }
 
 function renderTitle(
@@ -213,23 +217,6 @@ function preview(value: unknown): string {
   }
   const text = redactSecrets(json);
   return text.length > ARGUMENT_PREVIEW ? `${cutCodePoints(text, ARGUMENT_PREVIEW)}…` : text;
-}
-
-export function renderProgressOutput(progress: RoundProgress, headSha: string): CheckRunOutput {
-  const pass = progress.pass === undefined ? "" : `pass ${progress.pass.index} of ${progress.pass.count}, `;
-  return {
-    title: `Loupe: reviewing (${pass}round ${progress.round} of ${progress.maxRounds})`,
-    summary: serializeBlocks([
-      paragraph(
-        text(
-          `${pass === "" ? "" : `Pass ${progress.pass!.index} of ${progress.pass!.count}: `}` +
-            `Round ${progress.round} of at most ${progress.maxRounds} finished: ${progress.toolCalls} tool calls, ` +
-            `${progress.totalTokens} tokens so far${pass === "" ? "" : " in this pass"}.`,
-        ),
-      ),
-      paragraph(text("Head "), code(headSha)),
-    ]),
-  };
 }
 
 export function renderSkipOutput(reason: string, detail: string): CheckRunOutput {

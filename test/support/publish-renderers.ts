@@ -5,6 +5,7 @@ import type { Finding } from "../../src/domain/finding.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import { clampOutput } from "../../src/forges/github/check-run.ts";
 import { configErrorOutput } from "../../src/forges/github/check-runs/texts.ts";
+import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 import {
   MAX_CHECK_RUN_FIELD,
@@ -278,7 +279,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
     render: (f) => {
       const errors = Array.from({ length: CONFIG_ERRORS }, () => ({ path: f.path, message: f.note }));
       return {
-        markdown: sent(configErrorOutput(errors)).summary,
+        markdown: sent(configErrorOutput(errors, GITHUB_WORDS)).summary,
         expectation: none,
         limit: MAX_CHECK_RUN_FIELD,
       };

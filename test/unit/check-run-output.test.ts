@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@jest/globals";
 import { TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
+import { renderProgressOutput } from "../../src/forges/github/check-runs/progress-output.ts";
 import type { LoopResult, TraceTurn } from "../../src/llm/types.ts";
 import {
   MAX_CHECK_RUN_FIELD,
   renderCheckRunOutput,
-  renderProgressOutput,
   renderSkipOutput,
 } from "../../src/report/check-run-output.ts";
 

@@ -20,6 +20,7 @@ import { type GitHubTarget, resolvePullRequest } from "./resolve-pull-request.ts
 import { resolveFixedThreads } from "./resolve-threads.ts";
 import type { SecondaryRetryOptions } from "./retry-secondary.ts";
 import { listReviewThreads, resolveReviewThread } from "./review-threads.ts";
+import { GITHUB_WORDS } from "./words.ts";
 
 export interface GitHubHostOptions<W extends WorkspaceHandle = Workspace> {
   readonly octokit: GitHubClient;
@@ -45,6 +46,7 @@ export function gitHubHost<W extends WorkspaceHandle>(
   const pr = { ...ref, pullNumber: request.pullNumber };
   return {
     repository: { ...ref, host: options.gitHost },
+    words: GITHUB_WORDS,
     pullRequest: () => resolvePullRequest(octokit, request),
     repoConfig: async () => ({
       file: await readRepoConfigFile(octokit, ref, options.configPath ?? REPO_CONFIG_PATH),

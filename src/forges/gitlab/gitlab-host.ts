@@ -6,6 +6,7 @@
 // is the operator's setting, registered for redaction at start: disposing forgets nothing more.
 
 import type { ChangeSet } from "../../domain/changed-file.ts";
+import type { ForgeWords } from "../../domain/forge-words.ts";
 import type { FetchWorkspace, PullRequestHost } from "../../host/pull-request-host.ts";
 import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
 import { compareHeads } from "./compare-heads.ts";
@@ -16,6 +17,7 @@ import { readRecords, readThreads } from "./notes.ts";
 import { publishReview } from "./publish-review.ts";
 import { gitLabGuidanceSource, type ProjectRef, readConfigFile } from "./repository-files.ts";
 import { gitLabThreads } from "./threads.ts";
+import { gitLabWords } from "./words.ts";
 
 export interface GitLabHostOptions<W extends WorkspaceHandle = Workspace> {
   readonly api: GitLabApi;
@@ -26,6 +28,8 @@ export interface GitLabHostOptions<W extends WorkspaceHandle = Workspace> {
   readonly fetchWorkspace: FetchWorkspace<W>;
   /** The token's own username: only its texts count as Loupe's. */
   readonly self: () => Promise<string>;
+  /** How its texts name GitLab and the rerun command (absent: without the token's username). */
+  readonly words?: ForgeWords;
 }
 
 export function gitLabHost<W extends WorkspaceHandle>(
@@ -55,6 +59,7 @@ export function gitLabHost<W extends WorkspaceHandle>(
       host: new URL(options.url).host,
       references: "wide",
     },
+    words: options.words ?? gitLabWords(null),
     pullRequest: async () => (await read()).pullRequest,
     repoConfig: () => readConfigFile(api, project),
     changes: (pullRequest) => changesOf(pullRequest.headSha),

@@ -22,6 +22,7 @@ import type { WorkspaceHandle } from "../../workspace/types.ts";
 import { gitLabApi, tokenUser } from "./gitlab-api.ts";
 import { gitLabHost } from "./gitlab-host.ts";
 import { mergeRequestStatus, type StatusState } from "./merge-request-status.ts";
+import { gitLabWords } from "./words.ts";
 
 export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly job: ReviewJob;
@@ -70,7 +71,10 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     self: options.self,
   });
   let headSha = request.headSha;
+  // The rerun command the texts give mentions the token's user; without it they still say how.
+  const words = gitLabWords(await options.self().catch(() => null));
   await using host = gitLabHost({
+    words,
     api,
     target: request,
     url: options.gitlab.url,
@@ -100,7 +104,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     log.warn({ error: errorDetail(error) }, "review ended early");
     return cancellation(options.signal) ?? { kind: "failed", error };
   });
-  const ending = endingFor(outcome);
+  const ending = endingFor(outcome, words);
   const reported = await report(status, headSha, ending).catch((error: unknown) => {
     log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
     return false;

@@ -13,6 +13,7 @@ import type { Workspace } from "../../workspace/types.ts";
 import { readReviewConfigFile } from "./config-file.ts";
 import { localChangedFiles } from "./local-changed-files.ts";
 import { openRepository } from "./open-repository.ts";
+import { LOCAL_WORDS } from "./words.ts";
 
 export interface LocalHostOptions {
   /** The repository as given: a directory or a clone URL (its name is shown, never a local path). */
@@ -54,6 +55,7 @@ export function localHost(options: LocalHostOptions): PullRequestHost & AsyncDis
   };
   return {
     repository: repositoryName(options.repo),
+    words: LOCAL_WORDS,
     pullRequest: async () => localPullRequest((await opened()).workspace),
     repoConfig: async () => (await opened()).configFile,
     changes: async () => {

@@ -11,7 +11,6 @@ import type { CancelReason } from "../../../domain/cancel-reason.ts";
 import type { RoundProgress } from "../../../llm/types.ts";
 import { errorDetail } from "../../../log/error-detail.ts";
 import type { JobLogger } from "../../../log/job-logger.ts";
-import { renderProgressOutput } from "../../../report/check-run-output.ts";
 import type { CheckRunEnding } from "../check-run.ts";
 import {
   completeCheckRun,
@@ -22,6 +21,8 @@ import {
 } from "../check-run.ts";
 import type { GitHubClient, RepoRef } from "../octokit.ts";
 import { withSecondaryRetry } from "../retry-secondary.ts";
+import { GITHUB_WORDS } from "../words.ts";
+import { renderProgressOutput } from "./progress-output.ts";
 import { createProgressThrottle } from "./progress-throttle.ts";
 import { cancelledOutput, queuedOutput, reviewingOutput } from "./texts.ts";
 
@@ -99,7 +100,7 @@ async function cancel(
     repo: target.repo,
     checkRunId,
     conclusion: "cancelled",
-    output: cancelledOutput(reason),
+    output: cancelledOutput(reason, GITHUB_WORDS),
     completedAt: new Date(c.now()),
   }).catch((error: unknown) =>
     c.log.warn({ key: label(target), error: errorDetail(error) }, "queued check run not completed"),

@@ -1,8 +1,10 @@
 // Static, publishable check-run texts: a run waiting its turn, a run starting, and the ways a job
-// can end without a review. Error details are reduced to a code or an HTTP status: provider
-// bodies, paths and tokens never reach a check run.
+// can end without a review, in the words of the forge that shows them (a GitLab summary note has
+// the same endings). Error details are reduced to a code or an HTTP status: provider bodies, paths
+// and tokens never reach a check run.
 
 import type { CancelReason } from "../../../domain/cancel-reason.ts";
+import { type ForgeWords, rerunMarkdown } from "../../../domain/forge-words.ts";
 import { redactSecrets } from "../../../domain/redact.ts";
 import { cutCodePoints } from "../../../domain/text.ts";
 import { describeFailure } from "../../../pipeline/describe-failure.ts";
@@ -11,8 +13,6 @@ import { fitBlocks } from "../../../review/fit-blocks.ts";
 import { serializeBlocks } from "../../../review/markdown-serialize.ts";
 import { type Block, code, paragraph, strong, text } from "../../../review/markdown-tree.ts";
 import { CHECK_RUN_TEXT_LIMIT } from "../check-run.ts";
-
-const RERUN_HINT = "Press **Re-run review** to try again.";
 
 export function queuedOutput(headSha: string): CheckRunOutput {
   return {
@@ -25,7 +25,7 @@ export function reviewingOutput(headSha: string): CheckRunOutput {
   return { title: "Loupe: reviewing", summary: `Loupe is reviewing \`${headSha}\`.` };
 }
 
-export function cancelledOutput(reason: CancelReason): CheckRunOutput {
+export function cancelledOutput(reason: CancelReason, words: ForgeWords): CheckRunOutput {
   if (reason.kind === "superseded") {
     return {
       title: `Superseded by ${reason.headSha.slice(0, 7)}`,
@@ -39,26 +39,31 @@ export function cancelledOutput(reason: CancelReason): CheckRunOutput {
     };
   }
   return {
-    title: "Loupe restarted; press Re-run",
-    summary: "Loupe restarted before this review finished. Press **Re-run review** to review this commit.",
+    title: `Loupe restarted; ${words.rerunTitle}`,
+    summary: `Loupe restarted before this review finished. ${rerunMarkdown(words)} to review this commit.`,
   };
 }
 
-export function failureOutput(error: unknown): CheckRunOutput {
-  return { title: "Review not completed", summary: `${describeFailure(error)} ${RERUN_HINT}` };
+export function failureOutput(error: unknown, words: ForgeWords): CheckRunOutput {
+  const summary = `${describeFailure(error, words.forge)} ${rerunMarkdown(words)} to try again.`;
+  return { title: "Review not completed", summary };
 }
 
 /**
  * The repository's own file is quoted here (keys, YAML errors), so it is neutralised like model
  * text, and fitted on the Markdown tree: a 64 KiB file can hold thousands of errors.
  */
-export function configErrorOutput(errors: readonly { path: string; message: string }[]): CheckRunOutput {
+export function configErrorOutput(
+  errors: readonly { path: string; message: string }[],
+  words: ForgeWords,
+): CheckRunOutput {
+  const { verb, control, kind } = words.rerun;
   const blocks: Block[] = [
     paragraph(
       text("Fix "),
       code(".github/loupe.yml"),
-      text(" on the default branch, then press "),
-      strong(text("Re-run review")),
+      text(` on the default branch, then ${verb} `),
+      kind === "button" ? strong(text(control)) : code(control),
       text("."),
     ),
     ...errors.map((e) =>

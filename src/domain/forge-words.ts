@@ -1,0 +1,27 @@
+// How a text Loupe publishes names the place it is published in. Each forge gives its own words;
+// the texts below the forges (the pipeline's notes, the report, a failure's sentence) take them
+// as a value and name no forge themselves, so a GitLab note never says "GitHub" or "check run".
+
+export interface ForgeWords {
+  /** Who answered, or did not: "GitHub". */
+  readonly forge: string;
+  /** What a change under review is called: "pull request". */
+  readonly change: string;
+  /** How a person asks for the review again: a button to press, or a command to comment. */
+  readonly rerun: {
+    readonly verb: string;
+    readonly control: string;
+    readonly kind: "button" | "command";
+  };
+  /** The same, short enough for a title: "press Re-run". */
+  readonly rerunTitle: string;
+  /** The report shows the conclusion (a check run's); a commit status shows its own state instead. */
+  readonly showsConclusion: boolean;
+}
+
+/** The rerun as Markdown, starting with a capital: "Press **Re-run review**". */
+export function rerunMarkdown(words: ForgeWords): string {
+  const { verb, control, kind } = words.rerun;
+  const shown = kind === "button" ? `**${control}**` : `\`${control}\``;
+  return `${verb.charAt(0).toUpperCase()}${verb.slice(1)} ${shown}`;
+}
