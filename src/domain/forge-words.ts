@@ -7,11 +7,11 @@ export interface ForgeWords {
   readonly forge: string;
   /** What a change under review is called: "pull request". */
   readonly change: string;
-  /** How a person asks for the review again: a button to press, or a command to comment. */
+  /** How a person asks for the review again: a button to press, a command to comment, or a plain step. */
   readonly rerun: {
     readonly verb: string;
     readonly control: string;
-    readonly kind: "button" | "command";
+    readonly kind: "button" | "command" | "step";
   };
   /** The same, short enough for a title: "press Re-run". */
   readonly rerunTitle: string;
@@ -22,6 +22,6 @@ export interface ForgeWords {
 /** The rerun as Markdown, starting with a capital: "Press **Re-run review**". */
 export function rerunMarkdown(words: ForgeWords): string {
   const { verb, control, kind } = words.rerun;
-  const shown = kind === "button" ? `**${control}**` : `\`${control}\``;
+  const shown = kind === "button" ? `**${control}**` : kind === "command" ? `\`${control}\`` : control;
   return `${verb.charAt(0).toUpperCase()}${verb.slice(1)} ${shown}`;
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
 import { gitLabApi } from "../../src/forges/gitlab/gitlab-api.ts";
-import { gitLabWords } from "../../src/forges/gitlab/words.ts";
+import { GITLAB_CI_WORDS, gitLabWords } from "../../src/forges/gitlab/words.ts";
 import { endingFor } from "../../src/jobs/ending.ts";
 import type { ReviewOutcome } from "../../src/pipeline/review-outcome.ts";
 
@@ -113,5 +113,11 @@ describe("a GitLab review's ending, in GitLab's words", () => {
   it("says how to review again when GitLab did not say who the token is", () => {
     const { output } = endingFor({ kind: "failed", error: refused }, gitLabWords(null), TOOL);
     expect(output.summary).toContain("Mention Loupe's user with `review` to try again.");
+  });
+
+  it("tells a pipeline's reader to retry the job, since no server reads commands there", () => {
+    const { output } = endingFor({ kind: "failed", error: refused }, GITLAB_CI_WORDS, TOOL);
+    expect(output.summary).toContain("Retry the Loupe job of this pipeline to try again.");
+    for (const word of GITHUB_ONLY) expect(output.summary).not.toMatch(word);
   });
 });

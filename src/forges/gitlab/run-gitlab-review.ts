@@ -10,7 +10,7 @@
 import type { AppConfig } from "../../config/app-config.ts";
 import type { GitLabConfig } from "../../config/gitlab-config.ts";
 import { queueKey } from "../../domain/review-request.ts";
-import { endingFor } from "../../jobs/ending.ts";
+import { type Ending, endingFor } from "../../jobs/ending.ts";
 import { type AppBudget, reviewBudgetFor } from "../../jobs/review-budget.ts";
 import type { ReviewJob } from "../../jobs/review-job.ts";
 import type { JobSettlement } from "../../jobs/review-queue.ts";
@@ -25,14 +25,14 @@ import type { WorkspaceHandle } from "../../workspace/types.ts";
 import { gitLabApi, tokenUser } from "./gitlab-api.ts";
 import { gitLabHost } from "./gitlab-host.ts";
 import { mergeRequestStatus, type StatusState } from "./merge-request-status.ts";
-import { gitLabWords } from "./words.ts";
+import { GITLAB_CI_WORDS, gitLabWords } from "./words.ts";
 
 export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly job: ReviewJob;
   readonly signal: AbortSignal;
   readonly ports: ReviewPorts<W>;
-  readonly config: AppConfig;
-  readonly gitlab: NonNullable<GitLabConfig>;
+  readonly config: Pick<AppConfig, "autoReviewAuthors">;
+  readonly gitlab: Pick<NonNullable<GitLabConfig>, "url" | "token" | "statusName">;
   readonly log: JobLogger;
   /** The token's own username, looked up once per process. */
   readonly self: () => Promise<string>;
@@ -40,6 +40,16 @@ export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly now?: () => number;
   readonly onEnded?: (ending: ReviewEnding) => void;
   readonly budget?: AppBudget;
+  /** false in a CI job: the job is the merge request's status, Loupe sets none of its own. */
+  readonly commitStatus?: boolean;
+  /** The outcome as the caller gates it (a CI job's `fail-on`), before it is reported. */
+  readonly gate?: (outcome: ReviewOutcome) => ReviewOutcome;
+}
+
+/** The queue's settlement, and the review's outcome and ending for a caller that reports them. */
+export interface GitLabReviewSettlement extends JobSettlement {
+  readonly outcome: ReviewOutcome;
+  readonly ending: Ending;
 }
 
 /** A check run's conclusion as a commit status: only fail_on fails; Loupe's own trouble never blocks. */
@@ -54,8 +64,9 @@ const STATE: Record<CheckConclusion, StatusState> = {
 
 export async function runGitLabReview<W extends WorkspaceHandle>(
   options: RunGitLabReviewOptions<W>,
-): Promise<JobSettlement> {
+): Promise<GitLabReviewSettlement> {
   const { request } = options.job;
+  const commitStatus = options.commitStatus ?? true;
   const now = options.now ?? Date.now;
   const startedAt = now();
   const key = queueKey(request);
@@ -74,8 +85,9 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     self: options.self,
   });
   let headSha = request.headSha;
-  // The rerun command the texts give mentions the token's user; without it they still say how.
-  const words = gitLabWords(await options.self().catch(() => null));
+  // The rerun command the texts give mentions the token's user; without it they still say how. A
+  // pipeline's job (no commit status of its own) is retried instead.
+  const words = commitStatus ? gitLabWords(await options.self().catch(() => null)) : GITLAB_CI_WORDS;
   await using host = gitLabHost({
     words,
     api,
@@ -85,7 +97,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     fetchWorkspace: options.ports.fetchWorkspace,
     self: options.self,
   });
-  const outcome = await reviewPullRequest(host, options.ports, {
+  const reviewed = await reviewPullRequest(host, options.ports, {
     signal: options.signal,
     now: options.now ?? Date.now,
     asked: request.rerun,
@@ -101,6 +113,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     ),
     started: async (pullRequest) => {
       headSha = pullRequest.headSha;
+      if (!commitStatus) return startedAt;
       try {
         return await status.set(
           headSha,
@@ -117,13 +130,13 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     log.warn({ error: errorDetail(error) }, "review ended early");
     return cancellation(options.signal) ?? { kind: "failed", error };
   });
+  const outcome = options.gate?.(reviewed) ?? reviewed;
   const ending = endingFor(outcome, words);
-  const reported = await report(status, headSha, await host.statusRef().catch(() => null), ending).catch(
-    (error: unknown) => {
-      log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
-      return false;
-    },
-  );
+  const ref = commitStatus ? await host.statusRef().catch(() => null) : null;
+  const reported = await report(status, headSha, ref, ending).catch((error: unknown) => {
+    log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
+    return false;
+  });
   options.onEnded?.({
     repository: `${request.owner}/${request.repo}`,
     pullNumber: request.pullNumber,
@@ -134,7 +147,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     ...(outcome.kind === "reviewed" && outcome.findingEvents ? { findingEvents: outcome.findingEvents } : {}),
     durationMs: now() - startedAt,
   });
-  return { remember: ending.remember };
+  return { remember: ending.remember, outcome, ending };
 }
 
 /** The summary note, then the final status (on the ref read with the merge request; none if it was not read). */

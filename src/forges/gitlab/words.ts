@@ -18,3 +18,10 @@ export function gitLabWords(username: string | null): ForgeWords {
     showsConclusion: false,
   };
 }
+
+/** In a merge request pipeline (the CI/CD component) no server reads commands: the job is retried. */
+export const GITLAB_CI_WORDS: ForgeWords = {
+  ...gitLabWords(null),
+  rerun: { verb: "retry", control: "the Loupe job of this pipeline", kind: "step" },
+  rerunTitle: "retry the job",
+};

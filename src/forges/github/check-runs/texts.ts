@@ -63,7 +63,7 @@ export function configErrorOutput(
       text("Fix "),
       code(".github/loupe.yml"),
       text(` on the default branch, then ${verb} `),
-      kind === "button" ? strong(text(control)) : code(control),
+      kind === "button" ? strong(text(control)) : kind === "command" ? code(control) : text(control),
       text("."),
     ),
     ...errors.map((e) =>
