@@ -6,6 +6,7 @@
 
 import { createHash } from "node:crypto";
 import type { HostComment } from "../../host/pull-request-host.ts";
+import { hunkHeader } from "../../review/patch-hunks.ts";
 import type { DiffRefs } from "./merge-request.ts";
 
 interface LineAt {
@@ -41,10 +42,10 @@ export function headLines(patch: string): Map<number, LineAt> {
   let oldLine = 0;
   let newLine = 0;
   for (const raw of patch.split("\n")) {
-    const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw);
+    const header = hunkHeader(raw);
     if (header !== null) {
-      oldLine = Number(header[1]);
-      newLine = Number(header[2]);
+      oldLine = header.oldStart;
+      newLine = header.newStart;
     } else if (newLine === 0 || raw.startsWith("\\")) {
     } else if (raw.startsWith("+")) lines.set(newLine++, { old: oldLine, added: true });
     else if (raw.startsWith("-")) oldLine++;
