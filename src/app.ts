@@ -10,7 +10,7 @@ import type { GitLabConfig } from "./config/gitlab-config.ts";
 import { createPermissionCache } from "./conversation/permission-cache.ts";
 import type { CancelReason } from "./domain/cancel-reason.ts";
 import type { ReviewRequest } from "./domain/review-request.ts";
-import { budgetStoreFor } from "./fleet/budget-store-for.ts";
+import { countedBudget } from "./fleet/budget-store-for.ts";
 import { logFleetStart } from "./fleet/fleet-startup.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming } from "./fleet/fleet-timing.ts";
 import { replyQueueFor } from "./fleet/reply-queue-for.ts";
@@ -142,15 +142,12 @@ function startRuntime<W extends WorkspaceHandle>(
     sleep,
   });
   const reviewEnded = createReviewEndedReporter(metrics, app.log);
-  const budget =
-    options.budget === undefined
-      ? {}
-      : {
-          budget: {
-            ...options.budget,
-            store: options.budget.store ?? budgetStoreFor(redisUrl, config.stateDir),
-          },
-        };
+  const budget = countedBudget(options.budget, {
+    redisUrl,
+    stateDir: config.stateDir,
+    log: app.log,
+    metrics,
+  });
   const gitlab = gitLabRunner({ ...options, ...budget, log: app.log, sleep, onEnded: reviewEnded });
 
   const runner: JobRunner = async (job, signal, onCheckRun) => {

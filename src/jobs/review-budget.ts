@@ -11,17 +11,21 @@ import {
   type BudgetStore,
   capsOf,
   countersFor,
+  tightestPerPullRequest,
   unitsOf,
 } from "../domain/budget.ts";
 import { costOf } from "../domain/spend.ts";
 import type { Admission, ReviewBudget } from "../pipeline/budget-step.ts";
 import { commandHandle, commandText } from "../pipeline/command-text.ts";
+import type { BudgetAlerts } from "./budget-alerts.ts";
 
 /** The operator's spend settings, the review's own token budget, and where spend is counted. */
 export interface AppBudget {
   readonly settings: BudgetSettings;
   readonly maxTokens: number;
   readonly store?: BudgetStore;
+  /** Told what each counter holds once a review settles (or is refused): the threshold alerts. */
+  readonly alerts?: BudgetAlerts;
 }
 
 /** The review's budget under the App's, counted for `owner`: none when no store counts spend. */
@@ -31,8 +35,10 @@ export function reviewBudgetFor(
   now: () => number,
 ): { readonly budget?: ReviewBudget } {
   if (app?.store === undefined) return {};
-  const { store, settings, maxTokens } = app;
-  return { budget: createReviewBudget({ store, settings, maxTokens, owner, now }) };
+  const { store, settings, maxTokens, alerts } = app;
+  return {
+    budget: createReviewBudget({ store, settings, maxTokens, owner, now, ...(alerts ? { alerts } : {}) }),
+  };
 }
 
 export interface ReviewBudgetOptions {
@@ -42,6 +48,7 @@ export interface ReviewBudgetOptions {
   /** The review's own token budget (REVIEW_MAX_TOKENS): the most it ever reserves. */
   readonly maxTokens: number;
   readonly now?: () => number;
+  readonly alerts?: BudgetAlerts;
 }
 
 /** Below this, a review cannot do a round of useful work: it is refused instead of started. */
@@ -52,8 +59,9 @@ export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
   const now = options.now ?? Date.now;
   return {
     async admit({ asked, config, mention }): Promise<Admission> {
-      // The repository's own caps (`budget` in loupe.yml) count for it alone, on top of the installation's.
-      const caps = [...settings.caps, ...capsOf("repository", config.budget)];
+      // The repository's own caps (`budget` in loupe.yml) count for it alone, on top of the
+      // installation's; a pull request's cap is the lower of the operator's and the repository's.
+      const caps = tightestPerPullRequest([...settings.caps, ...capsOf("repository", config.budget)]);
       if (caps.length === 0)
         return { kind: "admitted", maxTokens: options.maxTokens, settle: async () => {} };
       const counters = countersFor(caps, options.owner, now(), asked ? settings.hardFactor : 1);
@@ -61,6 +69,7 @@ export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
       const want = { min: Math.min(MIN_REVIEW_TOKENS, options.maxTokens), max: options.maxTokens };
       const grant = await store.reserve(counters, want, rate);
       if (grant.kind === "refused") {
+        await options.alerts?.observe([grant.counter], [grant.spent]);
         const command = asked ? "" : commandText(await commandHandle(mention), "review");
         return { kind: "refused", detail: refusal(grant.counter, grant.spent, command, settings) };
       }
@@ -73,15 +82,27 @@ export function createReviewBudget(options: ReviewBudgetOptions): ReviewBudget {
           const tokens = spend.input_tokens + spend.cached_input_tokens + spend.output_tokens;
           const spent = unitsOf(counters, tokens, dollars);
           const reserved = unitsOf(counters, grant.tokens, grant.tokens * rate);
-          await store.adjust(
+          const held = await store.adjust(
             counters,
             spent.map((amount, i) => amount - reserved[i]!),
           );
+          await options.alerts?.observe(counters, held);
         },
       };
     },
   };
 }
+
+const WHO = {
+  installation: "This installation",
+  repository: "This repository",
+  pull_request: "This pull request",
+} as const;
+const WHEN = {
+  day: "today (UTC)",
+  month: "this month (UTC)",
+  pull_request: "across all its pushes and re-runs",
+} as const;
 
 function dollarsPerTokenAtMost(prices: NonNullable<BudgetSettings["prices"]>): number {
   return Math.max(prices.input, prices.cachedInput, prices.output) / 1_000_000;
@@ -92,17 +113,22 @@ function refusal(counter: BudgetCounter, spent: number, command: string, setting
   const { cap } = counter;
   const amount = (n: number) =>
     cap.unit === "tokens" ? `${Math.round(n).toLocaleString("en-US")} tokens` : `$${n.toFixed(2)}`;
-  const who = cap.scope === "installation" ? "This installation" : "This repository";
-  const when = cap.period === "day" ? "today (UTC)" : "this month (UTC)";
+  const who = WHO[cap.scope];
+  const when = WHEN[cap.period];
   const resets = new Date(counter.resetsAt)
     .toISOString()
     .replace("T", " ")
     .replace(/:00\.000Z$/, " UTC");
-  const source = cap.scope === "installation" ? "the operator's" : "`budget` in `.github/loupe.yml`";
+  const source =
+    (cap.setBy ?? cap.scope) === "installation" ? "the operator's" : "`budget` in `.github/loupe.yml`";
+  const again =
+    cap.period === "pull_request"
+      ? "Its count is kept for 90 days after its last review."
+      : `It starts again at ${resets}.`;
   // What is counted includes what reviews still running may spend: they give back the rest.
   const base =
     `Budget reached: ${who} has used ${amount(spent)} ${when}, counting what reviews still running may spend, ` +
-    `against a cap of ${amount(cap.limit)} (${source}). It starts again at ${resets}.`;
+    `against a cap of ${amount(cap.limit)} (${source}). ${again}`;
   return command === ""
     ? `${base} A review someone asks for may go up to ${settings.hardFactor}× the cap, and this one would go past that.`
     : `${base} Someone with write access can still start this review with ${command} (up to ${settings.hardFactor}× the cap).`;

@@ -25,7 +25,8 @@ const VERIFIER = "You are Loupe's verifier. A reviewer proposed the finding belo
 
 function request(body: Record<string, unknown>): RecordedRequest {
   const bodyText = JSON.stringify(body);
-  return { method: "POST", url: "/v1/chat/completions", headers: {}, bodyText, body };
+  const times = { arrivedAt: 0, answeredAt: null, inFlightOnArrival: 1 };
+  return { method: "POST", url: "/v1/chat/completions", headers: {}, bodyText, body, ...times };
 }
 
 function messages(system: string, user: string, tools: number) {

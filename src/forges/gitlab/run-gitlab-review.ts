@@ -108,7 +108,11 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     ...reviewBudgetFor(
       options.budget,
       // GitLab has no installations: one owner for the instance, each project apart from GitHub's.
-      { installationId: 0, repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase() },
+      {
+        installationId: 0,
+        repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase(),
+        pullRequest: request.pullNumber,
+      },
       now,
     ),
     started: async (pullRequest) => {
