@@ -15,6 +15,8 @@ export interface ForgeWords {
   };
   /** The same, short enough for a title: "press Re-run". */
   readonly rerunTitle: string;
+  /** A way to ask for a review beside the review command ("the Re-run button"), or null: none. */
+  readonly besideCommand: string | null;
   /** The report shows the conclusion (a check run's); a commit status shows its own state instead. */
   readonly showsConclusion: boolean;
 }

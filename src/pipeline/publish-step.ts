@@ -50,7 +50,9 @@ export async function publishStep(input: PublishStepInput): Promise<Published> {
         allInBody: plan.allInBody,
       });
       if (outcome.kind === "posted" && outcome.allInBody && plan.comments.length > 0) {
-        notes.push("GitHub refused the inline comments, so every finding is in the review body.");
+        notes.push(
+          `${host.words.forge} refused the inline comments, so every finding is in the review body.`,
+        );
       }
       log.info({ review: outcome.kind }, "review published");
       if (outcome.kind === "posted") posted = plan.ledger.fresh;

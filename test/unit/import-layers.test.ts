@@ -126,6 +126,28 @@ const NEVER_WRITTEN: readonly [string, string, RegExp][] = [
   ],
 ];
 
+/** Where no forge is named in a string: the port's users write every forge's texts in its words. */
+const FORGE_FREE = ["pipeline", "report"];
+/** The forges' names and words; `.github/loupe.yml` is a path every forge reads, not a name. */
+const FORGE_WORDS = /GitHub|GitLab|[Pp]ull request|[Mm]erge request|[Cc]heck run|Re-run/;
+
+/** The string literals of a source file, comments left out. */
+function stringsOf(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  return [...code.matchAll(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g)].map((m) => m[0]);
+}
+
+function forgeWordProblems(root: string, folders: ReadonlyMap<string, Band>): string[] {
+  return sources(root).flatMap((file) => {
+    if (!FORGE_FREE.includes(folderOf(file, root, folders))) return [];
+    return stringsOf(fs.readFileSync(file, "utf8"))
+      .filter((literal) => FORGE_WORDS.test(literal))
+      .map(
+        (literal) => `${path.relative(root, file)}: never (a forge's name or words in a string: ${literal})`,
+      );
+  });
+}
+
 function writtenProblems(root: string, folders: ReadonlyMap<string, Band>): string[] {
   return sources(root).flatMap((file) => {
     const folder = folderOf(file, root, folders);
@@ -146,7 +168,7 @@ function bandProblems(root: string, folders: ReadonlyMap<string, Band>): string[
     else if (to !== undefined && BANDS.indexOf(to) > BANDS.indexOf(from)) problems.push(`${says}: upward`);
     for (const [why, breaks] of NEVER) if (breaks(edge, folders)) problems.push(`${says}: never (${why})`);
   }
-  return [...new Set([...problems, ...writtenProblems(root, folders)])];
+  return [...new Set([...problems, ...writtenProblems(root, folders), ...forgeWordProblems(root, folders)])];
 }
 
 /** Folder cycles (within a band: across bands one direction is already upward). */
@@ -218,12 +240,17 @@ describe("the bands of src/", () => {
         'import { c } from "../forges/github/c.ts";\nawait options.octokit.rest.pulls.get({});\n',
       );
       write("replies/f.ts", 'import type { GitHubClient } from "../forges/github/octokit.ts";\n');
+      write(
+        "pipeline/g.ts",
+        '// GitHub, in a comment, is fine\nexport const note = `GitHub refused ${"it"}`;\n',
+      );
       const test = new Map<string, Band>([
         ["domain", "core"],
         ["llm", "engines"],
         ["forges/github", "adapters"],
         ["jobs", "adapters"],
         ["replies", "adapters"],
+        ["pipeline", "pipeline"],
       ]);
       expect(bandProblems(dir, test)).toEqual([
         "domain/a.ts (domain, core) imports llm/b.ts (llm, engines): upward",
@@ -232,6 +259,7 @@ describe("the bands of src/", () => {
         "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, adapters): never (the port, pipeline/, report/ or an engine imports a forge)",
         "replies/e.ts (replies, adapters) imports forges/github/c.ts (forges/github, adapters): never (replies/ calls GitHub but through the host (or the comment handler's conversation API))",
         "replies/e.ts: never (replies/ makes a direct Octokit call (a reply goes through the host))",
+        'pipeline/g.ts: never (a forge\'s name or words in a string: `GitHub refused ${"it"}`)',
       ]);
       expect(folderCycles(dir, test)).toEqual(["forges/github → jobs → forges/github"]);
     } finally {

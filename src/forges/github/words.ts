@@ -8,5 +8,6 @@ export const GITHUB_WORDS: ForgeWords = {
   change: "pull request",
   rerun: { verb: "press", control: RERUN_ACTION.label, kind: "button" },
   rerunTitle: "press Re-run",
+  besideCommand: "the Re-run button",
   showsConclusion: true,
 };

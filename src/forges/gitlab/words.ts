@@ -15,6 +15,7 @@ export function gitLabWords(username: string | null): ForgeWords {
         ? { verb: "mention Loupe's user with", control: command, kind: "command" }
         : { verb: "comment", control: command, kind: "command" },
     rerunTitle: username === null ? "mention Loupe with review" : `comment ${command}`,
+    besideCommand: null,
     showsConclusion: false,
   };
 }

@@ -7,5 +7,6 @@ export const LOCAL_WORDS: ForgeWords = {
   change: "change",
   rerun: { verb: "run", control: "loupe review", kind: "command" },
   rerunTitle: "run loupe review again",
+  besideCommand: null,
   showsConclusion: true,
 };
