@@ -182,10 +182,11 @@ function startRuntime<W extends WorkspaceHandle>(
     ...timing,
   });
   metrics.watchQueue(() => readQueue(reviews));
-  const replyEnded = createReplyEndedReporter(metrics, app.log);
+  const replyEnded = createReplyEndedReporter(metrics, app.log, options.budget?.settings.prices ?? null);
   const gitlabReply = gitLabReplyRunner({
     ...{ ports, config, log: app.log },
     ...options,
+    ...budget,
     onEnded: replyEnded,
   });
   const replyRunner: ReplyRunner = async (request, signal) =>
@@ -193,6 +194,7 @@ function startRuntime<W extends WorkspaceHandle>(
       ? gitlabReply(request, signal)
       : runReply({
           ...{ request, signal, ports, config, log: app.log, botLogin, onEnded: replyEnded },
+          ...budget,
           octokit: await installation(request.installationId),
         });
   const replies = replyQueueFor({

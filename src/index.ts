@@ -71,7 +71,11 @@ export function createLoupe(
       ...(metrics ? { metrics } : {}),
       redisUrl: fleet.redisUrl,
       ...(settings.gitlab === null ? {} : { gitlab: settings.gitlab }),
-      budget: { settings: settings.budget, maxTokens: limits.maxTokens },
+      budget: {
+        settings: settings.budget,
+        maxTokens: limits.maxTokens,
+        replyMaxTokens: replyLimits.maxTokens,
+      },
       ...(options.stillDownLogMs === undefined ? {} : { stillDownLogMs: options.stillDownLogMs }),
       fleetTiming: { lockMs: fleet.lockMs, stalledIntervalMs: fleet.lockMs / 2, leaseMs: 2 * fleet.lockMs },
     });

@@ -43,6 +43,11 @@ export const BudgetSchema = v.pipe(
       numberText("BUDGET_HARD_FACTOR", (n) => n >= 1 && n <= 10, "a number from 1 to 10"),
       String(DEFAULT_HARD_FACTOR),
     ),
+    BUDGET_REPOSITORY_SHARE: numberVar(
+      "BUDGET_REPOSITORY_SHARE",
+      (n) => Number.isFinite(n) && n > 0 && n <= 1,
+      "a fraction above 0 and at most 1 (e.g. 0.25)",
+    ),
     REVIEW_PRICE_INPUT: price("REVIEW_PRICE_INPUT"),
     REVIEW_PRICE_CACHED_INPUT: price("REVIEW_PRICE_CACHED_INPUT"),
     REVIEW_PRICE_OUTPUT: price("REVIEW_PRICE_OUTPUT"),
@@ -85,7 +90,12 @@ export const BudgetSchema = v.pipe(
       tokens_per_pull_request: e.BUDGET_TOKENS_PER_PULL_REQUEST,
       dollars_per_pull_request: e.BUDGET_DOLLARS_PER_PULL_REQUEST,
     });
-    return { caps, prices, hardFactor: e.BUDGET_HARD_FACTOR };
+    return {
+      caps,
+      prices,
+      hardFactor: e.BUDGET_HARD_FACTOR,
+      ...(e.BUDGET_REPOSITORY_SHARE === undefined ? {} : { repositoryShare: e.BUDGET_REPOSITORY_SHARE }),
+    };
   }),
 );
 
@@ -95,4 +105,9 @@ export interface BudgetSettings {
   readonly prices: Prices | null;
   /** How far past the caps a review someone asked for may go (BUDGET_HARD_FACTOR). */
   readonly hardFactor: number;
+  /**
+   * The most of each installation cap one repository may spend (BUDGET_REPOSITORY_SHARE, a
+   * fraction); absent, any repository may spend the whole of it.
+   */
+  readonly repositoryShare?: number;
 }

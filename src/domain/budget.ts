@@ -20,6 +20,8 @@ export interface BudgetCap {
   readonly limit: number;
   /** A pull request's cap only: whose it is (the tighter of the two wins). */
   readonly setBy?: CapSource;
+  /** A repository's share of an installation cap (BUDGET_REPOSITORY_SHARE), when that set it. */
+  readonly share?: number;
 }
 
 /** Caps by unit and period, as both the operator and `.github/loupe.yml` write them; unset: none. */
@@ -30,6 +32,32 @@ export interface CapLimits {
   readonly dollars_per_month?: number | undefined;
   readonly tokens_per_pull_request?: number | undefined;
   readonly dollars_per_pull_request?: number | undefined;
+}
+
+/**
+ * A repository's caps: its own (`budget` in its settings), and, with a share (the operator's
+ * BUDGET_REPOSITORY_SHARE), that fraction of each installation day or month cap, counted for the
+ * repository alone. Where both bound the same unit and period the lower holds: one counter each,
+ * so a reservation is never counted twice.
+ */
+export function repositoryCaps(
+  own: CapLimits,
+  installation: readonly BudgetCap[],
+  share: number | undefined,
+): BudgetCap[] {
+  const caps = capsOf("repository", own);
+  if (share === undefined) return caps;
+  for (const cap of installation) {
+    if (cap.scope !== "installation") continue;
+    const limit = cap.unit === "tokens" ? Math.floor(cap.limit * share) : cap.limit * share;
+    const same = caps.findIndex(
+      (c) => c.scope === "repository" && c.unit === cap.unit && c.period === cap.period,
+    );
+    const shared: BudgetCap = { scope: "repository", unit: cap.unit, period: cap.period, limit, share };
+    if (same === -1) caps.push(shared);
+    else if (limit < caps[same]!.limit) caps[same] = shared;
+  }
+  return caps;
 }
 
 export function capsOf(scope: CapSource, limits: CapLimits): BudgetCap[] {

@@ -94,7 +94,10 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         tools: toolsFor(input.view),
         model: options.provider.model,
         prompt: { ...input.prompt, code: await codeExcerpt(input.view, input.prompt.finding) },
-        limits: replyLimits,
+        limits:
+          input.maxTokens === undefined
+            ? replyLimits
+            : { ...replyLimits, maxTokens: Math.min(replyLimits.maxTokens, input.maxTokens) },
         toolCalls: options.provider.toolCalls,
         includeTrace: false,
         signal: input.signal,

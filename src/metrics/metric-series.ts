@@ -51,13 +51,13 @@ export function createSeries(registry: Registry, build: BuildInfo) {
     billed: counter(
       registry,
       "loupe_tokens_total",
-      "Tokens of reviews as providers bill them, by kind (input, cached_input, output)",
+      "Tokens of reviews and replies as providers bill them, by kind (input, cached_input, output)",
       ["kind"],
     ),
     dollars: counter(
       registry,
       "loupe_cost_dollars_total",
-      "Dollars reviews cost, by the provider's reported cost or the operator's REVIEW_PRICE_* (unpriced reviews add nothing)",
+      "Dollars reviews and replies cost, by the provider's reported cost or the operator's REVIEW_PRICE_* (unpriced ones add nothing)",
       [],
     ),
     toolCalls: counter(
@@ -97,7 +97,7 @@ export function createSeries(registry: Registry, build: BuildInfo) {
     replies: counter(
       registry,
       "loupe_thread_replies_total",
-      "Replies in Loupe's review threads, by outcome (answered, failed, skipped, cancelled)",
+      "Replies in Loupe's review threads, by outcome (answered, failed, skipped, refused, cancelled)",
       ["outcome"],
     ),
   };

@@ -31,6 +31,10 @@ export interface ReplyEndedReport {
   readonly outcome: string;
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** The same tokens as billed (nothing when the loop never ran: a skip, a refusal). */
+  readonly spend: Spend;
+  /** The reply's cost in dollars, or null when nothing prices it. */
+  readonly dollars: number | null;
   /** An answered reply's verdict on the finding (still_valid, fixed, withdrawn, dismissed). */
   readonly findingStatus: string | null;
 }

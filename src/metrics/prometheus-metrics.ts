@@ -72,6 +72,11 @@ export function createPrometheusMetrics(
         findings.inc({ event: report.findingStatus });
       if (report.promptTokens > 0) tokens.inc({ kind: "prompt" }, report.promptTokens);
       if (report.completionTokens > 0) tokens.inc({ kind: "completion" }, report.completionTokens);
+      // A reply's spend is counted with the reviews': the same bill, the same budgets.
+      billed.inc({ kind: "input" }, report.spend.input_tokens);
+      billed.inc({ kind: "cached_input" }, report.spend.cached_input_tokens);
+      billed.inc({ kind: "output" }, report.spend.output_tokens);
+      if (report.dollars !== null) dollars.inc(report.dollars);
     },
     toolCall(tool, ok) {
       toolCalls.inc({ tool, ok: ok ? "true" : "false" });
