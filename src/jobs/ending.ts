@@ -14,6 +14,7 @@ import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { renderCheckRunOutput, renderSkipOutput, withMachineBlock } from "../report/check-run-output.ts";
 import type { CheckRunOutput } from "../report/review-report.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
+import type { ReferenceSyntax } from "../review/wide-references.ts";
 import { conclusionFor } from "./conclusion.ts";
 
 /** The check run's ending, and what the queue keeps of it. */
@@ -31,13 +32,15 @@ function withDocument(output: CheckRunOutput, block: string): CheckRunOutput {
 
 /**
  * `words`: how the texts name the forge that shows them; `names`: how they name settings where
- * they are read (the Action: its inputs).
+ * they are read (the Action: its inputs); `references`: the host's, where the texts are also a note
+ * there (GitLab's summary note).
  */
 export function endingFor(
   outcome: ReviewOutcome,
   words: ForgeWords,
   tool: LoupeTool = loupeTool(),
   names: SettingNames = ENVIRONMENT_NAMES,
+  references?: ReferenceSyntax,
 ): Ending {
   const block = reviewJsonBlock(reviewDocument(outcome, tool), CHECK_RUN_TEXT_LIMIT - TRACE_ROOM);
   switch (outcome.kind) {
@@ -89,6 +92,7 @@ export function endingFor(
           ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
           names,
           machineBlock: block,
+          ...(references === undefined ? {} : { references }),
         }),
         remember: !outcome.publishFailed,
       };

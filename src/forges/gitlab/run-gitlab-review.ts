@@ -20,7 +20,7 @@ import type { ReviewEnding } from "../../metrics/review-ended.ts";
 import { cancellation, type ReviewOutcome, skipped } from "../../pipeline/review-outcome.ts";
 import type { ReviewPorts } from "../../pipeline/review-ports.ts";
 import { reviewPullRequest } from "../../pipeline/review-pull-request.ts";
-import type { CheckConclusion } from "../../report/review-report.ts";
+import type { CheckConclusion, CheckRunOutput } from "../../report/review-report.ts";
 import type { WorkspaceHandle } from "../../workspace/types.ts";
 import { type GitLabHealth, gitLabApi, gitLabStatus, tokenUser } from "./gitlab-api.ts";
 import { gitLabHost } from "./gitlab-host.ts";
@@ -143,7 +143,8 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
   });
   if (missing) return { remember: false, outcome: reviewed, ending: endingFor(reviewed, words) };
   const outcome = options.gate?.(reviewed) ?? reviewed;
-  const ending = endingFor(outcome, words);
+  // The summary note is GitLab Markdown: model text in it is written for GitLab's references.
+  const ending = endingFor(outcome, words, undefined, undefined, "wide");
   const ref = commitStatus ? await host.statusRef().catch(() => null) : null;
   const reported = await report(status, headSha, ref, ending).catch((error: unknown) => {
     log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
@@ -195,11 +196,16 @@ async function report(
   ref: string | null,
   ending: ReturnType<typeof endingFor>,
 ): Promise<boolean> {
-  const { title, summary, text } = ending.output;
-  await status.summary([`### ${title}`, summary, ...(text === undefined ? [] : [text])].join("\n\n"));
+  await status.summary(summaryNoteText(ending.output));
   if (ref === null) return false;
-  await status.set(headSha, ref, STATE[ending.conclusion], title);
+  await status.set(headSha, ref, STATE[ending.conclusion], ending.output.title);
   return true;
+}
+
+/** The summary note's text: what the check run would show, under its title. */
+export function summaryNoteText(output: CheckRunOutput): string {
+  const { title, summary, text } = output;
+  return [`### ${title}`, summary, ...(text === undefined ? [] : [text])].join("\n\n");
 }
 
 /** The runner of GitLab's jobs in the App's queues: one token user lookup for the process. */
