@@ -7,25 +7,25 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { AppSettings } from "./config/app-settings.ts";
 import { loadEnvironment } from "./config/load-env.ts";
 import { readStartup } from "./config/startup.ts";
+import { createPermissionCache } from "./conversation/permission-cache.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
+import { checkGitLabAccess, type GitLabAccess } from "./forges/gitlab/check-access.ts";
+import { gitLabApi, tokenUser } from "./forges/gitlab/gitlab-api.ts";
+import { createGitLabCommentHandler } from "./forges/gitlab/gitlab-comment-handler.ts";
+import { createGitLabWebhook, type GitLabWebhook } from "./forges/gitlab/gitlab-webhook.ts";
 import { startAppServer } from "./http/app-server.ts";
-import { createGitLabWebhook, type GitLabWebhook } from "./http/gitlab-webhook.ts";
-import { checkGitLabAccess, type GitLabAccess } from "./host/gitlab/check-access.ts";
-import { gitLabApi, tokenUser } from "./host/gitlab/gitlab-api.ts";
-import { createGitLabCommentHandler } from "./replies/gitlab-comment-handler.ts";
-import { createPermissionCache } from "./conversation/permission-cache.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
-import type { AppSettings } from "./config/app-settings.ts";
 import { createLoupe, type LoupeProcessRuntime } from "./index.ts";
-import type { Logger } from "./log/job-logger.ts";
-import type { Metrics } from "./metrics/metrics.ts";
 import { shutDownProcess } from "./jobs/process-shutdown.ts";
 import { createLog } from "./log/create-log.ts";
+import type { Logger } from "./log/job-logger.ts";
+import type { Metrics } from "./metrics/metrics.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
 import { readAppYml } from "./setup/app-manifest.ts";
 import { startSetupServer } from "./setup/setup-server.ts";
@@ -61,7 +61,8 @@ async function main(): Promise<void> {
     gitlab?.webhookSecret,
   ])
     registerSecret(secret ?? undefined);
-  const log = await createLog(settings.log);
+  // Without the GitHub App no Probot runs: its lines are not labelled as Probot's.
+  const log = await createLog(settings.log, settings.appId === null ? "loupe" : "probot");
   const gitlabAccess = gitlab === null ? null : await checkGitLabAtStart(gitlab, log);
   const metrics = createPrometheusMetrics({ version: packageVersion() });
   const readiness = createReadinessTracker();

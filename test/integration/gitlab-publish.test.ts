@@ -4,8 +4,8 @@
 // a retry after Loupe stopped in the middle of publishing, and an earlier crashed run's drafts.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { gitLabApi } from "../../src/host/gitlab/gitlab-api.ts";
-import { gitLabHost } from "../../src/host/gitlab/gitlab-host.ts";
+import { gitLabApi } from "../../src/forges/gitlab/gitlab-api.ts";
+import { gitLabHost } from "../../src/forges/gitlab/gitlab-host.ts";
 import type { HostComment, HostReview } from "../../src/host/pull-request-host.ts";
 import { publishStep } from "../../src/pipeline/publish-step.ts";
 import type { PlannedReview } from "../../src/pipeline/review-ports.ts";
