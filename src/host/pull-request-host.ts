@@ -84,9 +84,19 @@ export interface HostReview {
   readonly allInBody: () => string;
 }
 
-/** What publishing did: posted now (maybe all in the body), or found already posted by a retry. */
+/**
+ * What publishing did: posted now (maybe all in the body, or some comments in one note of their
+ * own: `unplaced`, a host that validates a line only when it publishes it), or found already
+ * posted by a retry.
+ */
 export type Published =
-  | { readonly kind: "posted"; readonly reviewId: number; readonly allInBody: boolean }
+  | {
+      readonly kind: "posted";
+      readonly reviewId: number;
+      readonly allInBody: boolean;
+      /** Comments the host would not place on their lines, posted together in one note instead. */
+      readonly unplaced?: number;
+    }
   | { readonly kind: "already_posted"; readonly reviewId: number };
 
 export interface HostPublisher {
