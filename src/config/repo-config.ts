@@ -15,8 +15,18 @@ export const MAX_CONFIG_BYTES = 64 * 1024;
 
 type Errors = { path: string; message: string }[];
 
+/** One layer's file, validated, with the top-level keys it sets (the rest are the defaults). */
+export type ConfigLayerResult =
+  | { ok: true; config: RepoConfig; keys: readonly string[] }
+  | { ok: false; errors: { path: string; message: string }[] };
+
 export function parseRepoConfig(yamlText: string | null): RepoConfigResult {
-  if (yamlText === null) return { ok: true, config: defaultRepoConfig() };
+  const parsed = parseConfigLayer(yamlText);
+  return parsed.ok ? { ok: true, config: parsed.config } : parsed;
+}
+
+export function parseConfigLayer(yamlText: string | null): ConfigLayerResult {
+  if (yamlText === null) return { ok: true, config: defaultRepoConfig(), keys: [] };
   if (Buffer.byteLength(yamlText, "utf8") > MAX_CONFIG_BYTES) {
     return fail("(file)", `is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
   }
@@ -52,14 +62,14 @@ export function parseRepoConfig(yamlText: string | null): RepoConfigResult {
   } catch {
     return fail("(yaml)", "could not be read as plain data");
   }
-  if (data === null || data === undefined) return { ok: true, config: defaultRepoConfig() }; // empty file
+  if (data === null || data === undefined) return { ok: true, config: defaultRepoConfig(), keys: [] }; // empty file
   if (typeof data !== "object" || Array.isArray(data))
     return fail("(root)", "must be a mapping of keys to values");
   const parsed = v.safeParse(RepoConfigSchema, data);
   if (!parsed.success) {
     return { ok: false, errors: parsed.issues.slice(0, 20).map((issue) => toError(issue)) };
   }
-  return { ok: true, config: parsed.output };
+  return { ok: true, config: parsed.output, keys: Object.keys(data) };
 }
 
 function toError(issue: v.BaseIssue<unknown>): { path: string; message: string } {
@@ -70,7 +80,7 @@ function toError(issue: v.BaseIssue<unknown>): { path: string; message: string }
   return { path, message: issue.message.replace(/^Invalid (?:type|value|length): /, "") };
 }
 
-function fail(path: string, message: string): RepoConfigResult {
+function fail(path: string, message: string): ConfigLayerResult {
   return { ok: false, errors: [{ path, message }] };
 }
 

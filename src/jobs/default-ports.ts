@@ -5,7 +5,7 @@
 
 import type { ProviderConfig } from "../config/provider-config.ts";
 import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
-import { parseRepoConfig } from "../config/repo-config.ts";
+import { parseConfigLayer } from "../config/repo-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import { codeExcerpt } from "../conversation/code-excerpt.ts";
 import type { Finding } from "../domain/finding.ts";
@@ -50,7 +50,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
   const toolsFor = (view: Parameters<typeof createToolRegistry>[0]) =>
     observeToolCalls(createToolRegistry(view), options.metrics ?? NO_METRICS);
   return {
-    parseRepoConfig,
+    parseRepoConfig: parseConfigLayer,
     reviewTimeoutMs: options.limits.timeoutMs,
     fetchWorkspace: (input) =>
       fetchWorkspace({

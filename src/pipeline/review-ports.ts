@@ -4,7 +4,7 @@
 // to a workspace that lives in a worker. Tests bind the real modules with a local git server and
 // a scripted provider, or swap a port to force a path (a failing fetch, a slow loop).
 
-import type { RepoConfigResult } from "../config/repo-config.ts";
+import type { ConfigLayerResult } from "../config/repo-config.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import type { ListedChange } from "../diff/listed-change.ts";
@@ -124,7 +124,8 @@ export interface PlannedReview {
  * fetch and the plan by throwing a LoupeError whose code is that reason.
  */
 export interface ReviewPorts<W extends WorkspaceHandle = Workspace> {
-  parseRepoConfig(text: string | null): RepoConfigResult;
+  /** One layer's file (the organisation's or the repository's), validated, with the keys it sets. */
+  parseRepoConfig(text: string | null): ConfigLayerResult;
   /** A forge host fetches with it (tests swap it to force a failing or slow fetch). */
   readonly fetchWorkspace: FetchWorkspace<W>;
   runLoop(input: LoopInput<W>): Promise<LoopResult>;

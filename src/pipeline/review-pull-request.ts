@@ -33,6 +33,7 @@ import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 import { fullyCovered, type Prepared, reviewedFacts } from "./reviewed-facts.ts";
 import { scopeStep } from "./scope-step.ts";
+import { countedRules, withSettings } from "./applied-settings.ts";
 import { decideSettings } from "./settings-step.ts";
 import { stoppedRecord, unlessStopped } from "./stopped-review.ts";
 import { verifyStep } from "./verify-step.ts";
@@ -73,7 +74,7 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
   const prepared = await prepare(host, ports, run);
   if (prepared.kind !== "prepared") return prepared;
   const held = await budgetStep(run.budget, { asked: run.asked, config: prepared.config, ...mentionOf(run) });
-  if (held.kind !== "budget") return held;
+  if (held.kind !== "budget") return withSettings(held, prepared.settings);
   await using budget = held;
   const opened = await openWorkspaceStep(host, {
     pullRequest: prepared.pullRequest,
@@ -106,6 +107,8 @@ async function prepare<W extends WorkspaceHandle>(
   if (!pullRequest.open) return skipped("closed", "The pull request is closed.");
   const settings = await decideSettings({
     configFile: await host.repoConfig(),
+    organisationFile: (await host.organisationConfig?.()) ?? null,
+    operator: operatorLayer(run),
     parse: ports.parseRepoConfig,
     pullRequest,
     asked: run.asked,
@@ -113,6 +116,7 @@ async function prepare<W extends WorkspaceHandle>(
   });
   if (settings.kind !== "settings") return settings;
   const { config } = settings;
+  const shown = (outcome: ReviewOutcome) => withSettings(outcome, settings.applied);
   const author = await decideAuthor({
     operatorPolicy: run.authorPolicy,
     config,
@@ -121,10 +125,10 @@ async function prepare<W extends WorkspaceHandle>(
     people: host.people,
     ...mentionOf(run),
   });
-  if (author !== null) return author;
+  if (author !== null) return shown(author);
   const changes = await host.changes(pullRequest);
   const change = await selectChange(changes, config, await readGitAttributes(host));
-  if (change.kind !== "change") return change;
+  if (change.kind !== "change") return shown(change);
   const guidance = await loadGuidance({
     source: host.guidance.source,
     config,
@@ -136,6 +140,7 @@ async function prepare<W extends WorkspaceHandle>(
       pullRequest,
       runId,
       config,
+      settings: countedRules(settings.applied, config, change.reviewable),
       changes,
       reviewable: change.reviewable,
       skippedFiles: change.skippedFiles,
@@ -234,6 +239,17 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   });
   const { plan: counted, failed: publishFailed, findings: findingEvents } = published;
   return { ...reviewed, plan: counted, notes: [...notes, ...published.notes], publishFailed, findingEvents };
+}
+
+/** What the operator's environment sets that bounds every repository's settings, as the layers show it. */
+function operatorLayer(run: ReviewRun): { readonly source: string; readonly keys: readonly string[] } {
+  return {
+    source: "the operator's settings",
+    keys: [
+      `AUTO_REVIEW_AUTHORS=${run.authorPolicy}`,
+      ...(run.budget === undefined ? [] : ["the installation's budget"]),
+    ],
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
 // command with the App's handle (`@<slug> review`), or general words when the handle is unknown.
 
 import { describe, expect, it } from "@jest/globals";
-import { parseRepoConfig } from "../../src/config/repo-config.ts";
+import { parseConfigLayer } from "../../src/config/repo-config.ts";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
 import type { PullRequest } from "../../src/domain/pull-request.ts";
 import { PAUSE_LABEL } from "../../src/conversation/pause-state.ts";
@@ -27,7 +27,7 @@ async function detail(text: string | null, labels: readonly string[], mention?: 
       source: ".github/loupe.yml",
       file: text === null ? { kind: "missing" } : { kind: "found", text },
     },
-    parse: parseRepoConfig,
+    parse: parseConfigLayer,
     pullRequest: pr(labels),
     asked: false,
     ...(mention === undefined ? {} : { mention }),
@@ -60,7 +60,7 @@ describe("the settings' skip texts", () => {
     let asked = 0;
     const step = await decideSettings({
       configFile: { source: ".github/loupe.yml", file: { kind: "missing" } },
-      parse: parseRepoConfig,
+      parse: parseConfigLayer,
       pullRequest: pr([]),
       asked: false,
       mention: async () => {
@@ -68,7 +68,11 @@ describe("the settings' skip texts", () => {
         return "loupe-review";
       },
     });
-    expect(step).toEqual({ kind: "settings", config: defaultRepoConfig() });
+    expect(step).toEqual({
+      kind: "settings",
+      config: defaultRepoConfig(),
+      applied: { layers: [{ layer: "operator", source: "the server's environment", keys: [], ignored: [] }], rules: [] },
+    });
     expect(asked).toBe(0);
   });
 });
