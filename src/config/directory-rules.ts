@@ -6,8 +6,8 @@
 // rule's patterns are one automaton of the bounded matcher (glob.ts), compiled once per settings.
 
 import type { Severity } from "../domain/finding.ts";
-import { globMatcher } from "./repo-paths.ts";
 import type { DirectoryRule, RepoConfig } from "./repo-config-schema.ts";
+import { globMatcher } from "./repo-paths.ts";
 
 export type FailOn = RepoConfig["fail_on"];
 
@@ -60,7 +60,12 @@ export function countRuleFiles(config: RuleSettings, paths: readonly string[]): 
 export function ruleInstructions(
   config: RuleSettings,
   paths: readonly string[],
-): { readonly rule: number; readonly paths: readonly string[]; readonly files: readonly string[]; readonly text: string }[] {
+): {
+  readonly rule: number;
+  readonly paths: readonly string[];
+  readonly files: readonly string[];
+  readonly text: string;
+}[] {
   const files = config.rules.map((): string[] => []);
   for (const path of paths) {
     const { rule } = fileRule(config, path);

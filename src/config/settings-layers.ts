@@ -9,10 +9,7 @@
 
 import { type AuthorPolicy, stricterPolicy } from "../domain/author-policy.ts";
 import type { ConfigFile } from "./config-file-read.ts";
-import {
-  type ConfigLayerResult,
-  parseConfigLayer,
-} from "./repo-config.ts";
+import { type ConfigLayerResult, parseConfigLayer } from "./repo-config.ts";
 import {
   type DirectoryRule,
   defaultRepoConfig,
@@ -50,6 +47,7 @@ export interface AppliedSettings {
 
 /** An error in one layer's file: the file, the key's dotted path, and what is wrong. */
 export interface LayerError {
+  readonly layer: "organisation" | "repository";
   readonly file: string;
   readonly path: string;
   readonly message: string;
@@ -81,22 +79,23 @@ const RULE_KEYS = ["min_severity", "fail_on", "instructions"] as const;
 export function mergeSettingsLayers(input: SettingsLayersInput): MergedSettings {
   const parse = input.parse ?? parseConfigLayer;
   const errors: LayerError[] = [];
-  const read = (file: ConfigFile | null) => {
+  const read = (layer: LayerError["layer"], file: ConfigFile | null) => {
     if (file === null || file.file.kind === "missing") return null;
     const parsed =
       file.file.kind === "unreadable"
         ? { ok: false as const, errors: [{ path: "(file)", message: file.file.message }] }
         : parse(file.file.text);
     if (!parsed.ok) {
-      errors.push(...parsed.errors.map((e) => ({ file: file.source, ...e })));
+      errors.push(...parsed.errors.map((e) => ({ layer, file: file.source, ...e })));
       return null;
     }
     return { ...parsed, source: file.source };
   };
-  const organisation = read(input.organisation);
-  const repository = read(input.repository);
+  const organisation = read("organisation", input.organisation);
+  const repository = read("repository", input.repository);
   if (repository?.keys.includes("locked")) {
     errors.push({
+      layer: "repository",
       file: repository.source,
       path: "locked",
       message: "only the organisation's file can lock keys: remove `locked` from the repository's file",
@@ -116,7 +115,12 @@ export function mergeSettingsLayers(input: SettingsLayersInput): MergedSettings 
   if (organisation !== null) {
     const keys = organisation.keys.filter(isLockable);
     for (const key of keys) if (key !== "rules") assign(config, organisation.config, key);
-    layers.push({ layer: "organisation", source: organisation.source, keys: withLocked(organisation.keys), ignored: [] });
+    layers.push({
+      layer: "organisation",
+      source: organisation.source,
+      keys: withLocked(organisation.keys),
+      ignored: [],
+    });
   }
   if (repository !== null) {
     const keys: string[] = [];
@@ -140,7 +144,12 @@ export function mergeSettingsLayers(input: SettingsLayersInput): MergedSettings 
       if (key === "budget" && organisation?.keys.includes("budget")) {
         const lowered = lowerBudget(config.budget, repository.config.budget);
         config.budget = lowered.budget;
-        ignored.push(...lowered.raised.map((k) => ({ key: `budget.${k}`, reason: "cannot raise the organisation's cap" })));
+        ignored.push(
+          ...lowered.raised.map((k) => ({
+            key: `budget.${k}`,
+            reason: "cannot raise the organisation's cap",
+          })),
+        );
         if (lowered.raised.length < Object.keys(repository.config.budget).length) keys.push(key);
         continue;
       }

@@ -72,6 +72,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
           changedFiles: input.changedFiles,
           ...(input.repositoryInstructions ? { repositoryInstructions: input.repositoryInstructions } : {}),
           ...(input.guidance ? { guidance: input.guidance } : {}),
+          ...(input.ruleInstructions?.length ? { ruleInstructions: input.ruleInstructions } : {}),
           ...(input.focus ? { focus: input.focus } : {}),
           ...(input.knownFindings ? { knownFindings: input.knownFindings } : {}),
           ...(input.pass ? { pass: input.pass } : {}),

@@ -38,7 +38,7 @@ export function endingFor(
     case "skipped":
       return {
         conclusion: "skipped",
-        output: withDocument(renderSkipOutput(outcome.code, outcome.detail), block),
+        output: withDocument(renderSkipOutput(outcome.code, outcome.detail, outcome.settings), block),
         remember: outcome.remember,
       };
     case "config_invalid":
@@ -81,6 +81,7 @@ export function endingFor(
           cost: outcome.cost,
           ...(plan === null ? {} : { ledger: plan.ledger }),
           ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
+          settings: outcome.settings,
           names,
           machineBlock: block,
         }),

@@ -2,10 +2,10 @@
 // exit code. Infrastructure faults (GitHub down, a broken workspace) are thrown by the pipeline;
 // a caller that must still report them (the App's check run) records them as `failed`.
 
+import type { AppliedSettings } from "../config/settings-layers.ts";
 import { type CancelReason, isCancelReason } from "../domain/cancel-reason.ts";
 import type { ReviewCoverage } from "../domain/coverage.ts";
 import type { Cost } from "../domain/spend.ts";
-import type { AppliedSettings } from "../config/settings-layers.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { PlannedReview } from "./review-ports.ts";
@@ -27,6 +27,7 @@ export type SkipCode =
 export interface ConfigError {
   /** The layer's file the error is in (the organisation's or the repository's); absent: the repository's. */
   readonly file?: string;
+  readonly layer?: "organisation" | "repository";
   readonly path: string;
   readonly message: string;
 }

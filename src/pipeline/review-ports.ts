@@ -19,6 +19,7 @@ import type { KnownFinding } from "../llm/ledger-prompt.ts";
 import type { PassFocus } from "../llm/prompt.ts";
 import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
+import type { RuleInstruction } from "../llm/rule-prompt.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
 import type { LedgerEntry, LedgerSummary } from "../review/ledger.ts";
 import type { ResolvedFinding, ReviewedFinding } from "../review/reviewed-findings.ts";
@@ -34,6 +35,8 @@ export interface LoopInput<W extends WorkspaceHandle = Workspace> {
   readonly repositoryInstructions: string | null;
   /** The repository's guidance files from its default branch, bounded (src/guidance). */
   readonly guidance?: readonly GuidanceFile[];
+  /** The directory rules' instructions, each with the changed files it applies to. */
+  readonly ruleInstructions?: readonly RuleInstruction[];
   readonly signal: AbortSignal;
   readonly onRound: (progress: RoundProgress) => void;
   /** What this review covers (incremental or full, and why). */

@@ -9,8 +9,8 @@ import { type AppliedSettings, mergeSettingsLayers } from "../config/settings-la
 import { isPaused, PAUSE_LABEL } from "../conversation/pause-state.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { HostConfigFile } from "../host/pull-request-host.ts";
-import { commandHandle, commandText } from "./command-text.ts";
 import { withSettings } from "./applied-settings.ts";
+import { commandHandle, commandText } from "./command-text.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 

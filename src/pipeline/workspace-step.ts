@@ -7,8 +7,8 @@ import type { WorkerStopReason } from "../domain/outcome.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import { ENVIRONMENT_NAMES, type SettingNames, settingCode } from "../domain/setting-names.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
-import type { WorkspaceHandle } from "../workspace/types.ts";
 import type { JobLogger } from "../log/job-logger.ts";
+import type { WorkspaceHandle } from "../workspace/types.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
 import { workerStopOf } from "./stopped-review.ts";
 
