@@ -4,11 +4,13 @@
 // quote it was published.
 
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
-import { isCancelReason } from "../domain/cancel-reason.ts";
+import type { ConfigFile } from "../config/config-file-read.ts";
 import { slugOf } from "../conversation/command.ts";
+import { isCancelReason } from "../domain/cancel-reason.ts";
+import type { OrganisationConfigCache } from "../github/organisation-config-cache.ts";
 import { retryWithin } from "../github/retry-deadline.ts";
-import { queueKey } from "../github/review-request.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
+import { queueKey } from "../github/review-request.ts";
 import { GitHubUnavailableError, isGitHubUnavailable } from "../github/unavailable.ts";
 import { reviewOnGitHub } from "../host/github/review-on-github.ts";
 import type { RoundProgress } from "../llm/types.ts";
@@ -31,6 +33,8 @@ export interface RunReviewOptions<W extends WorkspaceHandle = Workspace> extends
   /** Told once, after the check run is completed: the metrics and the review's log line. */
   readonly onEnded?: (ending: ReviewEnding) => void;
   readonly budget?: AppBudget;
+  /** The organisation files the App keeps for a short time (absent: read for every review). */
+  readonly organisationConfigs?: OrganisationConfigCache;
 }
 
 export type { AppBudget } from "./review-budget.ts";
@@ -63,6 +67,15 @@ export async function runReview<W extends WorkspaceHandle>(
       gitHost: config.gitHost,
       botLogin: options.botLogin,
       retry,
+      ...(options.organisationConfigs === undefined
+        ? {}
+        : {
+            organisationConfig: (read: () => Promise<ConfigFile | null>) =>
+              options.organisationConfigs!.read(
+                { installationId: request.installationId, owner: request.owner },
+                read,
+              ),
+          }),
     },
     request,
     ports,

@@ -128,6 +128,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     stateDir: null,
     autoReviewAuthors: DEFAULT_AUTHOR_POLICY,
     stillDownLogMs: 60_000,
+    organisationConfigTtlMs: 60_000,
     ...options.config,
   };
   // Tests script only the reviewer unless they turn the verification pass on (docs/verification.md).
