@@ -77,6 +77,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     token: options.gitlab.token,
     fetchWorkspace: options.ports.fetchWorkspace,
     self: options.self,
+    configProject: options.gitlab.configProject,
   });
   const outcome = await reviewPullRequest(host, options.ports, {
     signal: options.signal,

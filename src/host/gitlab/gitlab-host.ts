@@ -13,6 +13,7 @@ import { type GitLabApi, projectId } from "./gitlab-api.ts";
 import { canPush, type DiffRefs, type GitLabTarget, projectPath, readMergeRequest } from "./merge-request.ts";
 import { mergeRequestChanges } from "./merge-request-changes.ts";
 import { readRecords, readThreads } from "./notes.ts";
+import { readOrganisationConfig } from "./organisation-config.ts";
 import { publishReview } from "./publish-review.ts";
 import { gitLabGuidanceSource, type ProjectRef, readConfigFile } from "./repository-files.ts";
 import { gitLabThreads } from "./threads.ts";
@@ -26,6 +27,8 @@ export interface GitLabHostOptions<W extends WorkspaceHandle = Workspace> {
   readonly fetchWorkspace: FetchWorkspace<W>;
   /** The token's own username: only its texts count as Loupe's. */
   readonly self: () => Promise<string>;
+  /** GITLAB_CONFIG_PROJECT: the project whose file is the organisation's layer; absent: none. */
+  readonly configProject?: string | null;
 }
 
 export function gitLabHost<W extends WorkspaceHandle>(
@@ -57,6 +60,8 @@ export function gitLabHost<W extends WorkspaceHandle>(
     },
     pullRequest: async () => (await read()).pullRequest,
     repoConfig: () => readConfigFile(api, project),
+    organisationConfig: async () =>
+      options.configProject ? await readOrganisationConfig(api, options.configProject) : null,
     changes: (pullRequest) => changesOf(pullRequest.headSha),
     guidance: { source: gitLabGuidanceSource(api, project), origin: "the default branch" },
     openWorkspace: async ({ pullRequest, mergeBaseSha, signal }) =>
