@@ -16,12 +16,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import type { FixtureRepo } from "./git-fixture.ts";
-import { createGitHttpHandler, type RecordedRequest as GitRequest } from "./git-http-server.ts";
-import { publishRepository } from "./git-server-repos.ts";
 import { git, gitLabDiffs } from "./fake-gitlab-diffs.ts";
 import { addNote, routeGitLab } from "./fake-gitlab-routes.ts";
 import type { FakeGitLabState, FakeMergeRequest, FakeNote } from "./fake-gitlab-state.ts";
+import type { FixtureRepo } from "./git-fixture.ts";
+import { createGitHttpHandler, type RecordedRequest as GitRequest } from "./git-http-server.ts";
+import { publishRepository } from "./git-server-repos.ts";
 
 export interface RecordedGitLabRequest {
   readonly method: string;
