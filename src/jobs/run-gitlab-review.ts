@@ -1,8 +1,11 @@
 // One review job for a GitLab merge request: the same pipeline on the GitLab host, wrapped in a
 // commit status on the head (pending once the merge request is read; success, failed or canceled
 // at the end, by the same rule the check run concludes by) and one summary note updated in place,
-// which carries the check run's texts. A status or note GitLab refuses at the end is logged: the
-// review itself was published or not by then, and the queue settles the job either way.
+// which carries the check run's texts. A status GitLab refuses never fails the review: the pending
+// one is logged and the review goes on (its markers then carry the review's start time in place
+// of the status's id, unique to this run as the id would be); a status or note refused at the
+// end is logged: the review itself was published or not by then, and the queue settles the job
+// either way.
 
 import type { AppConfig } from "../config/app-config.ts";
 import type { GitLabConfig } from "../config/gitlab-config.ts";
@@ -95,17 +98,29 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     ),
     started: async (pullRequest) => {
       headSha = pullRequest.headSha;
-      return await status.set(headSha, "pending", "Loupe is reviewing this merge request");
+      try {
+        return await status.set(
+          headSha,
+          await host.statusRef(),
+          "pending",
+          "Loupe is reviewing this merge request",
+        );
+      } catch (error) {
+        log.warn({ error: errorDetail(error) }, "pending commit status not written; the review goes on");
+        return startedAt;
+      }
     },
   }).catch((error: unknown): ReviewOutcome => {
     log.warn({ error: errorDetail(error) }, "review ended early");
     return cancellation(options.signal) ?? { kind: "failed", error };
   });
   const ending = endingFor(outcome);
-  const reported = await report(status, headSha, ending).catch((error: unknown) => {
-    log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
-    return false;
-  });
+  const reported = await report(status, headSha, await host.statusRef().catch(() => null), ending).catch(
+    (error: unknown) => {
+      log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
+      return false;
+    },
+  );
   options.onEnded?.({
     repository: `${request.owner}/${request.repo}`,
     pullNumber: request.pullNumber,
@@ -119,14 +134,17 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
   return { remember: ending.remember };
 }
 
+/** The summary note, then the final status (on the ref read with the merge request; none if it was not read). */
 async function report(
   status: ReturnType<typeof mergeRequestStatus>,
   headSha: string,
+  ref: string | null,
   ending: ReturnType<typeof endingFor>,
 ): Promise<boolean> {
   const { title, summary, text } = ending.output;
   await status.summary([`### ${title}`, summary, ...(text === undefined ? [] : [text])].join("\n\n"));
-  await status.set(headSha, STATE[ending.conclusion], title);
+  if (ref === null) return false;
+  await status.set(headSha, ref, STATE[ending.conclusion], title);
   return true;
 }
 
