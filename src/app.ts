@@ -4,12 +4,12 @@
 // caller receives them as `started`, a promise of what is running, rather than through callbacks.
 
 import type { ApplicationFunction, Probot } from "probot";
-import { botLoginOf, type GitHubAuth, openRunsJournal, withoutGitHub } from "./app-parts.ts";
 import { createCheckRuns } from "./check-runs/check-runs.ts";
 import type { AppConfig } from "./config/app-config.ts";
 import type { GitLabConfig } from "./config/gitlab-config.ts";
 import { createPermissionCache } from "./conversation/permission-cache.ts";
 import type { CancelReason } from "./domain/cancel-reason.ts";
+import type { ReviewRequest } from "./github/review-request.ts";
 import { budgetStoreFor } from "./fleet/budget-store-for.ts";
 import { logFleetStart } from "./fleet/fleet-startup.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming } from "./fleet/fleet-timing.ts";
@@ -17,23 +17,21 @@ import { replyQueueFor } from "./fleet/reply-queue-for.ts";
 import { reviewQueueFor } from "./fleet/review-queue-for.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
 import { observeGitHubRequests } from "./github/observe-requests.ts";
-import type { GitHubClient } from "./github/octokit.ts";
-import {
-  createOrganisationConfigCache,
-  type OrganisationConfigCache,
-} from "./github/organisation-config-cache.ts";
 import { retryWithin } from "./github/retry-deadline.ts";
-import type { ReviewRequest } from "./github/review-request.ts";
+import type { GitHubClient } from "./github/octokit.ts";
+import type { OrganisationConfigCache } from "./github/organisation-config-cache.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
+import { organisationConfigsFor, organisationPushHandler } from "./app-organisation.ts";
+import { botLoginOf, type GitHubAuth, openRunsJournal, withoutGitHub } from "./app-parts.ts";
 import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
 import { gitLabRunner } from "./jobs/run-gitlab-review.ts";
 import { type AppBudget, runReview } from "./jobs/run-review.ts";
-import { errorDetail } from "./log/error-detail.ts";
 import { routeBottleneckErrors } from "./log/routed-errors.ts";
 import { createDependencyStates, type DependencyState } from "./metrics/dependency-state.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { readQueue } from "./metrics/queue-reading.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
+import { errorDetail } from "./log/error-detail.ts";
 import type { ReviewPorts } from "./pipeline/review-ports.ts";
 import { createCommentHandler } from "./replies/comment-handler.ts";
 import { createReplyEndedReporter } from "./replies/reply-ending.ts";
@@ -41,7 +39,6 @@ import type { ReplyQueue, ReplyRunner } from "./replies/reply-queue.ts";
 import { gitLabReplyRunner } from "./replies/run-gitlab-reply.ts";
 import { runReply } from "./replies/run-reply.ts";
 import { deliveryFailure } from "./webhooks/delivery-failure.ts";
-import { organisationConfigPush } from "./webhooks/organisation-push.ts";
 import { createReviewHandler } from "./webhooks/review-handler.ts";
 import type { Workspace, WorkspaceHandle } from "./workspace/types.ts";
 
@@ -159,17 +156,13 @@ function startRuntime<W extends WorkspaceHandle>(
           },
         };
   const gitlab = gitLabRunner({ ...options, ...budget, log: app.log, sleep, onEnded: reviewEnded });
-  const organisationConfigs = createOrganisationConfigCache({
-    ttlMs: config.organisationConfigTtlMs,
-    now: options.now ?? Date.now,
-  });
+  const organisationConfigs = organisationConfigsFor(config, options.now);
 
   const runner: JobRunner = async (job, signal, onCheckRun) => {
     if (job.request.forge === "gitlab") return gitlab(job, signal);
     return runReview({
       ...{ job, signal, ports, config, log: app.log, botLogin, sleep, checkRuns, onEnded: reviewEnded },
-      ...budget,
-      organisationConfigs,
+      ...{ ...budget, organisationConfigs },
       octokit: await installation(job.request.installationId),
       ...(onCheckRun ? { onCheckRun } : {}),
     });
@@ -245,19 +238,7 @@ function registerHandlers<W extends WorkspaceHandle>(
       permissions: createPermissionCache(options.now ? { now: options.now } : {}),
     }),
   );
-  // A push to `<owner>/.github`'s default branch: the organisation's file is read again next time.
-  app.on("push", async (context) => {
-    const pushed = organisationConfigPush(context.payload);
-    if (pushed === null) {
-      metrics.webhookDelivery("push", "ignored");
-      return;
-    }
-    runtime.organisationConfigs.invalidate(pushed);
-    app.log.info(
-      { owner: pushed.owner, installationId: pushed.installationId },
-      "organisation settings changed",
-    );
-  });
+  app.on("push", organisationPushHandler(runtime.organisationConfigs, metrics, app.log));
   const known: readonly string[] = [...HANDLED_EVENTS, ...CONVERSATION_EVENTS, "push"];
   app.onAny((event) => {
     if (!known.includes(event.name)) metrics.webhookDelivery(event.name, "ignored");

@@ -4,7 +4,6 @@
 // every field stays within GitHub's 65,535-character limit. Everything is built as a Markdown
 // tree and serialized by the same inert writer as review comments.
 
-import type { AppliedSettings } from "../config/settings-layers.ts";
 import type { ReviewCoverage } from "../domain/coverage.ts";
 import type { Severity } from "../domain/finding.ts";
 import { SEVERITIES } from "../domain/finding.ts";
@@ -25,7 +24,6 @@ import { sanitizeBlocks } from "../review/sanitize.ts";
 import type { CheckRunOutput } from "./check-run.ts";
 import { renderResultDetails } from "./check-run-details.ts";
 import { coverageTitle, renderCoverage } from "./coverage-output.ts";
-import { settingsBlocks } from "./settings-blocks.ts";
 
 export const MAX_CHECK_RUN_FIELD = 65535;
 const ARGUMENT_PREVIEW = 300;
@@ -42,8 +40,6 @@ export interface CheckRunOutputInput {
   readonly headSha: string;
   /** Loupe's own extra explanation (e.g. "posted in the body after a 422"); sanitised anyway. */
   readonly extraNote?: string;
-  /** Which settings layers applied and the directory rules (settings-blocks.ts). */
-  readonly settings?: AppliedSettings;
   /** What the review's spend cost; absent where a caller knows no prices (a bare renderer). */
   readonly cost?: Cost;
   /** The pull request's finding ledger after this review, when the host keeps one. */
@@ -76,7 +72,6 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
     summary.push(...neutral(input.extraNote, 8000));
   }
   if (input.coverage !== undefined) summary.push(...renderCoverage(input.coverage));
-  summary.push(...settingsBlocks(input.settings));
   const u = result.usage;
   summary.push(
     {
@@ -237,14 +232,10 @@ export function renderProgressOutput(progress: RoundProgress, headSha: string): 
   };
 }
 
-export function renderSkipOutput(reason: string, detail: string, settings?: AppliedSettings): CheckRunOutput {
+export function renderSkipOutput(reason: string, detail: string): CheckRunOutput {
   const oneLine = reason.replace(/\s+/g, " ");
   const title = `Loupe: skipped (${cutCodePoints(oneLine, 100)})`;
-  const summary = [
-    paragraph(strong(text("Skipped:")), text(" "), code(reason)),
-    ...neutral(detail, 60000),
-    ...settingsBlocks(settings),
-  ];
+  const summary = [paragraph(strong(text("Skipped:")), text(" "), code(reason)), ...neutral(detail, 60000)];
   return { title, summary: serializeBlocks(fitBlocks(summary, MAX_CHECK_RUN_FIELD)) };
 }
 

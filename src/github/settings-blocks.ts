@@ -6,7 +6,11 @@
 
 import type { AppliedSettings } from "../config/settings-layers.ts";
 import { cutCodePoints } from "../domain/text.ts";
+import { fitBlocks } from "../review/fit-blocks.ts";
+import { serializeBlocks } from "../review/markdown-serialize.ts";
 import { type Block, code, heading, type Inline, paragraph, text } from "../review/markdown-tree.ts";
+import type { CheckRunOutput } from "./check-run.ts";
+import { MAX_CHECK_RUN_FIELD } from "./check-run-output.ts";
 
 const MAX_SHOWN = 300;
 
@@ -53,4 +57,15 @@ export function settingsBlocks(settings: AppliedSettings | undefined): Block[] {
     ]),
   });
   return blocks;
+}
+
+/** The output with the settings section at the end of its summary, within the summary's limit. */
+export function withSettingsSection<T extends CheckRunOutput>(
+  output: T,
+  settings: AppliedSettings | undefined,
+): T {
+  const blocks = settingsBlocks(settings);
+  const room = MAX_CHECK_RUN_FIELD - output.summary.length - 2;
+  if (blocks.length === 0 || room < 200) return output;
+  return { ...output, summary: `${output.summary}\n\n${serializeBlocks(fitBlocks(blocks, room))}` };
 }

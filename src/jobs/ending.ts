@@ -9,6 +9,7 @@ import { loupeTool } from "../config/loupe-version.ts";
 import { ENVIRONMENT_NAMES, type SettingNames } from "../domain/setting-names.ts";
 import { CHECK_RUN_TEXT_LIMIT, type CheckRunEnding, type CheckRunOutput } from "../github/check-run.ts";
 import { renderCheckRunOutput, renderSkipOutput, withMachineBlock } from "../github/check-run-output.ts";
+import { withSettingsSection } from "../github/settings-blocks.ts";
 import { type LoupeTool, reviewDocument } from "../pipeline/machine-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
@@ -38,7 +39,10 @@ export function endingFor(
     case "skipped":
       return {
         conclusion: "skipped",
-        output: withDocument(renderSkipOutput(outcome.code, outcome.detail, outcome.settings), block),
+        output: withDocument(
+          withSettingsSection(renderSkipOutput(outcome.code, outcome.detail), outcome.settings),
+          block,
+        ),
         remember: outcome.remember,
       };
     case "config_invalid":
@@ -70,21 +74,23 @@ export function endingFor(
         notes.push("A finding reached this repository's `fail_on` severity.");
       return {
         conclusion,
-        output: renderCheckRunOutput({
-          result,
-          conclusion,
-          findingsBySeverity: plan?.findingsBySeverity ?? emptySeverityCounts(),
-          filesReviewed: outcome.filesReviewed,
-          filesSkipped: outcome.filesSkipped,
-          headSha: outcome.headSha,
-          extraNote: notes.join("\n\n"),
-          cost: outcome.cost,
-          ...(plan === null ? {} : { ledger: plan.ledger }),
-          ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
-          settings: outcome.settings,
-          names,
-          machineBlock: block,
-        }),
+        output: withSettingsSection(
+          renderCheckRunOutput({
+            result,
+            conclusion,
+            findingsBySeverity: plan?.findingsBySeverity ?? emptySeverityCounts(),
+            filesReviewed: outcome.filesReviewed,
+            filesSkipped: outcome.filesSkipped,
+            headSha: outcome.headSha,
+            extraNote: notes.join("\n\n"),
+            cost: outcome.cost,
+            ...(plan === null ? {} : { ledger: plan.ledger }),
+            ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
+            names,
+            machineBlock: block,
+          }),
+          outcome.settings,
+        ),
         remember: !outcome.publishFailed,
       };
     }

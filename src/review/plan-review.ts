@@ -113,7 +113,8 @@ class Planner {
 
   place(finding: Finding): void {
     const { plan, input } = this;
-    const least = typeof input.minSeverity === "function" ? input.minSeverity(finding.path) : input.minSeverity;
+    const least =
+      typeof input.minSeverity === "function" ? input.minSeverity(finding.path) : input.minSeverity;
     if (!isAtLeast(finding.severity, least)) {
       plan.belowThreshold.push(finding);
       return;

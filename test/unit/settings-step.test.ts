@@ -4,8 +4,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { parseConfigLayer } from "../../src/config/repo-config.ts";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
-import type { PullRequest } from "../../src/domain/pull-request.ts";
 import { PAUSE_LABEL } from "../../src/conversation/pause-state.ts";
+import type { PullRequest } from "../../src/domain/pull-request.ts";
 import { decideSettings } from "../../src/pipeline/settings-step.ts";
 
 const pr = (labels: readonly string[]): PullRequest => ({
@@ -71,7 +71,10 @@ describe("the settings' skip texts", () => {
     expect(step).toEqual({
       kind: "settings",
       config: defaultRepoConfig(),
-      applied: { layers: [{ layer: "operator", source: "the server's environment", keys: [], ignored: [] }], rules: [] },
+      applied: {
+        layers: [{ layer: "operator", source: "the server's environment", keys: [], ignored: [] }],
+        rules: [],
+      },
     });
     expect(asked).toBe(0);
   });

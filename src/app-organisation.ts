@@ -1,0 +1,36 @@
+// The App's copy of each organisation's `.github/loupe.yml`: kept per installation for
+// ORG_CONFIG_TTL_SECONDS (github/organisation-config-cache.ts), and forgotten when GitHub says a
+// push reached `<owner>/.github`'s default branch (webhooks/organisation-push.ts). Any other push
+// is counted as ignored, like every event Loupe does not act on.
+
+import type { Probot } from "probot";
+import type { AppConfig } from "./config/app-config.ts";
+import {
+  createOrganisationConfigCache,
+  type OrganisationConfigCache,
+} from "./github/organisation-config-cache.ts";
+import type { Metrics } from "./metrics/metrics.ts";
+import { organisationConfigPush, type PushPayload } from "./webhooks/organisation-push.ts";
+
+export function organisationConfigsFor(
+  config: Pick<AppConfig, "organisationConfigTtlMs">,
+  now: (() => number) | undefined,
+): OrganisationConfigCache {
+  return createOrganisationConfigCache({ ttlMs: config.organisationConfigTtlMs, now: now ?? Date.now });
+}
+
+export function organisationPushHandler(
+  cache: OrganisationConfigCache,
+  metrics: Pick<Metrics, "webhookDelivery">,
+  log: Probot["log"],
+) {
+  return async (context: { readonly payload: PushPayload }): Promise<void> => {
+    const pushed = organisationConfigPush(context.payload);
+    if (pushed === null) {
+      metrics.webhookDelivery("push", "ignored");
+      return;
+    }
+    cache.invalidate(pushed);
+    log.info({ owner: pushed.owner, installationId: pushed.installationId }, "organisation settings changed");
+  };
+}
