@@ -78,8 +78,8 @@ export function configErrorOutput(errors: readonly ConfigError[]): CheckRunOutpu
       organisation.length === 0
         ? ".github/loupe.yml is invalid"
         : organisation.length === errors.length
-          ? "The organisation's .github/loupe.yml is invalid"
-          : "The organisation's and the repository's .github/loupe.yml are invalid",
+          ? "The organisation's Loupe settings are invalid"
+          : "The organisation's and the repository's Loupe settings are invalid",
     summary: serializeBlocks(fitBlocks(blocks, CHECK_RUN_TEXT_LIMIT)),
   };
 }

@@ -208,7 +208,7 @@ describe("settings in layers", () => {
     const completions = run.history.filter((h) => h.status === "completed");
     expect(completions).toHaveLength(1);
     expect(ending(run).conclusion).toBe("action_required");
-    expect(ending(run).output?.title).toBe("The organisation's .github/loupe.yml is invalid");
+    expect(ending(run).output?.title).toBe("The organisation's Loupe settings are invalid");
     const summary = summaryOf(run);
     expect(summary).toContain("`octo/.github: .github/loupe.yml on its default branch`");
     expect(summary).toContain(
