@@ -82,6 +82,7 @@ beforeAll(async () => {
       "rules:",
       "  - paths: ['payments/**']",
       "    fail_on: medium",
+      "    instructions: Amounts are integer cents here.",
       "  - paths: ['tests/**']",
       "    fail_on: none",
       "",
@@ -222,9 +223,23 @@ describe("settings in layers", () => {
     const payments = await review("solo", "mono", 1, "pay");
     expect(ending(payments).conclusion).toBe("failure");
     expect(summaryOf(payments)).toMatch(
-      /\| repository `rules\[0\]` \| `payments\/\*\*` \| `fail_on` \| 1 \|/,
+      /\| repository `rules\[0\]` \| `payments\/\*\*` \| `fail_on`, `instructions` \| 1 \|/,
     );
     expect(summaryOf(payments)).toMatch(/\| repository `rules\[1\]` \| `tests\/\*\*` \| `fail_on` \| 0 \|/);
+
+    // The rule's instructions reach the model with the changed files they apply to.
+    const toldOf = (number: number) =>
+      provider.requests
+        .filter(
+          (r) => requestKind(r) === "review" && JSON.stringify(r.body).includes(`solo/mono/pull/${number}`),
+        )
+        .map((r) => JSON.stringify(r.body));
+    expect(toldOf(1).length).toBeGreaterThan(0);
+    expect(toldOf(1)[0]).toContain(
+      JSON.stringify(
+        'Rule for ["payments/**"] (applies only to the changed files ["payments/fee.ts"]): "Amounts are integer cents here."',
+      ).slice(1, -1),
+    );
 
     const tests = await review("solo", "mono", 2, "test");
     expect(ending(tests).conclusion).toBe("success");
@@ -237,8 +252,10 @@ describe("settings in layers", () => {
       settings: { rules: { layer: string; index: number; files: number }[] };
     };
     expect(document.outcome.gate_failed).toBe(false);
+    expect(toldOf(2).length).toBeGreaterThan(0);
+    expect(toldOf(2).every((body) => !body.includes("Amounts are integer cents here."))).toBe(true);
     expect(document.settings.rules).toEqual([
-      { layer: "repository", index: 0, sets: ["fail_on"], files: 0 },
+      { layer: "repository", index: 0, sets: ["fail_on", "instructions"], files: 0 },
       { layer: "repository", index: 1, sets: ["fail_on"], files: 1 },
     ]);
   });
