@@ -6,8 +6,10 @@
 // rule's patterns are one automaton of the bounded matcher (glob.ts), compiled once per settings.
 
 import type { Severity } from "../domain/finding.ts";
+import type { TimeSlices } from "../domain/time-slices.ts";
+import { compileGlobsInSlices, type GlobSet } from "./glob.ts";
 import type { DirectoryRule, RepoConfig } from "./repo-config-schema.ts";
-import { globMatcher } from "./repo-paths.ts";
+import { globMatcher, validGlobs } from "./repo-paths.ts";
 
 export type FailOn = RepoConfig["fail_on"];
 
@@ -45,35 +47,66 @@ export function fileRule(config: RuleSettings, path: string): FileRule {
   };
 }
 
-/** How many of these paths each rule gives their rule (a path counts for its first match only). */
-export function countRuleFiles(config: RuleSettings, paths: readonly string[]): number[] {
-  const counts = config.rules.map(() => 0);
-  if (counts.length === 0) return counts;
-  for (const path of paths) {
-    const { rule } = fileRule(config, path);
-    if (rule !== null) counts[rule] = (counts[rule] ?? 0) + 1;
+/**
+ * The rule each of these paths takes (only those a rule matches), compiled and matched in slices
+ * of the event loop as `paths` is (paths-in-slices.ts): the server does this for every changed
+ * file, and 400 patterns against 3,000 long names must not hold its webhooks.
+ */
+export async function rulesOfPaths(
+  config: Pick<RepoConfig, "rules">,
+  paths: readonly string[],
+  slices: TimeSlices,
+): Promise<ReadonlyMap<string, number>> {
+  const found = new Map<string, number>();
+  if (config.rules.length === 0) return found;
+  let sets = compiledInSlices.get(config.rules);
+  if (sets === undefined) {
+    sets = (async () => {
+      const compiledSets: (GlobSet | null)[] = [];
+      for (const rule of config.rules) {
+        const valid = validGlobs(rule.paths);
+        compiledSets.push(valid.length > 0 ? await compileGlobsInSlices(valid, slices) : null);
+      }
+      return compiledSets;
+    })();
+    compiledInSlices.set(config.rules, sets);
   }
+  const compiledSets = await sets;
+  for (const path of paths) {
+    for (const [index, set] of compiledSets.entries()) {
+      if (set !== null && (await set.matchesInSlices(path, slices))) {
+        found.set(path, index);
+        break;
+      }
+    }
+    await slices.pause();
+  }
+  return found;
+}
+
+const compiledInSlices = new WeakMap<readonly DirectoryRule[], Promise<(GlobSet | null)[]>>();
+
+/** How many of the paths each rule took (a path counts for its first match only). */
+export function countRuleFiles(rules: number, ruleOf: ReadonlyMap<string, number>): number[] {
+  const counts = Array.from({ length: rules }, () => 0);
+  for (const index of ruleOf.values()) counts[index] = (counts[index] ?? 0) + 1;
   return counts;
 }
 
 /** Each rule with instructions and the paths it gives their rule, for the model. */
 export function ruleInstructions(
-  config: RuleSettings,
+  config: Pick<RepoConfig, "rules">,
   paths: readonly string[],
-): {
-  readonly rule: number;
-  readonly paths: readonly string[];
-  readonly files: readonly string[];
-  readonly text: string;
-}[] {
+  ruleOf: ReadonlyMap<string, number>,
+): { readonly paths: readonly string[]; readonly files: readonly string[]; readonly text: string }[] {
   const files = config.rules.map((): string[] => []);
   for (const path of paths) {
-    const { rule } = fileRule(config, path);
-    if (rule !== null) files[rule]!.push(path);
+    const rule = ruleOf.get(path);
+    if (rule !== undefined) files[rule]?.push(path);
   }
   return config.rules.flatMap((rule, index) =>
     rule.instructions === undefined || rule.instructions.trim() === "" || files[index]!.length === 0
       ? []
-      : [{ rule: index, paths: rule.paths, files: files[index]!, text: rule.instructions }],
+      : [{ paths: rule.paths, files: files[index]!, text: rule.instructions }],
   );
 }

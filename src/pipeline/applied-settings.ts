@@ -3,21 +3,12 @@
 // set, and how many of the reviewed files each directory rule took.
 
 import { countRuleFiles } from "../config/directory-rules.ts";
-import type { RepoConfig } from "../config/repo-config-schema.ts";
 import type { AppliedSettings } from "../config/settings-layers.ts";
-import type { ChangedFile } from "../domain/changed-file.ts";
 import type { ReviewOutcome } from "./review-outcome.ts";
 
 /** The layers with each rule's count of the files it gives their rule. */
-export function countedRules(
-  applied: AppliedSettings,
-  config: Pick<RepoConfig, "rules" | "min_severity" | "fail_on">,
-  reviewable: readonly ChangedFile[],
-): AppliedSettings {
-  const counts = countRuleFiles(
-    config,
-    reviewable.map((f) => f.filename),
-  );
+export function countedRules(applied: AppliedSettings, ruleOf: ReadonlyMap<string, number>): AppliedSettings {
+  const counts = countRuleFiles(applied.rules.length, ruleOf);
   return { ...applied, rules: applied.rules.map((rule, i) => ({ ...rule, files: counts[i] ?? 0 })) };
 }
 

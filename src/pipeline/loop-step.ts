@@ -24,6 +24,8 @@ export interface LoopStepInput<W extends WorkspaceHandle> {
   readonly reviewable: readonly ChangedFile[];
   readonly mergeBaseSha: string;
   readonly config: RepoConfig;
+  /** The directory rule each reviewable file takes (prepare-step.ts). */
+  readonly ruleOf: ReadonlyMap<string, number>;
   readonly guidance: Guidance;
   readonly scope: ScopeStep;
   readonly signal: AbortSignal;
@@ -47,6 +49,7 @@ export function loopInput<W extends WorkspaceHandle>(input: LoopStepInput<W>): L
     ruleInstructions: ruleInstructions(
       input.config,
       input.reviewable.map((f) => f.filename),
+      input.ruleOf,
     ),
     signal: input.signal,
     onRound: input.onRound,

@@ -2,12 +2,14 @@
 // their layers (the organisation's file, the repository's), whose pull request it is, the change
 // and its guidance. Each decision may end the review.
 
+import { rulesOfPaths } from "../config/directory-rules.ts";
 import {
   GIT_ATTRIBUTES_BYTES,
   type GitAttributes,
   gitAttributes,
   NO_ATTRIBUTES,
 } from "../config/git-attributes.ts";
+import { TimeSlices } from "../domain/time-slices.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
@@ -59,13 +61,19 @@ export async function prepareReview<W extends WorkspaceHandle>(
     config,
     changedFiles: change.reviewable.map((f) => f.filename),
   });
+  const ruleOf = await rulesOfPaths(
+    config,
+    change.reviewable.map((f) => f.filename),
+    new TimeSlices(),
+  );
   return (
     cancellation(run.signal) ?? {
       kind: "prepared",
       pullRequest,
       runId,
       config,
-      settings: countedRules(settings.applied, config, change.reviewable),
+      settings: countedRules(settings.applied, ruleOf),
+      ruleOf,
       changes,
       reviewable: change.reviewable,
       skippedFiles: change.skippedFiles,

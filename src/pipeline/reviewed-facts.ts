@@ -19,6 +19,8 @@ export interface Prepared {
   readonly config: RepoConfig;
   /** The settings' layers and directory rules, with the files each rule took. */
   readonly settings: AppliedSettings;
+  /** The directory rule each reviewable file takes (its index in `config.rules`); absent: none. */
+  readonly ruleOf: ReadonlyMap<string, number>;
   readonly changes: ChangeSet;
   readonly reviewable: readonly ChangedFile[];
   readonly skippedFiles: number;

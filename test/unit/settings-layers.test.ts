@@ -4,9 +4,15 @@
 // first, and the first match wins; every error names its file and its key.
 
 import { describe, expect, it } from "@jest/globals";
-import { countRuleFiles, fileRule, ruleInstructions } from "../../src/config/directory-rules.ts";
+import {
+  countRuleFiles,
+  fileRule,
+  ruleInstructions,
+  rulesOfPaths,
+} from "../../src/config/directory-rules.ts";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
 import { mergeSettingsLayers } from "../../src/config/settings-layers.ts";
+import { TimeSlices } from "../../src/domain/time-slices.ts";
 
 const OPERATOR = { source: "the operator's settings", keys: ["AUTO_REVIEW_AUTHORS=members"] };
 const ORG_SOURCE = "octo/.github: .github/loupe.yml on its default branch";
@@ -197,19 +203,16 @@ describe("directory rules", () => {
     });
   });
 
-  it("counts each file once, for its first match, and tells the model only the instructions of matched files", () => {
+  it("matches in slices as fileRule does, counts each file once, and tells the model only matched files' instructions", async () => {
     const { config } = merged(org, repo);
     const paths = ["tests/a.ts", "e2e/b.ts", "payments/c.ts", "payments/d.sql", "db/e.sql", "src/f.ts"];
-    expect(countRuleFiles(config, paths)).toEqual([2, 2, 1]);
-    expect(ruleInstructions(config, paths)).toEqual([
-      {
-        rule: 1,
-        paths: ["payments/**"],
-        files: ["payments/c.ts", "payments/d.sql"],
-        text: "Money: check rounding.",
-      },
+    const ruleOf = await rulesOfPaths(config, paths, new TimeSlices());
+    for (const path of paths) expect(ruleOf.get(path) ?? null).toBe(fileRule(config, path).rule);
+    expect(countRuleFiles(config.rules.length, ruleOf)).toEqual([2, 2, 1]);
+    expect(ruleInstructions(config, paths, ruleOf)).toEqual([
+      { paths: ["payments/**"], files: ["payments/c.ts", "payments/d.sql"], text: "Money: check rounding." },
     ]);
-    expect(ruleInstructions(config, ["src/f.ts"])).toEqual([]);
+    expect(ruleInstructions(config, ["src/f.ts"], ruleOf)).toEqual([]);
   });
 
   it("keeps the bounded matcher's limits: a rule's patterns are checked like paths'", () => {
