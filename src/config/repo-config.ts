@@ -6,10 +6,6 @@ import * as v from "valibot";
 import { isAlias, isNode, parseDocument, visit } from "yaml";
 import { defaultRepoConfig, type RepoConfig, RepoConfigSchema } from "./repo-config-schema.ts";
 
-export type RepoConfigResult =
-  | { ok: true; config: RepoConfig }
-  | { ok: false; errors: { path: string; message: string }[] };
-
 export const REPO_CONFIG_PATH = ".github/loupe.yml";
 export const MAX_CONFIG_BYTES = 64 * 1024;
 
@@ -20,9 +16,11 @@ export type ConfigLayerResult =
   | { ok: true; config: RepoConfig; keys: readonly string[] }
   | { ok: false; errors: { path: string; message: string }[] };
 
+/** A repository's file, validated: the same as any layer's. */
+export type RepoConfigResult = ConfigLayerResult;
+
 export function parseRepoConfig(yamlText: string | null): RepoConfigResult {
-  const parsed = parseConfigLayer(yamlText);
-  return parsed.ok ? { ok: true, config: parsed.config } : parsed;
+  return parseConfigLayer(yamlText);
 }
 
 export function parseConfigLayer(yamlText: string | null): ConfigLayerResult {

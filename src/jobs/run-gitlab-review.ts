@@ -9,8 +9,8 @@
 
 import type { AppConfig } from "../config/app-config.ts";
 import type { GitLabConfig } from "../config/gitlab-config.ts";
-import { queueKey } from "../github/review-request.ts";
 import type { CheckConclusion } from "../github/check-run.ts";
+import { queueKey } from "../github/review-request.ts";
 import { gitLabApi, tokenUser } from "../host/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../host/gitlab/gitlab-host.ts";
 import { mergeRequestStatus, type StatusState } from "../host/gitlab/merge-request-status.ts";
@@ -21,7 +21,7 @@ import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts"
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
-import { endingFor } from "./ending.ts";
+import { type Ending, endingFor } from "./ending.ts";
 import { type AppBudget, reviewBudgetFor } from "./review-budget.ts";
 import type { ReviewJob } from "./review-job.ts";
 import type { JobSettlement } from "./review-queue.ts";
@@ -30,8 +30,10 @@ export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly job: ReviewJob;
   readonly signal: AbortSignal;
   readonly ports: ReviewPorts<W>;
-  readonly config: AppConfig;
-  readonly gitlab: NonNullable<GitLabConfig>;
+  readonly config: Pick<AppConfig, "autoReviewAuthors">;
+  /** configProject: GITLAB_CONFIG_PROJECT, the organisation layer; absent (the CI component): none. */
+  readonly gitlab: Pick<NonNullable<GitLabConfig>, "url" | "token" | "statusName"> &
+    Partial<Pick<NonNullable<GitLabConfig>, "configProject">>;
   readonly log: JobLogger;
   /** The token's own username, looked up once per process. */
   readonly self: () => Promise<string>;
@@ -39,6 +41,16 @@ export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly now?: () => number;
   readonly onEnded?: (ending: ReviewEnding) => void;
   readonly budget?: AppBudget;
+  /** false in a CI job: the job is the merge request's status, Loupe sets none of its own. */
+  readonly commitStatus?: boolean;
+  /** The outcome as the caller gates it (a CI job's `fail-on`), before it is reported. */
+  readonly gate?: (outcome: ReviewOutcome) => ReviewOutcome;
+}
+
+/** The queue's settlement, and the review's outcome and ending for a caller that reports them. */
+export interface GitLabReviewSettlement extends JobSettlement {
+  readonly outcome: ReviewOutcome;
+  readonly ending: Ending;
 }
 
 /** A check run's conclusion as a commit status: only fail_on fails; Loupe's own trouble never blocks. */
@@ -53,8 +65,9 @@ const STATE: Record<CheckConclusion, StatusState> = {
 
 export async function runGitLabReview<W extends WorkspaceHandle>(
   options: RunGitLabReviewOptions<W>,
-): Promise<JobSettlement> {
+): Promise<GitLabReviewSettlement> {
   const { request } = options.job;
+  const commitStatus = options.commitStatus ?? true;
   const now = options.now ?? Date.now;
   const startedAt = now();
   const key = queueKey(request);
@@ -80,9 +93,9 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     token: options.gitlab.token,
     fetchWorkspace: options.ports.fetchWorkspace,
     self: options.self,
-    configProject: options.gitlab.configProject,
+    configProject: options.gitlab.configProject ?? null,
   });
-  const outcome = await reviewPullRequest(host, options.ports, {
+  const reviewed = await reviewPullRequest(host, options.ports, {
     signal: options.signal,
     now: options.now ?? Date.now,
     asked: request.rerun,
@@ -93,11 +106,16 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     ...reviewBudgetFor(
       options.budget,
       // GitLab has no installations: one owner for the instance, each project apart from GitHub's.
-      { installationId: 0, repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase() },
+      {
+        installationId: 0,
+        repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase(),
+        pullRequest: request.pullNumber,
+      },
       now,
     ),
     started: async (pullRequest) => {
       headSha = pullRequest.headSha;
+      if (!commitStatus) return startedAt;
       try {
         return await status.set(
           headSha,
@@ -114,13 +132,13 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     log.warn({ error: errorDetail(error) }, "review ended early");
     return cancellation(options.signal) ?? { kind: "failed", error };
   });
+  const outcome = options.gate?.(reviewed) ?? reviewed;
   const ending = endingFor(outcome);
-  const reported = await report(status, headSha, await host.statusRef().catch(() => null), ending).catch(
-    (error: unknown) => {
-      log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
-      return false;
-    },
-  );
+  const ref = commitStatus ? await host.statusRef().catch(() => null) : null;
+  const reported = await report(status, headSha, ref, ending).catch((error: unknown) => {
+    log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
+    return false;
+  });
   options.onEnded?.({
     repository: `${request.owner}/${request.repo}`,
     pullNumber: request.pullNumber,
@@ -131,7 +149,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     ...(outcome.kind === "reviewed" && outcome.findingEvents ? { findingEvents: outcome.findingEvents } : {}),
     durationMs: now() - startedAt,
   });
-  return { remember: ending.remember };
+  return { remember: ending.remember, outcome, ending };
 }
 
 /** The summary note, then the final status (on the ref read with the merge request; none if it was not read). */

@@ -93,6 +93,7 @@ export async function runReview<W extends WorkspaceHandle>(
         {
           installationId: request.installationId,
           repository: `${request.owner}/${request.repo}`.toLowerCase(),
+          pullRequest: request.pullNumber,
         },
         now,
       ),
