@@ -7,8 +7,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Octokit } from "@octokit/rest";
-import { readOrganisationConfigFile } from "../../src/github/organisation-config-file.ts";
 import type { GitHubClient } from "../../src/github/octokit.ts";
+import { readOrganisationConfigFile } from "../../src/github/organisation-config-file.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 
@@ -21,7 +21,13 @@ beforeAll(async () => {
   github.addRepository({ owner: "octo", repo: ".github", source: fixture, config: "fail_on: high\n" });
   github.addRepository({ owner: "octo", repo: "app", source: fixture });
   // Another installation's `.github`: octo2/app's token cannot read it.
-  github.addRepository({ owner: "octo2", repo: ".github", source: fixture, config: "fail_on: low\n", installationId: 3 });
+  github.addRepository({
+    owner: "octo2",
+    repo: ".github",
+    source: fixture,
+    config: "fail_on: low\n",
+    installationId: 3,
+  });
   github.addRepository({ owner: "octo2", repo: "app", source: fixture, installationId: 4 });
 });
 
@@ -63,7 +69,9 @@ describe("the organisation's file on GitHub", () => {
     const broken = await answering(500, { message: "Server Error" });
     try {
       expect(await readOrganisationConfigFile(client(forbidden.url), "octo")).toBeNull();
-      await expect(readOrganisationConfigFile(client(broken.url), "octo")).rejects.toMatchObject({ status: 500 });
+      await expect(readOrganisationConfigFile(client(broken.url), "octo")).rejects.toMatchObject({
+        status: 500,
+      });
     } finally {
       forbidden.close();
       broken.close();
