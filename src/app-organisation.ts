@@ -12,18 +12,31 @@ import {
 import type { Metrics } from "./metrics/metrics.ts";
 import { organisationConfigPush, type PushPayload } from "./webhooks/organisation-push.ts";
 
+const caches = new WeakMap<object, OrganisationConfigCache>();
+
+/**
+ * The one cache of an App's configuration: the review runner reads through it and the push
+ * handler forgets from it, so both ask for it by the configuration they were given.
+ */
 export function organisationConfigsFor(
   config: Pick<AppConfig, "organisationConfigTtlMs">,
   now: (() => number) | undefined,
 ): OrganisationConfigCache {
-  return createOrganisationConfigCache({ ttlMs: config.organisationConfigTtlMs, now: now ?? Date.now });
+  let cache = caches.get(config);
+  if (cache === undefined) {
+    cache = createOrganisationConfigCache({ ttlMs: config.organisationConfigTtlMs, now: now ?? Date.now });
+    caches.set(config, cache);
+  }
+  return cache;
 }
 
+/** Forgets the organisation's file of the App's cache (organisationConfigsFor) on a push to it. */
 export function organisationPushHandler(
-  cache: OrganisationConfigCache,
+  options: { readonly config: Pick<AppConfig, "organisationConfigTtlMs">; readonly now?: () => number },
   metrics: Pick<Metrics, "webhookDelivery">,
   log: Probot["log"],
 ) {
+  const cache = organisationConfigsFor(options.config, options.now);
   return async (context: { readonly payload: PushPayload }): Promise<void> => {
     const pushed = organisationConfigPush(context.payload);
     if (pushed === null) {

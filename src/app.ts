@@ -19,7 +19,6 @@ import { reviewQueueFor } from "./fleet/review-queue-for.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
 import { observeGitHubRequests } from "./github/observe-requests.ts";
 import type { GitHubClient } from "./github/octokit.ts";
-import type { OrganisationConfigCache } from "./github/organisation-config-cache.ts";
 import { retryWithin } from "./github/retry-deadline.ts";
 import type { ReviewRequest } from "./github/review-request.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
@@ -74,8 +73,8 @@ export interface LoupeRuntime {
   readonly recovery: Promise<void>;
   /** Redis's state (REDIS_URL), for the other connections the process opens to it and /readyz. */
   readonly redisHealth: DependencyState;
-  /** The organisations' files, kept per installation for ORG_CONFIG_TTL_SECONDS. */
-  readonly organisationConfigs: OrganisationConfigCache;
+  /** GitLab's state (GITLAB_URL), as its API answers the process's calls: for /readyz. */
+  readonly gitlabHealth: DependencyState;
 }
 
 export interface LoupeApp {
@@ -152,14 +151,16 @@ function startRuntime<W extends WorkspaceHandle>(
     log: app.log,
     metrics,
   });
-  const gitlab = gitLabRunner({ ...options, ...budget, log: app.log, sleep, onEnded: reviewEnded });
-  const organisationConfigs = organisationConfigsFor(config, options.now);
+  const gitlab = gitLabRunner({
+    ...{ ...options, ...budget, log: app.log, sleep, onEnded: reviewEnded },
+    health: dependencies.gitlab,
+  });
 
   const runner: JobRunner = async (job, signal, onCheckRun) => {
     if (job.request.forge === "gitlab") return gitlab(job, signal);
     return runReview({
       ...{ job, signal, ports, config, log: app.log, botLogin, sleep, checkRuns, onEnded: reviewEnded },
-      ...{ ...budget, organisationConfigs },
+      ...{ ...budget, organisationConfigs: organisationConfigsFor(config, options.now) },
       octokit: await installation(job.request.installationId),
       ...(onCheckRun ? { onCheckRun } : {}),
     });
@@ -206,7 +207,7 @@ function startRuntime<W extends WorkspaceHandle>(
     ...{ redisUrl, concurrency: config.replyConcurrency, runner: replyRunner, log: app.log },
     ...timing,
   });
-  return { reviews, replies, recovery, redisHealth: dependencies.redis, organisationConfigs };
+  return { reviews, replies, recovery, redisHealth: dependencies.redis, gitlabHealth: dependencies.gitlab };
 }
 
 /** The handlers only map and enqueue; every other event the App receives is counted, not handled. */
@@ -237,7 +238,7 @@ function registerHandlers<W extends WorkspaceHandle>(
       permissions: createPermissionCache(options.now ? { now: options.now } : {}),
     }),
   );
-  app.on("push", organisationPushHandler(runtime.organisationConfigs, metrics, app.log));
+  app.on("push", organisationPushHandler(options, metrics, app.log));
   const known: readonly string[] = [...HANDLED_EVENTS, ...CONVERSATION_EVENTS, "push"];
   app.onAny((event) => {
     if (!known.includes(event.name)) metrics.webhookDelivery(event.name, "ignored");

@@ -11,13 +11,13 @@ import type { AppConfig } from "../config/app-config.ts";
 import type { GitLabConfig } from "../config/gitlab-config.ts";
 import type { CheckConclusion } from "../github/check-run.ts";
 import { queueKey } from "../github/review-request.ts";
-import { gitLabApi, tokenUser } from "../host/gitlab/gitlab-api.ts";
+import { type GitLabHealth, gitLabApi, gitLabStatus, tokenUser } from "../host/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../host/gitlab/gitlab-host.ts";
 import { mergeRequestStatus, type StatusState } from "../host/gitlab/merge-request-status.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
-import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
+import { cancellation, type ReviewOutcome, skipped } from "../pipeline/review-outcome.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
@@ -41,6 +41,8 @@ export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly now?: () => number;
   readonly onEnded?: (ending: ReviewEnding) => void;
   readonly budget?: AppBudget;
+  /** The process's record of whether GitLab answers (logs and metrics). */
+  readonly health?: GitLabHealth;
   /** false in a CI job: the job is the merge request's status, Loupe sets none of its own. */
   readonly commitStatus?: boolean;
   /** The outcome as the caller gates it (a CI job's `fail-on`), before it is reported. */
@@ -79,6 +81,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     url: options.gitlab.url,
     token: options.gitlab.token,
     retry: { sleep: options.sleep, now, deadline: startedAt + options.ports.reviewTimeoutMs + 60_000 },
+    ...(options.health === undefined ? {} : { health: options.health }),
   });
   const status = mergeRequestStatus(api, {
     target: request,
@@ -86,6 +89,8 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     self: options.self,
   });
   let headSha = request.headSha;
+  let read = false;
+  let missing = false;
   await using host = gitLabHost({
     api,
     target: request,
@@ -115,6 +120,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     ),
     started: async (pullRequest) => {
       headSha = pullRequest.headSha;
+      read = true;
       if (!commitStatus) return startedAt;
       try {
         return await status.set(
@@ -129,9 +135,11 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
       }
     },
   }).catch((error: unknown): ReviewOutcome => {
-    log.warn({ error: errorDetail(error) }, "review ended early");
-    return cancellation(options.signal) ?? { kind: "failed", error };
+    const ended = endedEarly(error, { read, request, log, signal: options.signal });
+    missing = ended.kind === "skipped";
+    return ended;
   });
+  if (missing) return { remember: false, outcome: reviewed, ending: endingFor(reviewed) };
   const outcome = options.gate?.(reviewed) ?? reviewed;
   const ending = endingFor(outcome);
   const ref = commitStatus ? await host.statusRef().catch(() => null) : null;
@@ -150,6 +158,32 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     durationMs: now() - startedAt,
   });
   return { remember: ending.remember, outcome, ending };
+}
+
+/**
+ * A review that threw. Before the merge request was read, a 404 is no such merge request (or a
+ * project the token cannot see): GitLab's "Test" button sends a sample event naming the project's
+ * last merge request, which may be long gone — nothing to report on, and nowhere to report it.
+ */
+function endedEarly(
+  error: unknown,
+  input: {
+    readonly read: boolean;
+    readonly request: ReviewJob["request"];
+    readonly log: JobLogger;
+    readonly signal: AbortSignal;
+  },
+): ReviewOutcome {
+  const { request, log } = input;
+  if (!input.read && gitLabStatus(error) === 404) {
+    log.info(
+      { mr: request.pullNumber, project: `${request.owner}/${request.repo}` },
+      "skipped: GitLab has no such merge request the token can read (a Test event's sample, or one deleted)",
+    );
+    return skipped("closed", `GitLab has no merge request !${request.pullNumber} the token can read.`, false);
+  }
+  log.warn({ error: errorDetail(error) }, "review ended early");
+  return cancellation(input.signal) ?? { kind: "failed", error };
 }
 
 /** The summary note, then the final status (on the ref read with the merge request; none if it was not read). */
@@ -182,6 +216,7 @@ export function gitLabRunner<W extends WorkspaceHandle>(
       url: gitlab.url,
       token: gitlab.token,
       retry: { sleep: options.sleep, now: Date.now, deadline: 0 },
+      ...(options.health === undefined ? {} : { health: options.health }),
     }),
   );
   return (job, signal) => runGitLabReview({ ...options, gitlab, job, signal, self });

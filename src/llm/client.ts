@@ -100,7 +100,9 @@ export function createOpenAiProvider(
 
   return {
     async complete(body, { signal, deadline, onWait }): Promise<ProviderOutcome> {
-      const gated = { gate: options.gate, estimate: estimateTokens(body), onWait, signal, deadline };
+      const gate = options.gate;
+      const estimate = gate === undefined ? 0 : estimateTokens(body);
+      const gated = { gate, estimate, onWait, signal, deadline };
       let last: ProviderOutcome | null = null;
       for (let retry = 0; ; retry++) {
         const sent = await throughGate(gated, () => attempt(body, signal, deadline));

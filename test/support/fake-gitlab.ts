@@ -82,7 +82,11 @@ export interface FakeGitLab {
 }
 
 export async function startFakeGitLab(
-  options: { readonly username?: string; readonly scopes?: readonly string[] } = {},
+  options: {
+    readonly username?: string;
+    readonly scopes?: readonly string[];
+    readonly tokenType?: "personal" | "oauth";
+  } = {},
 ): Promise<FakeGitLab> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-fake-gitlab-"));
   const requests: RecordedGitLabRequest[] = [];
@@ -93,6 +97,7 @@ export async function startFakeGitLab(
     token: `glpat-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`,
     self: { id: 1, username },
     scopes: options.scopes ?? ["api"],
+    tokenType: options.tokenType ?? "personal",
     users: new Map([[username, 1]]),
     projects: new Map(),
     mergeRequests: new Map(),

@@ -20,6 +20,15 @@ export interface GitLabApiOptions {
   readonly token: string;
   readonly retry: GitLabRetry;
   readonly fetch?: typeof fetch;
+  /** Told of each answer and each failure to get one: the process's record of GitLab's health. */
+  readonly health?: GitLabHealth;
+}
+
+/** Where the client reports whether GitLab answers (the dependency state of the metrics and logs). */
+export interface GitLabHealth {
+  /** No answer (refused, DNS, a certificate not trusted…) or a 5xx. */
+  failed(error: unknown): void;
+  succeeded(): void;
 }
 
 /** A request GitLab refused (or could not answer), with its status and GitLab's message. */
@@ -71,16 +80,24 @@ export function gitLabApi(options: GitLabApiOptions): GitLabApi {
     for (const [key, value] of Object.entries(query ?? {}))
       if (value !== undefined) url.searchParams.set(key, String(value));
     for (let attempt = 1; ; attempt++) {
-      const response = await doFetch(url, {
-        method,
-        headers: {
-          "PRIVATE-TOKEN": options.token,
-          Accept: "application/json",
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        redirect: "error",
-      });
+      let response: Response;
+      try {
+        response = await doFetch(url, {
+          method,
+          headers: {
+            "PRIVATE-TOKEN": options.token,
+            Accept: "application/json",
+            ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          redirect: "error",
+        });
+      } catch (error) {
+        options.health?.failed(error);
+        throw error;
+      }
+      if (response.status >= 500) options.health?.failed({ status: response.status });
+      else options.health?.succeeded();
       if (response.ok || (response.status === 404 && (method === "GET" || method === "HEAD")))
         return response;
       const wait = retryAfterMs(response);
