@@ -61,7 +61,8 @@ async function main(): Promise<void> {
     gitlab?.webhookSecret,
   ])
     registerSecret(secret ?? undefined);
-  const log = await createLog(settings.log);
+  // Without the GitHub App no Probot runs: its lines are not labelled as Probot's.
+  const log = await createLog(settings.log, settings.appId === null ? "loupe" : "probot");
   const gitlabAccess = gitlab === null ? null : await checkGitLabAtStart(gitlab, log);
   const metrics = createPrometheusMetrics({ version: packageVersion() });
   const readiness = createReadinessTracker();

@@ -9,7 +9,7 @@
 
 import type { AppConfig } from "../config/app-config.ts";
 import type { GitLabConfig } from "../config/gitlab-config.ts";
-import type { CheckConclusion } from "../github/check-run.ts";
+import type { CheckConclusion, CheckRunOutput } from "../github/check-run.ts";
 import { queueKey } from "../github/review-request.ts";
 import { type GitLabHealth, gitLabApi, gitLabStatus, tokenUser } from "../host/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../host/gitlab/gitlab-host.ts";
@@ -141,7 +141,8 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
   });
   if (missing) return { remember: false, outcome: reviewed, ending: endingFor(reviewed) };
   const outcome = options.gate?.(reviewed) ?? reviewed;
-  const ending = endingFor(outcome);
+  // The summary note is GitLab Markdown: model text in it is written for GitLab's references.
+  const ending = endingFor(outcome, undefined, undefined, "wide");
   const ref = commitStatus ? await host.statusRef().catch(() => null) : null;
   const reported = await report(status, headSha, ref, ending).catch((error: unknown) => {
     log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
@@ -193,11 +194,16 @@ async function report(
   ref: string | null,
   ending: ReturnType<typeof endingFor>,
 ): Promise<boolean> {
-  const { title, summary, text } = ending.output;
-  await status.summary([`### ${title}`, summary, ...(text === undefined ? [] : [text])].join("\n\n"));
+  await status.summary(summaryNoteText(ending.output));
   if (ref === null) return false;
-  await status.set(headSha, ref, STATE[ending.conclusion], title);
+  await status.set(headSha, ref, STATE[ending.conclusion], ending.output.title);
   return true;
+}
+
+/** The summary note's text: what the check run would show, under its title. */
+export function summaryNoteText(output: CheckRunOutput): string {
+  const { title, summary, text } = output;
+  return [`### ${title}`, summary, ...(text === undefined ? [] : [text])].join("\n\n");
 }
 
 /** The runner of GitLab's jobs in the App's queues: one token user lookup for the process. */

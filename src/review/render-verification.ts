@@ -2,13 +2,16 @@
 // held back or posted as disputed, each with the verifier's reason and the head commit's lines it
 // quoted, those it had no budget left to check (posted, and said to be unverified), and how many
 // findings' evidence quoted the code. The titles, reasons and quotes
-// are the model's: shown as escaped text and a fenced block, redacted and cut, never as Markdown.
+// are the model's: shown as escaped text and a fenced block, redacted and cut, never as Markdown;
+// titles and reasons on one line each (every entry is one item of a list), with a look-alike for
+// each reference a host with wide references would link (wide-references.ts).
 
 import type { Finding } from "../domain/finding.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import type { LoopResult } from "../llm/types.ts";
 import { type Block, code, codeBlock, paragraph, strong, text } from "./markdown-tree.ts";
+import { neutralReferences, type ReferenceSyntax } from "./wide-references.ts";
 
 const MAX_LISTED = 20;
 const MAX_TITLE = 200;
@@ -20,9 +23,22 @@ export const cut = (value: string, max: number): string => {
   return redacted.length > max ? `${cutCodePoints(redacted, max)}…` : redacted;
 };
 
-export function renderVerification(result: LoopResult): Block[] {
+/** The model's text as one line of a list: redacted, cut, and inert on a host with wide references. */
+export function listedText(value: string, max: number, references?: ReferenceSyntax): string {
+  // Redacted before its line breaks go: a secret's pattern may span lines.
+  const line = cut(value, max).replace(/\s+/g, " ").trim();
+  return references === "wide" ? neutralReferences(line) : line;
+}
+
+export function renderVerification(result: LoopResult, references?: ReferenceSyntax): Block[] {
   const verification = result.verification;
   if (verification === undefined) return [];
+  const where = (finding: Finding) => [
+    strong(text(listedText(finding.title, MAX_TITLE, references))),
+    text(" at "),
+    code(cut(`${finding.path}${finding.line === null ? "" : `:${finding.line}`}`, 300)),
+  ];
+  const reason = (value: string) => text(` — ${listedText(value, MAX_REASON, references)}`);
   const { kept, unproven, refuted, disputed, unverified, unquoted } = verification;
   const checked = kept + refuted.length + disputed.length;
   const out: Block[] = [
@@ -41,17 +57,13 @@ export function renderVerification(result: LoopResult): Block[] {
   ];
   for (const held of disputed.slice(0, MAX_LISTED)) {
     out.push(
-      paragraph(
-        text("Disputed (posted): "),
-        ...where(held.finding),
-        text(` — ${cut(held.reason, MAX_REASON)}`),
-      ),
+      paragraph(text("Disputed (posted): "), ...where(held.finding), reason(held.reason)),
       codeBlock(cut(held.quote, MAX_QUOTE)),
     );
   }
   for (const held of refuted.slice(0, MAX_LISTED)) {
     out.push(
-      paragraph(text("Refuted: "), ...where(held.finding), text(` — ${cut(held.reason, MAX_REASON)}`)),
+      paragraph(text("Refuted: "), ...where(held.finding), reason(held.reason)),
       codeBlock(cut(held.quote, MAX_QUOTE)),
     );
   }
@@ -64,13 +76,4 @@ export function renderVerification(result: LoopResult): Block[] {
   );
   if (more > 0) out.push(paragraph(text(`… ${more} more not listed.`)));
   return out;
-}
-
-function where(finding: Finding) {
-  const line = finding.line === null ? "" : `:${finding.line}`;
-  return [
-    strong(text(cut(finding.title, MAX_TITLE))),
-    text(" at "),
-    code(cut(`${finding.path}${line}`, 300)),
-  ];
 }

@@ -3,9 +3,12 @@
 // and it brings 2.7 MB for the dozen endpoints Loupe calls. Here a 429 (and a 502/503) waits as
 // long as GitLab asks, but only while the wait fits the review's deadline; the token travels only
 // in the PRIVATE-TOKEN header, to the configured instance; every refusal is a GitLabError with
-// GitLab's own message. Pages follow GitLab's X-Next-Page header.
+// GitLab's own message. Pages follow GitLab's X-Next-Page header. Every text it sends that GitLab
+// could run quick actions in (a note's or a draft's body, a status's description) leaves through
+// one neutralising step here, whoever wrote it (review/inert-commands.ts).
 
 import { redactSecrets } from "../../domain/redact.ts";
+import { inertCommands } from "../../review/inert-commands.ts";
 
 export interface GitLabRetry {
   readonly sleep: (ms: number) => Promise<void>;
@@ -89,7 +92,7 @@ export function gitLabApi(options: GitLabApiOptions): GitLabApi {
             Accept: "application/json",
             ...(body === undefined ? {} : { "Content-Type": "application/json" }),
           },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          ...(body === undefined ? {} : { body: JSON.stringify(outgoing(body)) }),
           redirect: "error",
         });
       } catch (error) {
@@ -140,6 +143,19 @@ export function gitLabApi(options: GitLabApiOptions): GitLabApi {
       await send("DELETE", path);
     },
   };
+}
+
+/** The fields of a request body GitLab reads as Markdown someone wrote, and may run commands in. */
+const WRITTEN_TEXT = ["body", "note", "description"] as const;
+
+/** A request body as it leaves: its written texts with no line GitLab could run as a command. */
+export function outgoing(body: object): object {
+  const texts: Record<string, unknown> = {};
+  for (const field of WRITTEN_TEXT) {
+    const value = (body as Record<string, unknown>)[field];
+    if (typeof value === "string") texts[field] = inertCommands(value);
+  }
+  return { ...body, ...texts };
 }
 
 function retryAfterMs(response: Response): number | null {
