@@ -2,8 +2,8 @@
 // what the App would post for it: the review body exactly as the App renders it (summary,
 // "Outside the diff", notes) and each inline comment with the line it would be anchored to.
 
-import type { ReviewCoverage } from "../domain/coverage.ts";
 import { type Cost, describeSpend } from "../domain/spend.ts";
+import type { ReviewCoverage } from "../domain/coverage.ts";
 import { renderCoverage } from "../github/coverage-output.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";
