@@ -15,7 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { runReviewCommand } from "../src/cli/review-command.ts";
-import { renderCheckRunOutput } from "../src/github/check-run-output.ts";
+import { renderCheckRunOutput } from "../src/report/check-run-output.ts";
 import { finding, stopTurn, toolCallsTurn } from "../test/support/chat-turns.ts";
 import { requireProgram } from "../test/support/programs.ts";
 import { startScriptedProvider } from "../test/support/scripted-provider.ts";

@@ -8,7 +8,7 @@ import type { AppConfig } from "./config/app-config.ts";
 import {
   createOrganisationConfigCache,
   type OrganisationConfigCache,
-} from "./github/organisation-config-cache.ts";
+} from "./forges/github/organisation-config-cache.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 import { organisationConfigPush, type PushPayload } from "./webhooks/organisation-push.ts";
 

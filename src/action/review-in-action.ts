@@ -2,14 +2,15 @@
 // the App's check run (or none, when the token may not make one), reported through the step's
 // summary and outputs. A publish the token may not make (403) leaves the review in the summary.
 
-import type { GitHubReview } from "../github/review-request.ts";
-import type { GitHubClient } from "../github/octokit.ts";
-import { httpStatus } from "../github/octokit.ts";
-import { retryWithin } from "../github/retry-deadline.ts";
-import { reviewOnGitHub } from "../host/github/review-on-github.ts";
+import { loupeTool } from "../config/loupe-version.ts";
+import type { GitHubReview } from "../domain/review-request.ts";
+import type { GitHubClient } from "../forges/github/octokit.ts";
+import { httpStatus } from "../forges/github/octokit.ts";
+import { retryWithin } from "../forges/github/retry-deadline.ts";
+import { reviewOnGitHub } from "../forges/github/review-on-github.ts";
+import { GITHUB_WORDS } from "../forges/github/words.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
-import { loupeTool } from "../config/loupe-version.ts";
 import { endingFor } from "../jobs/ending.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
@@ -70,7 +71,7 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   };
   return await reviewOnGitHub(review, async (outcome) => {
     const gated = withActionGate(outcome, settings);
-    const ending = forTheAction(endingFor(gated, loupeTool(), ACTION_SETTING_NAMES));
+    const ending = forTheAction(endingFor(gated, GITHUB_WORDS, loupeTool(), ACTION_SETTING_NAMES));
     await run.current()?.complete(ending);
     const report = reportOutcome({
       outcome: gated,

@@ -60,7 +60,7 @@ export interface ReviewedOutcome {
   readonly filesSkipped: number;
   readonly guidance: Guidance;
   /** Which settings layers applied, the keys each set, and the directory rules with their files. */
-  readonly settings: AppliedSettings;
+  readonly settings?: AppliedSettings;
   /** Sentences for the check run: the scope, the guidance, where findings went, what failed. */
   readonly notes: readonly string[];
   /** The review could not be published: the outcome is incomplete and not remembered. */

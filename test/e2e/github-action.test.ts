@@ -8,14 +8,14 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { formatExternalId } from "../../src/github/external-id.ts";
 import { parse } from "yaml";
+import { formatExternalId } from "../../src/forges/github/external-id.ts";
 import { type ActionRun, runActionEntry } from "../support/action-runner.ts";
 import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
-import { reviewDocumentProblems, sarifProblems } from "../support/machine-checks.ts";
 import { issueCommentEvent, pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createRepo, type FixtureRepo, gitEnvironment } from "../support/git-fixture.ts";
+import { reviewDocumentProblems, sarifProblems } from "../support/machine-checks.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 
 const API_KEY = `test-key-action-${process.pid}-${Date.now()}`;

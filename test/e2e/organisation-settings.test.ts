@@ -7,7 +7,7 @@
 // the document for machines carries them.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { formatExternalId } from "../../src/github/external-id.ts";
+import { formatExternalId } from "../../src/forges/github/external-id.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import type { CheckRun } from "../support/fake-github-checks.ts";
 import { pullRequestEvent, pushEvent } from "../support/fake-github-payloads.ts";

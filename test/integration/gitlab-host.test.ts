@@ -4,8 +4,8 @@
 // GitLab's 429 with Retry-After waited within the deadline, and the token only in headers.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { GitLabError, gitLabApi } from "../../src/host/gitlab/gitlab-api.ts";
-import { gitLabHost } from "../../src/host/gitlab/gitlab-host.ts";
+import { GitLabError, gitLabApi } from "../../src/forges/gitlab/gitlab-api.ts";
+import { gitLabHost } from "../../src/forges/gitlab/gitlab-host.ts";
 import type { HostReview } from "../../src/host/pull-request-host.ts";
 import { fetchWorkspace } from "../../src/workspace/fetch.ts";
 import { type FakeGitLab, startFakeGitLab } from "../support/fake-gitlab.ts";

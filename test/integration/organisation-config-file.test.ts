@@ -7,8 +7,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Octokit } from "@octokit/rest";
-import type { GitHubClient } from "../../src/github/octokit.ts";
-import { readOrganisationConfigFile } from "../../src/github/organisation-config-file.ts";
+import type { GitHubClient } from "../../src/forges/github/octokit.ts";
+import { readOrganisationConfigFile } from "../../src/forges/github/organisation-config-file.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 
