@@ -15,7 +15,11 @@ export interface NoteAnswer {
   readonly created_at: string;
   readonly resolved?: boolean;
   readonly resolved_by?: { readonly username: string } | null;
-  readonly position?: { readonly new_path: string; readonly new_line: number | null } | null;
+  readonly position?: {
+    readonly new_path: string;
+    readonly new_line: number | null;
+    readonly head_sha: string;
+  } | null;
 }
 
 /** Notes by people and bots (never GitLab's system notes), oldest first. */
@@ -71,11 +75,13 @@ export async function readThreads(
   options: { readonly thumbsDown?: boolean } = {},
 ): Promise<ReviewThread[]> {
   const { items } = await api.pages<DiscussionAnswer>(`${mr}/discussions`);
+  const current = await api.get<{ readonly diff_refs: { readonly head_sha: string } | null }>(mr);
+  const head = current.diff_refs?.head_sha ?? null;
   const threads: ReviewThread[] = [];
   for (const discussion of items) {
     const first = discussion.notes[0];
     if (first?.type !== "DiffNote" || first.position == null) continue;
-    const thread = threadOf(discussion, first, first.position, self);
+    const thread = threadOf(discussion, first, first.position, { self, head });
     const loupe = first.author?.username === self;
     threads.push(
       options.thumbsDown && loupe ? { ...thread, thumbsDown: await thumbsDown(api, mr, first.id) } : thread,
@@ -99,7 +105,7 @@ function threadOf(
   discussion: DiscussionAnswer,
   first: NoteAnswer,
   position: NonNullable<NoteAnswer["position"]>,
-  self: string,
+  { self, head }: { readonly self: string; readonly head: string | null },
 ): ReviewThread {
   const login = (username: string) => ({
     login: username,
@@ -108,7 +114,12 @@ function threadOf(
   return {
     id: discussion.id,
     isResolved: first.resolved === true,
-    isOutdated: position.new_line === null,
+    // GitLab moves a note's position to each new diff whose line it can trace unchanged
+    // (DiffNote#update_position, Gitlab::Diff::PositionTracer) and leaves it on the old diff when
+    // the line changed: a note is current only while its position's diff is the merge request's
+    // (DiffNote#active?, app/models/diff_note.rb). A position whose head is not today's head, or
+    // on a line the new side no longer has, is GitHub's "outdated": its code changed.
+    isOutdated: position.new_line === null || (head !== null && position.head_sha !== head),
     path: position.new_path,
     line: position.new_line,
     startLine: null,
