@@ -6,17 +6,25 @@ import * as v from "valibot";
 import { isAlias, isNode, parseDocument, visit } from "yaml";
 import { defaultRepoConfig, type RepoConfig, RepoConfigSchema } from "./repo-config-schema.ts";
 
-export type RepoConfigResult =
-  | { ok: true; config: RepoConfig }
-  | { ok: false; errors: { path: string; message: string }[] };
-
 export const REPO_CONFIG_PATH = ".github/loupe.yml";
 export const MAX_CONFIG_BYTES = 64 * 1024;
 
 type Errors = { path: string; message: string }[];
 
+/** One layer's file, validated, with the top-level keys it sets (the rest are the defaults). */
+export type ConfigLayerResult =
+  | { ok: true; config: RepoConfig; keys: readonly string[] }
+  | { ok: false; errors: { path: string; message: string }[] };
+
+/** A repository's file, validated: the same as any layer's. */
+export type RepoConfigResult = ConfigLayerResult;
+
 export function parseRepoConfig(yamlText: string | null): RepoConfigResult {
-  if (yamlText === null) return { ok: true, config: defaultRepoConfig() };
+  return parseConfigLayer(yamlText);
+}
+
+export function parseConfigLayer(yamlText: string | null): ConfigLayerResult {
+  if (yamlText === null) return { ok: true, config: defaultRepoConfig(), keys: [] };
   if (Buffer.byteLength(yamlText, "utf8") > MAX_CONFIG_BYTES) {
     return fail("(file)", `is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
   }
@@ -52,14 +60,14 @@ export function parseRepoConfig(yamlText: string | null): RepoConfigResult {
   } catch {
     return fail("(yaml)", "could not be read as plain data");
   }
-  if (data === null || data === undefined) return { ok: true, config: defaultRepoConfig() }; // empty file
+  if (data === null || data === undefined) return { ok: true, config: defaultRepoConfig(), keys: [] }; // empty file
   if (typeof data !== "object" || Array.isArray(data))
     return fail("(root)", "must be a mapping of keys to values");
   const parsed = v.safeParse(RepoConfigSchema, data);
   if (!parsed.success) {
     return { ok: false, errors: parsed.issues.slice(0, 20).map((issue) => toError(issue)) };
   }
-  return { ok: true, config: parsed.output };
+  return { ok: true, config: parsed.output, keys: Object.keys(data) };
 }
 
 function toError(issue: v.BaseIssue<unknown>): { path: string; message: string } {
@@ -70,7 +78,7 @@ function toError(issue: v.BaseIssue<unknown>): { path: string; message: string }
   return { path, message: issue.message.replace(/^Invalid (?:type|value|length): /, "") };
 }
 
-function fail(path: string, message: string): RepoConfigResult {
+function fail(path: string, message: string): ConfigLayerResult {
   return { ok: false, errors: [{ path, message }] };
 }
 
