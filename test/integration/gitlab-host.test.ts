@@ -6,14 +6,14 @@
 // and a diff GitLab cut at its limits (changes_count "N+") or collapsed (an older instance).
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
 import { GitLabError, gitLabApi } from "../../src/forges/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../../src/forges/gitlab/gitlab-host.ts";
 import type { HostReview } from "../../src/host/pull-request-host.ts";
-import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
 import { selectChange } from "../../src/pipeline/change-step.ts";
 import { fetchWorkspace } from "../../src/workspace/fetch.ts";
-import type { GitLabDiffLimits } from "../support/fake-gitlab-diffs.ts";
 import { type FakeGitLab, startFakeGitLab } from "../support/fake-gitlab.ts";
+import type { GitLabDiffLimits } from "../support/fake-gitlab-diffs.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 
 const LINES = ["one", "two", "three", "four", "five", "six"].map((w) => `export const ${w} = 1;`);
