@@ -2,21 +2,27 @@
 // the App's check run (or none, when the token may not make one), reported through the step's
 // summary and outputs. A publish the token may not make (403) leaves the review in the summary.
 
-import type { GitHubReview } from "../github/review-request.ts";
+import { loupeTool } from "../config/loupe-version.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { httpStatus } from "../github/octokit.ts";
 import { retryWithin } from "../github/retry-deadline.ts";
+import type { GitHubReview } from "../github/review-request.ts";
 import { reviewOnGitHub } from "../host/github/review-on-github.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
-import { loupeTool } from "../config/loupe-version.ts";
 import { endingFor } from "../jobs/ending.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { actionCheckRun } from "./action-check-run.ts";
 import { ACTION_SETTING_NAMES, type ActionSettings } from "./action-inputs.ts";
 import { actionLogger, annotation, type Write } from "./action-log.ts";
-import { forTheAction, gateReached, reportOutcome } from "./action-report.ts";
+import {
+  forTheAction,
+  gateReached,
+  READ_ONLY_NOTE,
+  reportOutcome,
+  withReadOnlyNote,
+} from "./action-report.ts";
 import { writeMachineFiles } from "./machine-files.ts";
 import type { RunnerContext } from "./runner-context.ts";
 import { appendSummary, writeOutputs } from "./step-files.ts";
@@ -70,13 +76,16 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   };
   return await reviewOnGitHub(review, async (outcome) => {
     const gated = withActionGate(outcome, settings);
-    const ending = forTheAction(endingFor(gated, loupeTool(), ACTION_SETTING_NAMES));
+    const readOnly = watched?.refused() ?? false;
+    const ended = forTheAction(endingFor(gated, loupeTool(), ACTION_SETTING_NAMES));
+    const ending = readOnly ? withReadOnlyNote(ended) : ended;
+    if (readOnly) io.stdout(annotation("warning", READ_ONLY_NOTE));
     await run.current()?.complete(ending);
     const report = reportOutcome({
       outcome: gated,
       ending,
       pullNumber: request.pullNumber,
-      readOnly: watched?.refused() ?? false,
+      readOnly,
       noCheckRun: run.missing(),
       failOn: settings.failOn,
     });

@@ -8,14 +8,14 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { formatExternalId } from "../../src/github/external-id.ts";
 import { parse } from "yaml";
+import { formatExternalId } from "../../src/github/external-id.ts";
 import { type ActionRun, runActionEntry } from "../support/action-runner.ts";
 import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
-import { reviewDocumentProblems, sarifProblems } from "../support/machine-checks.ts";
 import { issueCommentEvent, pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createRepo, type FixtureRepo, gitEnvironment } from "../support/git-fixture.ts";
+import { reviewDocumentProblems, sarifProblems } from "../support/machine-checks.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 
 const API_KEY = `test-key-action-${process.pid}-${Date.now()}`;
@@ -225,6 +225,8 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(checkRunsOf(3)).toHaveLength(0);
     expect(run.summary).toContain("may not create check runs");
     expect(run.summary).toContain("`pull_request_target`");
+    expect(run.summary).toContain("pull-requests: write");
+    expect(run.stdout).toContain("pull-requests: write");
     expect(run.summary).toContain("### The review (not posted)");
     expect(run.summary).toContain("Not posted: the 1 finding is listed here.");
     expect(run.summary).toContain(FINDING_TITLE);
@@ -237,6 +239,29 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
       "result-file": expect.stringMatching(/loupe-review\.json$/),
       "sarif-file": "",
     });
+  }, 60_000);
+
+  it("says how to get inline comments, in the log and the summary, when the token may write check runs but not the review", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 17, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values", { checksOnly: true }),
+      provider,
+    });
+    expect(run.code).toBe(0);
+    expect(reviewsOf(17)).toHaveLength(0);
+    expect(checkRunsOf(17)[0]?.history.at(-1)).toMatchObject({ status: "completed" });
+    expect(checkRunsOf(17)[0]?.history.at(-1)?.output?.summary).toContain("pull-requests: write");
+    for (const text of [run.stdout, run.summary]) {
+      expect(text).toContain("pull-requests: write");
+      expect(text).toContain("checks: write");
+      expect(text).toContain("`pull_request_target`");
+      expect(text).toContain("docs/github-action.md");
+    }
+    expect(run.summary).toContain("### The review (not posted)");
+    expect(run.summary).toContain(FINDING_TITLE);
   }, 60_000);
 
   it("reviews on `@loupe review` from a writer", async () => {
