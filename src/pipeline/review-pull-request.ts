@@ -35,7 +35,7 @@ import { fullyCovered, type Prepared, reviewedFacts } from "./reviewed-facts.ts"
 import { scopeStep } from "./scope-step.ts";
 import { decideSettings } from "./settings-step.ts";
 import { stoppedRecord, unlessStopped } from "./stopped-review.ts";
-import { verifyStep } from "./verify-step.ts";
+import { logNotVerified, verifyStep } from "./verify-step.ts";
 import { disposable, openWorkspaceStep } from "./workspace-step.ts";
 
 export interface ReviewRun {
@@ -181,6 +181,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     result: passed.result,
     now: run.now,
   });
+  logNotVerified(result, run.log);
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
   const line = scopeLine(scope);
