@@ -34,6 +34,22 @@ export interface ReportInput {
 export const READ_ONLY_NOTE =
   "GitHub refused to post the review (HTTP 403): this workflow's token may not write to the pull request, so the review is only in this job's summary. For inline comments, give the job `permissions: pull-requests: write` and `checks: write`. A fork's `pull_request` event always gets a read-only token: for pull requests from forks, run Loupe on `pull_request_target` as docs/github-action.md in Loupe's repository shows (it never checks out or runs the pull request's code).";
 
+/**
+ * A comment starts a review in the Action only where a workflow runs on the comment: the skip of
+ * an author the policy holds back says which workflow that is.
+ */
+export const COMMENT_WORKFLOW_NOTE =
+  'In GitHub Actions the comment starts a review only where a workflow runs on `issue_comment`: the comment-trigger workflow ("On demand, by comment") of docs/github-action.md in Loupe\'s repository.';
+
+/** The ending of a skip, with what the Action needs for the command it names. */
+export function withCommentWorkflowNote(ending: Ending, outcome: ReviewOutcome): Ending {
+  if (outcome.kind !== "skipped" || outcome.code !== "author_not_allowed") return ending;
+  return {
+    ...ending,
+    output: { ...ending.output, summary: `${ending.output.summary}\n\n${COMMENT_WORKFLOW_NOTE}` },
+  };
+}
+
 /** The ending with what to change when the token could not post the review. */
 export function withReadOnlyNote(ending: Ending): Ending {
   return {

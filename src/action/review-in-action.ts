@@ -21,6 +21,7 @@ import {
   gateReached,
   READ_ONLY_NOTE,
   reportOutcome,
+  withCommentWorkflowNote,
   withReadOnlyNote,
 } from "./action-report.ts";
 import { writeMachineFiles } from "./machine-files.ts";
@@ -77,7 +78,10 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   return await reviewOnGitHub(review, async (outcome) => {
     const gated = withActionGate(outcome, settings);
     const readOnly = watched?.refused() ?? false;
-    const ended = forTheAction(endingFor(gated, loupeTool(), ACTION_SETTING_NAMES));
+    const ended = withCommentWorkflowNote(
+      forTheAction(endingFor(gated, loupeTool(), ACTION_SETTING_NAMES)),
+      gated,
+    );
     const ending = readOnly ? withReadOnlyNote(ended) : ended;
     if (readOnly) io.stdout(annotation("warning", READ_ONLY_NOTE));
     await run.current()?.complete(ending);

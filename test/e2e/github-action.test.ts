@@ -264,6 +264,28 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(run.summary).toContain(FINDING_TITLE);
   }, 60_000);
 
+  it("skips a stranger's pull request, saying the command needs the comment-trigger workflow", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 18, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const opened = pullRequestEvent("opened", target(), pr);
+    opened.pull_request.user.login = "stranger";
+    opened.pull_request.author_association = "FIRST_TIME_CONTRIBUTOR";
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: opened,
+      token: github.workflowToken("octo", "values"),
+      provider,
+    });
+    expect(run.code).toBe(0);
+    expect(provider.requests).toHaveLength(0);
+    const summary = checkRunsOf(18)[0]?.history.at(-1)?.output?.summary ?? "";
+    for (const text of [summary, run.summary]) {
+      expect(text).toContain("with a comment `@loupe review`");
+      expect(text).toContain("`issue_comment`");
+      expect(text).toContain("docs/github-action.md");
+    }
+  }, 60_000);
+
   it("reviews on `@loupe review` from a writer", async () => {
     const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 4, headRef: "change-v10" });
     const payload = issueCommentEvent(target(), pr, 501, "@loupe review");
