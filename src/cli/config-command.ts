@@ -32,7 +32,9 @@ export async function runConfigCommand(argv: readonly string[], io: CliIo): Prom
     return 0;
   }
   const lines = result.errors.map(
-    (error) => `  ${error.path || "(root)"}: ${error.message.replace(/\s+/g, " ")}\n`,
+    (error) =>
+      `  ${error.path || "(root)"}: ${error.message.replace(/\s+/g, " ")}` +
+      `${error.value === undefined ? "" : ` (found ${error.value.replace(/\s+/g, " ")})`}\n`,
   );
   io.stderr(
     `loupe: ${shown} is invalid (${result.errors.length} error${result.errors.length === 1 ? "" : "s"}):\n${lines.join("")}`,

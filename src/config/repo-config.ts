@@ -6,14 +6,22 @@ import * as v from "valibot";
 import { isAlias, isNode, parseDocument, visit } from "yaml";
 import { defaultRepoConfig, type RepoConfig, RepoConfigSchema } from "./repo-config-schema.ts";
 
-export type RepoConfigResult =
-  | { ok: true; config: RepoConfig }
-  | { ok: false; errors: { path: string; message: string }[] };
+/** One problem of the file: where, what, and the value found there (for a wrong value). */
+export interface RepoConfigError {
+  path: string;
+  message: string;
+  /** The value as written, JSON, cut to VALUE_CHARS: the person sees what was read. */
+  value?: string;
+}
+
+export type RepoConfigResult = { ok: true; config: RepoConfig } | { ok: false; errors: RepoConfigError[] };
+
+const VALUE_CHARS = 80;
 
 export const REPO_CONFIG_PATH = ".github/loupe.yml";
 export const MAX_CONFIG_BYTES = 64 * 1024;
 
-type Errors = { path: string; message: string }[];
+type Errors = RepoConfigError[];
 
 export function parseRepoConfig(yamlText: string | null): RepoConfigResult {
   if (yamlText === null) return { ok: true, config: defaultRepoConfig() };
@@ -62,12 +70,16 @@ export function parseRepoConfig(yamlText: string | null): RepoConfigResult {
   return { ok: true, config: parsed.output };
 }
 
-function toError(issue: v.BaseIssue<unknown>): { path: string; message: string } {
+function toError(issue: v.BaseIssue<unknown>): RepoConfigError {
   const path = v.getDotPath(issue) ?? "(root)";
   if (issue.type === "strict_object" && issue.kind === "schema") {
     return { path, message: "is not a known key" };
   }
-  return { path, message: issue.message.replace(/^Invalid (?:type|value|length): /, "") };
+  const message = issue.message.replace(/^Invalid (?:type|value|length): /, "");
+  const written = JSON.stringify(issue.input);
+  if (written === undefined) return { path, message };
+  const value = written.length > VALUE_CHARS ? `${written.slice(0, VALUE_CHARS)}…` : written;
+  return { path, message, value };
 }
 
 function fail(path: string, message: string): RepoConfigResult {
