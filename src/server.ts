@@ -62,6 +62,9 @@ async function main(): Promise<void> {
   ])
     registerSecret(secret ?? undefined);
   const log = await createLog(settings.log);
+  const version = packageVersion();
+  // The first line says which Loupe this is (loupe_build_info says it to the metrics).
+  log.info({ version, node: process.version }, `Loupe ${version} starting`);
   if (gitlab !== null) {
     const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
     const access = await checkGitLabAccess(api, gitlab.url);
@@ -71,7 +74,7 @@ async function main(): Promise<void> {
     }
     if (access.kind === "unreachable") log.warn({}, access.line);
   }
-  const metrics = createPrometheusMetrics({ version: packageVersion() });
+  const metrics = createPrometheusMetrics({ version });
   const readiness = createReadinessTracker();
   const loupe = createLoupe(settings, { metrics, stillDownLogMs: config.stillDownLogMs });
   let dashboard: RedisDashboard | null = null;
