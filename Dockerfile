@@ -16,7 +16,9 @@ FROM debian:bookworm-slim
 
 # LOUPE_LISTEN_HOST wins over HOST: `--env-file` replaces the image's HOST, and .env.example says
 # HOST=localhost, which would hide the server on the container's loopback.
+# PATH: `loupe` is the CI/CD component's command (templates/review.yml runs `loupe gitlab-ci`).
 ENV NODE_ENV=production \
+    PATH=/app/bin:$PATH \
     LOUPE_LISTEN_HOST=0.0.0.0 \
     PORT=3000 \
     LOG_FORMAT=json \

@@ -7,7 +7,7 @@
 // @swc/jest only strips types; `tsc --noEmit` type-checks separately (TypeScript 7 has no JS API).
 const project = (displayName, roots) => ({
   displayName,
-  testEnvironment: "node",
+  testEnvironment: "<rootDir>/test/support/cpu-environment.js",
   roots,
   testMatch: ["**/*.test.ts"],
   setupFilesAfterEnv: ["<rootDir>/test/support/restore-network.ts"],
@@ -40,5 +40,9 @@ export default {
   ],
   testTimeout: 60000,
   workerIdleMemoryLimit: e2eTier ? "1MB" : "128MB",
-  reporters: ["default", "<rootDir>/test/support/summary-reporter.js"],
+  reporters: [
+    "default",
+    "<rootDir>/test/support/timing-reporter.js",
+    "<rootDir>/test/support/summary-reporter.js",
+  ],
 };

@@ -4,32 +4,32 @@
 // caller receives them as `started`, a promise of what is running, rather than through callbacks.
 
 import type { ApplicationFunction, Probot } from "probot";
+import { botLoginOf, type GitHubAuth, openRunsJournal, withoutGitHub } from "./app-parts.ts";
 import { createCheckRuns } from "./check-runs/check-runs.ts";
 import type { AppConfig } from "./config/app-config.ts";
 import type { GitLabConfig } from "./config/gitlab-config.ts";
 import { createPermissionCache } from "./conversation/permission-cache.ts";
 import type { CancelReason } from "./domain/cancel-reason.ts";
-import type { ReviewRequest } from "./github/review-request.ts";
-import { budgetStoreFor } from "./fleet/budget-store-for.ts";
+import { countedBudget } from "./fleet/budget-store-for.ts";
 import { logFleetStart } from "./fleet/fleet-startup.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming } from "./fleet/fleet-timing.ts";
 import { replyQueueFor } from "./fleet/reply-queue-for.ts";
 import { reviewQueueFor } from "./fleet/review-queue-for.ts";
 import { RERUN_ACTION } from "./github/check-run.ts";
 import { observeGitHubRequests } from "./github/observe-requests.ts";
-import { retryWithin } from "./github/retry-deadline.ts";
 import type { GitHubClient } from "./github/octokit.ts";
+import { retryWithin } from "./github/retry-deadline.ts";
+import type { ReviewRequest } from "./github/review-request.ts";
 import { completeLeftOpenRuns } from "./jobs/left-open-runs.ts";
-import { botLoginOf, type GitHubAuth, openRunsJournal, withoutGitHub } from "./app-parts.ts";
 import type { JobRunner, ReviewQueue } from "./jobs/review-queue.ts";
 import { gitLabRunner } from "./jobs/run-gitlab-review.ts";
 import { type AppBudget, runReview } from "./jobs/run-review.ts";
+import { errorDetail } from "./log/error-detail.ts";
 import { routeBottleneckErrors } from "./log/routed-errors.ts";
 import { createDependencyStates, type DependencyState } from "./metrics/dependency-state.ts";
 import { type Metrics, NO_METRICS } from "./metrics/metrics.ts";
 import { readQueue } from "./metrics/queue-reading.ts";
 import { createReviewEndedReporter } from "./metrics/review-ended.ts";
-import { errorDetail } from "./log/error-detail.ts";
 import type { ReviewPorts } from "./pipeline/review-ports.ts";
 import { createCommentHandler } from "./replies/comment-handler.ts";
 import { createReplyEndedReporter } from "./replies/reply-ending.ts";
@@ -142,15 +142,12 @@ function startRuntime<W extends WorkspaceHandle>(
     sleep,
   });
   const reviewEnded = createReviewEndedReporter(metrics, app.log);
-  const budget =
-    options.budget === undefined
-      ? {}
-      : {
-          budget: {
-            ...options.budget,
-            store: options.budget.store ?? budgetStoreFor(redisUrl, config.stateDir),
-          },
-        };
+  const budget = countedBudget(options.budget, {
+    redisUrl,
+    stateDir: config.stateDir,
+    log: app.log,
+    metrics,
+  });
   const gitlab = gitLabRunner({ ...options, ...budget, log: app.log, sleep, onEnded: reviewEnded });
 
   const runner: JobRunner = async (job, signal, onCheckRun) => {
@@ -185,10 +182,11 @@ function startRuntime<W extends WorkspaceHandle>(
     ...timing,
   });
   metrics.watchQueue(() => readQueue(reviews));
-  const replyEnded = createReplyEndedReporter(metrics, app.log);
+  const replyEnded = createReplyEndedReporter(metrics, app.log, options.budget?.settings.prices ?? null);
   const gitlabReply = gitLabReplyRunner({
     ...{ ports, config, log: app.log },
     ...options,
+    ...budget,
     onEnded: replyEnded,
   });
   const replyRunner: ReplyRunner = async (request, signal) =>
@@ -196,6 +194,7 @@ function startRuntime<W extends WorkspaceHandle>(
       ? gitlabReply(request, signal)
       : runReply({
           ...{ request, signal, ports, config, log: app.log, botLogin, onEnded: replyEnded },
+          ...budget,
           octokit: await installation(request.installationId),
         });
   const replies = replyQueueFor({

@@ -21,6 +21,8 @@ async function loadCommand(name: CommandName): Promise<Command> {
       return (await import("./cli/config-command.ts")).runConfigCommand;
     case "eval":
       return (await import("./eval/eval-command.ts")).runEvalCommand;
+    case "gitlab-ci":
+      return (await import("./cli/gitlab-ci-command.ts")).runGitLabCiCommand;
   }
 }
 

@@ -6,6 +6,7 @@ import type { ApplicationFunction, Probot } from "probot";
 import { createLoupeApp, type LoupeRuntime } from "./app.ts";
 import { type AppSettings, AppSettingsSchema } from "./config/app-settings.ts";
 import { readEnvOrThrow } from "./config/read-env.ts";
+import { providerGateFor } from "./fleet/provider-gate-for.ts";
 import { createIsolatedPorts } from "./isolation/isolated-ports.ts";
 import { repositoryWorkerEntry } from "./isolation/worker-entry.ts";
 import { createWorkerPool, type WorkerPool } from "./isolation/worker-pool.ts";
@@ -44,6 +45,17 @@ export function createLoupe(
       setup: { provider, limits, replyLimits, includeTrace: true },
       memoryMb: workers.memoryMb,
       graceMs: deadlineGraceMs(limits.timeoutMs),
+      gate: providerGateFor(settings.providerShare, fleet.redisUrl, {
+        ...(metrics === undefined
+          ? {}
+          : {
+              observer: {
+                waiting: (delta) => metrics.providerWaiting(delta),
+                tokensInMinute: (tokens) => metrics.providerTokensInMinute(tokens),
+                backOff: (seconds) => metrics.providerBackOff(seconds),
+              },
+            }),
+      }),
       onToolCall: (tool, ok) => metrics?.toolCall(tool, ok),
       onDependencyError: (dependency, kind) => metrics?.dependencyError(dependency, kind),
       onWorkerEnded: (reason) => log.warn({ reason }, "repository worker ended; a new one will replace it"),
@@ -59,7 +71,11 @@ export function createLoupe(
       ...(metrics ? { metrics } : {}),
       redisUrl: fleet.redisUrl,
       ...(settings.gitlab === null ? {} : { gitlab: settings.gitlab }),
-      budget: { settings: settings.budget, maxTokens: limits.maxTokens },
+      budget: {
+        settings: settings.budget,
+        maxTokens: limits.maxTokens,
+        replyMaxTokens: replyLimits.maxTokens,
+      },
       ...(options.stillDownLogMs === undefined ? {} : { stillDownLogMs: options.stillDownLogMs }),
       fleetTiming: { lockMs: fleet.lockMs, stalledIntervalMs: fleet.lockMs / 2, leaseMs: 2 * fleet.lockMs },
     });

@@ -13,7 +13,7 @@ import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { startAppServer } from "./http/app-server.ts";
-import { createGitLabWebhook } from "./http/gitlab-webhook.ts";
+import { createGitLabWebhook, type GitLabWebhook } from "./http/gitlab-webhook.ts";
 import { checkGitLabAccess } from "./host/gitlab/check-access.ts";
 import { gitLabApi, tokenUser } from "./host/gitlab/gitlab-api.ts";
 import { createGitLabCommentHandler } from "./replies/gitlab-comment-handler.ts";
@@ -78,6 +78,7 @@ async function main(): Promise<void> {
   const readiness = createReadinessTracker();
   const loupe = createLoupe(settings, { metrics, stillDownLogMs: config.stillDownLogMs });
   let dashboard: RedisDashboard | null = null;
+  let gitLabHook: GitLabWebhook | null = null;
   const server = await startAppServer({
     env,
     log,
@@ -94,7 +95,10 @@ async function main(): Promise<void> {
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
       const { redisUrl } = settings.fleet;
       const { redisHealth, reviews, replies } = await loupe.started; // resolved by loupe.app above
-      if (gitlab !== null) options.addHandler(gitLabRoute(gitlab, { reviews, replies }, metrics, app.log));
+      if (gitlab !== null) {
+        gitLabHook = gitLabRoute(gitlab, { reviews, replies }, metrics, app.log);
+        options.addHandler(gitLabHook.handle);
+      }
       dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log, redisHealth });
       if (dashboard !== null) options.addHandler(dashboard.handler);
     },
@@ -111,7 +115,12 @@ async function main(): Promise<void> {
       graceMs: config.shutdownGraceMs,
       log,
       queues: [runtime.reviews, runtime.replies],
-      after: [() => runtime.workers.close(), () => server.stop(), () => dashboard?.close()],
+      after: [
+        () => gitLabHook?.close(),
+        () => runtime.workers.close(),
+        () => server.stop(),
+        () => dashboard?.close(),
+      ],
       exit: (code) => exitAfterLog(code),
     });
   });
@@ -123,7 +132,7 @@ function gitLabRoute(
   queues: Pick<LoupeProcessRuntime, "reviews" | "replies">,
   metrics: Metrics,
   log: Logger,
-) {
+): GitLabWebhook {
   const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
   const notes = createGitLabCommentHandler({
     ...{ api, self: tokenUser(api), permissions: createPermissionCache(), log },

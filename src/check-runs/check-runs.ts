@@ -16,8 +16,8 @@ import {
   startQueuedCheckRun,
   updateCheckRunProgress,
 } from "../github/check-run.ts";
-import { renderProgressOutput } from "../github/check-run-output.ts";
 import type { GitHubClient, RepoRef } from "../github/octokit.ts";
+import { renderProgressOutput } from "../github/progress-output.ts";
 import { withSecondaryRetry } from "../github/retry-secondary.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import { errorDetail } from "../log/error-detail.ts";

@@ -2,7 +2,7 @@
 // the workspace or the provider client. A test checks them against the tools' real schemas and
 // the options each command parses, so they cannot drift.
 
-export const COMMAND_NAMES = ["review", "tool", "config", "eval"] as const;
+export const COMMAND_NAMES = ["review", "tool", "config", "eval", "gitlab-ci"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** The options of each command that take a value; each command parses exactly these. */
@@ -11,6 +11,7 @@ export const VALUE_OPTIONS = {
   tool: ["--repo", "--base", "--head", "--args"],
   config: [],
   eval: ["--golden", "--out", "--manifest", "--variant", "--variants", "--runs", "--results", "--compare"],
+  "gitlab-ci": ["--fail-on", "--fail-on-incomplete"],
 } as const satisfies Record<CommandName, readonly string[]>;
 
 export const MAIN_HELP = `loupe: review a change locally the way the Loupe GitHub App reviews pull requests
@@ -23,6 +24,8 @@ commands:
   tool     run one repository tool exactly as the model would call it and print its result
   config   check a repository's .github/loupe.yml (no provider needed)
   eval     measure review quality on Martian's offline code-review benchmark
+  gitlab-ci  review the merge request of a GitLab merge request pipeline and publish the
+           review on it (the CI/CD component's job: templates/review.yml)
 
 options:
   -h, --help      show this help (also: loupe <command> --help, loupe help <command>)
@@ -127,11 +130,39 @@ exit status: 0 done, 1 some pull requests, reviews or judgements failed (run the
              retry them), 2 bad usage or configuration
 `;
 
+export const GITLAB_CI_HELP = `usage: loupe gitlab-ci [--fail-on <severity>] [--fail-on-incomplete <true|false>]
+
+Runs in a GitLab merge request pipeline (the CI/CD component templates/review.yml): reviews the
+merge request the pipeline is for, as the App reviews one, and publishes the review on it (draft
+notes published together, the summary note). The job is the merge request's status: Loupe sets
+no commit status of its own. The configuration (.gitlab/loupe.yml) and guidance are read from the
+default branch through GitLab's API, and the two commits are fetched from the target project:
+nothing of the job's checkout is read.
+
+options:
+  --fail-on <severity>           fail the job when a finding reaches it (critical, high, medium,
+                                 low, info); empty: the repository's fail_on
+  --fail-on-incomplete <bool>    fail the job when the review could not complete (budget,
+                                 provider, time); default false
+  -h, --help                     show this help
+
+environment: GITLAB_TOKEN (a project or group access token, Developer, api scope, in a masked
+CI/CD variable: a job token cannot post notes; without it the job says so and exits 0), GitLab's
+predefined CI_SERVER_URL, CI_MERGE_REQUEST_PROJECT_PATH, CI_MERGE_REQUEST_IID and
+CI_COMMIT_SHA, and OPENAI_BASE_URL, OPENAI_API_KEY, REVIEW_MODEL and the REVIEW_* limits, as for
+the App (see docs/gitlab.md).
+
+exit status: 0 reviewed (or skipped, or no GITLAB_TOKEN), 1 a finding reached --fail-on (else the
+             repository's fail_on), the configuration is invalid, or --fail-on-incomplete and the
+             review is incomplete, 2 bad usage or configuration
+`;
+
 export const COMMAND_HELP: Readonly<Record<CommandName, string>> = {
   review: REVIEW_HELP,
   tool: TOOL_HELP,
   config: CONFIG_HELP,
   eval: EVAL_HELP,
+  "gitlab-ci": GITLAB_CI_HELP,
 };
 
 export function isCommandName(name: string | undefined): name is CommandName {

@@ -13,6 +13,7 @@ import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { describeGuidance } from "../pipeline/describe-guidance.ts";
 import type { ConfigError, ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { reviewSarif } from "../pipeline/machine-review.ts";
+import { startReviewDeadline } from "../pipeline/review-deadline.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import { VALUE_OPTIONS } from "./help.ts";
 import type { CliIo } from "./io.ts";
@@ -38,6 +39,13 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
   const onSignal = (): void => controller.abort();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
+  // The review's time starts before the first git read: the local host reads the repository on
+  // the pipeline's first question, under the deadline's signal.
+  const deadline = startReviewDeadline({
+    timeoutMs: limits.timeoutMs,
+    now: Date.now,
+    signal: controller.signal,
+  });
   try {
     await using host = localHost({
       repo: args.repo,
@@ -45,9 +53,14 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
       head: args.head,
       ...(args.config === undefined ? {} : { configFile: args.config }),
       env: io.env,
-      signal: controller.signal,
+      signal: deadline.signal,
     });
-    const configuration = (await host.repoConfig()).source;
+    // A repository the host cannot read (too large, past the deadline) is the pipeline's to end:
+    // its first question meets the same failure, and the outcome names no configuration then.
+    const configuration = await host.repoConfig().then(
+      (file) => file.source,
+      () => "(the repository could not be read)",
+    );
     const target = {
       host: new URL(provider.baseURL).host,
       model: provider.model,
@@ -66,6 +79,7 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
       authorPolicy: "everyone",
       prices: budget.prices,
       now: Date.now,
+      deadline,
       started,
       onRound: (round) => progress?.onRound(round),
       log: { info: () => {}, warn: () => {} },

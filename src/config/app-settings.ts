@@ -12,6 +12,7 @@ import { GitHubConfigSchema } from "./github-config.ts";
 import { GitLabConfigSchema } from "./gitlab-config.ts";
 import { LogConfigSchema } from "./log-config.ts";
 import { ProviderConfigSchema } from "./provider-config.ts";
+import { ProviderShareSchema } from "./provider-share-config.ts";
 import { fanOut } from "./read-env.ts";
 import { ReplyBudgetSchema } from "./reply-limits.ts";
 import { ReviewLimitsSchema } from "./review-limits.ts";
@@ -30,6 +31,8 @@ const AREAS = {
   workers: WorkerConfigSchema,
   replyBudget: ReplyBudgetSchema,
   fleet: FleetConfigSchema,
+  /** The fleet's share of the model provider: requests in flight and tokens a minute. */
+  providerShare: ProviderShareSchema,
   /** How the App writes to GitHub's API (its write spacing). */
   github: GitHubConfigSchema,
   /** Prices, and the installations' spend caps. */

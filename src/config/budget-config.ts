@@ -1,6 +1,6 @@
 // The operator's spend settings: prices per million tokens (never guessed: without them a cost is
-// "unknown"), the per-installation caps by day and month (UTC), and how far past them a review a
-// person asked for may go. One area of the settings schema (app-settings.ts); every error line
+// "unknown"), the per-installation caps by day and month (UTC), the cap per pull request across
+// its pushes, and how far past them a review a person asked for may go. One area of the settings schema (app-settings.ts); every error line
 // names its variable and the fix.
 
 import * as v from "valibot";
@@ -37,9 +37,16 @@ export const BudgetSchema = v.pipe(
     BUDGET_TOKENS_PER_MONTH: tokens("BUDGET_TOKENS_PER_MONTH"),
     BUDGET_DOLLARS_PER_DAY: dollars("BUDGET_DOLLARS_PER_DAY"),
     BUDGET_DOLLARS_PER_MONTH: dollars("BUDGET_DOLLARS_PER_MONTH"),
+    BUDGET_TOKENS_PER_PULL_REQUEST: tokens("BUDGET_TOKENS_PER_PULL_REQUEST"),
+    BUDGET_DOLLARS_PER_PULL_REQUEST: dollars("BUDGET_DOLLARS_PER_PULL_REQUEST"),
     BUDGET_HARD_FACTOR: v.optional(
       numberText("BUDGET_HARD_FACTOR", (n) => n >= 1 && n <= 10, "a number from 1 to 10"),
       String(DEFAULT_HARD_FACTOR),
+    ),
+    BUDGET_REPOSITORY_SHARE: numberVar(
+      "BUDGET_REPOSITORY_SHARE",
+      (n) => Number.isFinite(n) && n > 0 && n <= 1,
+      "a fraction above 0 and at most 1 (e.g. 0.25)",
     ),
     REVIEW_PRICE_INPUT: price("REVIEW_PRICE_INPUT"),
     REVIEW_PRICE_CACHED_INPUT: price("REVIEW_PRICE_CACHED_INPUT"),
@@ -55,7 +62,12 @@ export const BudgetSchema = v.pipe(
         message: `${input ? "REVIEW_PRICE_OUTPUT" : "REVIEW_PRICE_INPUT"} is missing: prices are set together, ${PRICES_NEEDED}`,
       });
     }
-    for (const name of ["BUDGET_DOLLARS_PER_DAY", "BUDGET_DOLLARS_PER_MONTH"] as const) {
+    const dollarCaps = [
+      "BUDGET_DOLLARS_PER_DAY",
+      "BUDGET_DOLLARS_PER_MONTH",
+      "BUDGET_DOLLARS_PER_PULL_REQUEST",
+    ] as const;
+    for (const name of dollarCaps) {
       if (e[name] !== undefined && !(input && output))
         addIssue({ message: `${name} counts dollars, which needs prices: ${PRICES_NEEDED}` });
     }
@@ -75,15 +87,27 @@ export const BudgetSchema = v.pipe(
       tokens_per_month: e.BUDGET_TOKENS_PER_MONTH,
       dollars_per_day: e.BUDGET_DOLLARS_PER_DAY,
       dollars_per_month: e.BUDGET_DOLLARS_PER_MONTH,
+      tokens_per_pull_request: e.BUDGET_TOKENS_PER_PULL_REQUEST,
+      dollars_per_pull_request: e.BUDGET_DOLLARS_PER_PULL_REQUEST,
     });
-    return { caps, prices, hardFactor: e.BUDGET_HARD_FACTOR };
+    return {
+      caps,
+      prices,
+      hardFactor: e.BUDGET_HARD_FACTOR,
+      ...(e.BUDGET_REPOSITORY_SHARE === undefined ? {} : { repositoryShare: e.BUDGET_REPOSITORY_SHARE }),
+    };
   }),
 );
 
 export interface BudgetSettings {
-  /** The installation's caps; empty when none is set. */
+  /** The installation's caps, and each pull request's (scope `pull_request`); empty when none is set. */
   readonly caps: readonly BudgetCap[];
   readonly prices: Prices | null;
   /** How far past the caps a review someone asked for may go (BUDGET_HARD_FACTOR). */
   readonly hardFactor: number;
+  /**
+   * The most of each installation cap one repository may spend (BUDGET_REPOSITORY_SHARE, a
+   * fraction); absent, any repository may spend the whole of it.
+   */
+  readonly repositoryShare?: number;
 }

@@ -122,6 +122,9 @@ export const RepoConfigSchema = v.strictObject({
       tokens_per_month: v.optional(positiveTokens),
       dollars_per_day: v.optional(positiveDollars),
       dollars_per_month: v.optional(positiveDollars),
+      /** Across all of a pull request's pushes and re-runs; the lower of this and the operator's wins. */
+      tokens_per_pull_request: v.optional(positiveTokens),
+      dollars_per_pull_request: v.optional(positiveDollars),
     }),
     () => ({}),
   ),

@@ -60,7 +60,7 @@ export const ReviewLimitsSchema = v.pipe(
     maxRounds: env.REVIEW_MAX_ROUNDS,
     maxToolCallsPerRound: env.REVIEW_MAX_TOOL_CALLS_PER_ROUND,
     maxToolCalls: env.REVIEW_MAX_TOOL_CALLS,
-    /** Whole review, from the first request to the validated final review. */
+    /** Whole review, from its start (before the first git read) to the validated final review. */
     timeoutMs: env.REVIEW_TIMEOUT_MS,
     /** Sum of the provider's reported total_tokens over all rounds. */
     maxTokens: env.REVIEW_MAX_TOKENS,

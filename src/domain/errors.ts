@@ -15,6 +15,8 @@ export const LOUPE_ERROR_CODES = [
   "git_aborted",
   "git_repository_invalid",
   "git_repository_too_large",
+  // A commit's tree past the walk's bounds (workspace/snapshot-bounds.ts): a skip, like the above.
+  "git_tree_too_large",
   "github_request_failed",
   // A port whose worker thread was stopped (src/isolation), when no loop result can say so.
   ...WORKER_STOP_REASONS,

@@ -37,12 +37,17 @@ return {'granted', tostring(grant)}
 `;
 
 const ADJUST = `
+local held = {}
 for i, key in ipairs(KEYS) do
   local value = tonumber(redis.call('INCRBYFLOAT', key, ARGV[(i - 1) * 2 + 1]))
-  if value < 0 then redis.call('SET', key, '0') end
+  if value < 0 then
+    redis.call('SET', key, '0')
+    value = 0
+  end
   redis.call('PEXPIRE', key, math.max(1, tonumber(ARGV[(i - 1) * 2 + 2])))
+  held[i] = tostring(value)
 end
-return 1
+return held
 `;
 
 export interface RedisBudgetStore extends BudgetStore {
@@ -76,9 +81,15 @@ export function createRedisBudgetStore(options: {
       return { kind: "refused", counter: counters[Number(reply[1]) - 1]!, spent: Number(reply[2]) };
     },
     async adjust(counters, amounts) {
-      if (counters.length === 0) return;
+      if (counters.length === 0) return [];
       const args = counters.flatMap((c, i) => [String(amounts[i] ?? 0), timeToLive(c)]);
-      await redis.eval(ADJUST, counters.length, ...keys(counters), ...args);
+      const held = (await redis.eval(ADJUST, counters.length, ...keys(counters), ...args)) as string[];
+      return held.map(Number);
+    },
+    async claim(key, resetsAt) {
+      // SET NX is atomic: of the replicas that see a threshold passed, exactly one is told "OK".
+      const ttl = Math.max(1, resetsAt - now());
+      return (await redis.set(`${prefix}claimed:${key}`, "1", "PX", ttl, "NX")) === "OK";
     },
     close: () => redis.disconnect(),
   };

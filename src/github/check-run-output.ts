@@ -13,7 +13,7 @@ import type { SettingNames } from "../domain/setting-names.ts";
 import { type Cost, describeSpend } from "../domain/spend.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
-import type { LoopResult, RoundProgress, TraceTurn } from "../llm/types.ts";
+import type { LoopResult, TraceTurn } from "../llm/types.ts";
 import { fitBlocks } from "../review/fit-blocks.ts";
 import { describeDismissal, describeLedger, type LedgerSummary } from "../review/ledger.ts";
 import { escapeText } from "../review/markdown-escape.ts";
@@ -213,23 +213,6 @@ function preview(value: unknown): string {
   }
   const text = redactSecrets(json);
   return text.length > ARGUMENT_PREVIEW ? `${cutCodePoints(text, ARGUMENT_PREVIEW)}…` : text;
-}
-
-export function renderProgressOutput(progress: RoundProgress, headSha: string): CheckRunOutput {
-  const pass = progress.pass === undefined ? "" : `pass ${progress.pass.index} of ${progress.pass.count}, `;
-  return {
-    title: `Loupe: reviewing (${pass}round ${progress.round} of ${progress.maxRounds})`,
-    summary: serializeBlocks([
-      paragraph(
-        text(
-          `${pass === "" ? "" : `Pass ${progress.pass!.index} of ${progress.pass!.count}: `}` +
-            `Round ${progress.round} of at most ${progress.maxRounds} finished: ${progress.toolCalls} tool calls, ` +
-            `${progress.totalTokens} tokens so far${pass === "" ? "" : " in this pass"}.`,
-        ),
-      ),
-      paragraph(text("Head "), code(headSha)),
-    ]),
-  };
 }
 
 export function renderSkipOutput(reason: string, detail: string): CheckRunOutput {

@@ -145,6 +145,8 @@ export interface FetchWorkspaceInput {
   readonly mergeBaseSha: string;
   readonly baseSha: string;
   readonly pullNumber: number;
+  /** The host's ref holding the head, when it is not GitHub's refs/pull/<n>/head. */
+  readonly headRef?: string;
   /** The host's credential for git over HTTP, sent only as a header; absent for a public clone. */
   readonly token: string;
   readonly signal: AbortSignal;

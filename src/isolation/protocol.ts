@@ -20,6 +20,7 @@ import type {
   VerifyInput,
   VerifyResult,
 } from "../pipeline/review-ports.ts";
+import type { GateCall, GateNews } from "./gate-messages.ts";
 
 /** What a worker is started with (its workerData). */
 export interface WorkerSetup {
@@ -71,7 +72,8 @@ export type WorkKind = WorkRequest["kind"];
 export type ToWorker =
   | { readonly type: "call"; readonly call: number; readonly request: WorkRequest }
   /** The call's signal was aborted: the worker aborts its own, and the call ends as it would in-process. */
-  | { readonly type: "cancel"; readonly call: number };
+  | { readonly type: "cancel"; readonly call: number }
+  | { readonly type: "gate"; readonly id: number; readonly news: GateNews };
 
 export type FromWorker =
   /** Sent once, when the worker has loaded its modules and listens for calls. */
@@ -79,6 +81,7 @@ export type FromWorker =
   | { readonly type: "round"; readonly call: number; readonly progress: RoundProgress }
   | { readonly type: "tool_call"; readonly tool: string; readonly ok: boolean }
   | { readonly type: "dependency_error"; readonly dependency: DependencyName; readonly kind: string }
+  | { readonly type: "gate"; readonly id: number; readonly call: GateCall }
   | { readonly type: "done"; readonly call: number; readonly value: unknown }
   | { readonly type: "failed"; readonly call: number; readonly error: PlainError };
 

@@ -10,6 +10,7 @@ import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { NO_METRICS } from "../metrics/metrics.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import type { Workspace } from "../workspace/types.ts";
+import { gateClient } from "./gate-client.ts";
 import {
   type FromWorker,
   type PlainPlan,
@@ -33,6 +34,7 @@ export function serveRepositoryWork(wrap: (ports: ReviewPorts) => ReviewPorts = 
   const setup = workerData as WorkerSetup;
   registerSecret(setup.provider.apiKey);
   const send: Send = (message) => port.postMessage(message);
+  const gate = gateClient((id, call) => send({ type: "gate", id, call }));
   const ports = wrap(
     createDefaultPorts({
       provider: setup.provider,
@@ -40,6 +42,7 @@ export function serveRepositoryWork(wrap: (ports: ReviewPorts) => ReviewPorts = 
       replyLimits: setup.replyLimits,
       includeTrace: setup.includeTrace,
       tmpRoot: setup.tmpRoot,
+      gate: gate.gate,
       // The server's metrics live in its thread: each tool call and provider error is told to it.
       metrics: {
         ...NO_METRICS,
@@ -53,6 +56,7 @@ export function serveRepositoryWork(wrap: (ports: ReviewPorts) => ReviewPorts = 
   let nextWorkspace = 1;
   const work = { ports, held, send, nextWorkspace: () => nextWorkspace++ };
   port.on("message", (message: ToWorker) => {
+    if (message.type === "gate") return gate.receive(message.id, message.news);
     if (message.type === "cancel") {
       running.get(message.call)?.abort();
       return;

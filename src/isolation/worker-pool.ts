@@ -11,6 +11,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { unlimitedGate } from "../jobs/memory-provider-gate.ts";
+import type { ProviderGate } from "../llm/provider-gate.ts";
 import type { DependencyName } from "../metrics/metrics.ts";
 import type { WorkerSetup, WorkKind, WorkRequest, WorkResults } from "./protocol.ts";
 import {
@@ -30,6 +32,8 @@ export interface WorkerPoolOptions {
   readonly graceMs: number;
   /** Where each worker's directory is made (default: the system temp directory). */
   readonly tmpRoot?: string;
+  /** The process's share of the provider (default: no limits, a back-off shared by its workers). */
+  readonly gate?: ProviderGate;
   readonly onToolCall?: (tool: string, ok: boolean) => void;
   readonly onDependencyError?: (dependency: DependencyName, kind: string) => void;
   /** Told when a worker ended and will be replaced: why, in one of the named reasons or "failed". */
@@ -129,6 +133,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 
 /** Starting a slot's worker (in a directory of its own), and forgetting a dead one. */
 function slotThreads(options: WorkerPoolOptions, closed: () => boolean) {
+  const gate = options.gate ?? unlimitedGate();
   const discard = async (slot: Slot): Promise<void> => {
     const dir = slot.dir;
     slot.thread = null;
@@ -148,6 +153,7 @@ function slotThreads(options: WorkerPoolOptions, closed: () => boolean) {
       setup: { ...options.setup, tmpRoot: dir },
       memoryMb: options.memoryMb,
       graceMs: options.graceMs,
+      gate,
       onToolCall: options.onToolCall ?? (() => {}),
       ...(options.onDependencyError ? { onDependencyError: options.onDependencyError } : {}),
       onExit: (reason) => {

@@ -7,8 +7,10 @@
 
 import { Worker } from "node:worker_threads";
 import type { WorkerStopReason } from "../domain/outcome.ts";
+import type { ProviderGate } from "../llm/provider-gate.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { DependencyName } from "../metrics/metrics.ts";
+import { hostGate } from "./gate-host.ts";
 import {
   type FromWorker,
   fromPlainError,
@@ -40,6 +42,8 @@ export interface WorkerThreadOptions {
   readonly graceMs: number;
   readonly onToolCall: (tool: string, ok: boolean) => void;
   readonly onDependencyError?: (dependency: DependencyName, kind: string) => void;
+  /** The process's one share of the provider, asked by the worker's model requests. */
+  readonly gate: ProviderGate;
   /** Told once when the worker has ended, with the reason it was stopped (null: it failed or was closed). */
   readonly onExit: (reason: StopReason | null) => void;
 }
@@ -92,6 +96,9 @@ export function startWorkerThread(options: WorkerThreadOptions): WorkerThread {
   let failure: Error | null = null;
   let exited = false;
   const loaded = Promise.withResolvers<boolean>();
+  const gate = hostGate(options.gate, (id, news) => {
+    if (!exited) worker.postMessage({ type: "gate", id, news } satisfies ToWorker);
+  });
   const stop = (reason: StopReason): void => {
     stopped ??= reason;
     void worker.terminate();
@@ -99,6 +106,7 @@ export function startWorkerThread(options: WorkerThreadOptions): WorkerThread {
   worker.on("message", (message: FromWorker) => {
     if (message.type === "ready") return loaded.resolve(true);
     if (message.type === "tool_call") return options.onToolCall(message.tool, message.ok);
+    if (message.type === "gate") return gate.handle(message.id, message.call);
     if (message.type === "dependency_error")
       return options.onDependencyError?.(message.dependency, message.kind);
     const call = pending.get(message.call);
@@ -115,6 +123,7 @@ export function startWorkerThread(options: WorkerThreadOptions): WorkerThread {
   worker.on("exit", (code) => {
     exited = true;
     loaded.resolve(false);
+    gate.close();
     const ending = (): CallOutcome<unknown> | Error =>
       stopped !== null
         ? { kind: "stopped", reason: stopped }

@@ -10,6 +10,9 @@ export class BoundedSet {
   has(value: string): boolean {
     return this.#items.has(value);
   }
+  delete(value: string): void {
+    this.#items.delete(value);
+  }
   add(value: string): void {
     this.#items.delete(value);
     this.#items.add(value);

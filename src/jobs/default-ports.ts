@@ -14,6 +14,7 @@ import { createOpenAiProvider } from "../llm/client.ts";
 import { runReviewLoop } from "../llm/loop.ts";
 import type { ReviewPromptInput } from "../llm/prompt.ts";
 import type { ChatProvider } from "../llm/provider.ts";
+import type { ProviderGate } from "../llm/provider-gate.ts";
 import { runReplyLoop } from "../llm/reply-loop.ts";
 import { runVerifyLoop } from "../llm/verify-loop.ts";
 import { type Metrics, NO_METRICS } from "../metrics/metrics.ts";
@@ -37,6 +38,8 @@ export interface DefaultPortsOptions {
   readonly tmpRoot?: string;
   /** Counts the tool calls and the provider's errors (the process's metrics port). */
   readonly metrics?: Metrics;
+  /** The share of the provider every model request waits for (none: requests go at once). */
+  readonly gate?: ProviderGate;
 }
 
 export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
@@ -45,6 +48,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
     options.chatProvider ??
     createOpenAiProvider(options.provider, {
       onFailedAttempt: (kind) => metrics.dependencyError("provider", kind),
+      ...(options.gate === undefined ? {} : { gate: options.gate }),
     });
   const replyLimits = options.replyLimits ?? { ...options.limits, ...DEFAULT_REPLY_BUDGET };
   const toolsFor = (view: Parameters<typeof createToolRegistry>[0]) =>
@@ -90,7 +94,10 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         tools: toolsFor(input.view),
         model: options.provider.model,
         prompt: { ...input.prompt, code: await codeExcerpt(input.view, input.prompt.finding) },
-        limits: replyLimits,
+        limits:
+          input.maxTokens === undefined
+            ? replyLimits
+            : { ...replyLimits, maxTokens: Math.min(replyLimits.maxTokens, input.maxTokens) },
         toolCalls: options.provider.toolCalls,
         includeTrace: false,
         signal: input.signal,

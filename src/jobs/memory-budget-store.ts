@@ -24,6 +24,8 @@ export function createMemoryBudgetStore(options: {
   const file = options.stateDir === null ? null : path.join(options.stateDir, FILE);
   const counters = new Map<string, Counter>(file === null ? [] : load(file));
   let writing: Promise<void> = Promise.resolve();
+  /** Alerts already said in this process (a restart may say one again: it has no fleet to ask). */
+  const claims = new Map<string, number>();
 
   const live = (key: string): Counter | undefined => {
     const counter = counters.get(key);
@@ -63,6 +65,13 @@ export function createMemoryBudgetStore(options: {
     async adjust(list, amounts) {
       for (const [i, counter] of list.entries()) add(counter, amounts[i] ?? 0);
       await save();
+      return list.map((counter) => live(counter.key)?.value ?? 0);
+    },
+    async claim(key, resetsAt) {
+      for (const [held, until] of claims) if (until <= now()) claims.delete(held);
+      if (claims.has(key)) return false;
+      claims.set(key, resetsAt);
+      return true;
     },
   };
 }

@@ -1,13 +1,16 @@
 // One review job for a GitLab merge request: the same pipeline on the GitLab host, wrapped in a
 // commit status on the head (pending once the merge request is read; success, failed or canceled
 // at the end, by the same rule the check run concludes by) and one summary note updated in place,
-// which carries the check run's texts. A status or note GitLab refuses at the end is logged: the
-// review itself was published or not by then, and the queue settles the job either way.
+// which carries the check run's texts. A status GitLab refuses never fails the review: the pending
+// one is logged and the review goes on (its markers then carry the review's start time in place
+// of the status's id, unique to this run as the id would be); a status or note refused at the
+// end is logged: the review itself was published or not by then, and the queue settles the job
+// either way.
 
 import type { AppConfig } from "../config/app-config.ts";
 import type { GitLabConfig } from "../config/gitlab-config.ts";
-import { queueKey } from "../github/review-request.ts";
 import type { CheckConclusion } from "../github/check-run.ts";
+import { queueKey } from "../github/review-request.ts";
 import { gitLabApi, tokenUser } from "../host/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../host/gitlab/gitlab-host.ts";
 import { mergeRequestStatus, type StatusState } from "../host/gitlab/merge-request-status.ts";
@@ -18,7 +21,7 @@ import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts"
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
-import { endingFor } from "./ending.ts";
+import { type Ending, endingFor } from "./ending.ts";
 import { type AppBudget, reviewBudgetFor } from "./review-budget.ts";
 import type { ReviewJob } from "./review-job.ts";
 import type { JobSettlement } from "./review-queue.ts";
@@ -27,8 +30,8 @@ export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly job: ReviewJob;
   readonly signal: AbortSignal;
   readonly ports: ReviewPorts<W>;
-  readonly config: AppConfig;
-  readonly gitlab: NonNullable<GitLabConfig>;
+  readonly config: Pick<AppConfig, "autoReviewAuthors">;
+  readonly gitlab: Pick<NonNullable<GitLabConfig>, "url" | "token" | "statusName">;
   readonly log: JobLogger;
   /** The token's own username, looked up once per process. */
   readonly self: () => Promise<string>;
@@ -36,6 +39,16 @@ export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly now?: () => number;
   readonly onEnded?: (ending: ReviewEnding) => void;
   readonly budget?: AppBudget;
+  /** false in a CI job: the job is the merge request's status, Loupe sets none of its own. */
+  readonly commitStatus?: boolean;
+  /** The outcome as the caller gates it (a CI job's `fail-on`), before it is reported. */
+  readonly gate?: (outcome: ReviewOutcome) => ReviewOutcome;
+}
+
+/** The queue's settlement, and the review's outcome and ending for a caller that reports them. */
+export interface GitLabReviewSettlement extends JobSettlement {
+  readonly outcome: ReviewOutcome;
+  readonly ending: Ending;
 }
 
 /** A check run's conclusion as a commit status: only fail_on fails; Loupe's own trouble never blocks. */
@@ -50,8 +63,9 @@ const STATE: Record<CheckConclusion, StatusState> = {
 
 export async function runGitLabReview<W extends WorkspaceHandle>(
   options: RunGitLabReviewOptions<W>,
-): Promise<JobSettlement> {
+): Promise<GitLabReviewSettlement> {
   const { request } = options.job;
+  const commitStatus = options.commitStatus ?? true;
   const now = options.now ?? Date.now;
   const startedAt = now();
   const key = queueKey(request);
@@ -78,7 +92,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     fetchWorkspace: options.ports.fetchWorkspace,
     self: options.self,
   });
-  const outcome = await reviewPullRequest(host, options.ports, {
+  const reviewed = await reviewPullRequest(host, options.ports, {
     signal: options.signal,
     now: options.now ?? Date.now,
     asked: request.rerun,
@@ -89,19 +103,36 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     ...reviewBudgetFor(
       options.budget,
       // GitLab has no installations: one owner for the instance, each project apart from GitHub's.
-      { installationId: 0, repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase() },
+      {
+        installationId: 0,
+        repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase(),
+        pullRequest: request.pullNumber,
+      },
       now,
     ),
     started: async (pullRequest) => {
       headSha = pullRequest.headSha;
-      return await status.set(headSha, "pending", "Loupe is reviewing this merge request");
+      if (!commitStatus) return startedAt;
+      try {
+        return await status.set(
+          headSha,
+          await host.statusRef(),
+          "pending",
+          "Loupe is reviewing this merge request",
+        );
+      } catch (error) {
+        log.warn({ error: errorDetail(error) }, "pending commit status not written; the review goes on");
+        return startedAt;
+      }
     },
   }).catch((error: unknown): ReviewOutcome => {
     log.warn({ error: errorDetail(error) }, "review ended early");
     return cancellation(options.signal) ?? { kind: "failed", error };
   });
+  const outcome = options.gate?.(reviewed) ?? reviewed;
   const ending = endingFor(outcome);
-  const reported = await report(status, headSha, ending).catch((error: unknown) => {
+  const ref = commitStatus ? await host.statusRef().catch(() => null) : null;
+  const reported = await report(status, headSha, ref, ending).catch((error: unknown) => {
     log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
     return false;
   });
@@ -115,17 +146,20 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     ...(outcome.kind === "reviewed" && outcome.findingEvents ? { findingEvents: outcome.findingEvents } : {}),
     durationMs: now() - startedAt,
   });
-  return { remember: ending.remember };
+  return { remember: ending.remember, outcome, ending };
 }
 
+/** The summary note, then the final status (on the ref read with the merge request; none if it was not read). */
 async function report(
   status: ReturnType<typeof mergeRequestStatus>,
   headSha: string,
+  ref: string | null,
   ending: ReturnType<typeof endingFor>,
 ): Promise<boolean> {
   const { title, summary, text } = ending.output;
   await status.summary([`### ${title}`, summary, ...(text === undefined ? [] : [text])].join("\n\n"));
-  await status.set(headSha, STATE[ending.conclusion], title);
+  if (ref === null) return false;
+  await status.set(headSha, ref, STATE[ending.conclusion], title);
   return true;
 }
 

@@ -4,11 +4,11 @@
 // quote it was published.
 
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
-import { isCancelReason } from "../domain/cancel-reason.ts";
 import { slugOf } from "../conversation/command.ts";
+import { isCancelReason } from "../domain/cancel-reason.ts";
 import { retryWithin } from "../github/retry-deadline.ts";
-import { queueKey } from "../github/review-request.ts";
 import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
+import { queueKey } from "../github/review-request.ts";
 import { GitHubUnavailableError, isGitHubUnavailable } from "../github/unavailable.ts";
 import { reviewOnGitHub } from "../host/github/review-on-github.ts";
 import type { RoundProgress } from "../llm/types.ts";
@@ -80,6 +80,7 @@ export async function runReview<W extends WorkspaceHandle>(
         {
           installationId: request.installationId,
           repository: `${request.owner}/${request.repo}`.toLowerCase(),
+          pullRequest: request.pullNumber,
         },
         now,
       ),

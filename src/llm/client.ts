@@ -9,8 +9,10 @@ import type { ProviderConfig } from "../config/provider-config.ts";
 import type { ErrorKind } from "../domain/error-kind.ts";
 import { createBoundedFetch } from "./bounded-fetch.ts";
 import { type AttemptFailure, classifyFailure } from "./classify-failure.ts";
+import { isRecord, readUsage } from "./envelope.ts";
 import { providerFailureKind } from "./failure-kind.ts";
 import type { ChatProvider, ChatRequestBody, NonJsonAnswer, ProviderOutcome } from "./provider.ts";
+import { estimateTokens, type ProviderGate, type ProviderWait } from "./provider-gate.ts";
 
 type Attempt =
   | { kind: "response"; body: unknown }
@@ -29,7 +31,12 @@ export interface OpenAiProviderOptions {
   random?: () => number;
   /** Told of every failed attempt, retried or not (the provider's error count). */
   onFailedAttempt?: (kind: ErrorKind) => void;
+  /** The fleet's share of the provider: every attempt holds a pass while in flight. */
+  gate?: ProviderGate;
 }
+
+/** A Retry-After of 0 still spaces the fleet's next try (a 429 answered at once, again and again). */
+const MIN_SHARED_BACK_OFF_MS = 1000;
 
 export function createOpenAiProvider(
   config: ProviderConfig,
@@ -92,13 +99,28 @@ export function createOpenAiProvider(
   }
 
   return {
-    async complete(body, { signal, deadline }): Promise<ProviderOutcome> {
+    async complete(body, { signal, deadline, onWait }): Promise<ProviderOutcome> {
+      const gate = options.gate;
+      const estimate = gate === undefined ? 0 : estimateTokens(body);
+      const gated = { gate, estimate, onWait, signal, deadline };
+      let last: ProviderOutcome | null = null;
       for (let retry = 0; ; retry++) {
-        const result = await attempt(body, signal, deadline);
+        const sent = await throughGate(gated, () => attempt(body, signal, deadline));
+        if (sent === "cancelled") return { kind: "failure", reason: "cancelled" };
+        if (sent === "expired") return last ?? { kind: "failure", reason: "review_timeout", host };
+        const { result, backOff } = sent;
         if (result.kind === "response") return result;
         const kind = providerFailureKind(result);
         if (kind !== null) options.onFailedAttempt?.(kind);
         const outcome = toOutcome(result, host);
+        last = outcome;
+        if (backOff !== null) {
+          // The provider said how long: the whole fleet waits that long, and this request waits
+          // its turn again within its deadline — a wait, not a failure, so no retry is used up.
+          if (Date.now() + backOff >= deadline) return outcome;
+          retry--;
+          continue;
+        }
         if (!result.retryable || retry >= config.maxRetries) return outcome;
         const wait = result.retryAfterMs ?? backoffMs(retry, random);
         // Waiting past the deadline cannot succeed: report the provider's answer now instead.
@@ -143,4 +165,41 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
     };
     signal.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** The tokens an answer says it used, if it says. */
+function usedTokens(body: unknown): number | null {
+  return readUsage(isRecord(body) ? body.usage : undefined)?.total_tokens ?? null;
+}
+
+interface Gated {
+  readonly gate: ProviderGate | undefined;
+  readonly estimate: number;
+  readonly onWait: ((wait: ProviderWait) => void) | undefined;
+  readonly signal: AbortSignal;
+  readonly deadline: number;
+}
+
+/** One attempt holding a pass of the gate (if any): its result, and the fleet's back-off it set. */
+async function throughGate(
+  gated: Gated,
+  send: () => Promise<Attempt>,
+): Promise<{ result: Attempt; backOff: number | null } | "cancelled" | "expired"> {
+  const { gate, estimate, onWait, signal, deadline } = gated;
+  const entry = await gate?.acquire({ tokens: estimate, deadline, signal, ...(onWait ? { onWait } : {}) });
+  if (entry !== undefined && entry.kind !== "granted") return entry.kind;
+  const result = await send();
+  const backOff = sharedBackOff(gate, result);
+  // Set before the pass is given back, so no request takes its place before the fleet waits.
+  if (backOff !== null) await gate?.backOff(backOff);
+  // A request that failed used no tokens; an answer without usage counts as estimated.
+  await entry?.pass.release(result.kind === "response" ? (usedTokens(result.body) ?? estimate) : 0);
+  return { result, backOff };
+}
+
+/** A 429 that says how long to wait, with a gate to share it: the fleet's back-off in ms. */
+function sharedBackOff(gate: ProviderGate | undefined, result: Attempt): number | null {
+  if (gate === undefined || result.kind !== "failure") return null;
+  if (result.reason !== "provider_rate_limited" || result.retryAfterMs === undefined) return null;
+  return Math.max(MIN_SHARED_BACK_OFF_MS, result.retryAfterMs);
 }

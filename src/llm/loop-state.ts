@@ -10,6 +10,7 @@ import type { Envelope } from "./envelope.ts";
 import type { Ending, PendingRepair } from "./loop-options.ts";
 import { type RoundRecord, type RoundsTally, type TurnAction, tally } from "./loop-rounds.ts";
 import type { ChatMessage } from "./provider.ts";
+import type { ProviderWait } from "./provider-gate.ts";
 import { traceSwitch, traceTurn } from "./trace.ts";
 import type { TransportChoice } from "./transport/choose.ts";
 import type { RepairRound, RoundProgress, ToolLoopResult, TraceTurn } from "./types.ts";
@@ -94,14 +95,24 @@ export class LoopState<T> {
     this.record(round);
     const done = this.tally();
     this.#trace.push(traceTurn(done.rounds, envelope, round.action, calls, failures));
-    await this.#options.onRound?.({
+    await this.#options.onRound?.(this.#progress());
+  }
+
+  /** The next request waits for its share of the provider: the progress so far, saying so. */
+  waiting(wait: ProviderWait): void {
+    void this.#options.onRound?.({ ...this.#progress(), waiting: wait });
+  }
+
+  #progress(): RoundProgress {
+    const done = this.tally();
+    return {
       round: done.rounds,
       maxRounds: this.#options.limits.maxRounds,
       toolCalls: done.toolCalls,
       totalTokens: done.usage.total_tokens,
       usage: { ...done.usage },
       spend: done.spend,
-    });
+    };
   }
 
   /** The one repair round is asked for. */

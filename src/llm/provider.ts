@@ -3,6 +3,7 @@
 // failure that carries no provider text at all (bodies, headers and keys never leave the client).
 
 import type { ToolSchemaForModel } from "../tools/types.ts";
+import type { ProviderWait } from "./provider-gate.ts";
 
 /** A message as sent to the provider. Assistant messages are replayed verbatim, so any field. */
 export type ChatMessage = Readonly<Record<string, unknown>> & { readonly role: string };
@@ -62,6 +63,11 @@ export type ProviderOutcome =
 export interface ChatProvider {
   complete(
     body: ChatRequestBody,
-    options: { signal: AbortSignal; deadline: number },
+    options: {
+      signal: AbortSignal;
+      deadline: number;
+      /** Told when the request waits for its share of the provider (the fleet's gate). */
+      onWait?: (wait: ProviderWait) => void;
+    },
   ): Promise<ProviderOutcome>;
 }

@@ -81,7 +81,11 @@ async function round<T>(loop: Loop<T>): Promise<Step<T>> {
   const body = transports.current.request(history, finalRound || state.repair !== null);
   const number = state.roundInFlight();
   const sentAt = now();
-  const outcome = await options.provider.complete(body, { signal, deadline: state.deadline });
+  const outcome = await options.provider.complete(body, {
+    signal,
+    deadline: state.deadline,
+    onWait: (wait) => state.waiting(wait),
+  });
   const durationMs = now() - sentAt;
   if (outcome.kind === "failure") {
     if (transports.switchOnRefusal(outcome, number)) {

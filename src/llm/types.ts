@@ -6,6 +6,7 @@ import type { TerminationReason } from "../domain/outcome.ts";
 import type { Spend } from "../domain/spend.ts";
 import type { Verification } from "../domain/verification.ts";
 import type { ProviderFailureDetail } from "./provider.ts";
+import type { ProviderWait } from "./provider-gate.ts";
 
 export interface Usage {
   readonly prompt_tokens: number;
@@ -103,4 +104,6 @@ export interface RoundProgress {
   readonly spend: Spend;
   /** Set when the change is reviewed in passes: the round counts are this pass's. */
   readonly pass?: { readonly index: number; readonly count: number };
+  /** Set while the next request waits for its share of the provider (a wait, not a failure). */
+  readonly waiting?: ProviderWait;
 }

@@ -51,13 +51,13 @@ export function createSeries(registry: Registry, build: BuildInfo) {
     billed: counter(
       registry,
       "loupe_tokens_total",
-      "Tokens of reviews as providers bill them, by kind (input, cached_input, output)",
+      "Tokens of reviews and replies as providers bill them, by kind (input, cached_input, output)",
       ["kind"],
     ),
     dollars: counter(
       registry,
       "loupe_cost_dollars_total",
-      "Dollars reviews cost, by the provider's reported cost or the operator's REVIEW_PRICE_* (unpriced reviews add nothing)",
+      "Dollars reviews and replies cost, by the provider's reported cost or the operator's REVIEW_PRICE_* (unpriced ones add nothing)",
       [],
     ),
     toolCalls: counter(
@@ -78,10 +78,26 @@ export function createSeries(registry: Registry, build: BuildInfo) {
       "What became of Loupe's findings: posted (new in a review), fixed (Loupe resolved its thread), withdrawn or dismissed (in a reply in its thread) — a production precision signal",
       ["event"],
     ),
+    providerWaiting: new Gauge({
+      name: "loupe_provider_requests_waiting",
+      help: "Model requests of this process waiting for their share of the provider (PROVIDER_MAX_IN_FLIGHT, PROVIDER_TOKENS_PER_MINUTE, a shared back-off)",
+      registers: [registry],
+    }),
+    providerTokens: new Gauge({
+      name: "loupe_provider_tokens_per_minute",
+      help: "Tokens the fleet's model requests used in the last minute, as this process last saw it (estimated until a request's answer counts them)",
+      registers: [registry],
+    }),
+    providerBackOff: counter(
+      registry,
+      "loupe_provider_back_off_seconds_total",
+      "Seconds of back-off the provider asked for (HTTP 429 with Retry-After), every replica waiting them",
+      [],
+    ),
     replies: counter(
       registry,
       "loupe_thread_replies_total",
-      "Replies in Loupe's review threads, by outcome (answered, failed, skipped, cancelled)",
+      "Replies in Loupe's review threads, by outcome (answered, failed, skipped, refused, cancelled)",
       ["outcome"],
     ),
   };

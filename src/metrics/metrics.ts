@@ -3,6 +3,7 @@
 // (prometheus-metrics.ts); NO_METRICS where nothing is measured (the CLI, tests of other parts).
 // Labels are small closed sets only: never a repository, pull request or SHA (unbounded series).
 
+import type { BudgetPeriod, BudgetScope, BudgetUnit } from "../domain/budget.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
 import type { Spend } from "../domain/spend.ts";
 
@@ -30,6 +31,10 @@ export interface ReplyEndedReport {
   readonly outcome: string;
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** The same tokens as billed (nothing when the loop never ran: a skip, a refusal). */
+  readonly spend: Spend;
+  /** The reply's cost in dollars, or null when nothing prices it. */
+  readonly dollars: number | null;
   /** An answered reply's verdict on the finding (still_valid, fixed, withdrawn, dismissed). */
   readonly findingStatus: string | null;
 }
@@ -39,6 +44,17 @@ export interface QueueStats {
   readonly pending: number;
   /** Jobs held back until a time (a shared queue's retries, a busy pull request's jobs). */
   readonly delayed?: number;
+}
+
+/** One budget counter's share of its cap used (its labels a closed set; the key never a label). */
+export interface BudgetUse {
+  readonly scope: BudgetScope;
+  readonly unit: BudgetUnit;
+  readonly period: BudgetPeriod;
+  /** The counter (who and which period): the gauge keeps the highest share per label set. */
+  readonly key: string;
+  readonly ratio: number;
+  readonly resetsAt: number;
 }
 
 /** The dependencies whose errors are counted (loupe_dependency_errors_total). */
@@ -54,6 +70,14 @@ export interface Metrics {
   watchQueue(stats: () => QueueStats | Promise<QueueStats>): void;
   /** One error talking to a dependency; `kind` is one of domain/error-kind.ts's closed set. */
   dependencyError(dependency: DependencyName, kind: string): void;
+  /** The provider gate: a model request began (1) or ended (-1) waiting for its share. */
+  providerWaiting(delta: 1 | -1): void;
+  /** The tokens the fleet's model requests used in the last minute, as last seen at a grant. */
+  providerTokensInMinute(tokens: number): void;
+  /** The provider answered 429 with Retry-After: the fleet waits this many seconds. */
+  providerBackOff(seconds: number): void;
+  /** A budget counter's share used, as last settled (loupe_budget_used_ratio). */
+  budgetUsed(use: BudgetUse): void;
 }
 
 export const NO_METRICS: Metrics = {
@@ -63,4 +87,8 @@ export const NO_METRICS: Metrics = {
   webhookDelivery: () => {},
   watchQueue: () => {},
   dependencyError: () => {},
+  providerWaiting: () => {},
+  providerTokensInMinute: () => {},
+  providerBackOff: () => {},
+  budgetUsed: () => {},
 };

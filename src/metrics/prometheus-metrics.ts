@@ -2,6 +2,7 @@
 // so a process has exactly one and every test can build and read a fresh one.
 
 import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { createBudgetGauge } from "./budget-gauge.ts";
 import { type BuildInfo, createSeries } from "./metric-series.ts";
 import type { Metrics, QueueStats } from "./metrics.ts";
 
@@ -13,7 +14,11 @@ export interface PrometheusMetrics extends Metrics {
 
 export type { BuildInfo } from "./metric-series.ts";
 
-export function createPrometheusMetrics(build: BuildInfo = { version: "unknown" }): PrometheusMetrics {
+export function createPrometheusMetrics(
+  build: BuildInfo = { version: "unknown" },
+  /** The clock budget counters' periods end on (the budget's own). */
+  now: () => number = Date.now,
+): PrometheusMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const {
@@ -27,8 +32,12 @@ export function createPrometheusMetrics(build: BuildInfo = { version: "unknown" 
     deliveries,
     replies,
     findings,
+    providerWaiting,
+    providerTokens,
+    providerBackOff,
   } = createSeries(registry, build);
   let queueStats: () => QueueStats | Promise<QueueStats> = () => ({ running: 0, pending: 0 });
+  const budgetUsed = createBudgetGauge(registry, now);
   new Gauge({
     name: "loupe_queue_jobs",
     help: "Review jobs by state: waiting and delayed in the queue (the fleet's, with REDIS_URL), running in this process",
@@ -63,6 +72,11 @@ export function createPrometheusMetrics(build: BuildInfo = { version: "unknown" 
         findings.inc({ event: report.findingStatus });
       if (report.promptTokens > 0) tokens.inc({ kind: "prompt" }, report.promptTokens);
       if (report.completionTokens > 0) tokens.inc({ kind: "completion" }, report.completionTokens);
+      // A reply's spend is counted with the reviews': the same bill, the same budgets.
+      billed.inc({ kind: "input" }, report.spend.input_tokens);
+      billed.inc({ kind: "cached_input" }, report.spend.cached_input_tokens);
+      billed.inc({ kind: "output" }, report.spend.output_tokens);
+      if (report.dollars !== null) dollars.inc(report.dollars);
     },
     toolCall(tool, ok) {
       toolCalls.inc({ tool, ok: ok ? "true" : "false" });
@@ -76,6 +90,16 @@ export function createPrometheusMetrics(build: BuildInfo = { version: "unknown" 
     dependencyError(dependency, kind) {
       dependencyErrors.inc({ dependency, kind });
     },
+    providerWaiting(delta) {
+      providerWaiting.inc(delta);
+    },
+    providerTokensInMinute(tokens) {
+      providerTokens.set(tokens);
+    },
+    providerBackOff(seconds) {
+      providerBackOff.inc(seconds);
+    },
+    budgetUsed,
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },

@@ -19,7 +19,8 @@ export type Admission =
 
 export interface BudgetRequest {
   readonly asked: boolean;
-  readonly config: RepoConfig;
+  /** The repository's own caps (`budget` in its settings). */
+  readonly config: Pick<RepoConfig, "budget">;
   /** The handle commands mention, looked up only for a refusal that says what to type. */
   readonly mention?: () => Promise<string>;
 }

@@ -15,8 +15,10 @@ import type { FindingStatus, ThreadReply } from "../llm/reply-schema.ts";
 import type { ToolLoopResult } from "../llm/types.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import { errorDetail } from "../log/error-detail.ts";
-import { renderReplyFailure, renderThreadReply } from "../review/render-reply.ts";
+import type { RepoConfigResult } from "../config/repo-config.ts";
+import { renderReplyFailure, renderReplyRefused, renderThreadReply } from "../review/render-reply.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
+import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts";
 import { describeFailure } from "./describe-failure.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 import { workerStopOf } from "./stopped-review.ts";
@@ -25,6 +27,8 @@ export type ReplyOutcome =
   | { readonly kind: "answered"; readonly status: FindingStatus; readonly resolved: boolean }
   | { readonly kind: "failed"; readonly reason: TerminationReason | "error" }
   | { readonly kind: "skipped"; readonly reason: ReplySkipReason | "closed" | "no_threads" }
+  /** The installation's or the repository's budget refused it: a one-line answer, no model request. */
+  | { readonly kind: "refused"; readonly reason: "budget_reached" }
   | { readonly kind: "cancelled" };
 
 export interface RepliedInThread {
@@ -39,9 +43,14 @@ export interface ReplyRun {
   readonly replyCommentId: number;
   readonly signal: AbortSignal;
   readonly log: JobLogger;
+  /**
+   * The installation's and the repository's budgets, which replies spend from as reviews do:
+   * reserved before the model is asked, settled with the reply's spend. Absent: none counts.
+   */
+  readonly budget?: ReviewBudget;
 }
 
-type Ports<W extends WorkspaceHandle> = Pick<ReviewPorts<W>, "runReplyLoop">;
+type Ports<W extends WorkspaceHandle> = Pick<ReviewPorts<W>, "runReplyLoop" | "parseRepoConfig">;
 
 /** Never throws: a failure outside the loop is told in the thread and returned as an outcome. */
 export async function replyInThread<W extends WorkspaceHandle>(
@@ -65,6 +74,15 @@ async function answerThread<W extends WorkspaceHandle>(
 ): Promise<RepliedInThread> {
   const context = await threadContext(host, threads, run);
   if (context.kind === "skipped") return { outcome: context, result: null };
+  const held = await replyBudget(host, ports, run);
+  if (held.kind !== "budget") {
+    await threads.reply({
+      rootCommentId: run.rootCommentId,
+      body: renderReplyRefused({ detail: held.detail, answering: run.replyCommentId }),
+    });
+    return { outcome: { kind: "refused", reason: "budget_reached" }, result: null };
+  }
+  await using budget = held;
   const { mergeBaseSha } = await host.changes(context.pullRequest);
   const workspace = await host.openWorkspace({
     pullRequest: context.pullRequest,
@@ -75,9 +93,41 @@ async function answerThread<W extends WorkspaceHandle>(
     [Symbol.asyncDispose]: () =>
       workspace.dispose().catch(() => run.log.warn({}, "workspace dispose failed")),
   };
-  const result = await askModel(host, ports, run, { ...context, view: workspace, mergeBaseSha });
+  const result = await askModel(host, ports, run, {
+    ...context,
+    view: workspace,
+    mergeBaseSha,
+    maxTokens: budget.maxTokens,
+  });
+  budget.spent(result.spend);
   if (result.termination_reason === "cancelled") return { outcome: { kind: "cancelled" }, result };
   return { outcome: await publishReply(host, threads, run, context, result), result };
+}
+
+/**
+ * 3. The reply's spend, reserved as a review's is. The repository's own caps are in its settings;
+ * settings that do not parse leave the installation's caps alone in force (the review's check run
+ * reports them).
+ */
+async function replyBudget<W extends WorkspaceHandle>(
+  host: PullRequestHost<W>,
+  ports: Ports<W>,
+  run: ReplyRun,
+): Promise<HeldBudget | { readonly kind: "refused"; readonly detail: string }> {
+  if (run.budget === undefined) return await heldOrRefused(undefined, ports.parseRepoConfig(null));
+  const file = (await host.repoConfig()).file;
+  const parsed = file.kind === "found" ? ports.parseRepoConfig(file.text) : ports.parseRepoConfig(null);
+  return await heldOrRefused(run.budget, parsed);
+}
+
+async function heldOrRefused(
+  budget: ReviewBudget | undefined,
+  parsed: RepoConfigResult,
+): Promise<HeldBudget | { readonly kind: "refused"; readonly detail: string }> {
+  const config = parsed.ok ? parsed.config : { budget: {} };
+  const step = await budgetStep(budget, { asked: false, config });
+  if (step.kind === "budget") return step;
+  return { kind: "refused", detail: step.kind === "skipped" ? step.detail : "The budget refused the reply." };
 }
 
 /** Something failed outside the loop: the person is told, in the thread, and it is logged. */
@@ -127,13 +177,19 @@ function askModel<W extends WorkspaceHandle>(
   host: PullRequestHost<W>,
   ports: Ports<W>,
   run: ReplyRun,
-  context: Extract<ThreadContext, { kind: "thread" }> & { readonly view: W; readonly mergeBaseSha: string },
+  context: Extract<ThreadContext, { kind: "thread" }> & {
+    readonly view: W;
+    readonly mergeBaseSha: string;
+    /** What the budgets granted, when less than the reply's own token budget may be. */
+    readonly maxTokens: number | null;
+  },
 ): Promise<ToolLoopResult<ThreadReply>> {
   const { pullRequest, page, located, self } = context;
   const { thread } = located;
   return ports.runReplyLoop({
     view: context.view,
     signal: run.signal,
+    ...(context.maxTokens === null ? {} : { maxTokens: context.maxTokens }),
     prompt: {
       repository: `${host.repository.owner}/${host.repository.repo}`,
       pullRequest: page,

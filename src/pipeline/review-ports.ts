@@ -55,6 +55,8 @@ export interface ReplyLoopInput<W extends WorkspaceHandle = Workspace> {
   /** The code the thread is about is read by the port, next to the workspace (from `finding`). */
   readonly prompt: Omit<ReplyPromptInput, "code">;
   readonly signal: AbortSignal;
+  /** Fewer tokens than the reply's own budget, when that is all the budgets granted. */
+  readonly maxTokens?: number;
 }
 
 /** One verification's slice of what the review has left. */

@@ -5,38 +5,30 @@
 // Where the repository work runs (this thread, or a worker thread with limits) is the ports'
 // business: W is what the pipeline holds of a workspace, and a port that was stopped says so.
 
-import {
-  GIT_ATTRIBUTES_BYTES,
-  type GitAttributes,
-  gitAttributes,
-  NO_ATTRIBUTES,
-} from "../config/git-attributes.ts";
 import { reviewedMarker } from "../conversation/review-state.ts";
 import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { SettingNames } from "../domain/setting-names.ts";
 import type { Prices } from "../domain/spend.ts";
-import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
-import { decideAuthor } from "./author-step.ts";
 import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts";
-import { selectChange } from "./change-step.ts";
 import { mentionOf } from "./command-text.ts";
 import { describeGuidance } from "./describe-guidance.ts";
 import { finderStep } from "./finder-step.ts";
 import { scopeLine } from "./loop-step.ts";
 import { publishStep } from "./publish-step.ts";
-import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
+import { type ReviewDeadline, startReviewDeadline, timedOutReading, timeLeftMs } from "./review-deadline.ts";
+import { prepareReview } from "./prepare-step.ts";
+import { cancellation, type ReviewOutcome } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 import { fullyCovered, type Prepared, reviewedFacts } from "./reviewed-facts.ts";
 import { scopeStep } from "./scope-step.ts";
-import { decideSettings } from "./settings-step.ts";
-import { stoppedRecord, unlessStopped } from "./stopped-review.ts";
+import { stoppedBeforeLoop, unlessStopped } from "./stopped-review.ts";
 import { logNotVerified, verifyStep } from "./verify-step.ts";
-import { disposable, openWorkspaceStep } from "./workspace-step.ts";
+import { disposable, openWorkspaceStep, repositoryEnding } from "./workspace-step.ts";
 
 export interface ReviewRun {
   readonly signal: AbortSignal;
@@ -63,6 +55,11 @@ export interface ReviewRun {
   readonly names?: SettingNames;
   /** The review's one clock (epoch ms): its steps read time here, never the process's clock. */
   readonly now: () => number;
+  /**
+   * The review's deadline, when the caller reads git before the pipeline does (the CLI) and so
+   * started it first; absent, the pipeline starts it as the review begins.
+   */
+  readonly deadline?: ReviewDeadline;
 }
 
 export async function reviewPullRequest<W extends WorkspaceHandle>(
@@ -70,7 +67,16 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
   ports: ReviewPorts<W>,
   run: ReviewRun,
 ): Promise<ReviewOutcome> {
-  const prepared = await prepare(host, ports, run);
+  const deadline =
+    run.deadline ??
+    startReviewDeadline({ timeoutMs: ports.reviewLimits.timeoutMs, now: run.now, signal: run.signal });
+  const prepared = await prepareReview(host, ports, run).catch((error: unknown) => {
+    // A host that reads the repository first (the CLI's) meets its size and the deadline here.
+    if (deadline.passed() && !run.signal.aborted) throw timedOutReading(error);
+    const ending = repositoryEnding(error, run.names);
+    if (ending === null) throw error;
+    return ending;
+  });
   if (prepared.kind !== "prepared") return prepared;
   const held = await budgetStep(run.budget, { asked: run.asked, config: prepared.config, ...mentionOf(run) });
   if (held.kind !== "budget") return held;
@@ -79,70 +85,19 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
     pullRequest: prepared.pullRequest,
     mergeBaseSha: prepared.changes.mergeBaseSha,
     signal: run.signal,
+    deadline,
     ...(run.names === undefined ? {} : { names: run.names }),
   });
-  if (opened.kind === "stopped") {
-    const result = { ...stoppedRecord(opened.reason, null, 0), review: null };
-    return {
-      ...reviewedFacts(prepared, result, run.prices),
-      plan: null,
-      notes: [guidanceNote(prepared, host)],
-      publishFailed: false,
-    };
-  }
+  if (opened.kind === "stopped")
+    return stoppedBeforeLoop(prepared, opened.reason, run.prices, guidanceNote(prepared, host));
   if (opened.kind !== "workspace") return opened;
   await using workspace = disposable(opened.workspace, run.log);
-  return await reviewInWorkspace(host, ports, run, { ...prepared, view: workspace.value, budget });
-}
-
-/** Everything decided before any repository content is fetched: whether, and what, to review. */
-async function prepare<W extends WorkspaceHandle>(
-  host: PullRequestHost<W>,
-  ports: ReviewPorts<W>,
-  run: ReviewRun,
-): Promise<Prepared | ReviewOutcome> {
-  const pullRequest = await host.pullRequest();
-  const runId = await run.started(pullRequest);
-  if (!pullRequest.open) return skipped("closed", "The pull request is closed.");
-  const settings = await decideSettings({
-    configFile: await host.repoConfig(),
-    parse: ports.parseRepoConfig,
-    pullRequest,
-    asked: run.asked,
-    ...mentionOf(run),
-  });
-  if (settings.kind !== "settings") return settings;
-  const { config } = settings;
-  const author = await decideAuthor({
-    operatorPolicy: run.authorPolicy,
-    config,
-    pullRequest,
-    asked: run.asked,
-    people: host.people,
-    ...mentionOf(run),
-  });
-  if (author !== null) return author;
-  const changes = await host.changes(pullRequest);
-  const change = await selectChange(changes, config, await readGitAttributes(host));
-  if (change.kind !== "change") return change;
-  const guidance = await loadGuidance({
-    source: host.guidance.source,
-    config,
-    changedFiles: change.reviewable.map((f) => f.filename),
-  });
-  return (
-    cancellation(run.signal) ?? {
-      kind: "prepared",
-      pullRequest,
-      runId,
-      config,
-      changes,
-      reviewable: change.reviewable,
-      skippedFiles: change.skippedFiles,
-      leftOut: change.leftOut,
-      guidance,
-    }
-  );
+  // The loops get what is left of the review's time once its two commits are read.
+  const leftMs = timeLeftMs(deadline, ports.reviewLimits.timeoutMs, run.now);
+  if (leftMs === 0)
+    return stoppedBeforeLoop(prepared, "review_timeout", run.prices, guidanceNote(prepared, host));
+  const timed = { ...ports, reviewLimits: { ...ports.reviewLimits, timeoutMs: leftMs } };
+  return await reviewInWorkspace(host, timed, run, { ...prepared, view: workspace.value, budget });
 }
 
 /** The scope, the loop, the plan and publishing, with the two commits at hand. */
@@ -235,19 +190,6 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   });
   const { plan: counted, failed: publishFailed, findings: findingEvents } = published;
   return { ...reviewed, plan: counted, notes: [...notes, ...published.notes], publishFailed, findingEvents };
-}
-
-/**
- * The base's `.gitattributes`, read where guidance is (the default branch, never the head). Absent,
- * too large or unreadable, the review goes on without it: it only leaves files out.
- */
-async function readGitAttributes(host: PullRequestHost<WorkspaceHandle>): Promise<GitAttributes> {
-  try {
-    const read = await host.guidance.source.read(".gitattributes", GIT_ATTRIBUTES_BYTES);
-    return read.kind === "found" ? gitAttributes(new TextDecoder().decode(read.bytes)) : NO_ATTRIBUTES;
-  } catch {
-    return NO_ATTRIBUTES;
-  }
 }
 
 function guidanceNote(prepared: Prepared, host: PullRequestHost<WorkspaceHandle>): string {

@@ -6,8 +6,10 @@
 
 import { isLoupeError } from "../domain/errors.ts";
 import { isWorkerStopReason, type TerminationReason, type WorkerStopReason } from "../domain/outcome.ts";
-import { NO_SPEND } from "../domain/spend.ts";
+import { NO_SPEND, type Prices } from "../domain/spend.ts";
 import type { LoopRecord, RoundProgress } from "../llm/types.ts";
+import type { ReviewedOutcome } from "./review-outcome.ts";
+import { type Prepared, reviewedFacts } from "./reviewed-facts.ts";
 
 /** The reason, when a port's error says its worker was stopped; null for any other error. */
 export function workerStopOf(error: unknown): WorkerStopReason | null {
@@ -47,5 +49,21 @@ export function stoppedRecord(
     tool_calls: progress?.toolCalls ?? 0,
     duration_ms: durationMs,
     trace: null,
+  };
+}
+
+/** A review stopped before its loop ran (its worker stopped, its deadline passed): no spend, no review. */
+export function stoppedBeforeLoop(
+  prepared: Prepared,
+  reason: TerminationReason,
+  prices: Prices | null,
+  guidanceNote: string,
+): ReviewedOutcome {
+  const result = { ...stoppedRecord(reason, null, 0), review: null };
+  return {
+    ...reviewedFacts(prepared, result, prices),
+    plan: null,
+    notes: [guidanceNote],
+    publishFailed: false,
   };
 }

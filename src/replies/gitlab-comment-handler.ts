@@ -2,7 +2,7 @@
 // (webhooks/gitlab-note.ts, pure), Loupe's username from the token, and the merge request's
 // conversation adapter, whose permission lookups go through the process's cache (keyed apart
 // from GitHub's). Every outcome is one log line; a queue that cannot take the work is thrown, so
-// the webhook answers 503 and GitLab delivers again.
+// the webhook holds the note and hands it over again when the queue is back.
 
 import type { PermissionCache } from "../conversation/permission-cache.ts";
 import type { ReviewRequest } from "../github/review-request.ts";

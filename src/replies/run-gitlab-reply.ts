@@ -9,6 +9,7 @@ import type { AppConfig } from "../config/app-config.ts";
 import type { GitLabConfig } from "../config/gitlab-config.ts";
 import { gitLabApi, tokenUser } from "../host/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../host/gitlab/gitlab-host.ts";
+import { type AppBudget, replyBudgetFor } from "../jobs/review-budget.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import { type ReplyOutcome, replyInThread } from "../pipeline/reply-in-thread.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
@@ -23,6 +24,8 @@ export interface GitLabReplyOptions<W extends WorkspaceHandle> {
   readonly gitlab?: NonNullable<GitLabConfig> | undefined;
   readonly log: JobLogger;
   readonly now?: () => number;
+  /** The instance's and projects' budgets, which replies spend from as reviews do. */
+  readonly budget?: AppBudget;
   readonly onEnded?: (ending: ReplyEnding) => void;
 }
 
@@ -60,6 +63,16 @@ export function gitLabReplyRunner<W extends WorkspaceHandle>(
         replyCommentId: request.replyCommentId,
         signal,
         log: options.log,
+        ...replyBudgetFor(
+          options.budget,
+          // The same owner as the project's reviews (run-gitlab-review.ts).
+          {
+            installationId: 0,
+            repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase(),
+            pullRequest: request.pullNumber,
+          },
+          now,
+        ),
       });
     })();
     options.onEnded?.({ outcome, request, result, durationMs: now() - started });

@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { gitHubHost } from "../host/github/github-host.ts";
 import type { JobEnvironment } from "../jobs/job-environment.ts";
+import { type AppBudget, replyBudgetFor } from "../jobs/review-budget.ts";
 import { type ReplyOutcome, replyInThread } from "../pipeline/reply-in-thread.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
@@ -16,6 +17,8 @@ import type { ReplyEnding } from "./reply-ending.ts";
 export interface RunReplyOptions<W extends WorkspaceHandle = Workspace> extends JobEnvironment<W> {
   readonly request: ThreadReplyRequest;
   readonly now?: () => number;
+  /** The installation's and repositories' budgets, which replies spend from as reviews do. */
+  readonly budget?: AppBudget;
   /** Told once when the job ends: the log line and the metrics. */
   readonly onEnded?: (ending: ReplyEnding) => void;
 }
@@ -52,6 +55,16 @@ export async function runReply<W extends WorkspaceHandle>(
       replyCommentId: request.replyCommentId,
       signal,
       log: options.log,
+      ...replyBudgetFor(
+        options.budget,
+        {
+          installationId: request.installationId,
+          repository: `${request.owner}/${request.repo}`.toLowerCase(),
+          // A reply is the pull request's spend too: its cap counts it.
+          pullRequest: request.pullNumber,
+        },
+        now,
+      ),
     });
   })();
   options.onEnded?.({ outcome, request, result, durationMs: now() - started });

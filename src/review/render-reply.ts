@@ -71,6 +71,14 @@ export function renderThreadReply(input: {
   return serializeBlocks([...body, ...tail]);
 }
 
+/** A reply the budgets refused: one line that says why, when it starts again and who can change it. */
+export function renderReplyRefused(input: { readonly detail: string; readonly answering: number }): string {
+  return serializeBlocks([
+    paragraph(text(`Loupe did not answer this reply. ${input.detail}`)),
+    hiddenMarker(replyMarker(input.answering)),
+  ]);
+}
+
 export function renderReplyFailure(input: {
   readonly reason: TerminationReason | "error";
   readonly detail: string | null;

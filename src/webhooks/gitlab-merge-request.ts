@@ -3,7 +3,7 @@
 // with new commits (GitLab then sends `oldrev`), and marked ready (the draft flag going from true
 // to false). Every other update (a title, a label, an approval) is a skip. The payload is read
 // defensively: a field GitLab left out is a clear skip, never a crash. The delivery's identity is
-// GitLab's Idempotency-Key, else X-Gitlab-Event-UUID, so a redelivery is recognised.
+// gitlab-delivery-key.ts's name of the event, so a second delivery of it is recognised.
 
 import type { MappedEvent, ReviewRequest, SkippedEvent, SkipReason } from "../github/review-request.ts";
 

@@ -1,4 +1,5 @@
-// Pure mapping of a GitLab note event (X-Gitlab-Event: Note Hook, `object_kind: note`) on a merge
+// Pure mapping of a GitLab note event (X-Gitlab-Event: Note Hook or, for an internal note,
+// Confidential Note Hook; `object_kind: note`) on a merge
 // request to the same comment event GitHub's conversation webhooks give: a plain note is a
 // conversation comment; a note in a discussion (a diff note or a thread's reply) is a review
 // comment. GitLab's event names the note's discussion, not the note it answers, so `inReplyTo` is
@@ -6,6 +7,7 @@
 // System notes, notes on issues, commits and snippets, and edits are skipped; a field GitLab left
 // out is a clear skip, never a crash.
 
+import { GITLAB_NOTE_EVENTS } from "./gitlab-delivery-key.ts";
 import type { CommentEvent, CommentSkip } from "./to-comment-event.ts";
 
 type Json = Record<string, unknown>;
@@ -27,7 +29,9 @@ export function gitLabNoteEvent(input: {
   readonly payload: unknown;
 }): GitLabNote | CommentSkip {
   const payload = obj(input.payload);
-  if (input.event !== "Note Hook" || payload?.object_kind !== "note")
+  // An internal note goes to the confidential note hooks, whose deliveries are named "Confidential
+  // Note Hook" (app/services/notes/post_process_service.rb): a command in one is a command too.
+  if (!GITLAB_NOTE_EVENTS.includes(input.event) || payload?.object_kind !== "note")
     return skip(`GitLab's ${input.event} is not conversation.`);
   const note = obj(payload.object_attributes);
   if (note === null || str(note.noteable_type) !== "MergeRequest")

@@ -29,6 +29,11 @@ export interface FetchWorkspaceOptions {
   readonly baseSha?: string;
   /** Enables the refs/pull/<n>/head fallback when the head SHA cannot be fetched. */
   readonly pullNumber?: number;
+  /**
+   * The host's ref that holds the pull request's head, fetched when the head SHA cannot be (a
+   * fork's head on GitLab: refs/merge-requests/<iid>/head). Default: GitHub's refs/pull/<n>/head.
+   */
+  readonly headRef?: string;
   /** Installation token: sent only as an Authorization header, only to the URL's origin. */
   readonly token?: string;
   readonly signal?: AbortSignal;
@@ -44,12 +49,17 @@ export interface FetchWorkspaceOptions {
   readonly onRequest?: (url: string) => void;
 }
 
-/** The head SHA is gone, and refs/pull/<n>/head now names another commit: the PR moved on. */
+/** The head SHA is gone, and the host's head ref now names another commit: the PR moved on. */
 export class PullRequestMovedError extends LoupeError {
-  constructor(pullNumber: number, headSha: string, currentHeadSha: string) {
+  constructor(
+    pullNumber: number,
+    headSha: string,
+    currentHeadSha: string,
+    ref = `refs/pull/${pullNumber}/head`,
+  ) {
     super(
       "git_commit_unreachable",
-      `pull request #${pullNumber} has moved on: refs/pull/${pullNumber}/head is ${currentHeadSha}, not ${headSha}`,
+      `pull request #${pullNumber} has moved on: ${ref} is ${currentHeadSha}, not ${headSha}`,
     );
   }
 }
@@ -101,8 +111,8 @@ export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Wo
       mergeBase = await deepenToMergeBase(session, options.headSha, options.baseSha!, options.maxDeepen);
     }
     what = "the commit trees";
-    const head = await readCommitSnapshot(store, options.headSha);
-    const mergeBaseSnapshot = await readCommitSnapshot(store, mergeBase);
+    const head = await readCommitSnapshot(store, options.headSha, { signal });
+    const mergeBaseSnapshot = await readCommitSnapshot(store, mergeBase, { signal });
     signal.throwIfAborted();
     return {
       head,
@@ -155,8 +165,9 @@ async function fetchHead(session: Session, options: FetchWorkspaceOptions): Prom
   } catch (error) {
     if (options.pullNumber === undefined || !isUnreachableFailure(error)) throw error;
   }
-  // GitHub keeps every PR head under refs/pull/<n>/head, even for forks and deleted branches.
-  const ref = `refs/pull/${options.pullNumber}/head`;
+  // GitHub keeps every PR head under refs/pull/<n>/head, even for forks and deleted branches;
+  // GitLab keeps every merge request's under refs/merge-requests/<iid>/head (the host says which).
+  const ref = options.headRef ?? `refs/pull/${options.pullNumber}/head`;
   const { fetchHead: current } = await fetchAndInstall(session, what, {
     ref,
     singleBranch: true,
@@ -164,6 +175,6 @@ async function fetchHead(session: Session, options: FetchWorkspaceOptions): Prom
   });
   if (current === null || current === undefined) throw unreachable(what);
   if (current !== options.headSha)
-    throw new PullRequestMovedError(options.pullNumber, options.headSha, current);
+    throw new PullRequestMovedError(options.pullNumber, options.headSha, current, ref);
   if (!(await hasCommit(session, options.headSha))) throw unreachable(what);
 }

@@ -20,6 +20,8 @@ export interface OpenLocalOptions {
   readonly dir: string;
   readonly base: string;
   readonly head: string;
+  /** The review's signal (its deadline, a cancellation): it stops the walk of the two trees. */
+  readonly signal?: AbortSignal;
 }
 
 export async function openLocalRepository(options: OpenLocalOptions): Promise<Workspace> {
@@ -37,9 +39,11 @@ export async function openLocalRepository(options: OpenLocalOptions): Promise<Wo
       `no merge-base: ${JSON.stringify(options.base)} and ${JSON.stringify(options.head)} share no history`,
     );
   }
-  const headSnapshot = await readCommitSnapshot(store, head);
+  const walk = { signal: options.signal };
+  const headSnapshot = await readCommitSnapshot(store, head, walk);
   // Snapshots are immutable: when head is the merge-base (a tool run on one commit), share it.
-  const mergeBaseSnapshot = mergeBase === head ? headSnapshot : await readCommitSnapshot(store, mergeBase);
+  const mergeBaseSnapshot =
+    mergeBase === head ? headSnapshot : await readCommitSnapshot(store, mergeBase, walk);
   return {
     head: headSnapshot,
     mergeBase: mergeBaseSnapshot,

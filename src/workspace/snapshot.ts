@@ -10,6 +10,7 @@ import { LoupeError } from "../domain/errors.ts";
 import { CorruptObjectStoreError, type GitObject, type GitObjectType } from "./objects/git-object.ts";
 import { createObjectDatabase, type ObjectDatabase } from "./objects/object-database.ts";
 import { commitTreeId, parseTree, type TreeItem } from "./objects/tree-object.ts";
+import { type SnapshotLimits, SnapshotWalk } from "./snapshot-bounds.ts";
 import type { CommitSnapshot, ObjectReader, TreeEntry } from "./types.ts";
 
 export interface ObjectStoreLocation {
@@ -59,35 +60,75 @@ async function readTyped(store: ObjectStoreLocation, oid: string, type: GitObjec
   return object.bytes;
 }
 
+export interface SnapshotOptions {
+  /** The review's signal: its deadline or a cancellation stops the walk. */
+  readonly signal?: AbortSignal;
+  /** Default: SNAPSHOT_LIMITS (snapshot-bounds.ts says why). */
+  readonly limits?: SnapshotLimits;
+}
+
 export async function readCommitSnapshot(
   store: ObjectStoreLocation,
   commit: string,
+  options: SnapshotOptions = {},
 ): Promise<CommitSnapshot> {
   const treeOid = commitTreeId(await readTyped(store, commit, "commit"), commit);
   const entries: TreeEntry[] = [];
-  await collectTree(store, treeOid, "", entries);
+  const walk = { bounds: new SnapshotWalk(commit, options), parsed: new Map<string, TreeItem[]>() };
+  await collectTree(store, { oid: treeOid, prefix: "", depth: 0 }, entries, walk);
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { commit, entries, byPath: new Map(entries.map((entry) => [entry.path, entry])) };
 }
 
+/**
+ * Trees parsed lately, by id. A tree listed again (the same directory under several names, or a
+ * tree bomb's) is read and parsed once while it stays here; a few hundred cover any repetition
+ * within one walk's nesting, and cost nothing in a tree whose directories are all different.
+ */
+const PARSED_TREES_KEPT = 256;
+
+interface Walk {
+  readonly bounds: SnapshotWalk;
+  readonly parsed: Map<string, TreeItem[]>;
+}
+
 async function collectTree(
   store: ObjectStoreLocation,
-  treeOid: string,
-  prefix: string,
+  tree: { readonly oid: string; readonly prefix: string; readonly depth: number },
   out: TreeEntry[],
+  walk: Walk,
 ): Promise<void> {
+  const { prefix, depth } = tree;
+  await walk.bounds.enterTree(depth);
+  const items = await treeItems(store, tree.oid, walk.parsed);
+  for (const item of items) {
+    const path = prefix === "" ? item.name : `${prefix}/${item.name}`;
+    if (item.kind === "tree") {
+      await collectTree(store, { oid: item.oid, prefix: path, depth: depth + 1 }, out, walk);
+    } else {
+      walk.bounds.addPath();
+      out.push({ path, mode: item.kind, oid: item.oid });
+    }
+  }
+}
+
+async function treeItems(
+  store: ObjectStoreLocation,
+  oid: string,
+  parsed: Map<string, TreeItem[]>,
+): Promise<TreeItem[]> {
+  const kept = parsed.get(oid);
+  if (kept !== undefined) return kept;
   let items: TreeItem[];
   try {
-    items = parseTree(await readTyped(store, treeOid, "tree"), treeOid);
+    items = parseTree(await readTyped(store, oid, "tree"), oid);
   } catch (error) {
     if (!(error instanceof CorruptObjectStoreError)) throw error;
     throw new LoupeError("git_repository_invalid", `the object store is damaged: ${error.message}`);
   }
-  for (const item of items) {
-    const path = prefix === "" ? item.name : `${prefix}/${item.name}`;
-    if (item.kind === "tree") await collectTree(store, item.oid, path, out);
-    else out.push({ path, mode: item.kind, oid: item.oid });
-  }
+  if (parsed.size >= PARSED_TREES_KEPT) parsed.delete(parsed.keys().next().value as string);
+  parsed.set(oid, items);
+  return items;
 }
 
 /** blobSize reads objects up to this size whole rather than probing their headers. */

@@ -98,6 +98,13 @@ beforeAll(async () => {
   await loupe.until(() => finalStatuses()[0], "the first review's final status");
 }, 90_000);
 
+/** The server's line for a note event it has handled (after answering the webhook). */
+const handled = (noteId: number) =>
+  loupe
+    .output()
+    .split("\n")
+    .find((line) => line.includes("GitLab note handled") && line.includes(`"note":${noteId}`));
+
 afterAll(async () => {
   await loupe?.stop();
   await provider?.stop();
@@ -115,7 +122,8 @@ describe("the conversation on a GitLab merge request", () => {
       body: "@loupe-bot review",
     });
     expect(await deliverNote({ ...asked, discussionId: asked.discussionId, type: null })).toBe(200);
-    // Decided before the webhook is answered: no 👀, nothing queued.
+    // Decided after the webhook is answered (GitLab asked who wrote it): no 👀, nothing queued.
+    await loupe.until(() => handled(asked.id), "the Reporter's note handled");
     expect(gitlab.awards).toEqual([]);
 
     const obeyed = gitlab.addNote({
@@ -125,6 +133,7 @@ describe("the conversation on a GitLab merge request", () => {
       body: "@loupe-bot review",
     });
     expect(await deliverNote({ ...obeyed, discussionId: obeyed.discussionId, type: null })).toBe(200);
+    await loupe.until(() => handled(obeyed.id), "the Developer's note handled");
     expect(gitlab.awards).toEqual([
       expect.objectContaining({ noteId: obeyed.id, name: "eyes", user: gitlab.username }),
     ]);
@@ -152,6 +161,7 @@ describe("the conversation on a GitLab merge request", () => {
       replyTo: finding,
     });
     expect(await deliverNote({ ...reply, type: "DiffNote" })).toBe(200);
+    await loupe.until(() => handled(reply.id), "the reply handled");
     expect(gitlab.awards.at(-1)).toMatchObject({ noteId: reply.id, name: "eyes" });
 
     const answer = await loupe.until(

@@ -2,7 +2,7 @@
 // benchmark's format, GitHub's pull-request API answered by a local server, the repositories served
 // by a real `git http-backend`, the scripted provider as the reviewer and a second one as the judge.
 
-import { execFile, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
 import net from "node:net";
@@ -15,6 +15,7 @@ import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
 import { publishRepository } from "../support/git-server-repos.ts";
 import { type GitHubAnswerServer, startGitHubAnswerServer } from "../support/github-answer-server.ts";
+import { runLoupe } from "../support/loupe-cli.ts";
 import {
   type ScriptedProvider,
   type ScriptedTurn,
@@ -86,14 +87,7 @@ afterAll(async () => {
 });
 
 function loupe(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      NODE,
-      ["src/cli.ts", "eval", ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? "", ...env } },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-    );
-  });
+  return runLoupe(["eval", ...args], env);
 }
 
 const reviewer = (provider: ScriptedProvider) => ({

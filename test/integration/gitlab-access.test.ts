@@ -67,15 +67,18 @@ describe("GitLab's webhook", () => {
         return { remember: true };
       },
     });
-    drain = () => queue.drain();
     const handler = createGitLabWebhook({
       secret: SECRET,
       queue: () => queue,
       metrics: NO_METRICS,
       log: console,
     });
+    drain = async () => {
+      await handler.idle();
+      await queue.drain();
+    };
     server = http.createServer((req, res) => {
-      void handler(req, res).then((taken) => {
+      void handler.handle(req, res).then((taken) => {
         if (!taken) res.writeHead(404).end();
       });
     });

@@ -118,6 +118,20 @@ describe("the GitLab host", () => {
     expect(gitlab.drafts).toEqual([]);
   });
 
+  it("reads a 👎 in any skin tone on Loupe's discussion (GitLab names each tone apart)", async () => {
+    const { host, mr } = makeHost();
+    await host.changes(await host.pullRequest());
+    await host.publisher!.publish(review([{ path: "src/lines.ts", line: 3, body: "Added." }], 5));
+    const finding = gitlab.notes.find((n) => n.iid === mr.iid && n.type === "DiffNote")!;
+    gitlab.award(finding, "thumbsdown_tone3", "dev");
+    gitlab.award(finding, "thumbsdown_tone5", "rep");
+    gitlab.award(finding, "thumbsup_tone3", "ops");
+    gitlab.award(finding, "thumbsdown", "lead");
+    const threads = await host.history!.threads();
+    const thread = threads.find((t) => t.comments[0]?.databaseId === finding.id)!;
+    expect(thread.thumbsDown?.map((t) => t.user?.login)).toEqual(["dev", "rep", "lead"]);
+  });
+
   it("sends the whole review as one note when a finding cannot be placed, leaving no draft", async () => {
     const { host } = makeHost();
     await host.changes(await host.pullRequest());

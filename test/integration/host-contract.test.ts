@@ -198,7 +198,7 @@ describe("an absent capability", () => {
     const asked: unknown[] = [];
     const replied = await replyInThread(
       host,
-      { runReplyLoop: async (input) => Promise.reject(asked.push(input)) },
+      { runReplyLoop: async (input) => Promise.reject(asked.push(input)), parseRepoConfig },
       { rootCommentId: 1, replyCommentId: 2, signal: new AbortController().signal, log: silent },
     );
     expect(replied).toEqual({ outcome: { kind: "skipped", reason: "no_threads" }, result: null });

@@ -1,8 +1,10 @@
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "@jest/globals";
+import { unlimitedGate } from "../../src/jobs/memory-provider-gate.ts";
 import { createOpenAiProvider } from "../../src/llm/client.ts";
 import type { ChatRequestBody } from "../../src/llm/provider.ts";
+import type { ProviderWait } from "../../src/llm/provider-gate.ts";
 import { stopTurn } from "../support/chat-turns.ts";
 import {
   type ScriptedProvider,
@@ -234,5 +236,71 @@ describe("provider failures name what to check", () => {
       host: "provider.invalid",
       network: "dns",
     });
+  });
+});
+
+describe("through a provider gate", () => {
+  it("waits out a 429's Retry-After as the gate's back-off, says so, and uses up no retry", async () => {
+    server = await startScriptedProvider([
+      { status: 429, headers: { "retry-after": "1" }, body: { error: { message: "slow down" } } },
+      { body: stopTurn("ok") },
+    ]);
+    const gate = unlimitedGate();
+    const provider = createOpenAiProvider(
+      {
+        baseURL: server.baseURL,
+        apiKey: API_KEY,
+        model: "deepseek-v4-flash",
+        maxResponseBytes: 2 * 1024 * 1024,
+        toolCalls: "native",
+        maxRetries: 0,
+      },
+      { gate },
+    );
+    const waits: ProviderWait[] = [];
+    const outcome = await provider.complete(body, {
+      signal: new AbortController().signal,
+      deadline: Date.now() + 60_000,
+      onWait: (wait) => waits.push(wait),
+    });
+    expect(outcome.kind).toBe("response");
+    expect(waits).toEqual([{ cause: "back_off", seconds: 1 }]);
+    const [limited, retried] = server.requests;
+    expect(retried!.arrivedAt - limited!.arrivedAt).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("reports the 429 when its Retry-After would pass the deadline, and the gate keeps the back-off", async () => {
+    server = await startScriptedProvider([
+      { status: 429, headers: { "retry-after": "30" }, body: { error: { message: "slow down" } } },
+    ]);
+    const gate = unlimitedGate();
+    const provider = createOpenAiProvider(
+      {
+        baseURL: server.baseURL,
+        apiKey: API_KEY,
+        model: "deepseek-v4-flash",
+        maxResponseBytes: 2 * 1024 * 1024,
+        toolCalls: "native",
+        maxRetries: 2,
+      },
+      { gate },
+    );
+    const outcome = await provider.complete(body, {
+      signal: new AbortController().signal,
+      deadline: Date.now() + 5_000,
+    });
+    expect(outcome).toMatchObject({
+      kind: "failure",
+      reason: "provider_rate_limited",
+      retryAfterSeconds: 30,
+    });
+    expect(server.requests).toHaveLength(1);
+    // Another request through the same gate is held back too, rather than sent into the 429.
+    const next = await gate.acquire({
+      tokens: 1,
+      deadline: Date.now() + 200,
+      signal: new AbortController().signal,
+    });
+    expect(next.kind).toBe("expired");
   });
 });

@@ -3,7 +3,6 @@
 // instructions, min_severity and max_findings applied by the App's own parser and planner; an
 // invalid or unreadable file is exit 2 before the model is asked anything.
 
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,10 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { finding, review, stopTurn } from "../support/chat-turns.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { bodyAt } from "../support/loop-harness.ts";
+import { runLoupe } from "../support/loupe-cli.ts";
 import { type ScriptedTurn, startScriptedProvider } from "../support/scripted-provider.ts";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const NODE = path.join(ROOT, "node_modules/.bin/node");
 
 const lines = (changed: Record<number, string> = {}) =>
   `${Array.from({ length: 20 }, (_, i) => changed[i + 1] ?? `  line(${i + 1});`).join("\n")}\n`;
@@ -61,22 +58,11 @@ afterAll(() => {
 async function loupe(args: string[], script: ScriptedTurn[]) {
   const server = await startScriptedProvider(script);
   try {
-    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        NODE,
-        ["src/cli.ts", "review", "--repo", repo.dir, "--head", "feature", ...args],
-        {
-          cwd: ROOT,
-          env: {
-            PATH: process.env.PATH ?? "",
-            OPENAI_BASE_URL: server.baseURL,
-            OPENAI_API_KEY: "sk-cfg-test-0123456789",
-            REVIEW_MODEL: "deepseek-v4-flash",
-            REVIEW_VERIFY: "off",
-          },
-        },
-        (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-      );
+    const result = await runLoupe(["review", "--repo", repo.dir, "--head", "feature", ...args], {
+      OPENAI_BASE_URL: server.baseURL,
+      OPENAI_API_KEY: "sk-cfg-test-0123456789",
+      REVIEW_MODEL: "deepseek-v4-flash",
+      REVIEW_VERIFY: "off",
     });
     return { ...result, requests: server.requests };
   } finally {

@@ -1,18 +1,13 @@
-// Finder passes (REVIEW_FINDER_PASSES) through `loupe review` as a child process against the
+// Finder passes (REVIEW_FINDER_PASSES) through `loupe review` against the
 // scripted provider: each finder looks from its own angle (the prompt says which), under its share
 // of the review's rounds, and the same defect two finders found — worded differently — is posted
 // once; with one finder pass the prompt names no angle.
 
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { runLoupe } from "../support/loupe-cli.ts";
 import { type ScriptedTurn, startScriptedProvider } from "../support/scripted-provider.ts";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const NODE = path.join(ROOT, "node_modules/.bin/node");
 
 let repo: FixtureRepo;
 
@@ -36,23 +31,12 @@ afterAll(() => repo.dispose());
 async function loupe(script: ScriptedTurn[], env: Record<string, string>) {
   const provider = await startScriptedProvider(script);
   try {
-    const run = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      execFile(
-        NODE,
-        ["src/cli.ts", "review", "--repo", repo.dir, "--base", "main", "--head", "change"],
-        {
-          cwd: ROOT,
-          env: {
-            PATH: process.env.PATH ?? "",
-            OPENAI_BASE_URL: provider.baseURL,
-            OPENAI_API_KEY: "sk-cli-finders-0123456789abcdefghij",
-            REVIEW_MODEL: "deepseek-v4-flash",
-            REVIEW_VERIFY: "off",
-            ...env,
-          },
-        },
-        (error, stdout) => resolve({ code: error === null ? 0 : Number(error.code), stdout }),
-      );
+    const run = await runLoupe(["review", "--repo", repo.dir, "--base", "main", "--head", "change"], {
+      OPENAI_BASE_URL: provider.baseURL,
+      OPENAI_API_KEY: "sk-cli-finders-0123456789abcdefghij",
+      REVIEW_MODEL: "deepseek-v4-flash",
+      REVIEW_VERIFY: "off",
+      ...env,
     });
     return { ...run, bodies: provider.requests.map((r) => r.bodyText) };
   } finally {

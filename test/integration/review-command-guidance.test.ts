@@ -1,17 +1,12 @@
 // `loupe review` gives the model the guidance files of the base side, as the App gives those of
 // the default branch: a head commit that edits AGENTS.md or adds instructions changes nothing.
 
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { review, stopTurn } from "../support/chat-turns.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { bodyAt } from "../support/loop-harness.ts";
+import { runLoupe } from "../support/loupe-cli.ts";
 import { startScriptedProvider } from "../support/scripted-provider.ts";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const NODE = path.join(ROOT, "node_modules/.bin/node");
 
 let repo: FixtureRepo;
 let base: string;
@@ -36,22 +31,11 @@ describe("loupe review reads guidance from the base revision", () => {
   it("tells the model the base's AGENTS.md (root and nested) and instructions, never the head's", async () => {
     const server = await startScriptedProvider([{ body: stopTurn(review([])) }]);
     try {
-      const run = await new Promise<{ code: number; stdout: string }>((resolve) => {
-        execFile(
-          NODE,
-          ["src/cli.ts", "review", "--repo", repo.dir, "--base", base, "--head", head],
-          {
-            cwd: ROOT,
-            env: {
-              PATH: process.env.PATH ?? "",
-              OPENAI_BASE_URL: server.baseURL,
-              OPENAI_API_KEY: "sk-cli-guidance-0123456789abcdef",
-              REVIEW_MODEL: "deepseek-v4-flash",
-              REVIEW_VERIFY: "off",
-            },
-          },
-          (error, stdout) => resolve({ code: error === null ? 0 : Number(error.code), stdout }),
-        );
+      const run = await runLoupe(["review", "--repo", repo.dir, "--base", base, "--head", head], {
+        OPENAI_BASE_URL: server.baseURL,
+        OPENAI_API_KEY: "sk-cli-guidance-0123456789abcdef",
+        REVIEW_MODEL: "deepseek-v4-flash",
+        REVIEW_VERIFY: "off",
       });
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout).guidance).toBe(

@@ -4,16 +4,12 @@
 // a stopped review from a clean one; `--format json` carries the agents' document
 // (docs/review-result.schema.json) beside the fields it always had.
 
-import { execFile } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { finding, review, stopTurn } from "../support/chat-turns.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { runLoupe } from "../support/loupe-cli.ts";
 import { reviewDocumentProblems, sarifProblems } from "../support/machine-checks.ts";
 import { type ScriptedTurn, startScriptedProvider } from "../support/scripted-provider.ts";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const NODE = path.join(ROOT, "node_modules/.bin/node");
 
 let repo: FixtureRepo;
 let base: string;
@@ -38,24 +34,12 @@ afterAll(() => repo.dispose());
 async function loupe(args: string[], script: ScriptedTurn[], env: Record<string, string> = {}) {
   const server = await startScriptedProvider(script);
   try {
-    return await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        NODE,
-        ["src/cli.ts", "review", "--repo", repo.dir, ...args],
-        {
-          cwd: ROOT,
-          maxBuffer: 64 * 1024 * 1024,
-          env: {
-            PATH: process.env.PATH ?? "",
-            OPENAI_BASE_URL: server.baseURL,
-            OPENAI_API_KEY: "sk-x",
-            REVIEW_MODEL: "deepseek-v4-flash",
-            REVIEW_VERIFY: "off",
-            ...env,
-          },
-        },
-        (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-      );
+    return await runLoupe(["review", "--repo", repo.dir, ...args], {
+      OPENAI_BASE_URL: server.baseURL,
+      OPENAI_API_KEY: "sk-x",
+      REVIEW_MODEL: "deepseek-v4-flash",
+      REVIEW_VERIFY: "off",
+      ...env,
     });
   } finally {
     await server.stop();

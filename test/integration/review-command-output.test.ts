@@ -2,16 +2,12 @@
 // the provider hangs or answers a web page, the path a failed finding named, Markdown without
 // Loupe's hidden markers, JSON in one naming style, and an empty change called empty.
 
-import { execFile } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { main } from "../../src/cli.ts";
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { runLoupe } from "../support/loupe-cli.ts";
 import { type ScriptedTurn, startScriptedProvider } from "../support/scripted-provider.ts";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const NODE = path.join(ROOT, "node_modules/.bin/node");
 
 let repo: FixtureRepo;
 let base: string;
@@ -32,29 +28,12 @@ afterAll(() => repo.dispose());
 async function loupe(args: string[], script: ScriptedTurn[], env: Record<string, string> = {}) {
   const server = await startScriptedProvider(script);
   try {
-    return await new Promise<{ code: number; stdout: string; stderr: string; host: string }>((resolve) => {
-      execFile(
-        NODE,
-        ["src/cli.ts", "review", "--repo", repo.dir, ...args],
-        {
-          cwd: ROOT,
-          env: {
-            PATH: process.env.PATH ?? "",
-            OPENAI_BASE_URL: server.baseURL,
-            OPENAI_API_KEY: "sk-x",
-            REVIEW_MODEL: "deepseek-v4-flash",
-            ...env,
-          },
-        },
-        (error, stdout, stderr) =>
-          resolve({
-            code: error === null ? 0 : Number(error.code),
-            stdout,
-            stderr,
-            host: new URL(server.baseURL).host,
-          }),
-      );
-    });
+    return await runLoupe(["review", "--repo", repo.dir, ...args], {
+      OPENAI_BASE_URL: server.baseURL,
+      OPENAI_API_KEY: "sk-x",
+      REVIEW_MODEL: "deepseek-v4-flash",
+      ...env,
+    }).then((run) => ({ ...run, host: new URL(server.baseURL).host }));
   } finally {
     await server.stop();
   }

@@ -3,16 +3,12 @@
 // step), each a whole loop under the per-loop bounds (default settings: each pass reads its diff
 // and answers in rounds of its own), sharing only the review's tokens and time.
 
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { runLoupe } from "../support/loupe-cli.ts";
 import { type ScriptedTurn, startScriptedProvider } from "../support/scripted-provider.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const NODE = path.join(ROOT, "node_modules/.bin/node");
 const DIRECTORIES = 14;
 const FILES_PER_DIRECTORY = 50;
 
@@ -51,24 +47,12 @@ function pass(n: number, tokens?: number): ScriptedTurn[] {
 }
 
 function reviewWide(provider: { baseURL: string }, extra: Record<string, string> = {}) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      NODE,
-      ["src/cli.ts", "review", "--repo", repo.dir, "--base", "main", "--head", "wide"],
-      {
-        cwd: ROOT,
-        maxBuffer: 64 * 1024 * 1024,
-        env: {
-          PATH: process.env.PATH ?? "",
-          OPENAI_BASE_URL: provider.baseURL,
-          OPENAI_API_KEY: "sk-cli-passes-0123456789abcdefghij",
-          REVIEW_MODEL: "deepseek-v4-flash",
-          REVIEW_VERIFY: "off",
-          ...extra,
-        },
-      },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-    );
+  return runLoupe(["review", "--repo", repo.dir, "--base", "main", "--head", "wide"], {
+    OPENAI_BASE_URL: provider.baseURL,
+    OPENAI_API_KEY: "sk-cli-passes-0123456789abcdefghij",
+    REVIEW_MODEL: "deepseek-v4-flash",
+    REVIEW_VERIFY: "off",
+    ...extra,
   });
 }
 

@@ -1,20 +1,17 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { finding, review, stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { bodyAt } from "../support/loop-harness.ts";
+import { type LoupeRunOptions, runLoupe } from "../support/loupe-cli.ts";
 import {
   type ScriptedProviderOptions,
   type ScriptedTurn,
   startScriptedProvider,
 } from "../support/scripted-provider.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const NODE = path.join(ROOT, "node_modules/.bin/node");
 const API_KEY = "sk-cli-test-0123456789abcdefghij";
 
 let repo: FixtureRepo;
@@ -39,27 +36,21 @@ async function loupe(
   script: ScriptedTurn[],
   env: Record<string, string> = {},
   provider: ScriptedProviderOptions = {},
+  options: LoupeRunOptions = {},
 ) {
   const server = await startScriptedProvider(script, provider);
   try {
-    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        NODE,
-        ["src/cli.ts", "review", ...args],
-        {
-          cwd: ROOT,
-          env: {
-            PATH: process.env.PATH ?? "",
-            OPENAI_BASE_URL: server.baseURL,
-            OPENAI_API_KEY: API_KEY,
-            REVIEW_MODEL: "deepseek-v4-flash",
-            REVIEW_VERIFY: "off",
-            ...env,
-          },
-        },
-        (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-      );
-    });
+    const result = await runLoupe(
+      ["review", ...args],
+      {
+        OPENAI_BASE_URL: server.baseURL,
+        OPENAI_API_KEY: API_KEY,
+        REVIEW_MODEL: "deepseek-v4-flash",
+        REVIEW_VERIFY: "off",
+        ...env,
+      },
+      options,
+    );
     return { ...result, requests: server.requests };
   } finally {
     await server.stop();
@@ -68,12 +59,15 @@ async function loupe(
 
 const goodReview = () => stopTurn(review([finding({ path: "src/service.ts", line: 3 })], ["Read the diff."]));
 
-describe("loupe review as a child process against the scripted provider", () => {
+describe("loupe review against the scripted provider", () => {
   it("exits 0 with the JSON result on a final review, after a real tool round on the real registry", async () => {
     const turn = toolCallsTurn([{ id: "d1", name: "inspect_git_diff", arguments: {} }]);
     const run = await loupe(
       ["--repo", repo.dir, "--base", base, "--head", head],
       [{ body: turn }, { body: goodReview() }],
+      {},
+      {},
+      { asProcess: true },
     );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
@@ -174,6 +168,9 @@ describe("loupe review as a child process against the scripted provider", () => 
     const bad = await loupe(
       ["--repo", repo.dir, "--base", base, "--head", head],
       [{ status: 401, body: { error: { message: `no ${API_KEY}` } } }],
+      {},
+      {},
+      { asProcess: true },
     );
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout).termination_reason).toBe("provider_authentication_failed");

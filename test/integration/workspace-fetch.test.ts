@@ -62,6 +62,7 @@ beforeAll(async () => {
   const bare = publishRepository(server.root, "owner/repo", source);
   setRef(bare, "refs/pull/7/head", sha.f3!);
   setRef(bare, "refs/pull/8/head", sha.f3!);
+  setRef(bare, "refs/merge-requests/9/head", sha.f3!);
   deleteRef(bare, "refs/heads/feature");
   sha.dangling = createDanglingCommit(bare, sha.f2!, "force-pushed away");
 
@@ -137,6 +138,22 @@ describe("fetchWorkspace against a real git http-backend", () => {
     );
     expect(error).toBeInstanceOf(PullRequestMovedError);
     expect(error.message).toContain(`moved on: refs/pull/8/head is ${sha.f3}`);
+    expect(leftovers()).toHaveLength(0);
+  });
+
+  it("says the merge request moved on by the host's head ref: GitLab's refs/merge-requests/<iid>/head", async () => {
+    const error = await loupeRejection(
+      fetchWorkspace({
+        url: server.url("owner/repo"),
+        headSha: sha.dangling!,
+        mergeBaseSha: sha.m2!,
+        pullNumber: 9,
+        headRef: "refs/merge-requests/9/head",
+        tmpRoot,
+      }),
+    );
+    expect(error).toBeInstanceOf(PullRequestMovedError);
+    expect(error.message).toContain(`moved on: refs/merge-requests/9/head is ${sha.f3}`);
     expect(leftovers()).toHaveLength(0);
   });
 

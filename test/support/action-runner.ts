@@ -22,6 +22,10 @@ export interface ActionRunInput {
   readonly inputs: Readonly<Record<string, string>>;
   /** Prepares GITHUB_WORKSPACE (e.g. a checkout); empty by default. */
   readonly workspace?: (dir: string) => void;
+  /** More of the process's environment (e.g. NODE_OPTIONS for a preloaded probe). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Kills the process (SIGKILL) if it is still running this long after it started. */
+  readonly killAfterMs?: number;
 }
 
 export interface ActionRun {
@@ -33,6 +37,8 @@ export interface ActionRun {
   readonly summary: string;
   /** The text of the files the outputs `result-file` and `sarif-file` name, read before cleanup. */
   readonly files: Readonly<Record<string, string>>;
+  /** Whether `killAfterMs` passed and the process was killed. */
+  readonly killed: boolean;
 }
 
 export async function runActionEntry(input: ActionRunInput): Promise<ActionRun> {
@@ -63,6 +69,7 @@ export async function runActionEntry(input: ActionRunInput): Promise<ActionRun> 
       GITHUB_WORKSPACE: workspace,
     };
     for (const [name, value] of Object.entries(input.inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+    Object.assign(env, input.env);
     const child = spawn(process.execPath, [ACTION_ENTRY], {
       cwd: workspace,
       env,
@@ -76,7 +83,16 @@ export async function runActionEntry(input: ActionRunInput): Promise<ActionRun> 
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");
     });
+    let killed = false;
+    const killer =
+      input.killAfterMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            killed = true;
+            child.kill("SIGKILL");
+          }, input.killAfterMs);
     const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    clearTimeout(killer);
     const outputs = parseOutputs(fs.readFileSync(env.GITHUB_OUTPUT!, "utf8"));
     const files: Record<string, string> = {};
     for (const name of ["result-file", "sarif-file"]) {
@@ -90,6 +106,7 @@ export async function runActionEntry(input: ActionRunInput): Promise<ActionRun> 
       outputs,
       summary: fs.readFileSync(env.GITHUB_STEP_SUMMARY!, "utf8"),
       files,
+      killed,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@
 
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { requireProgram } from "./programs.ts";
+import { realClockEnv } from "./real-clock.ts";
 
 const FLAGS = [
   "--headless",
@@ -21,7 +22,9 @@ const FLAGS = [
 
 export async function launchChromium(): Promise<Browser> {
   const executablePath = requireProgram("chromium");
-  return chromium.launch({ executablePath, headless: true, args: FLAGS });
+  // The real clock even in the deep run's moved one (real-clock.ts): libfaketime inside Chromium's
+  // many processes is a hang waiting to happen, and nothing Chromium shows depends on the date.
+  return chromium.launch({ executablePath, headless: true, args: FLAGS, env: realClockEnv() });
 }
 
 export interface LoopbackContext {

@@ -180,40 +180,28 @@ async function diffFiles(
   from: string,
   head: string,
 ): Promise<CompareFile[]> {
-  const [nameStatusText, whole, fromTree, headTree] = await Promise.all([
-    git("diff", "--name-status", "-z", "-M", from, head),
+  // The raw listing names each file's blobs itself: no listing of the two whole trees, which a
+  // tree of billions of paths (a tree bomb shared by both commits) would never finish.
+  const [rawText, whole] = await Promise.all([
+    git("diff", "--raw", "--no-abbrev", "-z", "-M", from, head),
     git("diff", "-U3", "--no-color", "--no-ext-diff", "-M", from, head),
-    git("ls-tree", "-r", "-z", from),
-    git("ls-tree", "-r", "-z", head),
   ]);
-  const nameStatus = nameStatusText.split("\0");
-  const entries: { status: CompareFile["status"]; paths: string[] }[] = [];
-  for (let i = 0; i < nameStatus.length; ) {
-    const code = nameStatus[i++] ?? "";
-    if (code === "") continue;
+  const raw = rawText.split("\0");
+  const entries: { status: CompareFile["status"]; paths: string[]; sha: string | null }[] = [];
+  for (let i = 0; i < raw.length; ) {
+    const header = raw[i++] ?? "";
+    if (header === "") continue;
+    // ":<old mode> <new mode> <old sha> <new sha> <status letter and score>"
+    const [, , oldSha, newSha, code = "M"] = header.slice(1).split(" ");
     const letter = code[0] ?? "M";
-    const paths =
-      letter === "R" || letter === "C" ? [nameStatus[i++]!, nameStatus[i++]!] : [nameStatus[i++]!];
-    entries.push({ status: STATUS[letter] ?? "modified", paths });
+    const paths = letter === "R" || letter === "C" ? [raw[i++]!, raw[i++]!] : [raw[i++]!];
+    const status = STATUS[letter] ?? "modified";
+    entries.push({ status, paths, sha: (status === "removed" ? oldSha : newSha) ?? null });
   }
   // One diff for every file, cut at its `diff --git` headers: git writes them in the order of
-  // --name-status above, one a file, so the n-th section is the n-th file's.
+  // --raw above, one a file, so the n-th section is the n-th file's.
   const sections = `\n${whole}`.split("\ndiff --git ").slice(1);
-  const blobs = new Map<string, string>();
-  for (const [commit, tree] of [
-    [from, fromTree],
-    [head, headTree],
-  ] as const) {
-    for (const line of tree.split("\0")) {
-      const tab = line.indexOf("\t");
-      if (tab > 0) blobs.set(`${commit}:${line.slice(tab + 1)}`, line.slice(0, tab).split(" ")[2]!);
-    }
-  }
-  return entries.map(({ status, paths }, i) => {
-    const filename = paths[paths.length - 1]!;
-    const blob = status === "removed" ? `${from}:${paths[0]}` : `${head}:${filename}`;
-    return compareFile(sections[i] ?? "", status, paths, blobs.get(blob) ?? null);
-  });
+  return entries.map(({ status, paths, sha }, i) => compareFile(sections[i] ?? "", status, paths, sha));
 }
 
 function compareFile(

@@ -67,7 +67,7 @@ export function routeGitLab(state: FakeGitLabState, request: Request): FakeReply
       : { status: 200, body: { ...userAnswer(state, name!), access_level: level } };
   }
   const status = /^\/statuses\/([0-9a-f]{40})$/.exec(rest);
-  if (method === "POST" && status !== null) return postStatus(state, status[1]!, request.body);
+  if (method === "POST" && status !== null) return postStatus(state, project, status[1]!, request.body);
   if (rest.startsWith("/repository/")) return repository(state, project, rest.slice(11), request);
   const mr = /^\/merge_requests\/(\d+)(\/.*)?$/.exec(rest);
   if (mr === null) return NOT_FOUND;
@@ -76,9 +76,33 @@ export function routeGitLab(state: FakeGitLabState, request: Request): FakeReply
   return mergeRequestRoute(state, project, found, mr[2] ?? "", request);
 }
 
-function postStatus(state: FakeGitLabState, sha: string, body: Record<string, unknown>): FakeReply {
+// app/services/ci/create_commit_status_service.rb: the commit must be in the project (404
+// "Commit"), and the status needs a ref: the `ref` given, else the newest pipeline's for the SHA
+// (the fake has no pipelines), else the first branch holding the SHA — none for a fork's head,
+// kept only as refs/merge-requests/<iid>/head: 404 "References for commit".
+function postStatus(
+  state: FakeGitLabState,
+  project: FakeProject,
+  sha: string,
+  body: Record<string, unknown>,
+): FakeReply {
   if (!STATES.has(String(body.state)))
     return { status: 400, body: { error: "state does not have a valid value" } };
+  try {
+    git(project.gitdir, state.home, "cat-file", "-e", `${sha}^{commit}`);
+  } catch {
+    return { status: 404, body: { message: "404 Commit Not Found" } };
+  }
+  const ref =
+    typeof body.ref === "string" && body.ref !== ""
+      ? body.ref
+      : git(project.gitdir, state.home, "branch", "--format=%(refname:short)", "--contains", sha)
+          .split("\n")
+          .find(Boolean);
+  if (ref === undefined) return { status: 404, body: { message: "404 References for commit Not Found" } };
+  // The same service: `forbidden unless Ability.allowed?(current_user, :update_pipeline, pipeline)`
+  // — a Reporter may not.
+  if ((project.botAccess ?? 30) < 30) return { status: 403, body: { message: "403 Forbidden" } };
   const status = {
     id: state.nextId++,
     sha,
@@ -86,6 +110,7 @@ function postStatus(state: FakeGitLabState, sha: string, body: Record<string, un
     name: typeof body.name === "string" ? body.name : "default",
     description: typeof body.description === "string" ? body.description : undefined,
     target_url: typeof body.target_url === "string" ? body.target_url : "",
+    ref,
   };
   state.statuses.push(status);
   return { status: 201, body: status };
@@ -312,6 +337,8 @@ function mergeRequestAnswer(state: FakeGitLabState, project: FakeProject, mr: Fa
     sha: mr.diffRefs.head_sha,
     source_branch: mr.sourceBranch,
     target_branch: mr.targetBranch,
+    source_project_id: mr.sourceProjectId ?? project.id,
+    target_project_id: project.id,
     labels: mr.labels ?? [],
     author: userAnswer(state, mr.author),
     diff_refs: mr.diffRefs,

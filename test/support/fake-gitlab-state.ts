@@ -12,6 +12,8 @@ export interface FakeProject {
   readonly defaultBranch: string;
   /** username → access level (10 guest, 20 reporter, 30 developer, 40 maintainer, 50 owner). */
   readonly members: Map<string, number>;
+  /** The token user's access level when it is below Developer (a Reporter cannot set statuses). */
+  botAccess?: number;
 }
 
 export interface FakeMergeRequest {
@@ -23,6 +25,8 @@ export interface FakeMergeRequest {
   draft: boolean;
   readonly sourceBranch: string;
   readonly targetBranch: string;
+  /** A fork's merge request: the project its source branch is in. */
+  readonly sourceProjectId?: number;
   readonly author: string;
   /** base_sha (the merge-base), start_sha (the target's tip), head_sha. */
   diffRefs: { base_sha: string; start_sha: string; head_sha: string };
@@ -76,7 +80,7 @@ export interface FakeDraftNote {
 
 export type FakeStatus = Pick<
   CommitStatusSchema,
-  "id" | "sha" | "status" | "name" | "description" | "target_url"
+  "id" | "sha" | "status" | "name" | "description" | "target_url" | "ref"
 >;
 
 export interface FakeGitLabState {

@@ -67,7 +67,13 @@ export interface FakeGitLab {
     readonly title?: string;
     readonly author?: string;
     readonly draft?: boolean;
+    /** A fork's merge request: the fork's project path, where `sourceBranch` is. */
+    readonly sourceProject?: string;
   }): FakeMergeRequest;
+  /** The token user's access level in the project (e.g. 20: a Reporter, who may not set statuses). */
+  setBotAccess(project: string, level: number): void;
+  /** Deletes a branch of the project (a fork's target has none of the fork's branches). */
+  deleteBranch(project: string, branch: string): void;
   /** `git push --force` of a fixture's branch to the project (then addMergeRequest again). */
   pushBranch(project: string, source: FixtureRepo, branch: string): void;
   /** Answers the next `count` API requests 429 with Retry-After: retryAfter seconds. */
@@ -185,10 +191,22 @@ export async function startFakeGitLab(
       if (project === undefined) throw new Error(`fake GitLab: no project ${input.project}`);
       const target = input.targetBranch ?? project.defaultBranch;
       const rev = (ref: string) => git(project.gitdir, root, "rev-parse", "--verify", ref).trim();
-      const head = rev(`refs/heads/${input.sourceBranch}`);
+      const source = input.sourceProject === undefined ? project : state.projects.get(input.sourceProject);
+      if (source === undefined) throw new Error(`fake GitLab: no project ${input.sourceProject}`);
+      const headRef = `refs/merge-requests/${input.iid}/head`;
+      // GitLab keeps every merge request's head in the target project as this ref, a fork's
+      // commits included (MergeRequest#fetch_ref!): a fork's head is on no branch of the target.
+      git(
+        project.gitdir,
+        root,
+        "fetch",
+        "--quiet",
+        source.gitdir,
+        `+refs/heads/${input.sourceBranch}:${headRef}`,
+      );
+      const head = rev(headRef);
       const start = rev(`refs/heads/${target}`);
       const base = git(project.gitdir, root, "merge-base", start, head).trim();
-      git(project.gitdir, root, "update-ref", `refs/merge-requests/${input.iid}/head`, head);
       const mr: FakeMergeRequest = {
         projectId: project.id,
         iid: input.iid,
@@ -199,6 +217,7 @@ export async function startFakeGitLab(
         sourceBranch: input.sourceBranch,
         targetBranch: target,
         author: input.author ?? "dev",
+        ...(source === project ? {} : { sourceProjectId: source.id }),
         diffRefs: { base_sha: base, start_sha: start, head_sha: head },
         diffs: gitLabDiffs(project.gitdir, root, base, head),
       };
@@ -210,6 +229,16 @@ export async function startFakeGitLab(
       const project = state.projects.get(path);
       if (project === undefined) throw new Error(`fake GitLab: no project ${path}`);
       source.git("push", "--quiet", "--force", project.gitdir, `${branch}:refs/heads/${branch}`);
+    },
+    setBotAccess(path, level) {
+      const project = state.projects.get(path);
+      if (project === undefined) throw new Error(`fake GitLab: no project ${path}`);
+      project.botAccess = level;
+    },
+    deleteBranch(path, branch) {
+      const project = state.projects.get(path);
+      if (project === undefined) throw new Error(`fake GitLab: no project ${path}`);
+      git(project.gitdir, root, "update-ref", "-d", `refs/heads/${branch}`);
     },
     limitNext(count, retryAfter) {
       state.limited = { count, retryAfter };

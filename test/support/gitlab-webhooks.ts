@@ -230,3 +230,95 @@ export function noteEvent(input: NoteEventInput): NoteEvent {
     },
   };
 }
+
+/**
+ * One project hook as GitLab runs it, with GitLab's own rules, so a test sees what a real
+ * instance would make of Loupe's answers:
+ * - one attempt per event, never delivered again by itself (app/services/web_hook_service.rb:
+ *   `execute` makes one request, logs a failed answer and rescues the HTTP errors, so its worker
+ *   has nothing to retry); `resend` is the "Resend request" button of the hook's recent events;
+ * - a new `X-Gitlab-Event-UUID` for every attempt, resends included
+ *   (lib/gitlab/web_hooks/recursion_detection.rb: a UUID per request GitLab handles), while
+ *   `Idempotency-Key` names the event and is kept by resends (app/services/web_hook_service.rb);
+ * - a non-2xx/3xx answer or no answer within the timeout is a failure, a success resets the
+ *   count (app/services/web_hooks/log_execution_service.rb: `backoff!` or `enable!`);
+ * - from the 4th failure in a row the hook is disabled (recent_failures above
+ *   TEMPORARILY_DISABLED_FAILURE_THRESHOLD = 3, app/models/concerns/web_hooks/auto_disabling.rb)
+ *   and sends nothing until it is enabled again.
+ */
+export interface FakeGitLabHook {
+  /** What GitLab made of one attempt: the answer's status, "timeout", "error", or "disabled". */
+  deliver(event: unknown, eventHeader?: string): Promise<GitLabAttempt>;
+  /** The hook's "Resend request" for an earlier attempt: same event and Idempotency-Key. */
+  resend(attempt: GitLabAttempt): Promise<GitLabAttempt>;
+  readonly recentFailures: () => number;
+  readonly disabled: () => boolean;
+  readonly attempts: readonly GitLabAttempt[];
+}
+
+export interface GitLabAttempt {
+  readonly result: number | "timeout" | "error" | "disabled";
+  readonly eventUuid: string | null;
+  readonly idempotencyKey: string;
+  readonly event: unknown;
+  readonly eventHeader: string;
+}
+
+export function fakeGitLabHook(options: {
+  readonly url: string;
+  readonly secret: string;
+  /** Older releases send no Idempotency-Key (it came with ≈17.x). */
+  readonly idempotencyKey?: boolean;
+  /** GitLab's webhook timeout (gitlab.yml webhook_timeout, 10 s by default). */
+  readonly timeoutMs?: number;
+}): FakeGitLabHook {
+  let recentFailures = 0;
+  const attempts: GitLabAttempt[] = [];
+  const disabled = () => recentFailures > 3;
+  const attempt = async (
+    event: unknown,
+    eventHeader: string,
+    idempotencyKey: string,
+  ): Promise<GitLabAttempt> => {
+    if (disabled()) {
+      const skipped = { result: "disabled", eventUuid: null, idempotencyKey, event, eventHeader } as const;
+      attempts.push(skipped);
+      return skipped;
+    }
+    const eventUuid = randomUUID();
+    let result: GitLabAttempt["result"];
+    try {
+      const response = await fetch(options.url, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "User-Agent": "GitLab/17.6.0",
+          "X-Gitlab-Event": eventHeader,
+          "X-Gitlab-Token": options.secret,
+          "X-Gitlab-Event-UUID": eventUuid,
+          "X-Gitlab-Webhook-UUID": randomUUID(),
+          "X-Gitlab-Instance": "http://gitlab.invalid",
+          ...(options.idempotencyKey === false ? {} : { "Idempotency-Key": idempotencyKey }),
+        },
+        body: JSON.stringify(event),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      });
+      await response.arrayBuffer();
+      result = response.status;
+    } catch (error) {
+      result = (error as Error).name === "TimeoutError" ? "timeout" : "error";
+    }
+    const ok = typeof result === "number" && result >= 200 && result < 400;
+    recentFailures = ok ? 0 : recentFailures + 1;
+    const made = { result, eventUuid, idempotencyKey, event, eventHeader };
+    attempts.push(made);
+    return made;
+  };
+  return {
+    deliver: (event, eventHeader = "Merge Request Hook") => attempt(event, eventHeader, randomUUID()),
+    resend: (earlier) => attempt(earlier.event, earlier.eventHeader, earlier.idempotencyKey),
+    recentFailures: () => recentFailures,
+    disabled,
+    attempts,
+  };
+}

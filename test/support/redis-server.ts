@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort } from "./loupe-process.ts";
 import { requireProgram } from "./programs.ts";
+import { realClockEnv } from "./real-clock.ts";
 
 export interface RedisServer {
   readonly port: number;
@@ -35,13 +36,14 @@ export async function startRedisServer(): Promise<RedisServer> {
     execFileSync(redisCli, ["-h", "127.0.0.1", "-p", String(port), ...args], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
+      env: realClockEnv(),
     });
 
   const start = async () => {
     const spawned = spawn(
       redisServer,
       ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--appendonly", "yes", "--save", ""],
-      { stdio: "ignore" },
+      { stdio: "ignore", env: realClockEnv() },
     );
     child = spawned;
     for (let i = 0; ; i++) {

@@ -35,6 +35,11 @@ export interface RecordedRequest {
   readonly bodyText: string;
   /** JSON.parse(bodyText), or undefined if it was not JSON. */
   readonly body: unknown;
+  /** Date.now() when its body had arrived, and when its answer was finished (null: not yet, or never). */
+  readonly arrivedAt: number;
+  answeredAt: number | null;
+  /** Requests in flight at the server when this one arrived, itself included. */
+  readonly inFlightOnArrival: number;
 }
 
 export interface ScriptedProvider {
@@ -43,6 +48,8 @@ export interface ScriptedProvider {
   readonly requests: RecordedRequest[];
   /** Turns not yet served. */
   remaining(): number;
+  /** The most requests the server ever had in flight at once (body arrived, answer not finished). */
+  peakInFlight(): number;
   /** Bytes written by stream_bytes turns, and whether each stream was written to its end. */
   readonly streams: { sent: number; completed: boolean }[];
   stop(): Promise<void>;
@@ -74,6 +81,8 @@ export async function startScriptedProvider(
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const streams: { sent: number; completed: boolean }[] = [];
+  let inFlight = 0;
+  let peak = 0;
   const server = createServer((request, response) => {
     void handle(request, response);
   });
@@ -92,14 +101,23 @@ export async function startScriptedProvider(
     } catch {
       body = undefined;
     }
+    inFlight += 1;
+    peak = Math.max(peak, inFlight);
     const recorded: RecordedRequest = {
       method: request.method ?? "",
       url: request.url ?? "",
       headers: request.headers,
       bodyText,
       body,
+      arrivedAt: Date.now(),
+      answeredAt: null,
+      inFlightOnArrival: inFlight,
     };
     requests.push(recorded);
+    response.once("close", () => {
+      inFlight -= 1;
+      if (response.writableFinished) recorded.answeredAt = Date.now();
+    });
     if (options.rejectTools === true && isRecord(body) && "tools" in body) {
       respond(response, 400, {}, JSON.stringify(REJECT_TOOLS_BODY));
       return;
@@ -164,6 +182,7 @@ export async function startScriptedProvider(
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
     remaining: () => queue.length,
+    peakInFlight: () => peak,
     streams,
     async stop() {
       for (const timer of timers) clearTimeout(timer);

@@ -2,13 +2,15 @@
 // loop of a pull request whose title starts with "[spin]" never yields — synchronous work that no
 // timer, signal or message inside the worker can interrupt, as a hostile input to an unbounded
 // algorithm would be. Only the server's thread can end it, by terminating the worker.
+// It blocks in Atomics.wait on a value nothing changes rather than counting in a loop: to the
+// worker's event loop the two are the same (nothing else in the thread runs again), but a counting
+// loop burned a whole core for every second of the test's deadline, beside the reviews it checks.
 
 import { serveRepositoryWork } from "../../src/isolation/serve-work.ts";
 
 function spinForever(): never {
-  let turns = 0;
-  while (turns >= 0) turns = (turns + 1) % Number.MAX_SAFE_INTEGER;
-  throw new Error("unreachable");
+  const never = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) Atomics.wait(never, 0, 0);
 }
 
 serveRepositoryWork((real) => ({

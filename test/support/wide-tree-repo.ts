@@ -26,7 +26,12 @@ interface Entry {
   readonly oid: string;
 }
 
-export function createWideTreeRepo(entries: number, lines = 30): WideTreeRepo {
+/** `wideIn`: "both" commits (the change is one small file beside it), or the "head" alone (it adds them all). */
+export function createWideTreeRepo(
+  entries: number,
+  lines = 30,
+  wideIn: "both" | "head" = "both",
+): WideTreeRepo {
   const repo = createRepo({ bare: true });
   const write = (type: string, body: Buffer): string => {
     const object = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
@@ -72,7 +77,9 @@ export function createWideTreeRepo(entries: number, lines = 30): WideTreeRepo {
   const root = (changed: boolean) =>
     tree([
       { mode: "100644", name: "README.md", oid: blob("# Wide\n") },
-      { mode: "40000", name: "generated", oid: generated },
+      ...(changed || wideIn === "both"
+        ? [{ mode: "40000" as const, name: "generated", oid: generated }]
+        : []),
       {
         mode: "40000",
         name: "src",

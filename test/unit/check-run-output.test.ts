@@ -4,9 +4,9 @@ import { NO_SPEND } from "../../src/domain/spend.ts";
 import {
   MAX_CHECK_RUN_FIELD,
   renderCheckRunOutput,
-  renderProgressOutput,
   renderSkipOutput,
 } from "../../src/github/check-run-output.ts";
+import { renderProgressOutput } from "../../src/github/progress-output.ts";
 import type { LoopResult, TraceTurn } from "../../src/llm/types.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
@@ -139,6 +139,23 @@ describe("progress and skip outputs", () => {
     );
     expect(out.title).toBe("Loupe: reviewing (round 2 of 8)");
     expect(out.summary).toContain("5 tool calls, 9000 tokens");
+    expect(out.summary).not.toContain("Waiting");
+  });
+
+  it("says when the next model request waits for its share of the provider, and why", () => {
+    const progress = {
+      round: 1,
+      maxRounds: 8,
+      toolCalls: 0,
+      totalTokens: 0,
+      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      spend: NO_SPEND,
+    };
+    const backOff = renderProgressOutput({ ...progress, waiting: { cause: "back_off", seconds: 5 } }, SHA);
+    expect(backOff.summary).toContain("Waiting for the model provider (about 5 s)");
+    expect(backOff.summary).toContain("HTTP 429 with Retry-After");
+    const full = renderProgressOutput({ ...progress, waiting: { cause: "in_flight", seconds: null } }, SHA);
+    expect(full.summary).toContain("(PROVIDER_MAX_IN_FLIGHT) are in flight");
   });
 
   it("names the skip reason and neutralises the detail", () => {

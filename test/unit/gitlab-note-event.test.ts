@@ -44,6 +44,11 @@ describe("gitLabNoteEvent", () => {
     }
   });
 
+  it("reads an internal note, which GitLab sends as a Confidential Note Hook, as any note", () => {
+    expect(map(note(), "Confidential Note Hook")).toEqual(map(note()));
+    expect(map(note(), "Confidential Note Hook")).toMatchObject({ kind: "comment", commentId: 301 });
+  });
+
   it("marks project and group access token users as bots", () => {
     expect(map(note({ author: "project_12_bot_3f2a" }))).toMatchObject({ author: { type: "Bot" } });
     expect(map(note({ author: "group_4_bot" }))).toMatchObject({ author: { type: "Bot" } });

@@ -7,8 +7,8 @@ import { describe, expect, it } from "@jest/globals";
 import * as v from "valibot";
 import { headFileCheck, validateFinalReview } from "../../src/llm/final-review.ts";
 import { FindingVerdictSchema } from "../../src/llm/verify-schema.ts";
-import { type KnownFinding, realisticResponder, requestKind } from "../support/realistic-model.ts";
 import { memoryRepository } from "../support/memory-repository.ts";
+import { type KnownFinding, realisticResponder, requestKind } from "../support/realistic-model.ts";
 import type { RecordedRequest, ScriptedTurn } from "../support/scripted-provider.ts";
 
 const HEAD = "export function save(db, record) {\n  db.write(record);\n  validate(record);\n}\n";
@@ -25,7 +25,8 @@ const VERIFIER = "You are Loupe's verifier. A reviewer proposed the finding belo
 
 function request(body: Record<string, unknown>): RecordedRequest {
   const bodyText = JSON.stringify(body);
-  return { method: "POST", url: "/v1/chat/completions", headers: {}, bodyText, body };
+  const times = { arrivedAt: 0, answeredAt: null, inFlightOnArrival: 1 };
+  return { method: "POST", url: "/v1/chat/completions", headers: {}, bodyText, body, ...times };
 }
 
 function messages(system: string, user: string, tools: number) {

@@ -128,3 +128,51 @@ describe("a review's budget", () => {
     });
   });
 });
+
+describe("a repository's share of the installation's caps (BUDGET_REPOSITORY_SHARE)", () => {
+  const shared = (repository: string, store: ReturnType<typeof createMemoryBudgetStore>, share?: number) =>
+    createReviewBudget({
+      store,
+      settings: settings(share === undefined ? {} : { repositoryShare: share }),
+      owner: { installationId: 7, repository },
+      maxTokens: 60_000,
+      now: () => NOW,
+    });
+
+  it("stops one repository at its share, while another still gets the rest of the installation's cap", async () => {
+    const store = createMemoryBudgetStore({ stateDir: null, now: () => NOW });
+    const busy = shared("octo/busy", store, 0.5);
+    const first = await busy.admit({ asked: false, config: defaultRepoConfig() });
+    // Half of the installation's 100,000 tokens, less than the review's own 60,000.
+    expect(first).toMatchObject({ kind: "admitted", maxTokens: 50_000 });
+    if (first.kind !== "admitted") throw new Error("admitted");
+    await first.settle(spent(45_000));
+    const refused = await busy.admit({ asked: false, config: defaultRepoConfig() });
+    expect(refused.kind === "refused" && refused.detail).toContain(
+      "This repository has used 45,000 tokens today (UTC), counting what reviews still running may spend, against a cap of 50,000 tokens (this repository's share of the installation's cap, BUDGET_REPOSITORY_SHARE=0.5).",
+    );
+    expect(
+      await shared("octo/quiet", store, 0.5).admit({ asked: false, config: defaultRepoConfig() }),
+    ).toMatchObject({ kind: "admitted", maxTokens: 50_000 }); // its own share; 55,000 of the installation's left
+  });
+
+  it("keeps the lower of the share and the repository's own cap, in one counter", async () => {
+    const store = createMemoryBudgetStore({ stateDir: null, now: () => NOW });
+    const config = { ...defaultRepoConfig(), budget: { tokens_per_day: 30_000 } };
+    const first = await shared("octo/own", store, 0.5).admit({ asked: false, config });
+    expect(first).toMatchObject({ kind: "admitted", maxTokens: 30_000 });
+    if (first.kind !== "admitted") throw new Error("admitted");
+    await first.settle(spent(20_000));
+    const refused = await shared("octo/own", store, 0.5).admit({ asked: false, config });
+    // Counted once: 20,000 of the repository's own 30,000, not twice.
+    expect(refused.kind === "refused" && refused.detail).toContain(
+      "This repository has used 20,000 tokens today (UTC), counting what reviews still running may spend, against a cap of 30,000 tokens (`budget` in `.github/loupe.yml`).",
+    );
+  });
+
+  it("lets any repository spend the whole installation cap when unset", async () => {
+    const store = createMemoryBudgetStore({ stateDir: null, now: () => NOW });
+    const first = await shared("octo/busy", store).admit({ asked: false, config: defaultRepoConfig() });
+    expect(first).toMatchObject({ kind: "admitted", maxTokens: 60_000 });
+  });
+});

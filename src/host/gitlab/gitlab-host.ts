@@ -10,7 +10,14 @@ import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
 import type { FetchWorkspace, PullRequestHost } from "../pull-request-host.ts";
 import { compareHeads } from "./compare-heads.ts";
 import { type GitLabApi, projectId } from "./gitlab-api.ts";
-import { canPush, type DiffRefs, type GitLabTarget, projectPath, readMergeRequest } from "./merge-request.ts";
+import {
+  canPush,
+  type DiffRefs,
+  type GitLabTarget,
+  mergeRequestHeadRef,
+  projectPath,
+  readMergeRequest,
+} from "./merge-request.ts";
 import { mergeRequestChanges } from "./merge-request-changes.ts";
 import { readRecords, readThreads } from "./notes.ts";
 import { publishReview } from "./publish-review.ts";
@@ -28,18 +35,25 @@ export interface GitLabHostOptions<W extends WorkspaceHandle = Workspace> {
   readonly self: () => Promise<string>;
 }
 
-export function gitLabHost<W extends WorkspaceHandle>(
-  options: GitLabHostOptions<W>,
-): PullRequestHost<W> & AsyncDisposable {
+/** The port, and what GitLab's commit status needs of the merge request it read. */
+export type GitLabHost<W extends WorkspaceHandle> = PullRequestHost<W> &
+  AsyncDisposable & {
+    /** The `ref` for the head's commit status (read with the merge request). */
+    statusRef(): Promise<string>;
+  };
+
+export function gitLabHost<W extends WorkspaceHandle>(options: GitLabHostOptions<W>): GitLabHost<W> {
   const { api, target } = options;
   const path = projectPath(target);
   const mr = `/projects/${projectId(path)}/merge_requests/${target.pullNumber}`;
   const project: ProjectRef = { id: projectId(path), defaultBranch: once(() => defaultBranch(api, path)) };
   let refs: DiffRefs | null = null;
+  let statusRef: string | null = null;
   let changes: ChangeSet | null = null;
   const read = async () => {
     const read = await readMergeRequest(api, target);
     refs = read.diffRefs;
+    statusRef = read.statusRef;
     return read;
   };
   const diffRefs = async () => refs ?? (await read()).diffRefs;
@@ -66,6 +80,8 @@ export function gitLabHost<W extends WorkspaceHandle>(
         mergeBaseSha,
         baseSha: pullRequest.baseSha,
         pullNumber: target.pullNumber,
+        // GitLab keeps every merge request's head here, a fork's included (on no branch of the project).
+        headRef: mergeRequestHeadRef(target.pullNumber),
         token: options.token,
         signal,
       }),
@@ -86,6 +102,7 @@ export function gitLabHost<W extends WorkspaceHandle>(
     },
     threads: gitLabThreads(api, mr, options.self),
     people: { canWrite: (login) => canPush(api, target, login) },
+    statusRef: async () => statusRef ?? (await read()).statusRef,
     [Symbol.asyncDispose]: async () => {},
   };
 }

@@ -1,5 +1,7 @@
 // What the check run is on GitHub, on GitLab: a commit status on the head (pending while the
-// review runs; success, failed or canceled at the end) whose description names how it ended, and
+// review runs; success, failed or canceled at the end) whose description names how it ended —
+// a job of stage `external` in the newest pipeline for that commit (or a new external pipeline),
+// so a `failed` one fails that pipeline and blocks a merge under "Pipelines must succeed" — and
 // one summary note on the merge request, found by its hidden marker among Loupe's own notes and
 // updated in place, carrying what the check run carries (how it ended, coverage, cost, ledger).
 
@@ -14,8 +16,11 @@ const DESCRIPTION_MAX = 255;
 export const SUMMARY_MARKER = "<!-- loupe:summary -->";
 
 export interface MergeRequestStatus {
-  /** Sets the head's status; answers the status's id (the review's markers carry it). */
-  set(sha: string, state: StatusState, description: string): Promise<number>;
+  /**
+   * Sets the head's status on `ref` (the source branch, or a fork's refs/merge-requests/<iid>/head);
+   * answers the status's id (the review's markers carry it).
+   */
+  set(sha: string, ref: string, state: StatusState, description: string): Promise<number>;
   /** Writes the summary note, or updates the one Loupe wrote before. */
   summary(body: string): Promise<void>;
 }
@@ -27,9 +32,10 @@ export function mergeRequestStatus(
   const id = projectId(projectPath(input.target));
   const mr = `/projects/${id}/merge_requests/${input.target.pullNumber}`;
   return {
-    async set(sha, state, description) {
+    async set(sha, ref, state, description) {
       const status = await api.post<{ id: number }>(`/projects/${id}/statuses/${sha}`, {
         state,
+        ref,
         name: input.name,
         description:
           description.length > DESCRIPTION_MAX

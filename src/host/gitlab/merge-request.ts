@@ -33,6 +33,14 @@ export interface MergeRequestAnswer {
   readonly author: { readonly id: number; readonly username: string } | null;
   /** null while GitLab is still preparing the merge request's diff. */
   readonly diff_refs: DiffRefs | null;
+  readonly source_branch?: string;
+  readonly source_project_id?: number;
+  readonly target_project_id?: number;
+}
+
+/** Where GitLab keeps a merge request's head in the target project, a fork's included. */
+export function mergeRequestHeadRef(iid: number): string {
+  return `refs/merge-requests/${iid}/head`;
 }
 
 /** GitLab's access levels (members API): Developer and above may push. */
@@ -45,6 +53,13 @@ const BOT_USERNAME = /^(project|group)_\d+_bot/;
 export interface ReadMergeRequest {
   readonly pullRequest: PullRequest;
   readonly diffRefs: DiffRefs;
+  /**
+   * The `ref` of the head's commit status: the source branch, or for a fork (whose branch is in
+   * another project) the merge request's head ref. Without one GitLab looks for a branch holding
+   * the commit and answers 404 "References for commit" for a fork's head
+   * (app/services/ci/create_commit_status_service.rb).
+   */
+  readonly statusRef: string;
 }
 
 export async function readMergeRequest(api: GitLabApi, target: GitLabTarget): Promise<ReadMergeRequest> {
@@ -53,8 +68,16 @@ export async function readMergeRequest(api: GitLabApi, target: GitLabTarget): Pr
   if (mr.diff_refs === null)
     throw new Error(`GitLab has not prepared the diff of !${mr.iid} yet (no diff_refs); try again`);
   const association = mr.author === null ? "NONE" : await membership(api, id, mr.author.id);
+  const fork =
+    mr.source_project_id !== undefined &&
+    mr.target_project_id !== undefined &&
+    mr.source_project_id !== mr.target_project_id;
   return {
     diffRefs: mr.diff_refs,
+    statusRef:
+      fork || mr.source_branch === undefined || mr.source_branch === ""
+        ? mergeRequestHeadRef(mr.iid)
+        : mr.source_branch,
     pullRequest: {
       number: mr.iid,
       url: mr.web_url,

@@ -45,8 +45,11 @@ interface DiscussionAnswer {
   readonly notes: readonly NoteAnswer[];
 }
 
-/** GitLab's name of the 👎 award emoji. */
-const THUMBS_DOWN = "thumbsdown";
+/**
+ * GitLab's names of the 👎 award emoji: a skin tone is an emoji of its own name, thumbsdown_tone1
+ * to thumbsdown_tone5 (fixtures/emojis/digests.json, the names AwardEmoji validates against).
+ */
+const THUMBS_DOWN = /^thumbsdown(_tone[1-5])?$/;
 /** As on GitHub: the first 20 👎 of a finding are read. */
 const MAX_THUMBS_DOWN = 20;
 
@@ -84,7 +87,7 @@ export async function readThreads(
 async function thumbsDown(api: GitLabApi, mr: string, noteId: number): Promise<ThumbsDown[]> {
   const { items } = await api.pages<AwardAnswer>(`${mr}/notes/${noteId}/award_emoji`, {}, 1);
   return items
-    .filter((award) => award.name === THUMBS_DOWN)
+    .filter((award) => THUMBS_DOWN.test(award.name))
     .slice(0, MAX_THUMBS_DOWN)
     .map((award) => ({
       createdAt: award.created_at,

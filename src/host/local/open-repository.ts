@@ -22,7 +22,12 @@ const SHA = /^[0-9a-f]{40}$/;
 
 export async function openRepository(options: OpenRepositoryOptions): Promise<Workspace> {
   if (!/^https?:\/\//i.test(options.repo)) {
-    return await openLocalRepository({ dir: options.repo, base: options.base, head: options.head });
+    return await openLocalRepository({
+      dir: options.repo,
+      base: options.base,
+      head: options.head,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
   }
   if (!SHA.test(options.base) || !SHA.test(options.head)) {
     throw new LoupeError(

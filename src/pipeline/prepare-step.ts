@@ -1,0 +1,83 @@
+// Everything decided before any repository content is fetched: the pull request, the repository's
+// settings, whose pull request it is, the change and its guidance. Each decision may end the review.
+
+import {
+  GIT_ATTRIBUTES_BYTES,
+  type GitAttributes,
+  gitAttributes,
+  NO_ATTRIBUTES,
+} from "../config/git-attributes.ts";
+import { loadGuidance } from "../guidance/load-guidance.ts";
+import type { PullRequestHost } from "../host/pull-request-host.ts";
+import type { WorkspaceHandle } from "../workspace/types.ts";
+import { decideAuthor } from "./author-step.ts";
+import { selectChange } from "./change-step.ts";
+import { mentionOf } from "./command-text.ts";
+import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
+import type { ReviewPorts } from "./review-ports.ts";
+import type { ReviewRun } from "./review-pull-request.ts";
+import type { Prepared } from "./reviewed-facts.ts";
+import { decideSettings } from "./settings-step.ts";
+
+/** Everything decided before any repository content is fetched: whether, and what, to review. */
+export async function prepareReview<W extends WorkspaceHandle>(
+  host: PullRequestHost<W>,
+  ports: ReviewPorts<W>,
+  run: ReviewRun,
+): Promise<Prepared | ReviewOutcome> {
+  const pullRequest = await host.pullRequest();
+  const runId = await run.started(pullRequest);
+  if (!pullRequest.open) return skipped("closed", "The pull request is closed.");
+  const settings = await decideSettings({
+    configFile: await host.repoConfig(),
+    parse: ports.parseRepoConfig,
+    pullRequest,
+    asked: run.asked,
+    ...mentionOf(run),
+  });
+  if (settings.kind !== "settings") return settings;
+  const { config } = settings;
+  const author = await decideAuthor({
+    operatorPolicy: run.authorPolicy,
+    config,
+    pullRequest,
+    asked: run.asked,
+    people: host.people,
+    ...mentionOf(run),
+  });
+  if (author !== null) return author;
+  const changes = await host.changes(pullRequest);
+  const change = await selectChange(changes, config, await readGitAttributes(host));
+  if (change.kind !== "change") return change;
+  const guidance = await loadGuidance({
+    source: host.guidance.source,
+    config,
+    changedFiles: change.reviewable.map((f) => f.filename),
+  });
+  return (
+    cancellation(run.signal) ?? {
+      kind: "prepared",
+      pullRequest,
+      runId,
+      config,
+      changes,
+      reviewable: change.reviewable,
+      skippedFiles: change.skippedFiles,
+      leftOut: change.leftOut,
+      guidance,
+    }
+  );
+}
+
+/**
+ * The base's `.gitattributes`, read where guidance is (the default branch, never the head). Absent,
+ * too large or unreadable, the review goes on without it: it only leaves files out.
+ */
+async function readGitAttributes(host: PullRequestHost<WorkspaceHandle>): Promise<GitAttributes> {
+  try {
+    const read = await host.guidance.source.read(".gitattributes", GIT_ATTRIBUTES_BYTES);
+    return read.kind === "found" ? gitAttributes(new TextDecoder().decode(read.bytes)) : NO_ATTRIBUTES;
+  } catch {
+    return NO_ATTRIBUTES;
+  }
+}
