@@ -182,6 +182,9 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     // The head was fetched over git's smart HTTP with the workflow's token.
     expect(github.gitRequests.some((r) => r.url.includes("git-upload-pack"))).toBe(true);
     expect(provider.remaining()).toBe(0);
+    // The 404 of an absent .github/loupe.yml is expected: nothing in the log calls it a problem.
+    expect(github.requests.some((r) => r.url.includes("loupe.yml") && r.status === 404)).toBe(true);
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/ - 404 /);
   }, 60_000);
 
   it("reviews a fork's pull request under pull_request_target beside a checkout of the base, and fails on fail-on", async () => {
@@ -209,6 +212,8 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(reviewsOf(2)[0]?.comments).toHaveLength(1);
     expect(checkRunsOf(2)[0]?.history.at(-1)).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(run.outputs["termination-reason"]).toBe("final_review");
+    // The checkout guard's lookups that GitHub answers 404 are expected, not logged as problems.
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/ - 404 /);
   }, 60_000);
 
   it("writes the review to the step summary when the token is read-only (a fork's pull_request)", async () => {
