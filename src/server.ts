@@ -7,26 +7,26 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { AppSettings } from "./config/app-settings.ts";
 import { loadEnvironment } from "./config/load-env.ts";
 import { readStartup } from "./config/startup.ts";
+import { createPermissionCache } from "./conversation/permission-cache.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
-import { startAppServer } from "./http/app-server.ts";
-import { createGitLabWebhook, type GitLabWebhook } from "./http/gitlab-webhook.ts";
 import { checkGitLabAccess } from "./host/gitlab/check-access.ts";
 import { gitLabApi, tokenUser } from "./host/gitlab/gitlab-api.ts";
-import { createGitLabCommentHandler } from "./replies/gitlab-comment-handler.ts";
-import { createPermissionCache } from "./conversation/permission-cache.ts";
+import { startAppServer } from "./http/app-server.ts";
+import { createGitLabWebhook, type GitLabWebhook } from "./http/gitlab-webhook.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
-import type { AppSettings } from "./config/app-settings.ts";
 import { createLoupe, type LoupeProcessRuntime } from "./index.ts";
-import type { Logger } from "./log/job-logger.ts";
-import type { Metrics } from "./metrics/metrics.ts";
 import { shutDownProcess } from "./jobs/process-shutdown.ts";
 import { createLog } from "./log/create-log.ts";
+import type { Logger } from "./log/job-logger.ts";
+import type { Metrics } from "./metrics/metrics.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
+import { createGitLabCommentHandler } from "./replies/gitlab-comment-handler.ts";
 import { readAppYml } from "./setup/app-manifest.ts";
 import { startSetupServer } from "./setup/setup-server.ts";
 
@@ -62,9 +62,6 @@ async function main(): Promise<void> {
   ])
     registerSecret(secret ?? undefined);
   const log = await createLog(settings.log);
-  const version = packageVersion();
-  // The first line says which Loupe this is (loupe_build_info says it to the metrics).
-  log.info({ version, node: process.version }, `Loupe ${version} starting`);
   if (gitlab !== null) {
     const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
     const access = await checkGitLabAccess(api, gitlab.url);
@@ -74,7 +71,7 @@ async function main(): Promise<void> {
     }
     if (access.kind === "unreachable") log.warn({}, access.line);
   }
-  const metrics = createPrometheusMetrics({ version });
+  const metrics = createPrometheusMetrics({ version: logVersion(log) });
   const readiness = createReadinessTracker();
   const loupe = createLoupe(settings, { metrics, stillDownLogMs: config.stillDownLogMs });
   let dashboard: RedisDashboard | null = null;
@@ -146,6 +143,13 @@ function gitLabRoute(
 
 /** A check at start waits for nothing: GitLab's answer now, or a line saying it is away. */
 const NO_RETRY = { sleep: async () => {}, now: Date.now, deadline: 0 };
+
+/** The log's first line says which Loupe this is (loupe_build_info says it to the metrics). */
+function logVersion(log: Logger): string {
+  const version = packageVersion();
+  log.info({ version, node: process.version }, `Loupe ${version} starting`);
+  return version;
+}
 
 /** Loupe's version, for loupe_build_info. */
 function packageVersion(): string {

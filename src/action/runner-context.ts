@@ -2,8 +2,8 @@
 // the event (its name and the file that holds its payload), the repository, where GitHub's API and
 // web host are (github.com or a GitHub Enterprise Server), and the files a step reports through.
 
-import { LoupeError } from "../domain/errors.ts";
 import { httpUrl } from "../config/http-url.ts";
+import { LoupeError } from "../domain/errors.ts";
 
 export interface RunnerContext {
   readonly eventName: string;

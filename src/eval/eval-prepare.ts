@@ -5,10 +5,10 @@
 // (prepare-failure.ts), and every pull request resolved so far is kept for the next run
 // (prepare-kept.ts), so a tokenless user's 60 requests an hour are never spent twice.
 
-import { httpUrl } from "../config/http-url.ts";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ProbotOctokit } from "probot";
 import type { CliIo } from "../cli/io.ts";
+import { httpUrl } from "../config/http-url.ts";
 import { registerSecret } from "../domain/redact.ts";
 import type { GitHubClient } from "../github/octokit.ts";
 import { type EvalArgs, one } from "./eval-args.ts";

@@ -13,7 +13,6 @@ import {
   resolveCommit,
   withinFileDiffLimit,
 } from "./fake-github-compare.ts";
-import { runGitAsync } from "./git-fixture.ts";
 import { type PayloadTarget, type PullRequestFacts, pullRequestObject } from "./fake-github-payloads.ts";
 import {
   createReview,
@@ -22,6 +21,7 @@ import {
   type StoredReview,
 } from "./fake-github-review-store.ts";
 import { type ThreadState, threadRestRoute } from "./fake-github-threads.ts";
+import { runGitAsync } from "./git-fixture.ts";
 
 export interface FakeRepository {
   readonly owner: string;
