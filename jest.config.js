@@ -37,6 +37,7 @@ export default {
   projects: [
     project("fast", ["<rootDir>/test/unit", "<rootDir>/test/integration"]),
     project("e2e", ["<rootDir>/test/e2e"]),
+    project("drift", ["<rootDir>/test/drift"]),
   ],
   testTimeout: 60000,
   workerIdleMemoryLimit: e2eTier ? "1MB" : "128MB",

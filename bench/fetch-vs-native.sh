@@ -27,7 +27,7 @@ measure() { # label, command...
   local label="$1"; shift
   rm -rf "$tmp/n" "$tmp/b"  # outside the timed command: deleting a checkout is not part of a fetch
   sync
-  /usr/bin/time -f "$label %e %M" -o "$tmp/time.txt" "$@" > "$tmp/out.txt"
+  /usr/bin/time -f "$label %e %M %U %S" -o "$tmp/time.txt" "$@" > "$tmp/out.txt"
   cat "$tmp/time.txt" >> "$tmp/results.txt"
 }
 native_clone() {

@@ -72,6 +72,8 @@ export interface LoupeRuntime {
   readonly recovery: Promise<void>;
   /** Redis's state (REDIS_URL), for the other connections the process opens to it and /readyz. */
   readonly redisHealth: DependencyState;
+  /** GitLab's state (GITLAB_URL), as its API answers the process's calls: for /readyz. */
+  readonly gitlabHealth: DependencyState;
 }
 
 export interface LoupeApp {
@@ -148,7 +150,10 @@ function startRuntime<W extends WorkspaceHandle>(
     log: app.log,
     metrics,
   });
-  const gitlab = gitLabRunner({ ...options, ...budget, log: app.log, sleep, onEnded: reviewEnded });
+  const gitlab = gitLabRunner({
+    ...{ ...options, ...budget, log: app.log, sleep, onEnded: reviewEnded },
+    health: dependencies.gitlab,
+  });
 
   const runner: JobRunner = async (job, signal, onCheckRun) => {
     if (job.request.forge === "gitlab") return gitlab(job, signal);
@@ -201,7 +206,7 @@ function startRuntime<W extends WorkspaceHandle>(
     ...{ redisUrl, concurrency: config.replyConcurrency, runner: replyRunner, log: app.log },
     ...timing,
   });
-  return { reviews, replies, recovery, redisHealth: dependencies.redis };
+  return { reviews, replies, recovery, redisHealth: dependencies.redis, gitlabHealth: dependencies.gitlab };
 }
 
 /** The handlers only map and enqueue; every other event the App receives is counted, not handled. */

@@ -14,7 +14,7 @@ import { createPermissionCache } from "./conversation/permission-cache.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
-import { checkGitLabAccess } from "./host/gitlab/check-access.ts";
+import { checkGitLabAccess, type GitLabAccess } from "./host/gitlab/check-access.ts";
 import { gitLabApi, tokenUser } from "./host/gitlab/gitlab-api.ts";
 import { startAppServer } from "./http/app-server.ts";
 import { createGitLabWebhook, type GitLabWebhook } from "./http/gitlab-webhook.ts";
@@ -61,17 +61,11 @@ async function main(): Promise<void> {
     gitlab?.webhookSecret,
   ])
     registerSecret(secret ?? undefined);
-  const log = await createLog(settings.log);
-  if (gitlab !== null) {
-    const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
-    const access = await checkGitLabAccess(api, gitlab.url);
-    if (access.kind === "invalid") {
-      process.stderr.write(`loupe: ${redactSecrets(access.line)}\n`);
-      process.exit(1);
-    }
-    if (access.kind === "unreachable") log.warn({}, access.line);
-  }
-  const metrics = createPrometheusMetrics({ version: logVersion(log) });
+  // Without the GitHub App no Probot runs: its lines are not labelled as Probot's.
+  const log = await createLog(settings.log, settings.appId === null ? "loupe" : "probot");
+  const version = logVersion(log);
+  const gitlabAccess = gitlab === null ? null : await checkGitLabAtStart(gitlab, log);
+  const metrics = createPrometheusMetrics({ version });
   const readiness = createReadinessTracker();
   const loupe = createLoupe(settings, { metrics, stillDownLogMs: config.stillDownLogMs });
   let dashboard: RedisDashboard | null = null;
@@ -93,7 +87,8 @@ async function main(): Promise<void> {
       const { redisUrl } = settings.fleet;
       const { redisHealth, reviews, replies } = await loupe.started; // resolved by loupe.app above
       if (gitlab !== null) {
-        gitLabHook = gitLabRoute(gitlab, { reviews, replies }, metrics, app.log);
+        const { gitlabHealth } = await loupe.started;
+        gitLabHook = gitLabRoute(gitlab, { reviews, replies, gitlabHealth }, metrics, app.log);
         options.addHandler(gitLabHook.handle);
       }
       dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log, redisHealth });
@@ -106,6 +101,7 @@ async function main(): Promise<void> {
     () => runtime.reviews.isReady(),
     () => runtime.redisHealth.isDown(),
   );
+  if (gitlab !== null) watchGitLab(readiness, runtime.gitlabHealth, gitlab.url, gitlabAccess);
   process.once("SIGTERM", () => {
     readiness.shuttingDown();
     void shutDownProcess({
@@ -123,14 +119,55 @@ async function main(): Promise<void> {
   });
 }
 
+/** GitLab's settings checked against the instance: a wrong one stops the process, the rest is said. */
+async function checkGitLabAtStart(
+  gitlab: NonNullable<AppSettings["gitlab"]>,
+  log: Logger,
+): Promise<GitLabAccess> {
+  const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
+  const access = await checkGitLabAccess(api, gitlab.url);
+  if (access.kind === "invalid") {
+    process.stderr.write(`loupe: ${redactSecrets(access.line)}\n`);
+    process.exit(1);
+  }
+  if (access.kind === "unreachable") log.warn({}, access.line);
+  if (access.kind === "ok") {
+    log.info({ gitlab: gitlab.url, user: access.username }, `GitLab: the token is @${access.username}'s`);
+    if (access.tokenNote !== undefined) log.warn({}, access.tokenNote);
+  }
+  // Started all the same (the GitHub App may be served too), and /readyz says why it is not ready.
+  if (access.kind === "untrusted") log.error({}, access.line);
+  return access;
+}
+
+/** /readyz is not ready while GitLab's certificate is not trusted (a setting to fix), and says so. */
+function watchGitLab(
+  readiness: ReturnType<typeof createReadinessTracker>,
+  health: LoupeProcessRuntime["gitlabHealth"],
+  url: string,
+  access: GitLabAccess | null,
+): void {
+  if (access?.kind === "untrusted") health.failed(access.error);
+  readiness.dependencyProblem(() =>
+    health.downKind() === "tls"
+      ? `GitLab (GITLAB_URL=${url}) presents a TLS certificate Loupe does not trust: set NODE_EXTRA_CA_CERTS to its CA certificate`
+      : null,
+  );
+}
+
 /** GitLab's webhooks: merge request events to the review queue, note events to the conversation. */
 function gitLabRoute(
   gitlab: NonNullable<AppSettings["gitlab"]>,
-  queues: Pick<LoupeProcessRuntime, "reviews" | "replies">,
+  queues: Pick<LoupeProcessRuntime, "reviews" | "replies" | "gitlabHealth">,
   metrics: Metrics,
   log: Logger,
 ): GitLabWebhook {
-  const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
+  const api = gitLabApi({
+    url: gitlab.url,
+    token: gitlab.token,
+    retry: NO_RETRY,
+    health: queues.gitlabHealth,
+  });
   const notes = createGitLabCommentHandler({
     ...{ api, self: tokenUser(api), permissions: createPermissionCache(), log },
     enqueueReview: (request) => queues.reviews.enqueue(request),

@@ -26,6 +26,11 @@ export const GitLabConfigSchema = v.pipe(
           (issue) =>
             `GITLAB_URL=${shown(issue.input)} is not an http(s) URL without credentials or query: set the instance's address, e.g. https://gitlab.example.com`,
         ),
+        v.check(
+          (text) => !/\/api\/v4\/*$/.test(text),
+          (issue) =>
+            `GITLAB_URL=${shown(issue.input)} ends in /api/v4: set the instance's address without it, e.g. https://gitlab.example.com (Loupe adds /api/v4 itself)`,
+        ),
         v.transform((text) => text.replace(/\/+$/, "")),
       ),
     ),

@@ -29,7 +29,27 @@ const CODE_KINDS: Readonly<Record<string, ErrorKind>> = {
   ESOCKETTIMEDOUT: "timeout",
   UND_ERR_CONNECT_TIMEOUT: "timeout",
   UND_ERR_SOCKET: "connection_reset",
+  // A certificate Node does not trust (a self-signed or internal CA: NODE_EXTRA_CA_CERTS), or one
+  // for another name or out of date: OpenSSL's verification codes, as Node's TLS errors carry them.
+  DEPTH_ZERO_SELF_SIGNED_CERT: "tls",
+  SELF_SIGNED_CERT_IN_CHAIN: "tls",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "tls",
+  UNABLE_TO_GET_ISSUER_CERT: "tls",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "tls",
+  CERT_HAS_EXPIRED: "tls",
+  CERT_NOT_YET_VALID: "tls",
+  CERT_UNTRUSTED: "tls",
+  ERR_TLS_CERT_ALTNAME_INVALID: "tls",
+  EPROTO: "tls",
 };
+
+/** The code of a TLS verification failure in an error or its causes (e.g. SELF_SIGNED_CERT_IN_CHAIN), or null. */
+export function tlsCode(error: unknown, depth = 3): string | null {
+  const code = property(error, "code");
+  if (typeof code === "string" && CODE_KINDS[code] === "tls") return code;
+  const cause = property(error, "cause");
+  return cause === undefined || depth <= 0 ? null : tlsCode(cause, depth - 1);
+}
 
 function property(error: unknown, name: string): unknown {
   return error !== null && typeof error === "object" ? (error as Record<string, unknown>)[name] : undefined;

@@ -15,12 +15,13 @@ import { cutCodePoints } from "../domain/text.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
 import type { LoopResult, TraceTurn } from "../llm/types.ts";
 import { fitBlocks } from "../review/fit-blocks.ts";
-import { describeDismissal, describeLedger, type LedgerSummary } from "../review/ledger.ts";
+import { type LedgerSummary, ledgerBlocks } from "../review/ledger.ts";
 import { escapeText } from "../review/markdown-escape.ts";
 import { serializeBlocks, tableRow } from "../review/markdown-serialize.ts";
 import { type Block, code, emphasis, type Inline, paragraph, strong, text } from "../review/markdown-tree.ts";
 import { renderVerification } from "../review/render-verification.ts";
 import { sanitizeBlocks } from "../review/sanitize.ts";
+import { neutralBlocks, type ReferenceSyntax } from "../review/wide-references.ts";
 import type { CheckRunOutput } from "./check-run.ts";
 import { renderResultDetails } from "./check-run-details.ts";
 import { coverageTitle, renderCoverage } from "./coverage-output.ts";
@@ -50,6 +51,8 @@ export interface CheckRunOutputInput {
   readonly names?: SettingNames;
   /** Ends the text (the agents' hidden JSON block): the trace gives way to it. */
   readonly machineBlock?: string;
+  /** The host's references when the text is also a note there (GitLab's summary note). */
+  readonly references?: ReferenceSyntax;
 }
 
 /** A finished review always shows its trace (or why there is none), so `text` is always there. */
@@ -64,12 +67,12 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
     const seconds = Math.round(result.retry_after_seconds);
     summary.push(paragraph(text(`The provider asked Loupe to wait ${seconds} s before retrying.`)));
   }
-  summary.push(...renderResultDetails(result, input.names), ...renderVerification(result));
+  summary.push(...renderResultDetails(result, input.names), ...renderVerification(result, input.references));
   const toolCalls = describeToolCalls(result, input.names);
   if (toolCalls !== null) summary.push(paragraph(text(toolCalls)));
-  if (input.ledger !== undefined) summary.push(...ledgerBlocks(input.ledger));
+  if (input.ledger !== undefined) summary.push(...ledgerBlocks(input.ledger, input.references));
   if (input.extraNote !== undefined && input.extraNote.trim() !== "") {
-    summary.push(...neutral(input.extraNote, 8000));
+    summary.push(...neutral(input.extraNote, 8000, input.references));
   }
   if (input.coverage !== undefined) summary.push(...renderCoverage(input.coverage));
   const u = result.usage;
@@ -131,14 +134,6 @@ function renderTitle(
   if (total === 0) return "Loupe: no findings";
   const top = SEVERITIES.find((s) => counts[s] > 0)!;
   return `Loupe: ${total} finding${total === 1 ? "" : "s"} (${counts[top]} ${top})`;
-}
-
-/** The ledger line, then who dismissed what: titles and logins are text, escaped like all of it. */
-function ledgerBlocks(ledger: LedgerSummary): Block[] {
-  const blocks = [paragraph(text(describeLedger(ledger)))];
-  for (const dismissed of ledger.dismissals)
-    blocks.push(paragraph(text(`• ${describeDismissal(dismissed)}`)));
-  return blocks;
 }
 
 type Row = (readonly Inline[])[];
@@ -223,8 +218,9 @@ export function renderSkipOutput(reason: string, detail: string): CheckRunOutput
 }
 
 /** Loupe's own text may quote a repository (config keys, paths): treat it as untrusted too. */
-function neutral(text: string, maxLength: number): Block[] {
-  return sanitizeBlocks(redactSecrets(text), null, maxLength);
+function neutral(text: string, maxLength: number, references?: ReferenceSyntax): Block[] {
+  const blocks = sanitizeBlocks(redactSecrets(text), null, maxLength);
+  return references === "wide" ? neutralBlocks(blocks) : blocks;
 }
 
 function formatDuration(ms: number): string {

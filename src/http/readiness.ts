@@ -8,6 +8,8 @@ export interface ReadinessTracker {
   readonly check: () => Readiness;
   /** `storeDown`: whether the queue's store (Redis) is known to be unreachable, to name it. */
   queueStarted(isReady: () => boolean, storeDown?: () => boolean): void;
+  /** A dependency's problem that no waiting fixes (a certificate not trusted): its sentence, or null. */
+  dependencyProblem(problem: () => string | null): void;
   shuttingDown(): void;
 }
 
@@ -15,6 +17,7 @@ export function createReadinessTracker(): ReadinessTracker {
   let queueReady: (() => boolean) | null = null;
   let storeDown: () => boolean = () => false;
   let stopping = false;
+  const problems: (() => string | null)[] = [];
   return {
     check() {
       if (stopping) return { ready: false, reason: "shutting down" };
@@ -26,7 +29,14 @@ export function createReadinessTracker(): ReadinessTracker {
             ? "Redis (REDIS_URL) is unreachable, so the review queue cannot take work"
             : "the review queue cannot take work",
         };
+      for (const problem of problems) {
+        const reason = problem();
+        if (reason !== null) return { ready: false, reason };
+      }
       return { ready: true };
+    },
+    dependencyProblem(problem) {
+      problems.push(problem);
     },
     queueStarted(isReady, isStoreDown) {
       queueReady = isReady;

@@ -12,6 +12,7 @@ import { renderCheckRunOutput, renderSkipOutput, withMachineBlock } from "../git
 import { type LoupeTool, reviewDocument } from "../pipeline/machine-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
+import type { ReferenceSyntax } from "../review/wide-references.ts";
 import { conclusionFor } from "./conclusion.ts";
 
 /** The check run's ending, and what the queue keeps of it. */
@@ -27,11 +28,15 @@ function withDocument(output: CheckRunOutput, block: string): CheckRunOutput {
   return { ...output, text: output.text === undefined ? block : withMachineBlock(output.text, block) };
 }
 
-/** `names`: how the texts name settings where they are read (the Action: its inputs). */
+/**
+ * `names`: how the texts name settings where they are read (the Action: its inputs);
+ * `references`: the host's, where the texts are also a note there (GitLab's summary note).
+ */
 export function endingFor(
   outcome: ReviewOutcome,
   tool: LoupeTool = loupeTool(),
   names: SettingNames = ENVIRONMENT_NAMES,
+  references?: ReferenceSyntax,
 ): Ending {
   const block = reviewJsonBlock(reviewDocument(outcome, tool), CHECK_RUN_TEXT_LIMIT - TRACE_ROOM);
   switch (outcome.kind) {
@@ -83,6 +88,7 @@ export function endingFor(
           ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
           names,
           machineBlock: block,
+          ...(references === undefined ? {} : { references }),
         }),
         remember: !outcome.publishFailed,
       };

@@ -9,15 +9,15 @@
 
 import type { AppConfig } from "../config/app-config.ts";
 import type { GitLabConfig } from "../config/gitlab-config.ts";
-import type { CheckConclusion } from "../github/check-run.ts";
+import type { CheckConclusion, CheckRunOutput } from "../github/check-run.ts";
 import { queueKey } from "../github/review-request.ts";
-import { gitLabApi, tokenUser } from "../host/gitlab/gitlab-api.ts";
+import { type GitLabHealth, gitLabApi, gitLabStatus, tokenUser } from "../host/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../host/gitlab/gitlab-host.ts";
 import { mergeRequestStatus, type StatusState } from "../host/gitlab/merge-request-status.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
-import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
+import { cancellation, type ReviewOutcome, skipped } from "../pipeline/review-outcome.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
@@ -39,6 +39,8 @@ export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly now?: () => number;
   readonly onEnded?: (ending: ReviewEnding) => void;
   readonly budget?: AppBudget;
+  /** The process's record of whether GitLab answers (logs and metrics). */
+  readonly health?: GitLabHealth;
   /** false in a CI job: the job is the merge request's status, Loupe sets none of its own. */
   readonly commitStatus?: boolean;
   /** The outcome as the caller gates it (a CI job's `fail-on`), before it is reported. */
@@ -77,6 +79,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     url: options.gitlab.url,
     token: options.gitlab.token,
     retry: { sleep: options.sleep, now, deadline: startedAt + options.ports.reviewTimeoutMs + 60_000 },
+    ...(options.health === undefined ? {} : { health: options.health }),
   });
   const status = mergeRequestStatus(api, {
     target: request,
@@ -84,6 +87,8 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     self: options.self,
   });
   let headSha = request.headSha;
+  let read = false;
+  let missing = false;
   await using host = gitLabHost({
     api,
     target: request,
@@ -112,6 +117,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     ),
     started: async (pullRequest) => {
       headSha = pullRequest.headSha;
+      read = true;
       if (!commitStatus) return startedAt;
       try {
         return await status.set(
@@ -126,11 +132,14 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
       }
     },
   }).catch((error: unknown): ReviewOutcome => {
-    log.warn({ error: errorDetail(error) }, "review ended early");
-    return cancellation(options.signal) ?? { kind: "failed", error };
+    const ended = endedEarly(error, { read, request, log, signal: options.signal });
+    missing = ended.kind === "skipped";
+    return ended;
   });
+  if (missing) return { remember: false, outcome: reviewed, ending: endingFor(reviewed) };
   const outcome = options.gate?.(reviewed) ?? reviewed;
-  const ending = endingFor(outcome);
+  // The summary note is GitLab Markdown: model text in it is written for GitLab's references.
+  const ending = endingFor(outcome, undefined, undefined, "wide");
   const ref = commitStatus ? await host.statusRef().catch(() => null) : null;
   const reported = await report(status, headSha, ref, ending).catch((error: unknown) => {
     log.warn({ error: errorDetail(error) }, "commit status or summary note not written");
@@ -149,6 +158,32 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
   return { remember: ending.remember, outcome, ending };
 }
 
+/**
+ * A review that threw. Before the merge request was read, a 404 is no such merge request (or a
+ * project the token cannot see): GitLab's "Test" button sends a sample event naming the project's
+ * last merge request, which may be long gone — nothing to report on, and nowhere to report it.
+ */
+function endedEarly(
+  error: unknown,
+  input: {
+    readonly read: boolean;
+    readonly request: ReviewJob["request"];
+    readonly log: JobLogger;
+    readonly signal: AbortSignal;
+  },
+): ReviewOutcome {
+  const { request, log } = input;
+  if (!input.read && gitLabStatus(error) === 404) {
+    log.info(
+      { mr: request.pullNumber, project: `${request.owner}/${request.repo}` },
+      "skipped: GitLab has no such merge request the token can read (a Test event's sample, or one deleted)",
+    );
+    return skipped("closed", `GitLab has no merge request !${request.pullNumber} the token can read.`, false);
+  }
+  log.warn({ error: errorDetail(error) }, "review ended early");
+  return cancellation(input.signal) ?? { kind: "failed", error };
+}
+
 /** The summary note, then the final status (on the ref read with the merge request; none if it was not read). */
 async function report(
   status: ReturnType<typeof mergeRequestStatus>,
@@ -156,11 +191,16 @@ async function report(
   ref: string | null,
   ending: ReturnType<typeof endingFor>,
 ): Promise<boolean> {
-  const { title, summary, text } = ending.output;
-  await status.summary([`### ${title}`, summary, ...(text === undefined ? [] : [text])].join("\n\n"));
+  await status.summary(summaryNoteText(ending.output));
   if (ref === null) return false;
-  await status.set(headSha, ref, STATE[ending.conclusion], title);
+  await status.set(headSha, ref, STATE[ending.conclusion], ending.output.title);
   return true;
+}
+
+/** The summary note's text: what the check run would show, under its title. */
+export function summaryNoteText(output: CheckRunOutput): string {
+  const { title, summary, text } = output;
+  return [`### ${title}`, summary, ...(text === undefined ? [] : [text])].join("\n\n");
 }
 
 /** The runner of GitLab's jobs in the App's queues: one token user lookup for the process. */
@@ -179,6 +219,7 @@ export function gitLabRunner<W extends WorkspaceHandle>(
       url: gitlab.url,
       token: gitlab.token,
       retry: { sleep: options.sleep, now: Date.now, deadline: 0 },
+      ...(options.health === undefined ? {} : { health: options.health }),
     }),
   );
   return (job, signal) => runGitLabReview({ ...options, gitlab, job, signal, self });

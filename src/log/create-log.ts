@@ -47,11 +47,18 @@ function redactArgument(value: unknown): unknown {
   return fields;
 }
 
-/** pino's options: Probot's level, name and message key, and the redaction above. */
-export function logOptions(settings: Pick<LogSettings, "level" | "messageKey">): LoggerOptions {
+/**
+ * pino's options: Probot's level, name and message key, and the redaction above. The name is
+ * Probot's, "probot", where Probot runs; a process serving GitLab alone runs no Probot and says
+ * "loupe".
+ */
+export function logOptions(
+  settings: Pick<LogSettings, "level" | "messageKey">,
+  name: "probot" | "loupe" = "probot",
+): LoggerOptions {
   return {
     level: settings.level,
-    name: "probot",
+    name,
     messageKey: settings.messageKey,
     redact: { paths: [...REDACTED_PATHS], censor: "[REDACTED]" },
     serializers: { err: serializeError, error: serializeError },
@@ -65,7 +72,7 @@ export function logOptions(settings: Pick<LogSettings, "level" | "messageKey">):
   };
 }
 
-export async function createLog(settings: LogSettings): Promise<Logger> {
+export async function createLog(settings: LogSettings, name: "probot" | "loupe" = "probot"): Promise<Logger> {
   const transform = await getTransformStream({
     logFormat: settings.format,
     logLevelInString: settings.levelInString,
@@ -75,5 +82,5 @@ export async function createLog(settings: LogSettings): Promise<Logger> {
   transform.pipe(pino.destination(1) as unknown as NodeJS.WritableStream);
   const bounded = boundedLines();
   bounded.pipe(transform);
-  return pino(logOptions(settings), bounded);
+  return pino(logOptions(settings, name), bounded);
 }

@@ -4,7 +4,7 @@
 // each failure (a replica with Redis away once wrote 67 lines a second). Every error is counted in
 // the metrics by kind. Pure but for the clock and the logger, which are injected.
 
-import { type ErrorKind, errorKind } from "../domain/error-kind.ts";
+import { type ErrorKind, errorKind, tlsCode } from "../domain/error-kind.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import type { DependencyName, Metrics } from "./metrics.ts";
@@ -17,6 +17,8 @@ export interface DependencyState {
   /** The dependency answered (a connection is ready, a request succeeded). */
   succeeded(): void;
   isDown(): boolean;
+  /** What kind of failure it is down with (the last one), or null while it answers. */
+  downKind(): ErrorKind | null;
 }
 
 export interface DependencyStateOptions {
@@ -47,7 +49,14 @@ export function createDependencyState(options: DependencyStateOptions): Dependen
       if (down === null) {
         down = { since: at, lastLineAt: at, errorsSinceLine: 0, errors: 1, kind };
         const fields = { event: "dependency_down", dependency, kind, error: errorDetail(error) };
-        log.warn(fields, `${dependency} is down`);
+        const tls = tlsCode(error);
+        // A certificate Node does not trust is a setting to fix, not an outage to wait out: say which.
+        if (tls !== null)
+          log.warn(
+            { ...fields, tls },
+            `${dependency} is down: its TLS certificate is not trusted (${tls}); give Loupe the CA with NODE_EXTRA_CA_CERTS`,
+          );
+        else log.warn(fields, `${dependency} is down`);
         return;
       }
       down.errors++;
@@ -71,6 +80,7 @@ export function createDependencyState(options: DependencyStateOptions): Dependen
       log.info({ event: "dependency_up", ...fields }, `${dependency} is back`);
     },
     isDown: () => down !== null,
+    downKind: () => down?.kind ?? null,
   };
 }
 
@@ -84,5 +94,10 @@ export function createDependencyStates(
 ): DependencyStates {
   const state = (dependency: DependencyName) =>
     createDependencyState({ dependency, log, metrics, stillDownEveryMs });
-  return { github: state("github"), provider: state("provider"), redis: state("redis") };
+  return {
+    github: state("github"),
+    gitlab: state("gitlab"),
+    provider: state("provider"),
+    redis: state("redis"),
+  };
 }

@@ -27,7 +27,7 @@ export function createSeries(registry: Registry, build: BuildInfo) {
     dependencyErrors: counter(
       registry,
       "loupe_dependency_errors_total",
-      "Errors talking to a dependency (github, provider, redis), by kind (connection_refused, timeout, server_error...)",
+      "Errors talking to a dependency (github, gitlab, provider, redis), by kind (connection_refused, tls, timeout, server_error...)",
       ["dependency", "kind"],
     ),
     reviews: counter(

@@ -58,7 +58,7 @@ export interface BudgetUse {
 }
 
 /** The dependencies whose errors are counted (loupe_dependency_errors_total). */
-export type DependencyName = "github" | "provider" | "redis";
+export type DependencyName = "github" | "gitlab" | "provider" | "redis";
 
 export interface Metrics {
   reviewEnded(report: ReviewEndedReport): void;

@@ -4,6 +4,9 @@
 // one a person dismissed that comes back because the code it points at changed.
 
 import { type FindingIdentity, sameClaimElsewhere, sameFinding } from "./finding-identity.ts";
+import { type Block, paragraph, text } from "./markdown-tree.ts";
+import { listedText } from "./render-verification.ts";
+import type { ReferenceSyntax } from "./wide-references.ts";
 
 export const LEDGER_STATUSES = ["open", "fixed", "withdrawn", "dismissed"] as const;
 export type LedgerStatus = (typeof LEDGER_STATUSES)[number];
@@ -130,4 +133,14 @@ export function describeLedger(summary: LedgerSummary): string {
       ? ` (${summary.dismissedRepeats} dismissed earlier, not raised again).`
       : ".")
   );
+}
+
+/** The ledger line, then who dismissed what, one line each: titles and logins are escaped text. */
+export function ledgerBlocks(ledger: LedgerSummary, references?: ReferenceSyntax): Block[] {
+  const blocks = [paragraph(text(describeLedger(ledger)))];
+  for (const dismissed of ledger.dismissals) {
+    const title = listedText(dismissed.title, 300, references);
+    blocks.push(paragraph(text(`• ${describeDismissal({ ...dismissed, title })}`)));
+  }
+  return blocks;
 }

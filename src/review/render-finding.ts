@@ -6,11 +6,11 @@ import type { Dispute, Finding } from "../domain/finding.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { escapeText } from "./markdown-escape.ts";
 import { type Block, codeBlock, emphasis, type Inline, paragraph, strong, text } from "./markdown-tree.ts";
-import { cut } from "./render-verification.ts";
+import { cut, listedText } from "./render-verification.ts";
 import type { RepositoryRef } from "./repository-link.ts";
-import { neutralReferences } from "./wide-references.ts";
 import { sanitizeBlocks } from "./sanitize.ts";
 import { severityBadge } from "./severity.ts";
+import { neutralReferences } from "./wide-references.ts";
 
 export interface FieldBudgets {
   readonly title: number;
@@ -72,7 +72,7 @@ export function renderFindingFields(
     if (label !== null) blocks.push(paragraph(strong(text(label))));
     blocks.push(...sanitizeBlocks(value.trim(), repository, budget));
   };
-  if (finding.disputed !== undefined) blocks.push(...disputeBlocks(finding.disputed));
+  if (finding.disputed !== undefined) blocks.push(...disputeBlocks(finding.disputed, repository));
   field(null, finding.explanation, budgets.explanation);
   field("Evidence", finding.evidence, budgets.evidence);
   field("Recommendation", finding.recommendation, budgets.recommendation);
@@ -82,11 +82,17 @@ export function renderFindingFields(
 const DISPUTED =
   "Disputed: Loupe's verifier quoted head code it says refutes this finding. It is posted because of its severity; a writer can dismiss it if the verifier is right.";
 
-/** The verifier's refutation of a finding too severe to hold back: its reason and quote, inert. */
-function disputeBlocks(dispute: Dispute): Block[] {
+/**
+ * The verifier's refutation of a finding too severe to hold back: its reason (one line, like the
+ * title) and quote, inert.
+ */
+function disputeBlocks(dispute: Dispute, repository: RepositoryRef | null): Block[] {
   return [
     paragraph(emphasis(text(DISPUTED))),
-    paragraph(strong(text("Verifier")), text(` — ${cut(dispute.reason, 600)}`)),
+    paragraph(
+      strong(text("Verifier")),
+      text(` — ${listedText(dispute.reason, 600, repository?.references)}`),
+    ),
     codeBlock(cut(dispute.quote, 1_500)),
   ];
 }

@@ -5,6 +5,7 @@
 import type { Finding } from "../domain/finding.ts";
 import { type FindingIdentity, identityMarker } from "./finding-identity.ts";
 import { fingerprintMarker } from "./fingerprint.ts";
+import { plainFenceHolds } from "./inert-commands.ts";
 import { canFenceSuggestion, serializeBlocks } from "./markdown-serialize.ts";
 import { stripInvisible } from "./markdown-text.ts";
 import { type Block, codeBlock, emphasis, hiddenMarker, paragraph, strong, text } from "./markdown-tree.ts";
@@ -46,7 +47,12 @@ export function renderInlineComment(
     ...(identity === undefined ? [] : [hiddenMarker(identityMarker(identity))]),
   ];
   const room = MAX_COMMENT_BODY - serializeBlocks([...head, ...tail]).length - 2;
-  const suggestion = renderSuggestion(finding.suggestion, suggestionAllowed && anchor.fullRange, room);
+  const suggestion = renderSuggestion(
+    finding.suggestion,
+    suggestionAllowed && anchor.fullRange,
+    room,
+    repository.references === "wide",
+  );
   return serializeBlocks([...head, ...suggestion, ...tail]);
 }
 
@@ -55,12 +61,15 @@ export function renderInlineComment(
  * range is the finding's whole range (inside one hunk, RIGHT side) and a fence can hold it
  * (code-fence.ts). Otherwise, or when its fence would not fit in `room`, the code is shown as a
  * plain block that cannot be applied with one click, after a line saying why; when even that does
- * not fit, a line says it was left out.
+ * not fit, a line says it was left out. On a host that runs commands written in a note
+ * (`plainFences`: GitLab), only a plain ``` fence protects its lines, and only from lines that are
+ * not commands (inert-commands.ts): code that needs another fence, or has such a line, is plain code.
  */
 export function renderSuggestion(
   suggestion: string | null | undefined,
   allowed: boolean,
   room = MAX_COMMENT_BODY,
+  plainFences = false,
 ): Block[] {
   if (typeof suggestion !== "string") return [];
   const content = stripInvisible(suggestion).replace(/\n$/, "");
@@ -68,7 +77,8 @@ export function renderSuggestion(
     paragraph(emphasis(text("A suggested change was left out: it is longer than Loupe publishes."))),
   ];
   if (content.length > MAX_SUGGESTION_CHARS) return leftOut;
-  const fenced = allowed && canFenceSuggestion(content);
+  const fenceable = plainFences ? plainFenceHolds(content) : canFenceSuggestion(content);
+  const fenced = allowed && fenceable;
   if (fenced) {
     const block = [codeBlock(content, "suggestion")];
     if (serializeBlocks(block).length <= room) return block;
@@ -78,7 +88,9 @@ export function renderSuggestion(
     ? "the finding's lines are not all inside one diff hunk"
     : fenced
       ? "its fence would not fit in a comment"
-      : "a line of it is a run of 255 or more backticks, which GitHub cannot fence";
+      : plainFences
+        ? "a line of it could end its block or run as a quick action"
+        : "a line of it is a run of 255 or more backticks, which GitHub cannot fence";
   const plain = [
     paragraph(strong(text("Suggested code")), text(` (not offered as a one-click suggestion: ${why})`)),
     codeBlock(content),

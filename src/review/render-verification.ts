@@ -3,7 +3,9 @@
 // quoted, those left without a verdict (posted, and said to be unverified: the budget ran out, or
 // the verifier's loop ended without a verdict and how it ended), and how many
 // findings' evidence quoted the code. The titles, reasons and quotes
-// are the model's: shown as escaped text and a fenced block, redacted and cut, never as Markdown.
+// are the model's: shown as escaped text and a fenced block, redacted and cut, never as Markdown;
+// titles and reasons on one line each (every entry is one item of a list), with a look-alike for
+// each reference a host with wide references would link (wide-references.ts).
 
 import type { Finding } from "../domain/finding.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
@@ -12,6 +14,7 @@ import { cutCodePoints } from "../domain/text.ts";
 import type { NotVerified, UnverifiedFinding } from "../domain/verification.ts";
 import type { LoopResult } from "../llm/types.ts";
 import { type Block, code, codeBlock, paragraph, strong, text } from "./markdown-tree.ts";
+import { neutralReferences, type ReferenceSyntax } from "./wide-references.ts";
 
 const MAX_LISTED = 20;
 const MAX_TITLE = 200;
@@ -23,9 +26,22 @@ export const cut = (value: string, max: number): string => {
   return redacted.length > max ? `${cutCodePoints(redacted, max)}…` : redacted;
 };
 
-export function renderVerification(result: LoopResult): Block[] {
+/** The model's text as one line of a list: redacted, cut, and inert on a host with wide references. */
+export function listedText(value: string, max: number, references?: ReferenceSyntax): string {
+  // Redacted before its line breaks go: a secret's pattern may span lines.
+  const line = cut(value, max).replace(/\s+/g, " ").trim();
+  return references === "wide" ? neutralReferences(line) : line;
+}
+
+export function renderVerification(result: LoopResult, references?: ReferenceSyntax): Block[] {
   const verification = result.verification;
   if (verification === undefined) return [];
+  const where = (finding: Finding) => [
+    strong(text(listedText(finding.title, MAX_TITLE, references))),
+    text(" at "),
+    code(cut(`${finding.path}${finding.line === null ? "" : `:${finding.line}`}`, 300)),
+  ];
+  const reason = (value: string) => text(` — ${listedText(value, MAX_REASON, references)}`);
   const { kept, unproven, refuted, disputed, unverified, unquoted } = verification;
   const checked = kept + refuted.length + disputed.length;
   const out: Block[] = [
@@ -44,27 +60,23 @@ export function renderVerification(result: LoopResult): Block[] {
   ];
   for (const held of disputed.slice(0, MAX_LISTED)) {
     out.push(
-      paragraph(
-        text("Disputed (posted): "),
-        ...where(held.finding),
-        text(` — ${cut(held.reason, MAX_REASON)}`),
-      ),
+      paragraph(text("Disputed (posted): "), ...where(held.finding), reason(held.reason)),
       codeBlock(cut(held.quote, MAX_QUOTE)),
     );
   }
   for (const held of refuted.slice(0, MAX_LISTED)) {
     out.push(
-      paragraph(text("Refuted: "), ...where(held.finding), text(` — ${cut(held.reason, MAX_REASON)}`)),
+      paragraph(text("Refuted: "), ...where(held.finding), reason(held.reason)),
       codeBlock(cut(held.quote, MAX_QUOTE)),
     );
   }
-  for (const reason of noVerdictReasons(unverified)) {
+  for (const ended of noVerdictReasons(unverified)) {
     out.push(
       paragraph(
         text("The verifier gave no verdict: "),
-        code(reason),
+        code(ended),
         text(
-          ` — ${TERMINATION_SENTENCES[reason]} No budget ran out: a model that does not answer in the verdict's schema, or a provider that fails, leaves findings unverified.`,
+          ` — ${TERMINATION_SENTENCES[ended]} No budget ran out: a model that does not answer in the verdict's schema, or a provider that fails, leaves findings unverified.`,
         ),
       ),
     );
@@ -78,15 +90,6 @@ export function renderVerification(result: LoopResult): Block[] {
   );
   if (more > 0) out.push(paragraph(text(`… ${more} more not listed.`)));
   return out;
-}
-
-function where(finding: Finding) {
-  const line = finding.line === null ? "" : `:${finding.line}`;
-  return [
-    strong(text(cut(finding.title, MAX_TITLE))),
-    text(" at "),
-    code(cut(`${finding.path}${line}`, 300)),
-  ];
 }
 
 /** What one unverified finding lacked: the budget, or a verdict from the verifier (how it ended). */

@@ -49,6 +49,11 @@ export function gitLabNoteEvent(input: {
   const threaded = note.type === "DiffNote" || note.type === "DiscussionNote";
   const slash = path.lastIndexOf("/");
   const login = str(obj(payload.user)?.username);
+  // GitLab's note event names the merge request's author by id alone (merge_request.author_id):
+  // the note's author is the merge request's when the ids match, and is then answered in Loupe's
+  // threads without Developer access, as a pull request's author is on GitHub.
+  const userId = num(obj(payload.user)?.id);
+  const byAuthor = userId !== null && userId === num(obj(payload.merge_request)?.author_id);
   return {
     kind: "comment",
     deliveryId: input.deliveryId,
@@ -66,6 +71,7 @@ export function gitLabNoteEvent(input: {
     inReplyTo: threaded ? id : null,
     installationId: 0,
     forge: "gitlab",
+    pullAuthor: byAuthor ? login : null,
     discussionId,
   };
 }

@@ -1,12 +1,14 @@
 // Resolves a user-supplied revision (branch, tag, HEAD, full or abbreviated SHA, with optional
 // `~N` / `^N` suffixes) to a commit id in a local object store, peeling annotated tags.
-// isomorphic-git has no rev-parse, so this covers the forms people type on a command line. Refs
-// and abbreviated ids are looked up with isomorphic-git (files and pack indexes only); objects are
+// isomorphic-git has no rev-parse, so this covers the forms people type on a command line. A ref
+// that names an object directly is read by direct-ref.ts; symbolic refs and abbreviated ids are
+// looked up with isomorphic-git (files and pack indexes only); objects are
 // read with Loupe's object database, which never loads a whole pack to read one commit.
 
 import fs from "node:fs";
 import git from "isomorphic-git";
 import { LoupeError } from "../domain/errors.ts";
+import { resolveDirectRef } from "./direct-ref.ts";
 import { parseCommitHeader, tagTarget } from "./objects/commit-object.ts";
 import type { ObjectDatabase } from "./objects/object-database.ts";
 
@@ -52,6 +54,8 @@ async function resolveName(store: RevisionStore, name: string, revision: string)
   if (name === "") throw unknown(revision, "no revision name");
   const ref = name === "HEAD" && store.headOverride !== undefined ? store.headOverride : name;
   if (/^[0-9a-f]{40}$/.test(ref)) return ref;
+  const direct = await resolveDirectRef(store.gitdir, ref);
+  if (direct !== undefined) return direct;
   try {
     return await git.resolveRef({ fs, gitdir: store.gitdir, ref });
   } catch {

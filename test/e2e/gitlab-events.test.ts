@@ -69,4 +69,18 @@ describe("GitLab's events while the queue's Redis is away", () => {
     expect(summaries.map((n) => n.iid).sort()).toEqual([1, 2]);
     expect(hook.disabled()).toBe(false);
   });
+
+  it("skips the Test button's sample when it names a merge request that is not there", async () => {
+    const { gitlab, hook, loupe, project } = world;
+    const requestsBefore = gitlab.requests.length;
+    const sample = mergeRequestEvent({ project, iid: 99, headSha: "9".repeat(40), action: "open" });
+    expect((await hook.deliver(sample)).result).toBe(200);
+    await loupe.until(
+      () => loupe.output().includes("skipped: GitLab has no such merge request the token can read"),
+      "the skip line",
+    );
+    const written = gitlab.requests.slice(requestsBefore).filter((r) => r.method !== "GET");
+    expect(written).toEqual([]);
+    expect(loupe.output()).not.toContain("review ended early");
+  });
 });

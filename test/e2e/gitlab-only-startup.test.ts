@@ -83,6 +83,16 @@ describe("Loupe with GitLab alone", () => {
     const github404 = await fetch(`${loupe.url}/api/github/webhooks`, { method: "POST", body: "{}" });
     expect(github404.status).toBe(404);
     expect(github.requests).toEqual([]);
+    // No Probot runs: no line says it is Probot's, and the start says who the token is.
+    const lines = loupe
+      .output()
+      .split("\n")
+      .filter((l) => l.startsWith("{"));
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines.filter((l) => l.includes('"name":"probot"'))).toEqual([]);
+    // (the access log's lines are the HTTP server's own, "http")
+    expect(lines.filter((l) => !l.includes('"name":"loupe"') && !l.includes('"name":"http"'))).toEqual([]);
+    expect(loupe.output()).toContain("GitLab: the token is @loupe-bot's");
   });
 
   it("refuses a partial setting of either forge in one line naming it", async () => {

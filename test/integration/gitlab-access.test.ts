@@ -17,15 +17,18 @@ import { deliverGitLabEvent, mergeRequestEvent } from "../support/gitlab-webhook
 const NO_RETRY = { sleep: async () => {}, now: Date.now, deadline: 0 };
 let gitlab: FakeGitLab;
 let readOnly: FakeGitLab;
+let oauth: FakeGitLab;
 
 beforeAll(async () => {
   gitlab = await startFakeGitLab();
   readOnly = await startFakeGitLab({ scopes: ["read_api", "read_repository"] });
+  oauth = await startFakeGitLab({ tokenType: "oauth" });
 });
 
 afterAll(async () => {
   await gitlab?.stop();
   await readOnly?.stop();
+  await oauth?.stop();
 });
 
 describe("GitLab's settings at start", () => {
@@ -33,6 +36,13 @@ describe("GitLab's settings at start", () => {
     const check = (url: string, token: string) =>
       checkGitLabAccess(gitLabApi({ url, token, retry: NO_RETRY }), url);
     expect(await check(gitlab.url, gitlab.token)).toEqual({ kind: "ok", username: "loupe-bot" });
+    expect(await check(oauth.url, oauth.token)).toEqual({
+      kind: "ok",
+      username: "loupe-bot",
+      tokenNote: expect.stringMatching(
+        /^GITLAB_TOKEN is not a personal, project or group access token \(GitLab answers 400 to GET \/personal_access_tokens\/self\)/,
+      ),
+    });
     expect(await check(gitlab.url, "glpat-wrong")).toMatchObject({
       kind: "invalid",
       line: expect.stringMatching(/^GITLAB_TOKEN is not accepted by .* \(401\)/),

@@ -40,6 +40,13 @@ export function routeGitLab(state: FakeGitLabState, request: Request): FakeReply
   const { method, path } = request;
   if (method === "GET" && path === "/user")
     return { status: 200, body: userAnswer(state, state.self.username) };
+  // lib/api/personal_access_tokens/self_information.rb: any token but a personal access token
+  // (project and group access tokens are ones, of bot users) gets 400.
+  if (method === "GET" && path === "/personal_access_tokens/self" && state.tokenType !== "personal")
+    return {
+      status: 400,
+      body: { message: "400 Bad request - This endpoint requires token type to be a personal access token" },
+    };
   if (method === "GET" && path === "/personal_access_tokens/self")
     return {
       status: 200,

@@ -89,6 +89,8 @@ export interface FakeGitLabState {
   readonly self: { readonly id: number; readonly username: string };
   /** The token's scopes (GET /personal_access_tokens/self). */
   readonly scopes: readonly string[];
+  /** "oauth": an OAuth application's token (GET /personal_access_tokens/self refuses it). */
+  readonly tokenType: "personal" | "oauth";
   readonly users: Map<string, number>;
   readonly projects: Map<string, FakeProject>;
   readonly mergeRequests: Map<string, FakeMergeRequest>;

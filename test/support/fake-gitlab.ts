@@ -9,19 +9,21 @@
 //   const mr = gitlab.addMergeRequest({ project: "group/app", iid: 1, sourceBranch: "change" });
 //   gitlab.pushBranch("group/app", fixture, "change"); gitlab.addMergeRequest(…the same iid…)   // a push
 //   gitlab.notes / gitlab.drafts / gitlab.publishes / gitlab.statuses / gitlab.requests
-//   await gitlab.stop();
+//   gitlab.written    every text the token's user sent (notes, edits, drafts, replies, statuses)
+//   await gitlab.stop();   fails when the shared quick-action checker finds a command in `written`
 
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import type { FixtureRepo } from "./git-fixture.ts";
-import { createGitHttpHandler, type RecordedRequest as GitRequest } from "./git-http-server.ts";
-import { publishRepository } from "./git-server-repos.ts";
 import { git, gitLabDiffs } from "./fake-gitlab-diffs.ts";
 import { addNote, routeGitLab } from "./fake-gitlab-routes.ts";
 import type { FakeGitLabState, FakeMergeRequest, FakeNote } from "./fake-gitlab-state.ts";
+import type { FixtureRepo } from "./git-fixture.ts";
+import { createGitHttpHandler, type RecordedRequest as GitRequest } from "./git-http-server.ts";
+import { publishRepository } from "./git-server-repos.ts";
+import { checkQuickActions } from "./gitlab-conformance.ts";
 
 export interface RecordedGitLabRequest {
   readonly method: string;
@@ -43,6 +45,11 @@ export interface FakeGitLab {
   readonly publishes: FakeGitLabState["publishes"];
   readonly statuses: FakeGitLabState["statuses"];
   readonly awards: FakeGitLabState["awards"];
+  /**
+   * Every text Loupe sent that GitLab reads as something written (a note's or draft's body, an
+   * edit, a reply, a status's description), in order: GitLab runs quick actions in all but the last.
+   */
+  readonly written: string[];
   /** A person's note on a merge request, in a new discussion or in the discussion of `replyTo`. */
   addNote(input: {
     readonly project: string;
@@ -82,17 +89,23 @@ export interface FakeGitLab {
 }
 
 export async function startFakeGitLab(
-  options: { readonly username?: string; readonly scopes?: readonly string[] } = {},
+  options: {
+    readonly username?: string;
+    readonly scopes?: readonly string[];
+    readonly tokenType?: "personal" | "oauth";
+  } = {},
 ): Promise<FakeGitLab> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-fake-gitlab-"));
   const requests: RecordedGitLabRequest[] = [];
   const gitRequests: GitRequest[] = [];
+  const written: string[] = [];
   const username = options.username ?? "loupe-bot";
   const state: FakeGitLabState = {
     home: root,
     token: `glpat-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`,
     self: { id: 1, username },
     scopes: options.scopes ?? ["api"],
+    tokenType: options.tokenType ?? "personal",
     users: new Map([[username, 1]]),
     projects: new Map(),
     mergeRequests: new Map(),
@@ -132,7 +145,7 @@ export async function startFakeGitLab(
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       record.body = Buffer.concat(chunks).toString("utf8");
-      const reply = answer(state, record, url);
+      const reply = answer(state, record, url, written);
       res.writeHead(reply.status, {
         ...(reply.text === undefined
           ? { "Content-Type": "application/json" }
@@ -156,6 +169,7 @@ export async function startFakeGitLab(
     publishes: state.publishes,
     statuses: state.statuses,
     awards: state.awards,
+    written,
     award(note, name, user) {
       if (!state.users.has(user)) state.users.set(user, state.nextId++);
       state.awards.push({ id: state.nextId++, noteId: note.id, name, user });
@@ -247,11 +261,17 @@ export async function startFakeGitLab(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       fs.rmSync(root, { recursive: true, force: true });
+      // Every suite that talks to this fake asserts it: no text Loupe sent could run a command.
+      const verdict = checkQuickActions(written);
+      if (verdict.status !== 0) throw new Error(`Loupe sent GitLab a live quick action:\n${verdict.output}`);
     },
   };
 }
 
-function answer(state: FakeGitLabState, record: RecordedGitLabRequest, url: URL) {
+/** The fields of a request GitLab stores as written text (and runs quick actions in, but a status's). */
+const WRITTEN_FIELDS = ["body", "note", "description"];
+
+function answer(state: FakeGitLabState, record: RecordedGitLabRequest, url: URL, written: string[]) {
   if (record.headers["private-token"] !== state.token)
     return { status: 401, body: { message: "401 Unauthorized" } };
   if (state.limited.count > 0) {
@@ -268,6 +288,9 @@ function answer(state: FakeGitLabState, record: RecordedGitLabRequest, url: URL)
   } catch {
     return { status: 400, body: { error: "The provided content-type 'application/json' is not supported." } };
   }
+  if (record.method === "POST" || record.method === "PUT")
+    for (const field of WRITTEN_FIELDS)
+      if (typeof body[field] === "string") written.push(body[field] as string);
   // GitLab's API paths keep a project's path URL-encoded as one segment (group%2Fapp).
   const apiPath = url.pathname.slice("/api/v4".length);
   return routeGitLab(state, { method: record.method, path: apiPath, query: url.searchParams, body });

@@ -163,6 +163,8 @@ export interface NoteEventInput {
     readonly type: "DiffNote" | "DiscussionNote" | null;
   };
   readonly action?: "create" | "update";
+  /** The note is by the merge request's author (GitLab then gives the note's user the author's id). */
+  readonly byMergeRequestAuthor?: boolean;
 }
 
 /** A comment on a merge request, as GitLab's "Comment events" example shows it (Note Hook). */
@@ -179,7 +181,12 @@ export function noteEvent(input: NoteEventInput): NoteEvent {
     object_kind: "note",
     event_type: "note",
     event_name: "note",
-    user: { ...mr.user, id: 50, name: input.note.author, username: input.note.author },
+    user: {
+      ...mr.user,
+      id: input.byMergeRequestAuthor === true ? mr.object_attributes.author_id : 50,
+      name: input.note.author,
+      username: input.note.author,
+    },
     project_id: 1,
     project: mr.project,
     repository: mr.repository,

@@ -161,6 +161,50 @@ const FRAGMENTS: readonly string[] = [
   ":/",
 ];
 
+/**
+ * What a host that runs commands written in a note reads (GitLab's quick actions and references),
+ * for the corpus of such a host: commands at a line's start, behind markup, escaped or as an
+ * entity, indented, in every kind of fence, and the references GitLab links after Markdown.
+ */
+export const QUICK_ACTION_FRAGMENTS: readonly string[] = [
+  "/merge",
+  "/approve",
+  "/close",
+  "/draft",
+  "/unassign @x",
+  "/MERGE",
+  "/clo\u017Fe",
+  "\n/merge\n",
+  "\n/approve",
+  "\n/close ",
+  "\n/draft\t",
+  "\n/unassign @x\n",
+  "\n  /close",
+  "\n    /merge",
+  "\n\t/approve",
+  "\n**/draft**",
+  "\n*/merge*",
+  "\n~~/close~~",
+  "\n[/approve](x)",
+  "\n<b>/merge</b>",
+  "\n\\/close",
+  "\n&#47;merge",
+  "\n&#x2F;approve",
+  "\n```\n/merge\n```\n",
+  "\n```suggestion\n/approve\n```\n",
+  "\n````\n/close\n```\n````\n",
+  "\n~~~\n/draft\n~~~\n",
+  "\n```\n",
+  "\n````\n",
+  "\n>>>\n/merge\n>>>\n",
+  "!12",
+  "$12",
+  "&12",
+  "%m",
+  "~l",
+  "[[_TOC_]]",
+];
+
 /** Run lengths on each side of cmark-gfm's limits (80 for code spans, 255 for fences), and longer. */
 const LONG_RUNS = [79, 80, 81, 82, 254, 255, 256, 257, 300] as const;
 /** How often a fragment is a long run rather than one of FRAGMENTS. */
@@ -172,28 +216,36 @@ function longRun(random: () => number): string {
   return random() < 0.5 ? run : `\n${run}\n`;
 }
 
-export function randomText(random: () => number, maxFragments = 10): string {
+export function randomText(
+  random: () => number,
+  maxFragments = 10,
+  fragments: readonly string[] = FRAGMENTS,
+): string {
   const count = Math.floor(random() * (maxFragments + 1));
   let out = "";
   for (let i = 0; i < count; i++)
-    out += random() < LONG_RUN_SHARE ? longRun(random) : FRAGMENTS[Math.floor(random() * FRAGMENTS.length)]!;
+    out += random() < LONG_RUN_SHARE ? longRun(random) : fragments[Math.floor(random() * fragments.length)]!;
   return out;
 }
 
+/** FRAGMENTS and the quick-action ones, for a host that runs commands in notes. */
+export const GITLAB_FRAGMENTS: readonly string[] = [...FRAGMENTS, ...QUICK_ACTION_FRAGMENTS];
+
 /** Sometimes the same text everywhere (so one trick meets every field), else each field its own. */
-export function randomFields(random: () => number): ModelFields {
-  if (random() < 0.2) return allFields(randomText(random));
+export function randomFields(random: () => number, fragments: readonly string[] = FRAGMENTS): ModelFields {
+  const text = (max: number) => randomText(random, max, fragments);
+  if (random() < 0.2) return allFields(text(10));
   // Fields are often empty, as a model leaves them: smaller documents, more cases per second.
-  const some = (max: number) => (random() < 0.35 ? "" : randomText(random, max));
+  const some = (max: number) => (random() < 0.35 ? "" : text(max));
   return {
-    title: randomText(random, 6),
+    title: text(6),
     explanation: some(10),
     evidence: some(10),
     recommendation: some(10),
     suggestion: some(6),
-    path: randomText(random, 3),
+    path: text(3),
     summary: some(10),
     note: some(10),
-    tool: randomText(random, 3),
+    tool: text(3),
   };
 }

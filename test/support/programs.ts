@@ -71,6 +71,7 @@ export const PROGRAMS: readonly Program[] = [
       overridden("CHROMIUM_PATH", env, () => onPath("chromium", env) ?? onPath("chromium-browser", env)),
   },
   onPathProgram("cmark-gfm", "cmark-gfm", "cmark-gfm"),
+  onPathProgram("openssl", "openssl", "openssl"),
   // The deep run moves the clock a year ahead with it (test/support/year-ahead.ts).
   onPathProgram("faketime", "faketime", "libfaketime"),
   {

@@ -36,6 +36,15 @@ describe("GitLab's settings", () => {
     },
   );
 
+  it.each([["https://gitlab.example.com/api/v4"], ["https://gitlab.example.com/gitlab/api/v4/"]])(
+    "names GITLAB_URL=%j as the API's address, not the instance's",
+    (value) => {
+      expect(settingsError(GitLabConfigSchema, { ...FULL, GITLAB_URL: value })).toContain(
+        "ends in /api/v4: set the instance's address without it",
+      );
+    },
+  );
+
   it("refuses a short webhook secret and a token with spaces, never showing either", () => {
     const short = settingsError(GitLabConfigSchema, { ...FULL, GITLAB_WEBHOOK_SECRET: "tiny-secret" });
     expect(short).toContain("GITLAB_WEBHOOK_SECRET is shorter than 16 characters");

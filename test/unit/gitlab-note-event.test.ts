@@ -33,6 +33,7 @@ describe("gitLabNoteEvent", () => {
       inReplyTo: null,
       installationId: 0,
       forge: "gitlab",
+      pullAuthor: null,
       discussionId: "abc123",
     });
   });
@@ -47,6 +48,18 @@ describe("gitLabNoteEvent", () => {
   it("reads an internal note, which GitLab sends as a Confidential Note Hook, as any note", () => {
     expect(map(note(), "Confidential Note Hook")).toEqual(map(note()));
     expect(map(note(), "Confidential Note Hook")).toMatchObject({ kind: "comment", commentId: 301 });
+  });
+
+  it("names the merge request's author when the note is theirs (GitLab gives the author's id alone)", () => {
+    const byAuthor = noteEvent({
+      project: "group/sub/values",
+      iid: 7,
+      headSha: HEAD,
+      note: { id: 302, body: "@loupe-bot why?", author: "maker", discussionId: "d", type: "DiffNote" },
+      byMergeRequestAuthor: true,
+    });
+    expect(map(byAuthor)).toMatchObject({ kind: "comment", pullAuthor: "maker" });
+    expect(map(note())).toMatchObject({ kind: "comment", pullAuthor: null });
   });
 
   it("marks project and group access token users as bots", () => {

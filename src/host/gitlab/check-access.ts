@@ -3,12 +3,16 @@
 // token must be accepted, and carry the `api` scope (a read_api token cannot publish). An instance
 // that is down is not a misconfiguration: the process starts and says so.
 
+import { tlsCode } from "../../domain/error-kind.ts";
 import { type GitLabApi, GitLabError } from "./gitlab-api.ts";
 
 export type GitLabAccess =
-  | { readonly kind: "ok"; readonly username: string }
+  /** `tokenNote`: a token whose type GitLab would not describe (400 from /personal_access_tokens/self). */
+  | { readonly kind: "ok"; readonly username: string; readonly tokenNote?: string }
   | { readonly kind: "invalid"; readonly line: string }
-  | { readonly kind: "unreachable"; readonly line: string };
+  | { readonly kind: "unreachable"; readonly line: string }
+  /** A certificate Node does not trust: a setting to fix (NODE_EXTRA_CA_CERTS), not an outage. */
+  | { readonly kind: "untrusted"; readonly line: string; readonly error: unknown };
 
 interface TokenSelf {
   readonly scopes?: readonly string[];
@@ -22,7 +26,21 @@ export async function checkGitLabAccess(api: GitLabApi, url: string): Promise<Gi
         kind: "invalid",
         line: `GITLAB_URL=${url} does not answer as GitLab's API v4 does (GET /api/v4/user)`,
       };
-    const token = await api.get<TokenSelf>("/personal_access_tokens/self");
+    let token: TokenSelf;
+    try {
+      token = await api.get<TokenSelf>("/personal_access_tokens/self");
+    } catch (error) {
+      // Personal, project and group access tokens answer here; any other type (OAuth, a job's or
+      // a deploy token) gets 400: its scopes cannot be read, so it is said and Loupe starts.
+      if (!(error instanceof GitLabError && error.status === 400)) throw error;
+      return {
+        kind: "ok",
+        username: user.username,
+        tokenNote:
+          "GITLAB_TOKEN is not a personal, project or group access token (GitLab answers 400 to GET /personal_access_tokens/self), " +
+          "so its scopes are unknown: if reviews are not published, use such a token with the api scope",
+      };
+    }
     if (!(token.scopes ?? []).includes("api"))
       return {
         kind: "invalid",
@@ -39,6 +57,15 @@ export async function checkGitLabAccess(api: GitLabApi, url: string): Promise<Gi
       return {
         kind: "invalid",
         line: `GITLAB_URL=${url} has no GitLab API at /api/v4: set the instance's address`,
+      };
+    const tls = tlsCode(error);
+    if (tls !== null)
+      return {
+        kind: "untrusted",
+        error,
+        line:
+          `GITLAB_URL=${url} presents a TLS certificate Loupe does not trust (${tls}): ` +
+          "set NODE_EXTRA_CA_CERTS to a file with the instance's CA certificate (PEM) and start Loupe again (docs/gitlab.md)",
       };
     const detail = error instanceof Error ? error.message : String(error);
     return {

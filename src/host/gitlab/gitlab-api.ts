@@ -3,9 +3,12 @@
 // and it brings 2.7 MB for the dozen endpoints Loupe calls. Here a 429 (and a 502/503) waits as
 // long as GitLab asks, but only while the wait fits the review's deadline; the token travels only
 // in the PRIVATE-TOKEN header, to the configured instance; every refusal is a GitLabError with
-// GitLab's own message. Pages follow GitLab's X-Next-Page header.
+// GitLab's own message. Pages follow GitLab's X-Next-Page header. Every text it sends that GitLab
+// could run quick actions in (a note's or a draft's body, a status's description) leaves through
+// one neutralising step here, whoever wrote it (review/inert-commands.ts).
 
 import { redactSecrets } from "../../domain/redact.ts";
+import { inertCommands } from "../../review/inert-commands.ts";
 
 export interface GitLabRetry {
   readonly sleep: (ms: number) => Promise<void>;
@@ -20,6 +23,15 @@ export interface GitLabApiOptions {
   readonly token: string;
   readonly retry: GitLabRetry;
   readonly fetch?: typeof fetch;
+  /** Told of each answer and each failure to get one: the process's record of GitLab's health. */
+  readonly health?: GitLabHealth;
+}
+
+/** Where the client reports whether GitLab answers (the dependency state of the metrics and logs). */
+export interface GitLabHealth {
+  /** No answer (refused, DNS, a certificate not trusted…) or a 5xx. */
+  failed(error: unknown): void;
+  succeeded(): void;
 }
 
 /** A request GitLab refused (or could not answer), with its status and GitLab's message. */
@@ -71,16 +83,24 @@ export function gitLabApi(options: GitLabApiOptions): GitLabApi {
     for (const [key, value] of Object.entries(query ?? {}))
       if (value !== undefined) url.searchParams.set(key, String(value));
     for (let attempt = 1; ; attempt++) {
-      const response = await doFetch(url, {
-        method,
-        headers: {
-          "PRIVATE-TOKEN": options.token,
-          Accept: "application/json",
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        redirect: "error",
-      });
+      let response: Response;
+      try {
+        response = await doFetch(url, {
+          method,
+          headers: {
+            "PRIVATE-TOKEN": options.token,
+            Accept: "application/json",
+            ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(outgoing(body)) }),
+          redirect: "error",
+        });
+      } catch (error) {
+        options.health?.failed(error);
+        throw error;
+      }
+      if (response.status >= 500) options.health?.failed({ status: response.status });
+      else options.health?.succeeded();
       if (response.ok || (response.status === 404 && (method === "GET" || method === "HEAD")))
         return response;
       const wait = retryAfterMs(response);
@@ -123,6 +143,19 @@ export function gitLabApi(options: GitLabApiOptions): GitLabApi {
       await send("DELETE", path);
     },
   };
+}
+
+/** The fields of a request body GitLab reads as Markdown someone wrote, and may run commands in. */
+const WRITTEN_TEXT = ["body", "note", "description"] as const;
+
+/** A request body as it leaves: its written texts with no line GitLab could run as a command. */
+export function outgoing(body: object): object {
+  const texts: Record<string, unknown> = {};
+  for (const field of WRITTEN_TEXT) {
+    const value = (body as Record<string, unknown>)[field];
+    if (typeof value === "string") texts[field] = inertCommands(value);
+  }
+  return { ...body, ...texts };
 }
 
 function retryAfterMs(response: Response): number | null {

@@ -33,14 +33,13 @@ export function mergeRequestStatus(
   const mr = `/projects/${id}/merge_requests/${input.target.pullNumber}`;
   return {
     async set(sha, ref, state, description) {
+      // One line: GitLab shows it as a line of text (and the client makes it inert like a note).
+      const line = description.replace(/\s+/g, " ").trim();
       const status = await api.post<{ id: number }>(`/projects/${id}/statuses/${sha}`, {
         state,
         ref,
         name: input.name,
-        description:
-          description.length > DESCRIPTION_MAX
-            ? `${description.slice(0, DESCRIPTION_MAX - 1)}…`
-            : description,
+        description: line.length > DESCRIPTION_MAX ? `${line.slice(0, DESCRIPTION_MAX - 1)}…` : line,
       });
       return status.id;
     },

@@ -11,7 +11,7 @@ import { deltaResultSize } from "./delta.ts";
 import { parseEntryHeader } from "./entry-header.ts";
 import { CorruptObjectStoreError, type GitObjectType } from "./git-object.ts";
 import { inflatePrefix } from "./inflate-prefix.ts";
-import { inflateStream } from "./inflater.ts";
+import { type Inflation, inflateStream } from "./inflater.ts";
 import { type PackIndex, parsePackIndex } from "./pack-index.ts";
 
 const TRAILER = 20;
@@ -96,9 +96,9 @@ function readEntry(
   maxObjectSize = Number.POSITIVE_INFINITY,
 ): PackEntry {
   if (!(offset >= 12 && offset < dataEnd)) throw corrupt(packName, `entry offset ${offset} is out of range`);
-  const length = index.entryEnd(offset, dataEnd) - offset;
-  // Most entries fit the first read; a larger one is read whole only once it is wanted.
-  let raw = reader.read(offset, Math.min(length, SIZE_PROBE_BYTES));
+  // Most entries fit the first read; a larger one is read whole only once it is wanted. The first
+  // read is small: a history walk reads tens of thousands of commits of a few hundred bytes each.
+  let raw = reader.read(offset, Math.min(dataEnd - offset, FIRST_READ_BYTES));
   const header = parseEntryHeader(raw, 0, offset, (what) => corrupt(packName, what));
   if (header.kind === "whole" && header.size > maxObjectSize) return { kind: "too_large", size: header.size };
   if (
@@ -106,11 +106,24 @@ function readEntry(
     header.size > SIZE_PROBE_BYTES &&
     maxObjectSize !== Number.POSITIVE_INFINITY
   ) {
+    if (raw.byteLength < SIZE_PROBE_BYTES)
+      raw = reader.read(offset, Math.min(dataEnd - offset, SIZE_PROBE_BYTES));
     const resultSize = deltaSizeOf(raw, header.dataStart, offset, packName);
     if (resultSize > maxObjectSize) return { kind: "too_large", size: resultSize };
   }
+  // How far the entry reaches, from its declared size: zlib never makes data much larger than it
+  // is. Finding the next entry's offset instead means sorting every offset of the index, which
+  // on a pack of a million objects cost more CPU than a diff's reads (bench/README.md, "Drift").
+  let length = Math.min(dataEnd - offset, header.dataStart + compressedBound(header.size));
   if (raw.byteLength < length) raw = reader.read(offset, length);
-  const data = inflate(raw, header.dataStart, header.size, packName);
+  let inflated = inflateStream(raw.subarray(header.dataStart), header.size, header.size);
+  if (inflated.kind === "truncated" && length < dataEnd - offset) {
+    // A stream padded past that bound (valid, but no git writes one): read up to the next entry.
+    length = index.entryEnd(offset, dataEnd) - offset;
+    raw = reader.read(offset, length);
+    inflated = inflateStream(raw.subarray(header.dataStart), header.size, header.size);
+  }
+  const data = inflatedData(inflated, header.size, packName);
   // A small delta is inflated first (cheaper than a second zlib stream); its result size follows.
   if (header.kind !== "whole" && maxObjectSize !== Number.POSITIVE_INFINITY) {
     const resultSize = deltaResultSize(data);
@@ -120,6 +133,11 @@ function readEntry(
   if (header.kind === "ref_delta") return { kind: "ref_delta", baseOid: header.baseOid, delta: data };
   if (header.kind === "whole") return { kind: "whole", type: header.type, bytes: data };
   throw corrupt(packName, `entry at ${offset} has an unexpected kind`);
+}
+
+/** zlib's own worst case (stored blocks) is 5 bytes per 16 KiB plus 11; this is well above it. */
+function compressedBound(size: number): number {
+  return size + (size >>> 3) + 64;
 }
 
 function deltaSizeOf(raw: Buffer, dataStart: number, offset: number, packName: string): number {
@@ -132,11 +150,12 @@ function deltaSizeOf(raw: Buffer, dataStart: number, offset: number, packName: s
 
 /** Enough compressed bytes for any entry header and the start of its data. */
 const SIZE_PROBE_BYTES = 64 + 32768;
+/** Holds a commit, a tree or a small file whole, compressed, and any entry's header. */
+const FIRST_READ_BYTES = 4096;
 
-function inflate(raw: Buffer, start: number, size: number, packName: string): Uint8Array {
-  // The declared size sizes the output exactly, and is also the cap: a lying header can never
+function inflatedData(inflated: Inflation, size: number, packName: string): Uint8Array {
+  // The declared size sized the output exactly, and was also the cap: a lying header can never
   // make us inflate more than it declared.
-  const inflated = inflateStream(raw.subarray(start), size, size);
   if (inflated.kind === "ended" && inflated.data.byteLength === size) return inflated.data;
   if (inflated.kind === "invalid" || inflated.kind === "truncated") {
     const why = inflated.kind === "invalid" ? inflated.message : "unexpected end of file";
