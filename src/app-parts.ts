@@ -4,7 +4,7 @@
 // fails saying so, as a GitLab job does in a process without GitLab.
 
 import type { Probot } from "probot";
-import { type AppClient, createBotLoginLookup } from "./github/bot-login.ts";
+import { type AppClient, createBotLoginLookup } from "./forges/github/bot-login.ts";
 import { createOpenRunsJournal, NO_JOURNAL, type OpenRunsJournal } from "./jobs/open-runs-journal.ts";
 
 /** What the runtime asks of Probot: its logger, and the App's authentication. */

@@ -8,12 +8,13 @@ import {
   createCheckRuns,
   type OpenCheckRun,
   type RunTarget,
-} from "../check-runs/check-runs.ts";
-import type { GitHubClient } from "../github/octokit.ts";
-import { httpStatus } from "../github/octokit.ts";
-import { describeFailure } from "../pipeline/describe-failure.ts";
+} from "../forges/github/check-runs/check-runs.ts";
+import type { GitHubClient } from "../forges/github/octokit.ts";
+import { httpStatus } from "../forges/github/octokit.ts";
+import { GITHUB_WORDS } from "../forges/github/words.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
+import { describeFailure } from "../pipeline/describe-failure.ts";
 
 export const CHECK_RUN_NAME = "Loupe review";
 const PROGRESS_INTERVAL_MS = 10_000;
@@ -56,7 +57,7 @@ export function actionCheckRun(options: {
         missing =
           httpStatus(error) === 403
             ? NO_CHECKS_PERMISSION
-            : `Loupe's check run could not be created: ${describeFailure(error)}`;
+            : `Loupe's check run could not be created: ${describeFailure(error, GITHUB_WORDS.forge)}`;
         return 0;
       }
     },

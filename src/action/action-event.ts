@@ -5,7 +5,7 @@
 
 import { parseCommand } from "../conversation/command.ts";
 import { type CommentAuthor, decideAuthor } from "../conversation/permission.ts";
-import type { GitHubReview } from "../github/review-request.ts";
+import type { GitHubReview } from "../domain/review-request.ts";
 import { toPullRequestComment } from "../webhooks/to-comment-event.ts";
 import { toPullRequestReview } from "../webhooks/to-review-request.ts";
 

@@ -11,8 +11,8 @@ import type { ReviewLimits } from "../config/review-limits.ts";
 import { AUTHOR_POLICIES, type AuthorPolicy, DEFAULT_AUTHOR_POLICY } from "../domain/author-policy.ts";
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
 import { SEVERITIES, type Severity } from "../domain/finding.ts";
-import type { SettingNames } from "../domain/setting-names.ts";
 import { registerSecret } from "../domain/redact.ts";
+import type { SettingNames } from "../domain/setting-names.ts";
 import { MACHINE_INPUTS, type MachineFiles, readMachineFiles } from "./machine-files.ts";
 
 /** Input name → the environment variable the shared readers know it by. */

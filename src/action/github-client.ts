@@ -5,7 +5,7 @@
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
-import type { GitHubClient } from "../github/octokit.ts";
+import type { GitHubClient } from "../forges/github/octokit.ts";
 
 const ActionOctokit = Octokit.plugin(throttling, retry);
 

@@ -3,11 +3,12 @@
 // summary and outputs. A publish the token may not make (403) leaves the review in the summary.
 
 import { loupeTool } from "../config/loupe-version.ts";
-import type { GitHubClient } from "../github/octokit.ts";
-import { httpStatus } from "../github/octokit.ts";
-import { retryWithin } from "../github/retry-deadline.ts";
-import type { GitHubReview } from "../github/review-request.ts";
-import { reviewOnGitHub } from "../host/github/review-on-github.ts";
+import type { GitHubReview } from "../domain/review-request.ts";
+import type { GitHubClient } from "../forges/github/octokit.ts";
+import { httpStatus } from "../forges/github/octokit.ts";
+import { retryWithin } from "../forges/github/retry-deadline.ts";
+import { reviewOnGitHub } from "../forges/github/review-on-github.ts";
+import { GITHUB_WORDS } from "../forges/github/words.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { endingFor } from "../jobs/ending.ts";
@@ -79,7 +80,7 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
     const gated = withActionGate(outcome, settings);
     const readOnly = watched?.refused() ?? false;
     const ended = withCommentWorkflowNote(
-      forTheAction(endingFor(gated, loupeTool(), ACTION_SETTING_NAMES)),
+      forTheAction(endingFor(gated, GITHUB_WORDS, loupeTool(), ACTION_SETTING_NAMES)),
       gated,
     );
     const ending = readOnly ? withReadOnlyNote(ended) : ended;

@@ -7,9 +7,9 @@
 import fs from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { isLoupeError } from "../domain/errors.ts";
-import type { GitHubReview } from "../github/review-request.ts";
-import { createConversationApi } from "../github/conversation-api.ts";
-import type { GitHubClient } from "../github/octokit.ts";
+import type { GitHubReview } from "../domain/review-request.ts";
+import { createConversationApi } from "../forges/github/conversation-api.ts";
+import type { GitHubClient } from "../forges/github/octokit.ts";
 import { commandRequest, toActionEvent } from "./action-event.ts";
 import { type ActionSettings, readActionSettings } from "./action-inputs.ts";
 import { annotation, type Write } from "./action-log.ts";

@@ -1,6 +1,6 @@
 // `loupe gitlab-ci`: the job of Loupe's GitLab CI/CD component (templates/review.yml). It reviews
 // the merge request of the merge request pipeline it runs in with the App's own GitLab runner
-// (jobs/run-gitlab-review.ts on host/gitlab), and publishes the same review — draft notes and the
+// (forges/gitlab/run-gitlab-review.ts on the GitLab host), and publishes the same review — draft notes and the
 // summary note — without a commit status: the job is the merge request's status. The job's
 // checkout is never read: the configuration and guidance come from the default branch through
 // GitLab's API, the two commits from the target project over git.
@@ -9,15 +9,15 @@
 // without the project's variables: without GITLAB_TOKEN the job prints one line saying so and
 // passes, so a contributor's pipeline is not failed for what only a maintainer can set.
 
+import { gateReached } from "../action/action-report.ts";
 import { CliSettingsSchema } from "../config/cli-settings.ts";
 import { readEnvOrThrow } from "../config/read-env.ts";
 import { LoupeError } from "../domain/errors.ts";
 import { SEVERITIES, type Severity } from "../domain/finding.ts";
 import { redactSecrets, registerSecret } from "../domain/redact.ts";
-import { gateReached } from "../action/action-report.ts";
-import { gitLabApi, tokenUser } from "../host/gitlab/gitlab-api.ts";
+import { gitLabApi, tokenUser } from "../forges/gitlab/gitlab-api.ts";
+import { runGitLabReview } from "../forges/gitlab/run-gitlab-review.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
-import { runGitLabReview } from "../jobs/run-gitlab-review.ts";
 import { newJob } from "../jobs/review-job.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { VALUE_OPTIONS } from "./help.ts";

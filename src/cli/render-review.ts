@@ -2,11 +2,11 @@
 // what the App would post for it: the review body exactly as the App renders it (summary,
 // "Outside the diff", notes) and each inline comment with the line it would be anchored to.
 
-import { type Cost, describeSpend } from "../domain/spend.ts";
 import type { ReviewCoverage } from "../domain/coverage.ts";
-import { renderCoverage } from "../github/coverage-output.ts";
+import { type Cost, describeSpend } from "../domain/spend.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";
+import { renderCoverage } from "../report/coverage-output.ts";
 import { codeSpan } from "../review/markdown-escape.ts";
 import { serializeBlocks } from "../review/markdown-serialize.ts";
 import { renderCliMarkdown as renderResultMarkdown } from "../review/render-cli.ts";

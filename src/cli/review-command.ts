@@ -1,6 +1,6 @@
 // `loupe review`: runs the App's review pipeline on a local repository (or a clone URL) with the
 // provider configured in the environment, with the repository configuration the App would use
-// (host/local/config-file.ts), and prints the result with what the App would post for it. Exit 0 on
+// (forges/local/config-file.ts), and prints the result with what the App would post for it. Exit 0 on
 // final_review (or when the App would skip the change), 1 on any other termination reason, 2 on
 // bad usage/configuration.
 
@@ -8,12 +8,12 @@ import { CliSettingsSchema } from "../config/cli-settings.ts";
 import { loupeTool } from "../config/loupe-version.ts";
 import { readEnvOrThrow } from "../config/read-env.ts";
 import { LoupeError } from "../domain/errors.ts";
-import { localHost } from "../host/local/local-host.ts";
+import { localHost } from "../forges/local/local-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { describeGuidance } from "../pipeline/describe-guidance.ts";
-import type { ConfigError, ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { reviewSarif } from "../pipeline/machine-review.ts";
 import { startReviewDeadline } from "../pipeline/review-deadline.ts";
+import type { ConfigError, ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import { VALUE_OPTIONS } from "./help.ts";
 import type { CliIo } from "./io.ts";

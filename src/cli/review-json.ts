@@ -4,7 +4,7 @@
 
 import { loupeTool } from "../config/loupe-version.ts";
 import type { ReviewCoverage } from "../domain/coverage.ts";
-import { gitHubComment } from "../github/github-comment.ts";
+import { gitHubComment } from "../forges/github/github-comment.ts";
 import { reviewDocument } from "../pipeline/machine-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";

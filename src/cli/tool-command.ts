@@ -5,7 +5,7 @@
 // line on stderr, before any repository is opened.
 
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
-import { openRepository } from "../host/local/open-repository.ts";
+import { openRepository } from "../forges/local/open-repository.ts";
 import { createToolRegistry, isToolName, parseToolArguments } from "../tools/registry.ts";
 import { TOOL_NAMES, type ToolName } from "../tools/types.ts";
 import type { Workspace } from "../workspace/types.ts";

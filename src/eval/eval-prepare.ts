@@ -10,7 +10,7 @@ import { ProbotOctokit } from "probot";
 import type { CliIo } from "../cli/io.ts";
 import { httpUrl } from "../config/http-url.ts";
 import { registerSecret } from "../domain/redact.ts";
-import type { GitHubClient } from "../github/octokit.ts";
+import type { GitHubClient } from "../forges/github/octokit.ts";
 import { type EvalArgs, one } from "./eval-args.ts";
 import { writeJson } from "./eval-files.ts";
 import { type GoldenPull, pullAddress, pullKey } from "./golden-file.ts";

@@ -4,7 +4,7 @@
 // since a retry of a job whose pull request was freed is taken for stale and would end unseen.
 
 import { UnrecoverableError } from "bullmq";
-import { GitHubUnavailableError } from "../github/unavailable.ts";
+import { GitHubUnavailableError } from "../forges/github/unavailable.ts";
 import { errorDetail } from "../log/error-detail.ts";
 
 /** Any other rejection is BullMQ's to retry, as before. */

@@ -4,13 +4,13 @@
 
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
-import type { KnownRun } from "../check-runs/check-runs.ts";
 import { type CancelReason, isCancelReason } from "../domain/cancel-reason.ts";
-import type { ReviewRequest } from "../github/review-request.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
+import type { KnownRun } from "../forges/github/check-runs/check-runs.ts";
 import type { JobRunner } from "../jobs/review-queue.ts";
-import type { DependencyState } from "../metrics/dependency-state.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
+import type { DependencyState } from "../metrics/dependency-state.ts";
 import { type Announcements, createAnnouncements } from "./announcement.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming, REVIEW_QUEUE_NAME } from "./fleet-timing.ts";
 import { createPrState, type PrState } from "./pr-state.ts";

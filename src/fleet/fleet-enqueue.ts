@@ -6,7 +6,7 @@
 
 import { randomUUID } from "node:crypto";
 import type { CancelReason } from "../domain/cancel-reason.ts";
-import type { ReviewRequest } from "../github/review-request.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
 import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
 import type { EnqueueOutcome } from "../jobs/review-queue.ts";
 import type { FleetContext } from "./fleet-context.ts";

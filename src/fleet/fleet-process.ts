@@ -5,9 +5,9 @@
 // pub/sub channel, or the shutdown's hand-back) or by its own poll of the pull request's state.
 
 import { DelayedError, type Job, WaitingError } from "bullmq";
-import type { KnownRun } from "../check-runs/check-runs.ts";
 import type { CancelReason } from "../domain/cancel-reason.ts";
-import { queueKey } from "../github/review-request.ts";
+import { queueKey } from "../domain/review-request.ts";
+import type { KnownRun } from "../forges/github/check-runs/check-runs.ts";
 import type { ReviewJob } from "../jobs/review-job.ts";
 import { failedJob } from "./failed-job.ts";
 import { decodeReason, type FleetContext, type StoredJob } from "./fleet-context.ts";

@@ -18,7 +18,7 @@
 import type { Redis } from "ioredis";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { decideReview, type PrRefusal } from "../domain/pr-rules.ts";
-import { queueKey } from "../github/review-request.ts";
+import { queueKey } from "../domain/review-request.ts";
 
 export type Decision =
   | {
@@ -111,7 +111,7 @@ export interface PrTarget {
   readonly repo: string;
   readonly pullNumber: number;
   readonly installationId: number;
-  /** A GitLab merge request's keys are its own (github/review-request.ts's queueKey). */
+  /** A GitLab merge request's keys are its own (domain/review-request.ts's queueKey). */
   readonly forge?: "gitlab";
 }
 

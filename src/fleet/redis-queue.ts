@@ -12,7 +12,7 @@
 
 import { Worker } from "bullmq";
 import { type CancelReason, isCancelReason } from "../domain/cancel-reason.ts";
-import { queueKey } from "../github/review-request.ts";
+import { queueKey } from "../domain/review-request.ts";
 import type { ReviewQueue } from "../jobs/review-queue.ts";
 import { shutDown } from "../jobs/shutdown.ts";
 import { errorDetail } from "../log/error-detail.ts";

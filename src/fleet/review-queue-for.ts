@@ -3,7 +3,7 @@
 // runner; a job that leaves the line without running has its queued check run cancelled.
 
 import type { CancelReason } from "../domain/cancel-reason.ts";
-import type { ReviewRequest } from "../github/review-request.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
 import { createReviewQueue } from "../jobs/queue.ts";
 import type { JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
 import { errorDetail } from "../log/error-detail.ts";

@@ -7,6 +7,7 @@
 import type { HeadComparison } from "../conversation/review-scope.ts";
 import type { ReviewThread } from "../conversation/review-thread.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { GuidanceSource } from "../guidance/types.ts";
 import type { ReferenceSyntax } from "../review/wide-references.ts";
@@ -20,15 +21,6 @@ export interface HostRepository {
   readonly host: string;
   /** How the host links references in rendered text; absent: as GitHub does. */
   readonly references?: ReferenceSyntax;
-}
-
-/** One pull request at one head: what a review, a reply or a queue names. */
-export interface ReviewTarget {
-  readonly owner: string;
-  readonly repo: string;
-  readonly pullNumber: number;
-  /** The head the request names; a host may find the pull request has moved on since. */
-  readonly headSha: string;
 }
 
 /** The repository's configuration file as a host reads it: its text, none, or why it cannot be read. */
@@ -163,6 +155,8 @@ export type FetchWorkspace<W extends WorkspaceHandle = Workspace> = (
 /** W: the workspace as the host's fetch makes it (a Workspace, or a handle to one in a worker thread). */
 export interface PullRequestHost<W extends WorkspaceHandle = Workspace> {
   readonly repository: HostRepository;
+  /** How the texts a review publishes name this forge, its change and its rerun. */
+  readonly words: ForgeWords;
   pullRequest(): Promise<PullRequest>;
   repoConfig(): Promise<HostConfigFile>;
   changes(pullRequest: PullRequest): Promise<ChangeSet>;

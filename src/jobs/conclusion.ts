@@ -3,7 +3,7 @@
 // trouble (budgets, the provider, bad model output) must never block a merge.
 
 import type { TerminationReason } from "../domain/outcome.ts";
-import type { CheckConclusion } from "../github/check-run.ts";
+import type { CheckConclusion } from "../report/review-report.ts";
 
 export function conclusionFor(reason: TerminationReason, gateFailed: boolean): CheckConclusion {
   if (reason === "cancelled") return "cancelled";

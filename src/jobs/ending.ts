@@ -3,14 +3,16 @@
 // draft skip is not remembered, so ready_for_review on the same SHA still gets its review).
 // Every ending's text closes with the agents' document in a hidden block (review-json-block.ts).
 
-import { reviewJsonBlock } from "../check-runs/review-json-block.ts";
-import { cancelledOutput, configErrorOutput, failureOutput } from "../check-runs/texts.ts";
 import { loupeTool } from "../config/loupe-version.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import { ENVIRONMENT_NAMES, type SettingNames } from "../domain/setting-names.ts";
-import { CHECK_RUN_TEXT_LIMIT, type CheckRunEnding, type CheckRunOutput } from "../github/check-run.ts";
-import { renderCheckRunOutput, renderSkipOutput, withMachineBlock } from "../github/check-run-output.ts";
+import { CHECK_RUN_TEXT_LIMIT, type CheckRunEnding } from "../forges/github/check-run.ts";
+import { reviewJsonBlock } from "../forges/github/check-runs/review-json-block.ts";
+import { cancelledOutput, configErrorOutput, failureOutput } from "../forges/github/check-runs/texts.ts";
 import { type LoupeTool, reviewDocument } from "../pipeline/machine-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
+import { renderCheckRunOutput, renderSkipOutput, withMachineBlock } from "../report/check-run-output.ts";
+import type { CheckRunOutput } from "../report/review-report.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import type { ReferenceSyntax } from "../review/wide-references.ts";
 import { conclusionFor } from "./conclusion.ts";
@@ -29,11 +31,13 @@ function withDocument(output: CheckRunOutput, block: string): CheckRunOutput {
 }
 
 /**
- * `names`: how the texts name settings where they are read (the Action: its inputs);
- * `references`: the host's, where the texts are also a note there (GitLab's summary note).
+ * `words`: how the texts name the forge that shows them; `names`: how they name settings where
+ * they are read (the Action: its inputs); `references`: the host's, where the texts are also a note
+ * there (GitLab's summary note).
  */
 export function endingFor(
   outcome: ReviewOutcome,
+  words: ForgeWords,
   tool: LoupeTool = loupeTool(),
   names: SettingNames = ENVIRONMENT_NAMES,
   references?: ReferenceSyntax,
@@ -49,19 +53,19 @@ export function endingFor(
     case "config_invalid":
       return {
         conclusion: "action_required",
-        output: withDocument(configErrorOutput(outcome.errors), block),
+        output: withDocument(configErrorOutput(outcome.errors, words), block),
         remember: false,
       };
     case "cancelled":
       return {
         conclusion: "cancelled",
-        output: withDocument(cancelledOutput(outcome.reason), block),
+        output: withDocument(cancelledOutput(outcome.reason, words), block),
         remember: false,
       };
     case "failed":
       return {
         conclusion: "neutral",
-        output: withDocument(failureOutput(outcome.error), block),
+        output: withDocument(failureOutput(outcome.error, words), block),
         remember: false,
       };
     case "reviewed": {
@@ -77,7 +81,7 @@ export function endingFor(
         conclusion,
         output: renderCheckRunOutput({
           result,
-          conclusion,
+          ...(words.showsConclusion ? { conclusion } : {}),
           findingsBySeverity: plan?.findingsBySeverity ?? emptySeverityCounts(),
           filesReviewed: outcome.filesReviewed,
           filesSkipped: outcome.filesSkipped,

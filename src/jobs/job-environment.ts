@@ -3,7 +3,7 @@
 // configuration, the log, and Loupe's own login.
 
 import type { AppConfig } from "../config/app-config.ts";
-import type { GitHubClient } from "../github/octokit.ts";
+import type { GitHubClient } from "../forges/github/octokit.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";

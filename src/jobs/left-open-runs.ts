@@ -3,9 +3,10 @@
 // in progress. A run GitHub no longer has, or this installation can no longer reach, is forgotten;
 // any other failure leaves it recorded for the next start.
 
-import { cancelledOutput } from "../check-runs/texts.ts";
-import { completeCheckRun } from "../github/check-run.ts";
-import { type GitHubClient, httpStatus } from "../github/octokit.ts";
+import { completeCheckRun } from "../forges/github/check-run.ts";
+import { cancelledOutput } from "../forges/github/check-runs/texts.ts";
+import { type GitHubClient, httpStatus } from "../forges/github/octokit.ts";
+import { GITHUB_WORDS } from "../forges/github/words.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JournalLogger, OpenRunsJournal } from "./open-runs-journal.ts";
 
@@ -26,7 +27,7 @@ export async function completeLeftOpenRuns(options: {
         repo: run.repo,
         checkRunId: run.checkRunId,
         conclusion: "cancelled",
-        output: cancelledOutput({ kind: "shutdown" }),
+        output: cancelledOutput({ kind: "shutdown" }, GITHUB_WORDS),
         completedAt: new Date(now()),
       });
       await options.journal.settle(run);

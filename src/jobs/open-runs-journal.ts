@@ -9,7 +9,7 @@
 
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { GitHubClient } from "../github/octokit.ts";
+import type { GitHubClient } from "../forges/github/octokit.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { Logger } from "../log/job-logger.ts";
 

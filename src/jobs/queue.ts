@@ -8,7 +8,7 @@
 
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { decideReview } from "../domain/pr-rules.ts";
-import { queueKey, type ReviewRequest } from "../github/review-request.ts";
+import { queueKey, type ReviewRequest } from "../domain/review-request.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import { BoundedSet } from "./bounded-set.ts";
 import { newJob, type ReviewJob } from "./review-job.ts";

@@ -5,6 +5,7 @@
 // at the caps. A refusal says what was spent, the cap, and when it resets.
 
 import type { BudgetSettings } from "../config/budget-config.ts";
+import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
 import {
   type BudgetCounter,
   type BudgetOwner,
@@ -14,7 +15,6 @@ import {
   tightestPerPullRequest,
   unitsOf,
 } from "../domain/budget.ts";
-import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
 import { costOf } from "../domain/spend.ts";
 import type { Admission, ReviewBudget } from "../pipeline/budget-step.ts";
 import { commandHandle, commandText } from "../pipeline/command-text.ts";

@@ -2,8 +2,8 @@
 // the check run made for it before it ran, and which attempt this is. Nothing in it is tied to a
 // process (no client, no callback): whoever runs it authenticates as the installation itself.
 
-import type { KnownRun } from "../check-runs/check-runs.ts";
-import type { ReviewRequest } from "../github/review-request.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
+import type { KnownRun } from "../forges/github/check-runs/check-runs.ts";
 
 export interface ReviewJob {
   readonly request: ReviewRequest;

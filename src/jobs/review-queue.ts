@@ -4,8 +4,8 @@
 // it rejects when the queue cannot take it at all (Redis unreachable), so the webhook is not
 // acknowledged and GitHub keeps a failed delivery that can be redelivered.
 
-import type { KnownRun } from "../check-runs/check-runs.ts";
-import type { ReviewRequest } from "../github/review-request.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
+import type { KnownRun } from "../forges/github/check-runs/check-runs.ts";
 import type { ReviewJob } from "./review-job.ts";
 
 /** What the runner reports back: `remember` marks the SHA as reviewed (skips for drafts do not). */

@@ -3,14 +3,15 @@
 // by the pipeline, and the installation token is forgotten only after the last text that could
 // quote it was published.
 
-import type { CheckRuns, KnownRun, OpenCheckRun } from "../check-runs/check-runs.ts";
 import { slugOf } from "../conversation/command.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
-import { retryWithin } from "../github/retry-deadline.ts";
-import type { SecondaryRetryOptions } from "../github/retry-secondary.ts";
-import { queueKey } from "../github/review-request.ts";
-import { GitHubUnavailableError, isGitHubUnavailable } from "../github/unavailable.ts";
-import { reviewOnGitHub } from "../host/github/review-on-github.ts";
+import { queueKey } from "../domain/review-request.ts";
+import type { CheckRuns, KnownRun, OpenCheckRun } from "../forges/github/check-runs/check-runs.ts";
+import { retryWithin } from "../forges/github/retry-deadline.ts";
+import type { SecondaryRetryOptions } from "../forges/github/retry-secondary.ts";
+import { reviewOnGitHub } from "../forges/github/review-on-github.ts";
+import { GitHubUnavailableError, isGitHubUnavailable } from "../forges/github/unavailable.ts";
+import { GITHUB_WORDS } from "../forges/github/words.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { ReviewEnding } from "../metrics/review-ended.ts";
 import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
@@ -94,7 +95,7 @@ export async function runReview<W extends WorkspaceHandle>(
     },
   };
   return await reviewOnGitHub(review, async (outcome) => {
-    const ending = endingFor(outcome);
+    const ending = endingFor(outcome, GITHUB_WORDS);
     // Handed back to the shared queue: the run stays open for the replica that takes the job over
     // (the settlement is then `remember: false`, as for every aborted job).
     if (signal.aborted && isCancelReason(signal.reason) && signal.reason.kind === "handback") {

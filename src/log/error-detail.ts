@@ -1,12 +1,12 @@
 // What went wrong, for the operator's log: the check run and the pull request only ever say a
-// short public reason (check-runs/texts.ts), so the log is where an operator learns why. One line,
+// short public reason (forges/github/check-runs/texts.ts), so the log is where an operator learns why. One line,
 // redacted, bounded: the error's class and message, GitHub's status and the request it answered,
 // the first frames of an unexpected error's stack, and the cause it wraps.
 
 import { LoupeError } from "../domain/errors.ts";
+import { httpStatus } from "../domain/http-status.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import { cutCodePoints } from "../domain/text.ts";
-import { httpStatus } from "../domain/http-status.ts";
 
 const MAX_DETAIL_CHARS = 1_000;
 const STACK_FRAMES = 3;

@@ -5,6 +5,7 @@
 
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { type AuthorPolicy, authorVerdict, stricterPolicy } from "../domain/author-policy.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { HostPeople } from "../host/pull-request-host.ts";
 import { commandHandle, commandText } from "./command-text.ts";
@@ -23,6 +24,8 @@ export async function decideAuthor(input: {
   readonly pullRequest: PullRequest;
   readonly asked: boolean;
   readonly people: HostPeople | undefined;
+  /** How the texts name the change. */
+  readonly words: ForgeWords;
   /** The handle commands mention (review-pull-request.ts); absent or failing: "mentioning Loupe". */
   readonly mention?: () => Promise<string>;
 }): Promise<ReviewOutcome | null> {
@@ -42,7 +45,7 @@ export async function decideAuthor(input: {
   const command = commandText(await commandHandle(input.mention), "review");
   return skipped(
     "author_not_allowed",
-    `Automatic reviews are for pull requests by ${WHO[policy]} (\`auto_review_authors: ${policy}\`). ` +
+    `Automatic reviews are for ${input.words.change}s by ${WHO[policy]} (\`auto_review_authors: ${policy}\`). ` +
       `Someone with write access can start this review with ${command}.`,
   );
 }

@@ -6,6 +6,7 @@ import { type AttributeReason, type GitAttributes, NO_ATTRIBUTES } from "../conf
 import { isPathIncludedInSlices } from "../config/paths-in-slices.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import { TimeSlices } from "../domain/time-slices.ts";
 import { filterInSlices } from "./filter-in-slices.ts";
 import { type ReviewOutcome, skipped } from "./review-outcome.ts";
@@ -23,6 +24,7 @@ export type ChangeStep =
 export async function selectChange(
   changes: ChangeSet,
   config: RepoConfig,
+  words: ForgeWords,
   attributes: GitAttributes = NO_ATTRIBUTES,
 ): Promise<ChangeStep> {
   if (changes.headMovedTo !== null) {
@@ -36,7 +38,7 @@ export async function selectChange(
     const count = changes.filesTruncated ? `${listed}+` : `${listed}`;
     return skipped(
       "too_many_files",
-      `The pull request changes ${count} files; \`max_files\` is ${config.max_files}.`,
+      `The ${words.change} changes ${count} files; \`max_files\` is ${config.max_files}.`,
     );
   }
   // Compiling the lists and matching a long name can each take a while: both in time slices.

@@ -1,7 +1,8 @@
-// One publishable sentence for an error: a Loupe code, GitHub's HTTP status, or the network
-// failure that kept GitHub from answering (Octokit reports a refused connection as a status 500,
-// which read as "GitHub answered HTTP 500" when GitHub never answered), never a message (provider
-// bodies, paths and tokens never reach a check run or a review). The host is GitHub's API host.
+// One publishable sentence for an error: a Loupe code, the forge's HTTP status, or the network
+// failure that kept the forge from answering (Octokit reports a refused connection as a status 500,
+// which read as "answered HTTP 500" when the forge never answered), never a message (provider
+// bodies, paths and tokens never reach a report or a review). `forge` names it in the forge's own
+// words; the host is the forge's API host.
 
 import { type ErrorKind, errorKind } from "../domain/error-kind.ts";
 import { isLoupeError } from "../domain/errors.ts";
@@ -26,14 +27,14 @@ function requestHost(error: unknown): string | null {
   }
 }
 
-export function describeFailure(error: unknown): string {
+export function describeFailure(error: unknown, forge: string): string {
   if (isLoupeError(error)) return `Loupe stopped with \`${error.code}\`.`;
   const network = NETWORK[errorKind(error)];
   if (network !== undefined) {
     const host = requestHost(error);
-    return `GitHub did not answer: ${network}${host === null ? "" : ` to \`${host}\``}.`;
+    return `${forge} did not answer: ${network}${host === null ? "" : ` to \`${host}\``}.`;
   }
   const status = httpStatus(error);
-  if (status !== undefined) return `GitHub answered HTTP ${status}.`;
+  if (status !== undefined) return `${forge} answered HTTP ${status}.`;
   return "An unexpected internal error occurred.";
 }

@@ -7,8 +7,8 @@
 
 import { FINDER_ANGLES } from "../llm/finder-angles.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
-import { mergePasses } from "./merge-passes.ts";
 import { runLoopSequence } from "./loop-sequence.ts";
+import { mergePasses } from "./merge-passes.ts";
 import { withinGrant } from "./pass-budget.ts";
 import { type PassesStep, type PassesStepInput, passesStep } from "./passes-step.ts";
 import type { ReviewPorts } from "./review-ports.ts";

@@ -27,12 +27,13 @@ export async function prepareReview<W extends WorkspaceHandle>(
 ): Promise<Prepared | ReviewOutcome> {
   const pullRequest = await host.pullRequest();
   const runId = await run.started(pullRequest);
-  if (!pullRequest.open) return skipped("closed", "The pull request is closed.");
+  if (!pullRequest.open) return skipped("closed", `The ${host.words.change} is closed.`);
   const settings = await decideSettings({
     configFile: await host.repoConfig(),
     parse: ports.parseRepoConfig,
     pullRequest,
     asked: run.asked,
+    words: host.words,
     ...mentionOf(run),
   });
   if (settings.kind !== "settings") return settings;
@@ -43,11 +44,12 @@ export async function prepareReview<W extends WorkspaceHandle>(
     pullRequest,
     asked: run.asked,
     people: host.people,
+    words: host.words,
     ...mentionOf(run),
   });
   if (author !== null) return author;
   const changes = await host.changes(pullRequest);
-  const change = await selectChange(changes, config, await readGitAttributes(host));
+  const change = await selectChange(changes, config, host.words, await readGitAttributes(host));
   if (change.kind !== "change") return change;
   const guidance = await loadGuidance({
     source: host.guidance.source,

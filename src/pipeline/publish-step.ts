@@ -50,13 +50,15 @@ export async function publishStep(input: PublishStepInput): Promise<Published> {
         allInBody: plan.allInBody,
       });
       if (outcome.kind === "posted" && outcome.allInBody && plan.comments.length > 0) {
-        notes.push("GitHub refused the inline comments, so every finding is in the review body.");
+        notes.push(
+          `${host.words.forge} refused the inline comments, so every finding is in the review body.`,
+        );
       }
       log.info({ review: outcome.kind }, "review published");
       if (outcome.kind === "posted") posted = plan.ledger.fresh;
     } catch (error) {
       log.warn({ error: errorDetail(error) }, "review not posted");
-      notes.push(`The review could not be posted: ${describeFailure(error)}`);
+      notes.push(`The review could not be posted: ${describeFailure(error, host.words.forge)}`);
       return { notes, failed: true, findings: { posted: 0, fixed: 0 }, plan };
     }
   }
@@ -75,7 +77,9 @@ export async function publishStep(input: PublishStepInput): Promise<Published> {
       if (line !== null) notes.push(line);
     } catch (error) {
       log.warn({ error: errorDetail(error) }, "threads not checked for resolution");
-      notes.push(`Loupe's earlier threads could not be checked for resolution: ${describeFailure(error)}`);
+      notes.push(
+        `Loupe's earlier threads could not be checked for resolution: ${describeFailure(error, host.words.forge)}`,
+      );
     }
   }
   return { notes, failed: false, findings: { posted, fixed }, plan: counted };

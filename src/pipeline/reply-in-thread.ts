@@ -5,6 +5,7 @@
 // has no check run: what one would say goes in the thread, and an early end posts why. A host
 // without threads has nothing to answer in: the reply is skipped before any other question.
 
+import type { RepoConfigResult } from "../config/repo-config.ts";
 import { locateReply, type ReplySkipReason } from "../conversation/locate-reply.ts";
 import { isBotComment } from "../conversation/review-thread.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
@@ -13,9 +14,8 @@ import { redactSecrets } from "../domain/redact.ts";
 import type { HostThreads, PullRequestHost } from "../host/pull-request-host.ts";
 import type { FindingStatus, ThreadReply } from "../llm/reply-schema.ts";
 import type { ToolLoopResult } from "../llm/types.ts";
-import type { JobLogger } from "../log/job-logger.ts";
 import { errorDetail } from "../log/error-detail.ts";
-import type { RepoConfigResult } from "../config/repo-config.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import { renderReplyFailure, renderReplyRefused, renderThreadReply } from "../review/render-reply.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts";
@@ -60,8 +60,9 @@ export async function replyInThread<W extends WorkspaceHandle>(
 ): Promise<RepliedInThread> {
   const threads = host.threads;
   if (threads === undefined) return { outcome: { kind: "skipped", reason: "no_threads" }, result: null };
+  const { forge } = host.words;
   return await answerThread(host, threads, ports, run).catch(async (error: unknown) => ({
-    outcome: run.signal.aborted ? ({ kind: "cancelled" } as const) : await failed(threads, run, error),
+    outcome: run.signal.aborted ? ({ kind: "cancelled" } as const) : await failed(threads, run, error, forge),
     result: null,
   }));
 }
@@ -131,11 +132,16 @@ async function heldOrRefused(
 }
 
 /** Something failed outside the loop: the person is told, in the thread, and it is logged. */
-async function failed(threads: HostThreads, run: ReplyRun, error: unknown): Promise<ReplyOutcome> {
+async function failed(
+  threads: HostThreads,
+  run: ReplyRun,
+  error: unknown,
+  forge: string,
+): Promise<ReplyOutcome> {
   // A worker stopped for memory or time has a reason of its own, whose sentence says it all.
   const stopped = workerStopOf(error);
   const reason = stopped ?? "error";
-  const detail = stopped === null ? redactSecrets(describeFailure(error)).replace(/`/g, "") : null;
+  const detail = stopped === null ? redactSecrets(describeFailure(error, forge)).replace(/`/g, "") : null;
   run.log.warn({ comment: run.replyCommentId, error: errorDetail(error) }, "reply ended early");
   const body = renderReplyFailure({ reason, detail, answering: run.replyCommentId });
   await threads

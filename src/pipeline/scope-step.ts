@@ -4,9 +4,9 @@
 // nothing posted before, and no scope line: there is no earlier review to speak of.
 
 import type { RepoConfig } from "../config/repo-config-schema.ts";
-import type { ChangedFile } from "../domain/changed-file.ts";
 import { decideReviewScope, type ReviewScope } from "../conversation/review-scope.ts";
 import { configDigest } from "../conversation/review-state.ts";
+import type { ChangedFile } from "../domain/changed-file.ts";
 import type { HostHistory, HostPeople } from "../host/pull-request-host.ts";
 import { type LoupeHistory, NO_HISTORY, readLoupeHistory } from "./loupe-history.ts";
 

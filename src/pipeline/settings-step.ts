@@ -4,6 +4,7 @@
 
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { isPaused, PAUSE_LABEL } from "../conversation/pause-state.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { HostConfigFile } from "../host/pull-request-host.ts";
 import { commandHandle, commandText } from "./command-text.ts";
@@ -18,6 +19,8 @@ export async function decideSettings(input: {
   readonly pullRequest: PullRequest;
   /** A person asked for this review (re-run, command, the CLI): drafts, bots and pauses do not hold it. */
   readonly asked: boolean;
+  /** How the texts name the change and its rerun. */
+  readonly words: ForgeWords;
   /** The handle commands mention, looked up only for a text that says what to type. */
   readonly mention?: () => Promise<string>;
 }): Promise<SettingsStep> {
@@ -34,7 +37,7 @@ export async function decideSettings(input: {
   if (pr.draft && !config.review_drafts) {
     return skipped(
       "draft",
-      "Draft pull request (`review_drafts` is off). Loupe reviews it when it is marked ready.",
+      `Draft ${input.words.change} (\`review_drafts\` is off). Loupe reviews it when it is marked ready.`,
       false,
     );
   }
@@ -42,19 +45,19 @@ export async function decideSettings(input: {
     const review = commandText(await commandHandle(input.mention), "review");
     return skipped(
       "auto_review_off",
-      `\`auto_review\` is off in \`.github/loupe.yml\`: Loupe reviews when asked (${review}, or the Re-run button).`,
+      `\`auto_review\` is off in \`.github/loupe.yml\`: Loupe reviews when asked (${[review, input.words.besideCommand].filter(Boolean).join(", or ")}).`,
     );
   }
   if (isPaused(pr.labels)) {
     const handle = await commandHandle(input.mention);
     return skipped(
       "paused",
-      `Automatic reviews are paused on this pull request (label \`${PAUSE_LABEL}\`): ` +
+      `Automatic reviews are paused on this ${input.words.change} (label \`${PAUSE_LABEL}\`): ` +
         `${commandText(handle, "resume")} turns them back on, ${commandText(handle, "review")} reviews now.`,
     );
   }
   if (pr.author?.isBot === true && config.ignore_bots) {
-    return skipped("bot_author", "The pull request was opened by a bot (`ignore_bots` is on).");
+    return skipped("bot_author", `The ${input.words.change} was opened by a bot (\`ignore_bots\` is on).`);
   }
   return { kind: "settings", config };
 }

@@ -6,9 +6,9 @@
 import type { Context } from "probot";
 import { createPermissionCache, type PermissionCache } from "../conversation/permission-cache.ts";
 import { redactSecrets } from "../domain/redact.ts";
-import type { ReviewRequest } from "../github/review-request.ts";
-import { createConversationApi } from "../github/conversation-api.ts";
-import type { GitHubClient } from "../github/octokit.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
+import { createConversationApi } from "../forges/github/conversation-api.ts";
+import type { GitHubClient } from "../forges/github/octokit.ts";
 import { QueueUnavailableError } from "../jobs/queue-unavailable.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import { toCommentEvent } from "../webhooks/to-comment-event.ts";

@@ -7,10 +7,10 @@
 // so every branch is tested with nock and real payloads.
 
 import { type CommandName, mentionsBot, parseCommand } from "../conversation/command.ts";
+import type { ConversationApi } from "../conversation/conversation-api.ts";
 import { CLOSED_TEXT, helpText, pausedText, resumedText } from "../conversation/help-text.ts";
 import { decideAuthor } from "../conversation/permission.ts";
-import type { ConversationApi } from "../github/conversation-api.ts";
-import type { ReviewRequest } from "../github/review-request.ts";
+import type { ReviewRequest } from "../domain/review-request.ts";
 import type { CommentEvent } from "../webhooks/to-comment-event.ts";
 
 export interface ThreadReplyRequest {

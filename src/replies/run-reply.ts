@@ -6,7 +6,7 @@
 // and the metrics.
 
 import { setTimeout as sleep } from "node:timers/promises";
-import { gitHubHost } from "../host/github/github-host.ts";
+import { gitHubHost } from "../forges/github/github-host.ts";
 import type { JobEnvironment } from "../jobs/job-environment.ts";
 import { type AppBudget, replyBudgetFor } from "../jobs/review-budget.ts";
 import { type ReplyOutcome, replyInThread } from "../pipeline/reply-in-thread.ts";

@@ -2,9 +2,8 @@
 // and not to an issue, pull request or discussion (a link there adds a cross-reference to that
 // timeline). Everything else is shown as a code span: visible, not clickable.
 
-import type { ReferenceSyntax } from "./wide-references.ts";
-
 import type { Inline } from "./markdown-tree.ts";
+import type { ReferenceSyntax } from "./wide-references.ts";
 
 export interface RepositoryRef {
   readonly owner: string;

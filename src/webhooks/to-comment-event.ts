@@ -3,7 +3,7 @@
 // not read (re-running a command because someone fixed a typo would surprise), nor comments on
 // plain issues. Everything else about the comment (who wrote it, what it asks) is decided later.
 
-import type { CommentSource } from "../github/conversation-api.ts";
+import type { CommentSource } from "../conversation/conversation-api.ts";
 
 /** A comment on a pull request, whoever delivered it (the Action's workflow has no installation). */
 export interface PullRequestComment {

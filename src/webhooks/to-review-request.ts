@@ -12,8 +12,8 @@ import type {
   ReviewTrigger,
   SkippedEvent,
   SkipReason,
-} from "../github/review-request.ts";
-import { parseExternalId } from "../github/external-id.ts";
+} from "../domain/review-request.ts";
+import { parseExternalId } from "../forges/github/external-id.ts";
 
 export interface WebhookInput {
   readonly name: string;

@@ -5,7 +5,7 @@
 // title, and the agents' JSON (`ledger` and `resolved`), count the finding fixed, not still open.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { formatExternalId } from "../../src/github/external-id.ts";
+import { formatExternalId } from "../../src/forges/github/external-id.ts";
 import { runActionEntry } from "../support/action-runner.ts";
 import { review, stopTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";

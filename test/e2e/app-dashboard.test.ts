@@ -6,9 +6,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
-import { parseJsonLines } from "../support/json-lines.ts";
 import { pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
+import { parseJsonLines } from "../support/json-lines.ts";
 import {
   fakeWorldEnv,
   type LoupeProcess,

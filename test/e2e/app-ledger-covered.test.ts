@@ -7,7 +7,7 @@
 // left open for the conversation. None of those files makes the review incomplete.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { formatExternalId } from "../../src/github/external-id.ts";
+import { formatExternalId } from "../../src/forges/github/external-id.ts";
 import { review, stopTurn } from "../support/chat-turns.ts";
 import { pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createRepo } from "../support/git-fixture.ts";

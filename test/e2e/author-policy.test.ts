@@ -4,9 +4,9 @@
 // a maintainer's `@loupe review` then reviews it.
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
-import { formatExternalId } from "../../src/github/external-id.ts";
-import { requestKind } from "../support/realistic-model.ts";
+import { formatExternalId } from "../../src/forges/github/external-id.ts";
 import { issueCommentEvent, pullRequestEvent } from "../support/fake-github-payloads.ts";
+import { requestKind } from "../support/realistic-model.ts";
 import { type ServerWorld, startServerWorld } from "../support/server-world.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 

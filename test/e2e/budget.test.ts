@@ -5,7 +5,7 @@
 // maintainer's `@loupe review` may go past the cap (up to BUDGET_HARD_FACTOR) and is reviewed.
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
-import { formatExternalId } from "../../src/github/external-id.ts";
+import { formatExternalId } from "../../src/forges/github/external-id.ts";
 import { stopTurn } from "../support/chat-turns.ts";
 import { issueCommentEvent } from "../support/fake-github-payloads.ts";
 import { reviewThroughServer } from "../support/server-review.ts";

@@ -9,8 +9,8 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Queue } from "bullmq";
+import type { ReviewRequest } from "../../src/domain/review-request.ts";
 import { REVIEW_QUEUE_NAME } from "../../src/fleet/fleet-timing.ts";
-import type { ReviewRequest } from "../../src/github/review-request.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { type PullRequestFacts, pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";

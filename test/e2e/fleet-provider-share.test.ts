@@ -5,7 +5,7 @@
 // replica holds every replica's next request until five seconds after it.
 
 import { afterEach, expect, it } from "@jest/globals";
-import { formatExternalId } from "../../src/github/external-id.ts";
+import { formatExternalId } from "../../src/forges/github/external-id.ts";
 import { stopTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { pullRequestEvent } from "../support/fake-github-payloads.ts";

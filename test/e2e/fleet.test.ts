@@ -8,8 +8,8 @@ import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { type PullRequestFacts, pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
-import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import { startRealisticModel } from "../support/realistic-model.ts";
+import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import type { ScriptedProvider } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 

@@ -1,7 +1,8 @@
 // The finding ledger on GitLab through a real server process, the fake GitLab and a scripted
 // model: Loupe's finding on a merge request; a Reporter's 👎 award emoji dismisses nothing (a push
 // later the finding is still open); a Developer's 👎 dismisses it, and the dismissal holds through
-// a force-push that squashes the branch, the model raising the same finding again.
+// a force-push that squashes the branch, the model raising the same finding again. A Developer
+// resolving the thread of a finding whose line a push then changed counts it fixed, not dismissed.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { stopTurn } from "../support/chat-turns.ts";
@@ -41,21 +42,23 @@ const review = {
   }),
 };
 
+const clean = { body: stopTurn({ summary: "The constants are consistent.", findings: [], notes: [] }) };
+
 const hook = () => `${loupe.url}/api/gitlab/webhooks`;
 const summary = () => gitlab.notes.find((n) => n.body.startsWith("<!-- loupe:summary -->"))!.body;
 
 /** Pushes the branch to the fake GitLab, delivers the update with its oldrev, waits for the final status. */
-async function push(change: (repo: FixtureRepo) => void): Promise<string> {
-  const oldrev = fixture.revParse("change-v10");
-  fixture.checkout("change-v10");
+async function push(change: (repo: FixtureRepo) => void, branch = "change-v10", iid = 9): Promise<string> {
+  const oldrev = fixture.revParse(branch);
+  fixture.checkout(branch);
   change(fixture);
   fixture.checkout("main");
-  gitlab.pushBranch("team/values", fixture, "change-v10");
-  const head = gitlab.addMergeRequest({ project: "team/values", iid: 9, sourceBranch: "change-v10" }).diffRefs
+  gitlab.pushBranch("team/values", fixture, branch);
+  const head = gitlab.addMergeRequest({ project: "team/values", iid, sourceBranch: branch }).diffRefs
     .head_sha;
   const event = mergeRequestEvent({
     project: "team/values",
-    iid: 9,
+    iid,
     headSha: head,
     action: "update",
     oldrev,
@@ -76,10 +79,14 @@ beforeAll(async () => {
   fixture.write("src/values.ts", CHANGED);
   fixture.commit("v10 is 100");
   fixture.checkout("main");
+  fixture.branch("fix-v10");
+  fixture.write("src/values.ts", CHANGED);
+  fixture.commit("v10 is 100 here too");
+  fixture.checkout("main");
   github = await startFakeGitHub();
   gitlab = await startFakeGitLab();
   gitlab.addProject({ path: "team/values", source: fixture, members: { dev: 30, rep: 20 } });
-  provider = await startScriptedProvider([review, review, review]);
+  provider = await startScriptedProvider([review, review, review, review, clean]);
   const env = fakeWorldEnv({
     github,
     providerBaseURL: provider.baseURL,
@@ -128,5 +135,35 @@ describe("the finding ledger on a GitLab merge request", () => {
     expect(gitlab.notes.filter((n) => n.author === gitlab.username && n.type === "DiffNote")).toHaveLength(1);
     // The 👎 was read from GitLab's award emoji of Loupe's note.
     expect(gitlab.requests.some((r) => r.url.includes(`/notes/${finding.id}/award_emoji`))).toBe(true);
+  });
+
+  it("a Developer resolving a thread whose line a push then changed counts it fixed, not dismissed", async () => {
+    const head = gitlab.addMergeRequest({ project: "team/values", iid: 10, sourceBranch: "fix-v10" }).diffRefs
+      .head_sha;
+    const opened = mergeRequestEvent({ project: "team/values", iid: 10, headSha: head, action: "open" });
+    expect(await deliverGitLabEvent(hook(), GITLAB_SECRET, opened)).toBe(200);
+    await loupe.until(
+      () => gitlab.statuses.find((s) => s.sha === head && s.status !== "pending"),
+      "a review",
+    );
+    const finding = gitlab.notes.find(
+      (n) => n.iid === 10 && n.author === gitlab.username && n.type === "DiffNote",
+    )!;
+    expect(finding.body).toContain("v10 no longer equals its name");
+
+    gitlab.resolve(finding, "dev");
+    await push(
+      (repo) => {
+        repo.write("src/values.ts", CHANGED.replace("v10 = 100;", "v10 = 10; // restored"));
+        repo.commit("restore v10");
+      },
+      "fix-v10",
+      10,
+    );
+    const note = gitlab.notes
+      .filter((n) => n.iid === 10 && n.body.startsWith("<!-- loupe:summary -->"))
+      .at(-1)!;
+    expect(note.body).toContain("1 fixed");
+    expect(note.body).toContain("0 dismissed");
   });
 });

@@ -5,7 +5,7 @@
 // another pull request of the same repository is reviewed as usual.
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
-import { formatExternalId } from "../../src/github/external-id.ts";
+import { formatExternalId } from "../../src/forges/github/external-id.ts";
 import { stopTurn } from "../support/chat-turns.ts";
 import { pullRequestEvent } from "../support/fake-github-payloads.ts";
 import { createOneChangeRepo } from "../support/git-fixture.ts";

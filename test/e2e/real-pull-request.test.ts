@@ -5,9 +5,10 @@
 // no REVIEW_* override. It must end `final_review` with a posted review, and its check run must
 // say what it did with the large file and the lockfile.
 
-import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import fs from "node:fs";
 import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import { NOT_REVIEWED_SENTENCES } from "../../src/domain/coverage.ts";
 import {
   BINARY_PATH,
   createCommanderEsmRepo,
@@ -17,7 +18,6 @@ import {
   RENAMES,
   VENDORED_PATH,
 } from "../support/commander-fixture.ts";
-import { NOT_REVIEWED_SENTENCES } from "../../src/domain/coverage.ts";
 import type { KnownFinding } from "../support/realistic-model.ts";
 import { requestKind } from "../support/realistic-model.ts";
 import { reviewThroughServer } from "../support/server-review.ts";

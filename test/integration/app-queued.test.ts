@@ -4,7 +4,7 @@
 // cancelled. Nothing waits invisibly, nothing is left queued or in_progress.
 
 import { describe, expect, it } from "@jest/globals";
-import { formatExternalId } from "../../src/github/external-id.ts";
+import { formatExternalId } from "../../src/forges/github/external-id.ts";
 import type { ReviewPorts } from "../../src/pipeline/review-ports.ts";
 import {
   APP_ID,

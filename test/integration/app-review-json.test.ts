@@ -6,8 +6,8 @@
 // findings too long for GitHub's 65,535 characters.
 
 import { describe, expect, it } from "@jest/globals";
-import { CHECK_RUN_TEXT_LIMIT } from "../../src/github/check-run.ts";
-import type { BlockDocument } from "../../src/check-runs/review-json-block.ts";
+import { CHECK_RUN_TEXT_LIMIT } from "../../src/forges/github/check-run.ts";
+import type { BlockDocument } from "../../src/forges/github/check-runs/review-json-block.ts";
 import {
   expectCleanEnd,
   mockPublish,

@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "@jest/globals";
 import { Octokit } from "@octokit/rest";
 import { forTheAction } from "../../src/action/action-report.ts";
-import { failureOutput } from "../../src/check-runs/texts.ts";
+import { failureOutput } from "../../src/forges/github/check-runs/texts.ts";
+import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
 import { describeFailure } from "../../src/pipeline/describe-failure.ts";
 import { freePort } from "../support/loupe-process.ts";
 
@@ -25,7 +26,7 @@ describe("describeFailure", () => {
   it("says GitHub did not answer, and the host, when the connection is refused", async () => {
     const port = await freePort();
     const error = await failureOf(`http://127.0.0.1:${port}`);
-    expect(describeFailure(error)).toBe(
+    expect(describeFailure(error, GITHUB_WORDS.forge)).toBe(
       `GitHub did not answer: connection refused to \`127.0.0.1:${port}\`.`,
     );
   });
@@ -35,7 +36,7 @@ describe("describeFailure", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const error = await failureOf(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-      expect(describeFailure(error)).toBe("GitHub answered HTTP 502.");
+      expect(describeFailure(error, GITHUB_WORDS.forge)).toBe("GitHub answered HTTP 502.");
     } finally {
       server.close();
     }
@@ -43,7 +44,7 @@ describe("describeFailure", () => {
 
   it("tells the action's user to re-run the job, not to press the App's button", async () => {
     const port = await freePort();
-    const output = failureOutput(await failureOf(`http://127.0.0.1:${port}`));
+    const output = failureOutput(await failureOf(`http://127.0.0.1:${port}`), GITHUB_WORDS);
     expect(output.summary).toContain("Press **Re-run review**");
     const inAction = forTheAction({ conclusion: "neutral", output, remember: false });
     expect(inAction.output.summary).toBe(

@@ -4,7 +4,7 @@
 // A real redis-server; the check-run writes are held by the test.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { ReviewRequest } from "../../src/github/review-request.ts";
+import type { ReviewRequest } from "../../src/domain/review-request.ts";
 import { createRedisQueue } from "../../src/fleet/redis-queue.ts";
 import { QueueUnavailableError } from "../../src/jobs/queue-unavailable.ts";
 import type { ReviewJob } from "../../src/jobs/review-job.ts";

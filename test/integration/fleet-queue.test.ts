@@ -3,7 +3,7 @@
 // running heads) and the order in which installations get their turn.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { ReviewRequest } from "../../src/github/review-request.ts";
+import type { ReviewRequest } from "../../src/domain/review-request.ts";
 import { createRedisQueue } from "../../src/fleet/redis-queue.ts";
 import type { ReviewJob } from "../../src/jobs/review-job.ts";
 import type { JobSettlement, ReviewQueue } from "../../src/jobs/review-queue.ts";

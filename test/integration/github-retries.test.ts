@@ -9,8 +9,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import nock from "nock";
 import { ProbotOctokit } from "probot";
-import { observeGitHubRequests } from "../../src/github/observe-requests.ts";
-import type { GitHubClient } from "../../src/github/octokit.ts";
+import { observeGitHubRequests } from "../../src/forges/github/observe-requests.ts";
+import type { GitHubClient } from "../../src/forges/github/octokit.ts";
 
 let server: http.Server;
 let base = "";

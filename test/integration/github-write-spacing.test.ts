@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import nock from "nock";
 import { Probot } from "probot";
-import { DEFAULT_WRITE_SPACING_MS, withWriteSpacing } from "../../src/github/write-spacing.ts";
+import { DEFAULT_WRITE_SPACING_MS, withWriteSpacing } from "../../src/forges/github/write-spacing.ts";
 import { testPrivateKey } from "../support/probot-harness.ts";
 
 let server: http.Server;

@@ -5,9 +5,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { createGitLabWebhook, tokenMatches } from "../../src/http/gitlab-webhook.ts";
-import { checkGitLabAccess } from "../../src/host/gitlab/check-access.ts";
-import { gitLabApi } from "../../src/host/gitlab/gitlab-api.ts";
+import { checkGitLabAccess } from "../../src/forges/gitlab/check-access.ts";
+import { gitLabApi } from "../../src/forges/gitlab/gitlab-api.ts";
+import { createGitLabWebhook, tokenMatches } from "../../src/forges/gitlab/gitlab-webhook.ts";
 import { createReviewQueue } from "../../src/jobs/queue.ts";
 import type { ReviewJob } from "../../src/jobs/review-job.ts";
 import { NO_METRICS } from "../../src/metrics/metrics.ts";

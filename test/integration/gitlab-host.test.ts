@@ -1,11 +1,12 @@
 // The GitLab host against the fake GitLab, on what differs from GitHub: positions GitLab accepts
 // (new_line for an added line, old_line and new_line for a context line, line_range for a range),
 // a finding GitLab cannot place sending the whole review as one note, renames and paged diffs,
-// GitLab's 429 with Retry-After waited within the deadline, and the token only in headers.
+// GitLab's 429 with Retry-After waited within the deadline, the token only in headers, and a
+// thread outdated once a push changed its line (GitLab traces an unchanged one to the new diff).
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { GitLabError, gitLabApi } from "../../src/host/gitlab/gitlab-api.ts";
-import { gitLabHost } from "../../src/host/gitlab/gitlab-host.ts";
+import { GitLabError, gitLabApi } from "../../src/forges/gitlab/gitlab-api.ts";
+import { gitLabHost } from "../../src/forges/gitlab/gitlab-host.ts";
 import type { HostReview } from "../../src/host/pull-request-host.ts";
 import { fetchWorkspace } from "../../src/workspace/fetch.ts";
 import { type FakeGitLab, startFakeGitLab } from "../support/fake-gitlab.ts";
@@ -40,8 +41,11 @@ afterAll(async () => {
   repo?.dispose();
 });
 
-function makeHost(retry?: { sleep: (ms: number) => Promise<void>; deadline: number }) {
-  const mr = gitlab.addMergeRequest({ project: "team/app", iid: ++iid, sourceBranch: "change" });
+function makeHost(
+  retry?: { sleep: (ms: number) => Promise<void>; deadline: number },
+  sourceBranch = "change",
+) {
+  const mr = gitlab.addMergeRequest({ project: "team/app", iid: ++iid, sourceBranch });
   const host = gitLabHost({
     api: gitLabApi({
       url: gitlab.url,
@@ -130,6 +134,38 @@ describe("the GitLab host", () => {
     const threads = await host.history!.threads();
     const thread = threads.find((t) => t.comments[0]?.databaseId === finding.id)!;
     expect(thread.thumbsDown?.map((t) => t.user?.login)).toEqual(["dev", "rep", "lead"]);
+  });
+
+  it("reads a thread as outdated once a push changed its line, and as current when GitLab traced it", async () => {
+    repo.branch("traced", "change");
+    repo.checkout("main");
+    gitlab.pushBranch("team/app", repo, "traced");
+    const { host, mr } = makeHost(undefined, "traced");
+    await host.changes(await host.pullRequest());
+    await host.publisher!.publish(
+      review(
+        [
+          { path: "src/lines.ts", line: 3, body: "Added." },
+          { path: "src/lines.ts", line: 5, body: "Unchanged." },
+        ],
+        7,
+      ),
+    );
+    const [changed, kept] = ["Added.", "Unchanged."].map(
+      (body) => gitlab.notes.find((n) => n.iid === mr.iid && n.body.startsWith(body))!,
+    );
+    // A push adds a line above both and changes line 3: line 5 is traced to 6, line 3 is not.
+    repo.checkout("traced");
+    const now = `${repo.git("show", "traced:src/lines.ts")}\n`.replace("added = 2", "added = 3");
+    repo.write("src/lines.ts", `// header\n${now}`);
+    repo.commit("change line 3");
+    repo.checkout("main");
+    gitlab.pushBranch("team/app", repo, "traced");
+    gitlab.addMergeRequest({ project: "team/app", iid: mr.iid, sourceBranch: "traced" });
+    const threads = await host.history!.threads();
+    const thread = (note: typeof changed) => threads.find((t) => t.comments[0]?.databaseId === note!.id)!;
+    expect(thread(changed)).toMatchObject({ isOutdated: true, line: 3 });
+    expect(thread(kept)).toMatchObject({ isOutdated: false, line: 6 });
   });
 
   it("sends the whole review as one note when a finding cannot be placed, leaving no draft", async () => {

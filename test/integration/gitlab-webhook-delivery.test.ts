@@ -7,12 +7,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { createGitLabWebhook, type GitLabWebhook } from "../../src/http/gitlab-webhook.ts";
+import type { GitLabDelivery } from "../../src/forges/gitlab/gitlab-merge-request.ts";
+import { createGitLabWebhook, type GitLabWebhook } from "../../src/forges/gitlab/gitlab-webhook.ts";
 import { createReviewQueue } from "../../src/jobs/queue.ts";
 import type { ReviewJob } from "../../src/jobs/review-job.ts";
 import type { ReviewQueue } from "../../src/jobs/review-queue.ts";
 import { NO_METRICS } from "../../src/metrics/metrics.ts";
-import type { GitLabDelivery } from "../../src/webhooks/gitlab-merge-request.ts";
 import {
   deliverGitLabEvent,
   fakeGitLabHook,

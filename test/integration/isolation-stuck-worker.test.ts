@@ -6,7 +6,7 @@
 
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
-import { formatExternalId } from "../../src/github/external-id.ts";
+import { formatExternalId } from "../../src/forges/github/external-id.ts";
 import {
   expectCleanEnd,
   mockReviewStart,

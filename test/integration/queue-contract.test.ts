@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { CancelReason } from "../../src/domain/cancel-reason.ts";
-import type { ReviewRequest } from "../../src/github/review-request.ts";
+import type { ReviewRequest } from "../../src/domain/review-request.ts";
 import { createRedisQueue } from "../../src/fleet/redis-queue.ts";
 import { createReviewQueue } from "../../src/jobs/queue.ts";
 import type { ReviewJob } from "../../src/jobs/review-job.ts";

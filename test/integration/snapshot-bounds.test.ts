@@ -5,8 +5,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { isLoupeError } from "../../src/domain/errors.ts";
 import { openLocalRepository } from "../../src/workspace/open-local.ts";
-import { SNAPSHOT_MAX_DEPTH } from "../../src/workspace/snapshot-bounds.ts";
 import { createObjectStore, readCommitSnapshot } from "../../src/workspace/snapshot.ts";
+import { SNAPSHOT_MAX_DEPTH } from "../../src/workspace/snapshot-bounds.ts";
 import { createRepo } from "../support/git-fixture.ts";
 import { createTreeBombRepo } from "../support/tree-bomb-repo.ts";
 

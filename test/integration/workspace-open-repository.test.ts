@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { LoupeError } from "../../src/domain/errors.ts";
-import { openRepository } from "../../src/host/local/open-repository.ts";
+import { openRepository } from "../../src/forges/local/open-repository.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
 import { publishRepository } from "../support/git-server-repos.ts";

@@ -56,7 +56,8 @@ export interface FakeNote {
   readonly author: string;
   readonly created_at: string;
   readonly discussionId: string;
-  readonly position: FakePosition | null;
+  /** Moved to each new diff whose line GitLab can trace unchanged (fake-gitlab-positions.ts). */
+  position: FakePosition | null;
   resolved: boolean;
   resolvedBy?: string;
 }

@@ -18,6 +18,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { git, gitLabDiffs } from "./fake-gitlab-diffs.ts";
+import { tracePositions } from "./fake-gitlab-positions.ts";
 import { addNote, routeGitLab } from "./fake-gitlab-routes.ts";
 import type { FakeGitLabState, FakeMergeRequest, FakeNote } from "./fake-gitlab-state.ts";
 import type { FixtureRepo } from "./git-fixture.ts";
@@ -60,6 +61,8 @@ export interface FakeGitLab {
   }): FakeNote;
   /** A person's award emoji (e.g. thumbsdown) on a note. */
   award(note: FakeNote, name: string, user: string): void;
+  /** A person resolves the discussion `note` starts (PUT …/discussions/:id with resolved=true). */
+  resolve(note: FakeNote, user: string): void;
   addProject(options: {
     readonly path: string;
     readonly source: FixtureRepo | string;
@@ -174,6 +177,14 @@ export async function startFakeGitLab(
       if (!state.users.has(user)) state.users.set(user, state.nextId++);
       state.awards.push({ id: state.nextId++, noteId: note.id, name, user });
     },
+    resolve(note, user) {
+      if (!state.users.has(user)) state.users.set(user, state.nextId++);
+      // Resolving a discussion resolves each of its notes, by the one who resolved it (Discussion#resolve!).
+      for (const n of state.notes.filter((n) => n.discussionId === note.discussionId)) {
+        n.resolved = true;
+        n.resolvedBy = user;
+      }
+    },
     addNote(input) {
       const project = state.projects.get(input.project);
       const mr = project && state.mergeRequests.get(`${project.id}!${input.iid}`);
@@ -237,6 +248,8 @@ export async function startFakeGitLab(
       };
       if (!state.users.has(mr.author)) state.users.set(mr.author, state.nextId++);
       state.mergeRequests.set(`${project.id}!${input.iid}`, mr);
+      // Adding it again is a push to its source branch: GitLab traces its diff notes to the new diff.
+      tracePositions(project.gitdir, root, mr, state.notes);
       return mr;
     },
     pushBranch(path, source, branch) {

@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import nock from "nock";
 import { ProbotOctokit } from "probot";
-import type { GitHubClient } from "../../src/github/octokit.ts";
+import type { GitHubClient } from "../../src/forges/github/octokit.ts";
 
 export interface AnswerRequest {
   readonly method: string;

@@ -6,12 +6,12 @@
 
 import type { Finding } from "../../src/domain/finding.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
-import { renderCheckRunOutput } from "../../src/github/check-run-output.ts";
-import { outgoing } from "../../src/host/gitlab/gitlab-api.ts";
-import { SUMMARY_MARKER } from "../../src/host/gitlab/merge-request-status.ts";
-import { gitLabSuggestion } from "../../src/host/gitlab/suggestion.ts";
-import { summaryNoteText } from "../../src/jobs/run-gitlab-review.ts";
+import { outgoing } from "../../src/forges/gitlab/gitlab-api.ts";
+import { SUMMARY_MARKER } from "../../src/forges/gitlab/merge-request-status.ts";
+import { summaryNoteText } from "../../src/forges/gitlab/run-gitlab-review.ts";
+import { gitLabSuggestion } from "../../src/forges/gitlab/suggestion.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
+import { renderCheckRunOutput } from "../../src/report/check-run-output.ts";
 import type { InlineAnchor, PublishPlan } from "../../src/review/plan-types.ts";
 import { renderInlineComment, renderReviewBody } from "../../src/review/render.ts";
 import { renderThreadReply } from "../../src/review/render-reply.ts";

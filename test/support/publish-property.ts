@@ -12,8 +12,8 @@ import {
   PUBLISHED_INVISIBLE,
 } from "./gfm-oracle.ts";
 import { randomFields } from "./hostile-markdown.ts";
-import type { ModelFields, PublishRenderer, Rendered } from "./publish-renderers.ts";
 import { PROPERTY_RUNS, REPLAY } from "./property-runs.ts";
+import type { ModelFields, PublishRenderer, Rendered } from "./publish-renderers.ts";
 import { seededRandom } from "./seeded-random.ts";
 
 /** Cases per renderer: LOUPE_PROPERTY_RUNS (property-runs.ts), 1,000 by default, 10,000 deep. */

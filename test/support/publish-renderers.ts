@@ -1,16 +1,18 @@
 // Every renderer that publishes model text, driven with the same model-written fields, each with
 // the exact hidden markers it must carry and its GitHub length limit.
 
-import { configErrorOutput } from "../../src/check-runs/texts.ts";
 import type { Finding } from "../../src/domain/finding.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
-import { type CheckRunOutput, clampOutput } from "../../src/github/check-run.ts";
+import { clampOutput } from "../../src/forges/github/check-run.ts";
+import { configErrorOutput } from "../../src/forges/github/check-runs/texts.ts";
+import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
+import type { LoopResult } from "../../src/llm/types.ts";
 import {
   MAX_CHECK_RUN_FIELD,
   renderCheckRunOutput,
   renderSkipOutput,
-} from "../../src/github/check-run-output.ts";
-import type { LoopResult } from "../../src/llm/types.ts";
+} from "../../src/report/check-run-output.ts";
+import type { CheckRunOutput } from "../../src/report/review-report.ts";
 import { findingIdentity, identityMarker } from "../../src/review/finding-identity.ts";
 import { fingerprintMarker } from "../../src/review/fingerprint.ts";
 import type { InlineAnchor, PublishPlan } from "../../src/review/plan-types.ts";
@@ -277,7 +279,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
     render: (f) => {
       const errors = Array.from({ length: CONFIG_ERRORS }, () => ({ path: f.path, message: f.note }));
       return {
-        markdown: sent(configErrorOutput(errors)).summary,
+        markdown: sent(configErrorOutput(errors, GITHUB_WORDS)).summary,
         expectation: none,
         limit: MAX_CHECK_RUN_FIELD,
       };

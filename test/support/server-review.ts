@@ -2,7 +2,7 @@
 // its signed webhook delivered to the server, and its check run awaited until it is completed.
 
 import { expect } from "@jest/globals";
-import { formatExternalId } from "../../src/github/external-id.ts";
+import { formatExternalId } from "../../src/forges/github/external-id.ts";
 import type { FakeGitHub } from "./fake-github.ts";
 import type { CheckRun } from "./fake-github-checks.ts";
 import { pullRequestEvent } from "./fake-github-payloads.ts";

@@ -6,8 +6,9 @@ import { describe, expect, it } from "@jest/globals";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
 import { type AuthorPolicy, authorVerdict, stricterPolicy } from "../../src/domain/author-policy.ts";
 import type { PullRequest } from "../../src/domain/pull-request.ts";
-import { renderSkipOutput } from "../../src/github/check-run-output.ts";
+import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
 import { decideAuthor } from "../../src/pipeline/author-step.ts";
+import { renderSkipOutput } from "../../src/report/check-run-output.ts";
 
 const author = (association: string, login: string | null = "someone") => ({
   login,
@@ -66,6 +67,7 @@ describe("decideAuthor", () => {
 
   it("skips a stranger's pull request and says how a writer starts the review", async () => {
     const outcome = await decideAuthor({
+      words: GITHUB_WORDS,
       operatorPolicy: "members",
       config: defaultRepoConfig(),
       pullRequest: pr("NONE"),
@@ -81,6 +83,7 @@ describe("decideAuthor", () => {
   it("gives the exact command to copy with the handle commands mention, as the check run shows it", async () => {
     const skip = (mention?: () => Promise<string>) =>
       decideAuthor({
+        words: GITHUB_WORDS,
         operatorPolicy: "members",
         config: defaultRepoConfig(),
         pullRequest: pr("NONE"),
@@ -102,6 +105,7 @@ describe("decideAuthor", () => {
     const config = { ...defaultRepoConfig(), auto_review_authors: "writers" as const };
     expect(
       await decideAuthor({
+        words: GITHUB_WORDS,
         operatorPolicy: "writers",
         config,
         pullRequest: pr("NONE"),
@@ -116,7 +120,13 @@ describe("decideAuthor", () => {
     const local = { ...pr("NONE"), number: null, url: null, title: null, author: null };
     for (const operatorPolicy of ["members", "writers"] as const) {
       const input = { operatorPolicy, config: defaultRepoConfig(), pullRequest: local, asked: false };
-      expect(await decideAuthor({ ...input, people: people([]) })).toBeNull();
+      expect(
+        await decideAuthor({
+          words: GITHUB_WORDS,
+          ...input,
+          people: people([]),
+        }),
+      ).toBeNull();
     }
     expect(asked.length).toBe(before);
   });
@@ -124,8 +134,20 @@ describe("decideAuthor", () => {
   it("asks the host for write access under writers, and a repository cannot loosen the operator", async () => {
     const config = { ...defaultRepoConfig(), auto_review_authors: "everyone" as const };
     const input = { operatorPolicy: "writers" as const, config, pullRequest: pr("MEMBER"), asked: false };
-    expect(await decideAuthor({ ...input, people: people(["stranger"]) })).toBeNull();
-    expect(await decideAuthor({ ...input, people: people([]) })).toMatchObject({
+    expect(
+      await decideAuthor({
+        words: GITHUB_WORDS,
+        ...input,
+        people: people(["stranger"]),
+      }),
+    ).toBeNull();
+    expect(
+      await decideAuthor({
+        words: GITHUB_WORDS,
+        ...input,
+        people: people([]),
+      }),
+    ).toMatchObject({
       code: "author_not_allowed",
     });
     expect(asked).toEqual(["stranger", "stranger"]);
@@ -134,6 +156,7 @@ describe("decideAuthor", () => {
   it("lets a repository tighten members to writers", async () => {
     const config = { ...defaultRepoConfig(), auto_review_authors: "writers" as const };
     const outcome = await decideAuthor({
+      words: GITHUB_WORDS,
       operatorPolicy: "members",
       config,
       pullRequest: pr("COLLABORATOR"),

@@ -2,7 +2,7 @@
 // inside a construct whose rest would then be read as live Markdown (judged by GFM parsers).
 
 import { describe, expect, it } from "@jest/globals";
-import { clampOutput, clampText } from "../../src/github/check-run.ts";
+import { clampOutput, clampText } from "../../src/forges/github/check-run.ts";
 import { serializeBlocks } from "../../src/review/markdown-serialize.ts";
 import { code, codeBlock, paragraph, text } from "../../src/review/markdown-tree.ts";
 import { allProblems, cmarkJudges, cmarkOracle, micromarkOracle } from "../support/gfm-oracle.ts";

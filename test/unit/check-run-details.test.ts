@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { ACTION_SETTING_NAMES } from "../../src/action/action-inputs.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
-import { renderCheckRunOutput } from "../../src/github/check-run-output.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
+import { renderCheckRunOutput } from "../../src/report/check-run-output.ts";
 import { renderCliMarkdown as renderResultMarkdown } from "../../src/review/render-cli.ts";
 
 const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "@jest/globals";
 import { TERMINATION_SENTENCES } from "../../src/domain/outcome.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
+import { renderProgressOutput } from "../../src/forges/github/check-runs/progress-output.ts";
+import type { LoopResult, TraceTurn } from "../../src/llm/types.ts";
 import {
   MAX_CHECK_RUN_FIELD,
   renderCheckRunOutput,
   renderSkipOutput,
-} from "../../src/github/check-run-output.ts";
-import { renderProgressOutput } from "../../src/github/progress-output.ts";
-import type { LoopResult, TraceTurn } from "../../src/llm/types.ts";
+} from "../../src/report/check-run-output.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
 const usage = { prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500 };

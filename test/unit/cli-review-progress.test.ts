@@ -1,9 +1,9 @@
 // The progress `loupe review` prints on a terminal, on a clock the test moves: the silence notice
 // while the provider has not answered, reset by each answered round, and nothing after stop().
 
-import { NO_SPEND } from "../../src/domain/spend.ts";
 import { describe, expect, it } from "@jest/globals";
 import { startReviewProgress } from "../../src/cli/review-progress.ts";
+import { NO_SPEND } from "../../src/domain/spend.ts";
 
 describe("loupe review's progress", () => {
   it("says how long the provider has been silent, from the last answer, until stopped", () => {

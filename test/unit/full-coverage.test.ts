@@ -3,8 +3,8 @@
 
 import { describe, expect, it } from "@jest/globals";
 import type { NotReviewedReason, ReviewCoverage } from "../../src/domain/coverage.ts";
-import { coverageTitle } from "../../src/github/coverage-output.ts";
 import { fullyCovered } from "../../src/pipeline/reviewed-facts.ts";
+import { coverageTitle } from "../../src/report/coverage-output.ts";
 
 const coverage = (reason: NotReviewedReason): ReviewCoverage => ({
   changedFiles: 2,

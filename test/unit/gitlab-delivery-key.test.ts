@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { gitLabDeliveryKey } from "../../src/webhooks/gitlab-delivery-key.ts";
+import { gitLabDeliveryKey } from "../../src/forges/gitlab/gitlab-delivery-key.ts";
 import { mergeRequestEvent, noteEvent } from "../support/gitlab-webhooks.ts";
 
 const HEAD = "a".repeat(40);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { gitLabReviewRequest } from "../../src/webhooks/gitlab-merge-request.ts";
+import { gitLabReviewRequest } from "../../src/forges/gitlab/gitlab-merge-request.ts";
 import { mergeRequestEvent } from "../support/gitlab-webhooks.ts";
 
 const HEAD = "a".repeat(40);

@@ -4,7 +4,7 @@
 // read from GitLab), and everything else a clear skip.
 
 import { describe, expect, it } from "@jest/globals";
-import { gitLabNoteEvent } from "../../src/webhooks/gitlab-note.ts";
+import { gitLabNoteEvent } from "../../src/forges/gitlab/gitlab-note.ts";
 import { noteEvent } from "../support/gitlab-webhooks.ts";
 
 const HEAD = "a".repeat(40);

@@ -4,7 +4,7 @@
 // then every GitLab note renderer over the generated hostile corpus with quick-action fragments.
 
 import { describe, expect, it } from "@jest/globals";
-import { outgoing } from "../../src/host/gitlab/gitlab-api.ts";
+import { outgoing } from "../../src/forges/gitlab/gitlab-api.ts";
 import { inertCommands, plainFenceHolds } from "../../src/review/inert-commands.ts";
 import { renderInlineComment } from "../../src/review/render-inline.ts";
 import { cmarkOracle } from "../support/gfm-oracle.ts";

@@ -82,6 +82,11 @@ function imports(root: string, folders: ReadonlyMap<string, Band>): Edge[] {
   });
 }
 
+/** A forge's own folder: `forges/<name>`. */
+function isForge(folder: string): boolean {
+  return folder.startsWith("forges/");
+}
+
 function bandOf(folder: string, folders: ReadonlyMap<string, Band>): Band | undefined {
   return folder === "entry" ? "apps" : folders.get(folder);
 }
@@ -94,30 +99,23 @@ const NEVER: readonly [string, (edge: Edge, folders: ReadonlyMap<string, Band>) 
   ],
   ["a folder below the apps imports cli/", (e, f) => bandOf(e.from, f) !== "apps" && e.to === "cli"],
   [
-    "the port or pipeline/ imports GitHub's adapter",
-    (e) => ["host", "pipeline"].includes(e.from) && ["github", "host/github"].includes(e.to),
+    "the port, pipeline/, report/ or an engine imports a forge",
+    (e, f) =>
+      (["host", "pipeline", "report"].includes(e.from) || bandOf(e.from, f) === "engines") && isForge(e.to),
   ],
-  [
-    "host/local/ imports GitHub's adapter",
-    (e) => e.from === "host/local" && ["github", "host/github"].includes(e.to),
-  ],
+  ["a forge imports another forge", (e) => isForge(e.from) && isForge(e.to) && e.from !== e.to],
   [
     "replies/ calls GitHub but through the host (or the comment handler's conversation API)",
-    (e) => e.from === "replies" && e.to === "github" && !REPLIES_MAY_IMPORT.includes(e.target),
-  ],
-  [
-    "host/gitlab/ imports GitHub's adapter",
-    (e) => e.from === "host/gitlab" && ["github", "host/github"].includes(e.to),
-  ],
-  [
-    "the port, pipeline/ or an engine imports GitLab's adapter",
-    (e, f) =>
-      (["host", "pipeline"].includes(e.from) || bandOf(e.from, f) === "engines") && e.to === "host/gitlab",
+    (e) => e.from === "replies" && e.to === "forges/github" && !REPLIES_MAY_IMPORT.includes(e.target),
   ],
 ];
 
-/** What replies/ may take from github/: the client's and the request's types, the conversation API. */
-const REPLIES_MAY_IMPORT = ["github/octokit.ts", "github/review-request.ts", "github/conversation-api.ts"];
+/** What replies/ may take from forges/github/: the client's type, the conversation API, the host. */
+const REPLIES_MAY_IMPORT = [
+  "forges/github/octokit.ts",
+  "forges/github/conversation-api.ts",
+  "forges/github/github-host.ts",
+];
 
 /** What must never be written, whatever is imported: [why, folder, the text]. */
 const NEVER_WRITTEN: readonly [string, string, RegExp][] = [
@@ -127,6 +125,28 @@ const NEVER_WRITTEN: readonly [string, string, RegExp][] = [
     /\.rest\.|\.graphql\s*[(<]|\boctokit\??\.(request|paginate)\b/,
   ],
 ];
+
+/** Where no forge is named in a string: the port's users write every forge's texts in its words. */
+const FORGE_FREE = ["pipeline", "report"];
+/** The forges' names and words; `.github/loupe.yml` is a path every forge reads, not a name. */
+const FORGE_WORDS = /GitHub|GitLab|[Pp]ull request|[Mm]erge request|[Cc]heck run|Re-run/;
+
+/** The string literals of a source file, comments left out. */
+function stringsOf(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  return [...code.matchAll(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g)].map((m) => m[0]);
+}
+
+function forgeWordProblems(root: string, folders: ReadonlyMap<string, Band>): string[] {
+  return sources(root).flatMap((file) => {
+    if (!FORGE_FREE.includes(folderOf(file, root, folders))) return [];
+    return stringsOf(fs.readFileSync(file, "utf8"))
+      .filter((literal) => FORGE_WORDS.test(literal))
+      .map(
+        (literal) => `${path.relative(root, file)}: never (a forge's name or words in a string: ${literal})`,
+      );
+  });
+}
 
 function writtenProblems(root: string, folders: ReadonlyMap<string, Band>): string[] {
   return sources(root).flatMap((file) => {
@@ -148,7 +168,7 @@ function bandProblems(root: string, folders: ReadonlyMap<string, Band>): string[
     else if (to !== undefined && BANDS.indexOf(to) > BANDS.indexOf(from)) problems.push(`${says}: upward`);
     for (const [why, breaks] of NEVER) if (breaks(edge, folders)) problems.push(`${says}: never (${why})`);
   }
-  return [...new Set([...problems, ...writtenProblems(root, folders)])];
+  return [...new Set([...problems, ...writtenProblems(root, folders), ...forgeWordProblems(root, folders)])];
 }
 
 /** Folder cycles (within a band: across bands one direction is already upward). */
@@ -173,14 +193,15 @@ function folderCycles(root: string, folders: ReadonlyMap<string, Band>): string[
   return cycles;
 }
 
-/** The folders the glossary must name: every folder of src/, and every host adapter under host/. */
+/** The folders the glossary must name: every folder of src/, and every forge under forges/. */
 function foldersOnDisk(): string[] {
   const dirs = (dir: string) =>
     fs
       .readdirSync(dir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
-  return [...dirs(SRC), ...dirs(path.join(SRC, "host")).map((name) => `host/${name}`)].sort();
+  const forges = dirs(path.join(SRC, "forges")).map((name) => `forges/${name}`);
+  return [...dirs(SRC).filter((name) => name !== "forges"), ...forges].sort();
 }
 
 describe("the bands of src/", () => {
@@ -211,29 +232,33 @@ describe("the bands of src/", () => {
     };
     try {
       write("domain/a.ts", 'import type { B } from "../llm/b.ts";\n');
-      write("llm/b.ts", 'export type B = import("../github/c.ts").C;\n');
-      write("github/c.ts", 'import { d } from "../jobs/d.ts";\n');
-      write("jobs/d.ts", 'import { c } from "../github/c.ts";\n');
+      write("llm/b.ts", 'export type B = import("../forges/github/c.ts").C;\n');
+      write("forges/github/c.ts", 'import { d } from "../../jobs/d.ts";\n');
+      write("jobs/d.ts", 'import { c } from "../forges/github/c.ts";\n');
       write(
         "replies/e.ts",
-        'import { c } from "../github/c.ts";\nawait options.octokit.rest.pulls.get({});\n',
+        'import { c } from "../forges/github/c.ts";\nawait options.octokit.rest.pulls.get({});\n',
       );
-      write("replies/f.ts", 'import type { GitHubClient } from "../github/octokit.ts";\n');
+      write("replies/f.ts", 'import type { GitHubClient } from "../forges/github/octokit.ts";\n');
+      write("pipeline/g.ts", '// GitHub, in a comment, is fine\nexport const note = "GitHub refused it";\n');
       const test = new Map<string, Band>([
         ["domain", "core"],
         ["llm", "engines"],
-        ["github", "adapters"],
+        ["forges/github", "adapters"],
         ["jobs", "adapters"],
         ["replies", "adapters"],
+        ["pipeline", "pipeline"],
       ]);
       expect(bandProblems(dir, test)).toEqual([
         "domain/a.ts (domain, core) imports llm/b.ts (llm, engines): upward",
-        "llm/b.ts (llm, engines) imports github/c.ts (github, adapters): upward",
-        "llm/b.ts (llm, engines) imports github/c.ts (github, adapters): never (an engine imports an adapter)",
-        "replies/e.ts (replies, adapters) imports github/c.ts (github, adapters): never (replies/ calls GitHub but through the host (or the comment handler's conversation API))",
+        "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, adapters): upward",
+        "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, adapters): never (an engine imports an adapter)",
+        "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, adapters): never (the port, pipeline/, report/ or an engine imports a forge)",
+        "replies/e.ts (replies, adapters) imports forges/github/c.ts (forges/github, adapters): never (replies/ calls GitHub but through the host (or the comment handler's conversation API))",
         "replies/e.ts: never (replies/ makes a direct Octokit call (a reply goes through the host))",
+        'pipeline/g.ts: never (a forge\'s name or words in a string: "GitHub refused it")',
       ]);
-      expect(folderCycles(dir, test)).toEqual(["github → jobs → github"]);
+      expect(folderCycles(dir, test)).toEqual(["forges/github → jobs → forges/github"]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -3,7 +3,7 @@
 // 64 KiB, and a clear error for a body that is missing or not JSON.
 
 import { describe, expect, it } from "@jest/globals";
-import { parseJsonInSlices } from "../../src/github/json-in-slices.ts";
+import { parseJsonInSlices } from "../../src/forges/github/json-in-slices.ts";
 
 /** A small deterministic generator (mulberry32), so a failing case can be replayed. */
 function random(seed: number): () => number {

@@ -4,7 +4,7 @@
 // off, a clear error rather than a silently shorter history.
 
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { listReviewsInSlices } from "../../src/github/history-records.ts";
+import { listReviewsInSlices } from "../../src/forges/github/history-records.ts";
 import {
   type Answer,
   type GitHubAnswerServer,

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { changesOf } from "../../src/diff/changes.ts";
 import { listChangedFile } from "../../src/diff/listed-change.ts";
-import { localChangedFiles } from "../../src/host/local/local-changed-files.ts";
+import { localChangedFiles } from "../../src/forges/local/local-changed-files.ts";
 import { buildInitialMessages } from "../../src/llm/prompt.ts";
 import { memoryRepository } from "../support/memory-repository.ts";
 

@@ -4,8 +4,8 @@
 
 import { describe, expect, it } from "@jest/globals";
 import type { LoopResult } from "../../src/llm/types.ts";
-import type { LoopBudget } from "../../src/pipeline/pass-budget.ts";
 import { runLoopSequence } from "../../src/pipeline/loop-sequence.ts";
+import type { LoopBudget } from "../../src/pipeline/pass-budget.ts";
 
 const TOTAL: LoopBudget = { maxRounds: 8, maxToolCalls: 32, maxTokens: 90_000, timeoutMs: 300_000 };
 

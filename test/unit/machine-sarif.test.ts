@@ -6,9 +6,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "@jest/globals";
+import type { Finding } from "../../src/domain/finding.ts";
 import { SEVERITIES } from "../../src/domain/finding.ts";
 import { TERMINATION_REASONS } from "../../src/domain/outcome.ts";
-import type { Finding } from "../../src/domain/finding.ts";
 import type { Verification } from "../../src/domain/verification.ts";
 import { findingIdentity } from "../../src/review/finding-identity.ts";
 import type { LedgerEntry } from "../../src/review/ledger.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { createProgressThrottle } from "../../src/check-runs/progress-throttle.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
+import { createProgressThrottle } from "../../src/forges/github/check-runs/progress-throttle.ts";
 import type { RoundProgress } from "../../src/llm/types.ts";
 
 const round = (n: number): RoundProgress => ({

@@ -1,8 +1,8 @@
 // Generated inputs through the renderers of check runs (see publish-property.ts).
 
 import { expect, it } from "@jest/globals";
-import { firstFailure, PROPERTY_CASES } from "../support/publish-property.ts";
 import { propertySeed } from "../support/property-runs.ts";
+import { firstFailure, PROPERTY_CASES } from "../support/publish-property.ts";
 import { PUBLISH_RENDERERS } from "../support/publish-renderers.ts";
 
 it.each(PUBLISH_RENDERERS.filter((r) => r.name.startsWith("check run")).map((r) => [r.name, r] as const))(

@@ -2,8 +2,8 @@
 // publish-property.ts), in a file of their own so jest can run it beside the others.
 
 import { expect, it } from "@jest/globals";
-import { firstFailure, PROPERTY_CASES } from "../support/publish-property.ts";
 import { propertySeed } from "../support/property-runs.ts";
+import { firstFailure, PROPERTY_CASES } from "../support/publish-property.ts";
 import { PUBLISH_RENDERERS } from "../support/publish-renderers.ts";
 
 it.each(PUBLISH_RENDERERS.filter((r) => r.name.startsWith("thread reply")).map((r) => [r.name, r] as const))(

@@ -4,8 +4,8 @@
 
 import { Readable } from "node:stream";
 import { describe, expect, it } from "@jest/globals";
-import type { GitHubClient } from "../../src/github/octokit.ts";
-import { type InlineComment, publishReview } from "../../src/github/publish-review.ts";
+import type { GitHubClient } from "../../src/forges/github/octokit.ts";
+import { type InlineComment, publishReview } from "../../src/forges/github/publish-review.ts";
 
 const BOT = "loupe-test[bot]";
 const HEAD = "a".repeat(40);

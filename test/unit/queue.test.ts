@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import type { ReviewRequest } from "../../src/github/review-request.ts";
+import type { ReviewRequest } from "../../src/domain/review-request.ts";
 import { createReviewQueue, type QueueTimers } from "../../src/jobs/queue.ts";
 import type { JobSettlement } from "../../src/jobs/review-queue.ts";
 

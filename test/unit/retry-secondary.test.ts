@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { secondaryRateLimitWaitMs, withSecondaryRetry } from "../../src/github/retry-secondary.ts";
+import { secondaryRateLimitWaitMs, withSecondaryRetry } from "../../src/forges/github/retry-secondary.ts";
 
 function httpError(status: number, message: string, headers: Record<string, string> = {}): Error {
   return Object.assign(new Error(message), { status, response: { headers } });

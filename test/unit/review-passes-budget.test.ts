@@ -7,11 +7,11 @@ import { describe, expect, it } from "@jest/globals";
 import type { ChangedFile } from "../../src/domain/changed-file.ts";
 import type { Finding } from "../../src/domain/finding.ts";
 import { addSpend, NO_SPEND } from "../../src/domain/spend.ts";
-import { coverageTitle, renderCoverage } from "../../src/github/coverage-output.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 import { coverageOf } from "../../src/pipeline/coverage.ts";
 import { mergePasses } from "../../src/pipeline/merge-passes.ts";
 import { passShare, passTokensNeeded } from "../../src/pipeline/pass-budget.ts";
+import { coverageTitle, renderCoverage } from "../../src/report/coverage-output.ts";
 import { serializeBlocks } from "../../src/review/markdown-serialize.ts";
 
 const TOTAL = { maxRounds: 16, maxToolCalls: 32, maxTokens: 500_000, timeoutMs: 300_000 };

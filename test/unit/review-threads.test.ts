@@ -3,7 +3,7 @@
 // Enterprise's endpoint beside its /api/v3, and an answer with GraphQL errors a clear failure.
 
 import { afterEach, describe, expect, it } from "@jest/globals";
-import { listReviewThreads } from "../../src/github/review-threads.ts";
+import { listReviewThreads } from "../../src/forges/github/review-threads.ts";
 import {
   type Answer,
   type GitHubAnswerServer,

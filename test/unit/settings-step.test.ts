@@ -4,8 +4,9 @@
 import { describe, expect, it } from "@jest/globals";
 import { parseRepoConfig } from "../../src/config/repo-config.ts";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
-import type { PullRequest } from "../../src/domain/pull-request.ts";
 import { PAUSE_LABEL } from "../../src/conversation/pause-state.ts";
+import type { PullRequest } from "../../src/domain/pull-request.ts";
+import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
 import { decideSettings } from "../../src/pipeline/settings-step.ts";
 
 const pr = (labels: readonly string[]): PullRequest => ({
@@ -23,6 +24,7 @@ const pr = (labels: readonly string[]): PullRequest => ({
 
 async function detail(text: string | null, labels: readonly string[], mention?: () => Promise<string>) {
   const step = await decideSettings({
+    words: GITHUB_WORDS,
     configFile: {
       source: ".github/loupe.yml",
       file: text === null ? { kind: "missing" } : { kind: "found", text },
@@ -59,6 +61,7 @@ describe("the settings' skip texts", () => {
     );
     let asked = 0;
     const step = await decideSettings({
+      words: GITHUB_WORDS,
       configFile: { source: ".github/loupe.yml", file: { kind: "missing" } },
       parse: parseRepoConfig,
       pullRequest: pr([]),

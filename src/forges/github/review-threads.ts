@@ -1,0 +1,101 @@
+// Review threads over GraphQL: REST has no notion of a thread or of resolving one. Threads are
+// read page by page (100 per page, their first 100 comments each, each page parsed a piece at a
+// time) and resolved one mutation at a time, so a failure leaves the rest untouched and is
+// counted, not thrown.
+
+import type { ReviewThread, ThumbsDown } from "../../conversation/review-thread.ts";
+import { graphqlInSlices } from "./graphql-in-slices.ts";
+import type { GitHubClient, RepoRef } from "./octokit.ts";
+
+const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $cursor: String) {
+  repository(owner: $owner, name: $repo) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $cursor) {
+        pageInfo { hasNextPage endCursor }
+        nodes {
+          id isResolved isOutdated path line startLine resolvedBy { login __typename }
+          comments(first: 100) { nodes { databaseId body author { login __typename } } }
+          root: comments(first: 1) {
+            nodes { reactions(content: THUMBS_DOWN, first: 20) { nodes { createdAt user { login __typename } } } }
+          }
+        }
+      }
+    }
+  }
+}`;
+
+const RESOLVE_MUTATION = `mutation($threadId: ID!) {
+  resolveReviewThread(input: { threadId: $threadId }) { thread { id isResolved } }
+}`;
+
+/** Enough for any pull request a person can still read; a guard against a cursor that never ends. */
+const MAX_PAGES = 20;
+
+interface ThreadsPage {
+  repository: {
+    pullRequest: {
+      reviewThreads: {
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        nodes: Array<
+          Omit<ReviewThread, "comments" | "thumbsDown"> & {
+            comments: { nodes: ReviewThread["comments"] };
+            root?: { nodes: Array<{ reactions?: { nodes: ThumbsDown[] } }> };
+          }
+        >;
+      };
+    } | null;
+  } | null;
+}
+
+export type GraphQLClient = Pick<GitHubClient, "graphql" | "request">;
+
+export async function listReviewThreads(
+  octokit: GraphQLClient,
+  input: RepoRef & { readonly pullNumber: number },
+): Promise<ReviewThread[]> {
+  const threads: ReviewThread[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const data: ThreadsPage = await graphqlInSlices<ThreadsPage>(
+      octokit,
+      THREADS_QUERY,
+      { owner: input.owner, repo: input.repo, number: input.pullNumber, cursor },
+      "GitHub's page of the pull request's review threads",
+    );
+    const connection = data.repository?.pullRequest?.reviewThreads;
+    if (!connection) break;
+    for (const { root, ...node } of connection.nodes) {
+      const thumbsDown = root?.nodes[0]?.reactions?.nodes;
+      threads.push({
+        ...node,
+        comments: node.comments.nodes,
+        ...(thumbsDown === undefined ? {} : { thumbsDown }),
+      });
+    }
+    if (!connection.pageInfo.hasNextPage || connection.pageInfo.endCursor === null) break;
+    cursor = connection.pageInfo.endCursor;
+  }
+  return threads;
+}
+
+export async function resolveReviewThread(octokit: GraphQLClient, threadId: string): Promise<void> {
+  await octokit.graphql(RESOLVE_MUTATION, { threadId });
+}
+
+/** Resolves each thread in turn; returns how many GitHub confirmed (and which) and how many failed. */
+export async function resolveThreads(
+  octokit: GraphQLClient,
+  threads: readonly ReviewThread[],
+): Promise<{ resolved: number; failed: number; resolvedThreads: ReviewThread[] }> {
+  const resolvedThreads: ReviewThread[] = [];
+  let failed = 0;
+  for (const thread of threads) {
+    try {
+      await resolveReviewThread(octokit, thread.id);
+      resolvedThreads.push(thread);
+    } catch {
+      failed++;
+    }
+  }
+  return { resolved: resolvedThreads.length, failed, resolvedThreads };
+}
