@@ -4,6 +4,7 @@
 // caller receives them as `started`, a promise of what is running, rather than through callbacks.
 
 import type { ApplicationFunction, Probot } from "probot";
+import { organisationConfigsFor, organisationPushHandler } from "./app-organisation.ts";
 import { botLoginOf, type GitHubAuth, openRunsJournal, withoutGitHub } from "./app-parts.ts";
 import type { AppConfig } from "./config/app-config.ts";
 import type { GitLabConfig } from "./config/gitlab-config.ts";
@@ -159,7 +160,7 @@ function startRuntime<W extends WorkspaceHandle>(
     if (job.request.forge === "gitlab") return gitlab(job, signal);
     return runReview({
       ...{ job, signal, ports, config, log: app.log, botLogin, sleep, checkRuns, onEnded: reviewEnded },
-      ...budget,
+      ...{ ...budget, organisationConfigs: organisationConfigsFor(config, options.now) },
       octokit: await installation(job.request.installationId),
       ...(onCheckRun ? { onCheckRun } : {}),
     });
@@ -237,7 +238,8 @@ function registerHandlers<W extends WorkspaceHandle>(
       permissions: createPermissionCache(options.now ? { now: options.now } : {}),
     }),
   );
-  const known: readonly string[] = [...HANDLED_EVENTS, ...CONVERSATION_EVENTS];
+  app.on("push", organisationPushHandler(options, metrics, app.log));
+  const known: readonly string[] = [...HANDLED_EVENTS, ...CONVERSATION_EVENTS, "push"];
   app.onAny((event) => {
     if (!known.includes(event.name)) metrics.webhookDelivery(event.name, "ignored");
   });

@@ -9,7 +9,7 @@ export type CommandName = (typeof COMMAND_NAMES)[number];
 export const VALUE_OPTIONS = {
   review: ["--repo", "--base", "--head", "--format", "--config"],
   tool: ["--repo", "--base", "--head", "--args"],
-  config: [],
+  config: ["--org", "--repo"],
   eval: ["--golden", "--out", "--manifest", "--variant", "--variants", "--runs", "--results", "--compare"],
   "gitlab-ci": ["--fail-on", "--fail-on-incomplete"],
 } as const satisfies Record<CommandName, readonly string[]>;
@@ -22,7 +22,8 @@ commands:
   review   run the whole review (the model and the four repository tools) on a local
            repository and print what the App would post
   tool     run one repository tool exactly as the model would call it and print its result
-  config   check a repository's .github/loupe.yml (no provider needed)
+  config   check a repository's .github/loupe.yml with the organisation's, or show the merged
+           settings for a path (no provider needed)
   eval     measure review quality on Martian's offline code-review benchmark
   gitlab-ci  review the merge request of a GitLab merge request pipeline and publish the
            review on it (the CI/CD component's job: templates/review.yml)
@@ -87,12 +88,19 @@ ${REPOSITORY_OPTIONS}
 exit status: 0 the tool ran (whatever it answered), 1 a fault, 2 bad usage
 `;
 
-export const CONFIG_HELP = `usage: loupe config check [FILE]
+export const CONFIG_HELP = `usage: loupe config check [--org <file>] [FILE]
+       loupe config show [--org <file>] [--repo <file>] PATH
 
-Checks a repository configuration (default: .github/loupe.yml in the current directory) with the
-App's own parser and schema, and lists every error. Needs no provider and no repository.
+check: checks a repository configuration (default: .github/loupe.yml in the current directory)
+with the App's own parser and schema and, with --org, together with the organisation's file (the
+.github/loupe.yml of the owner's .github repository): every error of both, each naming its file.
+show: prints the settings a changed file PATH would be reviewed with, the two files merged as the
+App merges them, and which layer set each value (a default, the organisation, the repository, or a
+directory rule). Needs no provider and no repository.
 
 options:
+  --org <file>         the organisation's file (none: no organisation layer)
+  --repo <file>        show: the repository's file (default: .github/loupe.yml here, if any)
   -h, --help           show this help
 
 exit status: 0 valid (or no .github/loupe.yml: the defaults apply), 2 invalid (every error on

@@ -43,6 +43,9 @@ export const AppConfigSchema = v.pipe(
     // While a dependency (Redis, GitHub) stays down, how often the log says so again, with the
     // errors counted meanwhile: enough to see an outage is still on, never a flood.
     LOG_STILL_DOWN_SECONDS: integerVar("LOG_STILL_DOWN_SECONDS", 1, 3600, 60),
+    // The organisation's `.github/loupe.yml` is kept this long per installation (0: read it for
+    // every review); a push to `<owner>/.github`'s default branch forgets it at once.
+    ORG_CONFIG_TTL_SECONDS: integerVar("ORG_CONFIG_TTL_SECONDS", 0, 3600, 60),
     AUTO_REVIEW_AUTHORS: choiceVar("AUTO_REVIEW_AUTHORS", AUTHOR_POLICIES, DEFAULT_AUTHOR_POLICY),
     LOUPE_STATE_DIR: v.optional(
       v.pipe(
@@ -76,6 +79,8 @@ export const AppConfigSchema = v.pipe(
     stateDir: env.LOUPE_STATE_DIR ?? null,
     /** Whose pull requests are reviewed without being asked (a repository may tighten it). */
     autoReviewAuthors: env.AUTO_REVIEW_AUTHORS,
+    /** How long the organisation's file is kept per installation before it is read again. */
+    organisationConfigTtlMs: env.ORG_CONFIG_TTL_SECONDS * 1000,
     /** How often a dependency still down is logged again. */
     stillDownLogMs: env.LOG_STILL_DOWN_SECONDS * 1000,
   })),

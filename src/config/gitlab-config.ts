@@ -2,6 +2,7 @@
 // `api` scope, and the secret GitLab sends in X-Gitlab-Token with each webhook. All three, or none
 // (GitLab off). Each problem is one line naming its setting; a secret's value is never shown.
 // GITLAB_STATUS_NAME: the name of Loupe's commit status on the merge request's head.
+// GITLAB_CONFIG_PROJECT: the project whose loupe.yml is the organisation's settings layer.
 
 import * as v from "valibot";
 import { shown, tokenVar } from "./env-fields.ts";
@@ -51,6 +52,18 @@ export const GitLabConfigSchema = v.pipe(
       ),
     ),
     GITLAB_STATUS_NAME: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(255)), "Loupe"),
+    GITLAB_CONFIG_PROJECT: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.check(
+          (path) => path === "" || /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/.test(path),
+          (issue) =>
+            `GITLAB_CONFIG_PROJECT=${shown(issue.input)} is not a project path: set the full path of the project that holds the organisation's loupe.yml, e.g. acme/loupe-settings`,
+        ),
+        v.maxLength(255, "GITLAB_CONFIG_PROJECT is longer than 255 characters: set a project's full path"),
+      ),
+    ),
   }),
   v.check(
     (env) => NAMES.every((name) => env[name] === undefined) || NAMES.every((name) => env[name] !== undefined),
@@ -68,6 +81,11 @@ export const GitLabConfigSchema = v.pipe(
           token: env.GITLAB_TOKEN,
           webhookSecret: env.GITLAB_WEBHOOK_SECRET,
           statusName: env.GITLAB_STATUS_NAME,
+          /** The project whose loupe.yml is every project's organisation layer; null: none. */
+          configProject:
+            env.GITLAB_CONFIG_PROJECT === undefined || env.GITLAB_CONFIG_PROJECT === ""
+              ? null
+              : env.GITLAB_CONFIG_PROJECT,
         },
   ),
 );

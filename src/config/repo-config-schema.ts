@@ -14,6 +14,9 @@ export const LIMITS = {
   maxFindings: 100,
   maxFiles: 3000,
   guidanceFiles: 10,
+  /** Directory rules in one file, and patterns in one rule. */
+  rules: 20,
+  rulePaths: 20,
 } as const;
 
 /** Lockfiles and vendored or minified code: large, generated, and not worth a model's budget. */
@@ -55,6 +58,12 @@ const FilePath = v.pipe(
     "must not contain empty, . or .. segments",
   ),
 );
+const FAIL_ON_VALUES = [...SEVERITIES, "none"] as const;
+const FAIL_ON = v.picklist(FAIL_ON_VALUES, `must be one of ${FAIL_ON_VALUES.join(", ")}`);
+const INSTRUCTIONS = v.pipe(
+  v.string(),
+  v.maxLength(LIMITS.instructions, `must be at most ${LIMITS.instructions} characters`),
+);
 const Globs = v.pipe(v.array(Glob), v.maxLength(LIMITS.globs, `must list at most ${LIMITS.globs} patterns`));
 const count = (cap: number) =>
   v.pipe(
@@ -71,6 +80,42 @@ const positiveTokens = v.pipe(
 );
 const positiveDollars = v.pipe(v.number(), v.gtValue(0, "must be more than 0 dollars"));
 
+/** One directory rule: the changed files its patterns match, and what differs for them. */
+const DirectoryRuleSchema = v.strictObject({
+  paths: v.pipe(
+    v.array(Glob),
+    v.minLength(1, "must list at least one pattern"),
+    v.maxLength(LIMITS.rulePaths, `must list at most ${LIMITS.rulePaths} patterns`),
+  ),
+  min_severity: v.optional(SEVERITY),
+  fail_on: v.optional(FAIL_ON),
+  instructions: v.optional(INSTRUCTIONS),
+});
+
+export type DirectoryRule = v.InferOutput<typeof DirectoryRuleSchema>;
+
+/** The keys an organisation's `locked:` may name: every key but `locked` itself. */
+export const LOCKABLE_KEYS = [
+  "enabled",
+  "review_drafts",
+  "ignore_bots",
+  "paths",
+  "instructions",
+  "min_severity",
+  "fail_on",
+  "max_findings",
+  "max_files",
+  "guidance",
+  "guidance_files",
+  "incremental",
+  "auto_review",
+  "budget",
+  "auto_review_authors",
+  "rules",
+] as const;
+
+export type LockableKey = (typeof LOCKABLE_KEYS)[number];
+
 /** Every key with its default: a missing key (or a missing file) takes the value written here. */
 export const RepoConfigSchema = v.strictObject({
   enabled: v.optional(v.boolean(), true),
@@ -83,15 +128,9 @@ export const RepoConfigSchema = v.strictObject({
     }),
     () => ({ include: ["**"], exclude: [...DEFAULT_EXCLUDES] }),
   ),
-  instructions: v.optional(
-    v.pipe(v.string(), v.maxLength(LIMITS.instructions, `must be at most ${LIMITS.instructions} characters`)),
-    "",
-  ),
+  instructions: v.optional(INSTRUCTIONS, ""),
   min_severity: v.optional(SEVERITY, "low"),
-  fail_on: v.optional(
-    v.picklist([...SEVERITIES, "none"], `must be one of ${[...SEVERITIES, "none"].join(", ")}`),
-    "none",
-  ),
+  fail_on: v.optional(FAIL_ON, "none"),
   max_findings: v.optional(count(LIMITS.maxFindings), 50),
   max_files: v.optional(count(LIMITS.maxFiles), 3000),
   /** Give the model the repository's AI guidance files (AGENTS.md, CLAUDE.md, Copilot's). */
@@ -130,6 +169,25 @@ export const RepoConfigSchema = v.strictObject({
   ),
   auto_review_authors: v.optional(
     v.picklist(AUTHOR_POLICIES, `must be one of ${AUTHOR_POLICIES.join(", ")}`),
+  ),
+  /**
+   * Directory rules: the first rule whose patterns match a file gives it its own min_severity,
+   * fail_on and instructions (settings-layers.ts orders the layers' rules).
+   */
+  rules: v.optional(
+    v.pipe(
+      v.array(DirectoryRuleSchema),
+      v.maxLength(LIMITS.rules, `must list at most ${LIMITS.rules} rules`),
+    ),
+    () => [],
+  ),
+  /** Keys a repository's own file cannot change: only the organisation's file may say this. */
+  locked: v.optional(
+    v.pipe(
+      v.array(v.picklist(LOCKABLE_KEYS, `must be one of ${LOCKABLE_KEYS.join(", ")}`)),
+      v.maxLength(LOCKABLE_KEYS.length, `must list at most ${LOCKABLE_KEYS.length} keys`),
+    ),
+    () => [],
   ),
 });
 

@@ -6,7 +6,10 @@ import * as v from "valibot";
 import { isAlias, isNode, parseDocument, visit } from "yaml";
 import { defaultRepoConfig, type RepoConfig, RepoConfigSchema } from "./repo-config-schema.ts";
 
-/** One problem of the file: where, what, and the value found there (for a wrong value). */
+export const REPO_CONFIG_PATH = ".github/loupe.yml";
+export const MAX_CONFIG_BYTES = 64 * 1024;
+
+/** One problem of a file: where, what, and the value found there (for a wrong value). */
 export interface RepoConfigError {
   path: string;
   message: string;
@@ -14,17 +17,24 @@ export interface RepoConfigError {
   value?: string;
 }
 
-export type RepoConfigResult = { ok: true; config: RepoConfig } | { ok: false; errors: RepoConfigError[] };
-
 const VALUE_CHARS = 80;
-
-export const REPO_CONFIG_PATH = ".github/loupe.yml";
-export const MAX_CONFIG_BYTES = 64 * 1024;
 
 type Errors = RepoConfigError[];
 
+/** One layer's file, validated, with the top-level keys it sets (the rest are the defaults). */
+export type ConfigLayerResult =
+  | { ok: true; config: RepoConfig; keys: readonly string[] }
+  | { ok: false; errors: RepoConfigError[] };
+
+/** A repository's file, validated: the same as any layer's. */
+export type RepoConfigResult = ConfigLayerResult;
+
 export function parseRepoConfig(yamlText: string | null): RepoConfigResult {
-  if (yamlText === null) return { ok: true, config: defaultRepoConfig() };
+  return parseConfigLayer(yamlText);
+}
+
+export function parseConfigLayer(yamlText: string | null): ConfigLayerResult {
+  if (yamlText === null) return { ok: true, config: defaultRepoConfig(), keys: [] };
   if (Buffer.byteLength(yamlText, "utf8") > MAX_CONFIG_BYTES) {
     return fail("(file)", `is larger than ${MAX_CONFIG_BYTES / 1024} KiB`);
   }
@@ -60,14 +70,14 @@ export function parseRepoConfig(yamlText: string | null): RepoConfigResult {
   } catch {
     return fail("(yaml)", "could not be read as plain data");
   }
-  if (data === null || data === undefined) return { ok: true, config: defaultRepoConfig() }; // empty file
+  if (data === null || data === undefined) return { ok: true, config: defaultRepoConfig(), keys: [] }; // empty file
   if (typeof data !== "object" || Array.isArray(data))
     return fail("(root)", "must be a mapping of keys to values");
   const parsed = v.safeParse(RepoConfigSchema, data);
   if (!parsed.success) {
     return { ok: false, errors: parsed.issues.slice(0, 20).map((issue) => toError(issue)) };
   }
-  return { ok: true, config: parsed.output };
+  return { ok: true, config: parsed.output, keys: Object.keys(data) };
 }
 
 function toError(issue: v.BaseIssue<unknown>): RepoConfigError {
@@ -82,7 +92,7 @@ function toError(issue: v.BaseIssue<unknown>): RepoConfigError {
   return { path, message, value };
 }
 
-function fail(path: string, message: string): RepoConfigResult {
+function fail(path: string, message: string): ConfigLayerResult {
   return { ok: false, errors: [{ path, message }] };
 }
 

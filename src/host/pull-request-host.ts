@@ -4,6 +4,7 @@
 // no threads. An absent capability is an absent object, never a method that pretends. Adapters
 // map their host's answers into these types; no host's own type appears here.
 
+import type { ConfigFile } from "../config/config-file-read.ts";
 import type { HeadComparison } from "../conversation/review-scope.ts";
 import type { ReviewThread } from "../conversation/review-thread.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
@@ -23,17 +24,10 @@ export interface HostRepository {
   readonly references?: ReferenceSyntax;
 }
 
-/** The repository's configuration file as a host reads it: its text, none, or why it cannot be read. */
-export type ConfigFileRead =
-  | { readonly kind: "found"; readonly text: string }
-  | { readonly kind: "missing" }
-  | { readonly kind: "unreadable"; readonly message: string };
+export type { ConfigFileRead } from "../config/config-file-read.ts";
 
 /** `.github/loupe.yml` as the host reads it (never from the head), and where it came from, in words. */
-export interface HostConfigFile {
-  readonly file: ConfigFileRead;
-  readonly source: string;
-}
+export type HostConfigFile = ConfigFile;
 
 /** One text the host keeps on the pull request (a review comment, a review's body), as written. */
 export interface HostText {
@@ -84,9 +78,19 @@ export interface HostReview {
   readonly allInBody: () => string;
 }
 
-/** What publishing did: posted now (maybe all in the body), or found already posted by a retry. */
+/**
+ * What publishing did: posted now (maybe all in the body, or some comments in one note of their
+ * own: `unplaced`, a host that validates a line only when it publishes it), or found already
+ * posted by a retry.
+ */
 export type Published =
-  | { readonly kind: "posted"; readonly reviewId: number; readonly allInBody: boolean }
+  | {
+      readonly kind: "posted";
+      readonly reviewId: number;
+      readonly allInBody: boolean;
+      /** Comments the host would not place on their lines, posted together in one note instead. */
+      readonly unplaced?: number;
+    }
   | { readonly kind: "already_posted"; readonly reviewId: number };
 
 export interface HostPublisher {
@@ -159,6 +163,12 @@ export interface PullRequestHost<W extends WorkspaceHandle = Workspace> {
   readonly words: ForgeWords;
   pullRequest(): Promise<PullRequest>;
   repoConfig(): Promise<HostConfigFile>;
+  /**
+   * The organisation's file (GitHub: `<owner>/.github`, GitLab: GITLAB_CONFIG_PROJECT), read from
+   * that repository's default branch, never from a pull request or a fork; null when there is none
+   * or the host may not read it. Absent: the host has no organisation layer (a local repository).
+   */
+  organisationConfig?(): Promise<HostConfigFile | null>;
   changes(pullRequest: PullRequest): Promise<ChangeSet>;
   readonly guidance: { readonly source: GuidanceSource; readonly origin: string };
   /**

@@ -9,7 +9,7 @@
 // stopped for memory or time ends the review with that reason: a loop answers a result that says
 // it, and the fetch and the plan, which have no result to carry it, throw a LoupeError of that code.
 
-import { parseRepoConfig } from "../config/repo-config.ts";
+import { parseConfigLayer } from "../config/repo-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import { LoupeError } from "../domain/errors.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
@@ -37,7 +37,7 @@ export interface IsolatedPortsOptions {
 export function createIsolatedPorts(options: IsolatedPortsOptions): ReviewPorts<IsolatedWorkspace> {
   const { pool, limits, replyLimits } = options;
   return {
-    parseRepoConfig,
+    parseRepoConfig: parseConfigLayer,
     reviewTimeoutMs: limits.timeoutMs,
     replyTimeoutMs: replyLimits.timeoutMs,
     fetchWorkspace: async ({ signal, ...input }) => {

@@ -5,7 +5,7 @@
 
 import type { ProviderConfig } from "../config/provider-config.ts";
 import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
-import { parseRepoConfig } from "../config/repo-config.ts";
+import { parseConfigLayer } from "../config/repo-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import { codeExcerpt } from "../conversation/code-excerpt.ts";
 import type { Finding } from "../domain/finding.ts";
@@ -54,7 +54,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
   const toolsFor = (view: Parameters<typeof createToolRegistry>[0]) =>
     observeToolCalls(createToolRegistry(view), options.metrics ?? NO_METRICS);
   return {
-    parseRepoConfig,
+    parseRepoConfig: parseConfigLayer,
     reviewTimeoutMs: options.limits.timeoutMs,
     fetchWorkspace: (input) =>
       fetchWorkspace({
@@ -76,6 +76,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
           changedFiles: input.changedFiles,
           ...(input.repositoryInstructions ? { repositoryInstructions: input.repositoryInstructions } : {}),
           ...(input.guidance ? { guidance: input.guidance } : {}),
+          ...(input.ruleInstructions?.length ? { ruleInstructions: input.ruleInstructions } : {}),
           ...(input.focus ? { focus: input.focus } : {}),
           ...(input.knownFindings ? { knownFindings: input.knownFindings } : {}),
           ...(input.pass ? { pass: input.pass } : {}),

@@ -13,6 +13,7 @@ import { type LoupeTool, reviewDocument } from "../pipeline/machine-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { renderCheckRunOutput, renderSkipOutput, withMachineBlock } from "../report/check-run-output.ts";
 import type { CheckRunOutput } from "../report/review-report.ts";
+import { withSettingsSection } from "../report/settings-blocks.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import type { ReferenceSyntax } from "../review/wide-references.ts";
 import { conclusionFor } from "./conclusion.ts";
@@ -47,7 +48,10 @@ export function endingFor(
     case "skipped":
       return {
         conclusion: "skipped",
-        output: withDocument(renderSkipOutput(outcome.code, outcome.detail), block),
+        output: withDocument(
+          withSettingsSection(renderSkipOutput(outcome.code, outcome.detail), outcome.settings),
+          block,
+        ),
         remember: outcome.remember,
       };
     case "config_invalid":
@@ -79,21 +83,24 @@ export function endingFor(
         notes.push("A finding reached this repository's `fail_on` severity.");
       return {
         conclusion,
-        output: renderCheckRunOutput({
-          result,
-          ...(words.showsConclusion ? { conclusion } : {}),
-          findingsBySeverity: plan?.findingsBySeverity ?? emptySeverityCounts(),
-          filesReviewed: outcome.filesReviewed,
-          filesSkipped: outcome.filesSkipped,
-          headSha: outcome.headSha,
-          extraNote: notes.join("\n\n"),
-          cost: outcome.cost,
-          ...(plan === null ? {} : { ledger: plan.ledger }),
-          ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
-          names,
-          machineBlock: block,
-          ...(references === undefined ? {} : { references }),
-        }),
+        output: withSettingsSection(
+          renderCheckRunOutput({
+            result,
+            ...(words.showsConclusion ? { conclusion } : {}),
+            findingsBySeverity: plan?.findingsBySeverity ?? emptySeverityCounts(),
+            filesReviewed: outcome.filesReviewed,
+            filesSkipped: outcome.filesSkipped,
+            headSha: outcome.headSha,
+            extraNote: notes.join("\n\n"),
+            cost: outcome.cost,
+            ...(plan === null ? {} : { ledger: plan.ledger }),
+            ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
+            names,
+            machineBlock: block,
+            ...(references === undefined ? {} : { references }),
+          }),
+          outcome.settings,
+        ),
         remember: !outcome.publishFailed,
       };
     }

@@ -3,10 +3,12 @@
 // by the pipeline, and the installation token is forgotten only after the last text that could
 // quote it was published.
 
+import type { ConfigFile } from "../config/config-file-read.ts";
 import { slugOf } from "../conversation/command.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import { queueKey } from "../domain/review-request.ts";
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../forges/github/check-runs/check-runs.ts";
+import type { OrganisationConfigCache } from "../forges/github/organisation-config-cache.ts";
 import { retryWithin } from "../forges/github/retry-deadline.ts";
 import type { SecondaryRetryOptions } from "../forges/github/retry-secondary.ts";
 import { reviewOnGitHub } from "../forges/github/review-on-github.ts";
@@ -32,6 +34,8 @@ export interface RunReviewOptions<W extends WorkspaceHandle = Workspace> extends
   /** Told once, after the check run is completed: the metrics and the review's log line. */
   readonly onEnded?: (ending: ReviewEnding) => void;
   readonly budget?: AppBudget;
+  /** The organisation files the App keeps for a short time (absent: read for every review). */
+  readonly organisationConfigs?: OrganisationConfigCache;
 }
 
 export type { AppBudget } from "./review-budget.ts";
@@ -64,6 +68,15 @@ export async function runReview<W extends WorkspaceHandle>(
       gitHost: config.gitHost,
       botLogin: options.botLogin,
       retry,
+      ...(options.organisationConfigs === undefined
+        ? {}
+        : {
+            organisationConfig: (read: () => Promise<ConfigFile | null>) =>
+              options.organisationConfigs!.read(
+                { installationId: request.installationId, owner: request.owner },
+                read,
+              ),
+          }),
     },
     request,
     ports,

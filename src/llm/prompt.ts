@@ -12,6 +12,7 @@ import { type ReviewFocus, renderFocus } from "./focus-prompt.ts";
 import { guidanceLines } from "./guidance-prompt.ts";
 import { type KnownFinding, renderKnownFindings } from "./ledger-prompt.ts";
 import type { ChatMessage } from "./provider.ts";
+import { type RuleInstruction, ruleInstructionLines } from "./rule-prompt.ts";
 
 export interface ReviewPromptInput {
   repository: string;
@@ -23,6 +24,8 @@ export interface ReviewPromptInput {
   repositoryInstructions?: string;
   /** The repository's guidance files, already bounded (src/guidance). */
   guidance?: readonly GuidanceFile[];
+  /** The directory rules' instructions, each with the changed files it applies to. */
+  ruleInstructions?: readonly RuleInstruction[];
   /** Whole pull request or only the commits since the last review (absent: nothing said). */
   focus?: ReviewFocus;
   /** The pull request's open and dismissed findings from Loupe's ledger (absent: none). */
@@ -104,6 +107,7 @@ function buildUserMessage(input: ReviewPromptInput): string {
       JSON.stringify(clip(input.repositoryInstructions, MAX_INSTRUCTION_CHARS)),
     );
   }
+  parts.push(...ruleInstructionLines(input.ruleInstructions));
   parts.push(...guidanceLines(input.guidance));
   if (input.focus !== undefined) parts.push(renderFocus(input.focus));
   const known = renderKnownFindings(input.knownFindings ?? []);

@@ -2,6 +2,7 @@
 // model sees them, the repository's instructions and guidance, and the scope (the whole pull
 // request, or the commits since Loupe's last review with their hunks).
 
+import { ruleInstructions } from "../config/directory-rules.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { describeScope } from "../conversation/review-scope.ts";
 import { listChangedFile } from "../diff/listed-change.ts";
@@ -23,6 +24,8 @@ export interface LoopStepInput<W extends WorkspaceHandle> {
   readonly reviewable: readonly ChangedFile[];
   readonly mergeBaseSha: string;
   readonly config: RepoConfig;
+  /** The directory rule each reviewable file takes (prepare-step.ts). */
+  readonly ruleOf: ReadonlyMap<string, number>;
   readonly guidance: Guidance;
   readonly scope: ScopeStep;
   readonly signal: AbortSignal;
@@ -43,6 +46,11 @@ export function loopInput<W extends WorkspaceHandle>(input: LoopStepInput<W>): L
     mergeBaseSha: input.mergeBaseSha,
     repositoryInstructions: input.config.instructions.trim() === "" ? null : input.config.instructions,
     guidance: input.guidance.files,
+    ruleInstructions: ruleInstructions(
+      input.config,
+      input.reviewable.map((f) => f.filename),
+      input.ruleOf,
+    ),
     signal: input.signal,
     onRound: input.onRound,
     ...(input.maxTokens === null ? {} : { maxTokens: input.maxTokens }),

@@ -115,6 +115,29 @@ function coverageJson(outcome: ReviewOutcome) {
   };
 }
 
+/**
+ * Which settings layers applied and the keys each set; each directory rule by its place in its
+ * file (its patterns are in the file: left out here, so the document's size stays bounded).
+ */
+function settingsJson(outcome: ReviewOutcome) {
+  const settings = outcome.kind === "reviewed" || outcome.kind === "skipped" ? outcome.settings : undefined;
+  if (settings === undefined) return null;
+  return {
+    layers: settings.layers.map((layer) => ({
+      layer: layer.layer,
+      source: layer.source,
+      keys: [...layer.keys],
+      ignored: layer.ignored.map(({ key, reason }) => ({ key, reason })),
+    })),
+    rules: settings.rules.map((rule) => ({
+      layer: rule.layer,
+      index: rule.index,
+      sets: [...rule.sets],
+      files: rule.files,
+    })),
+  };
+}
+
 /** The agents' document (schema_version 1): a plain object, to print or to merge into more. */
 export function reviewDocument(outcome: ReviewOutcome, tool: LoupeTool) {
   const terms = outcome.kind === "config_invalid" || outcome.kind === "failed" ? null : outcomeTerms(outcome);
@@ -136,6 +159,7 @@ export function reviewDocument(outcome: ReviewOutcome, tool: LoupeTool) {
       tokens: reviewed?.result.usage.total_tokens ?? 0,
       gate_failed: plan?.gateFailed ?? false,
     },
+    settings: settingsJson(outcome),
     ledger: plan === null ? null : { new: plan.ledger.fresh, ...plan.ledger.counts },
     findings: (plan?.findings ?? []).map(findingJson),
     resolved: (plan?.resolved ?? []).map(resolvedJson),

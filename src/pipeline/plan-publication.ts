@@ -2,6 +2,7 @@
 // sorts every finding with the publishing core's planner, renders the review body (and the 422
 // fallback with every finding in the body), and counts findings for the check run and the gate.
 
+import { fileRule } from "../config/directory-rules.ts";
 import type { Finding } from "../domain/finding.ts";
 import { TimeSlices } from "../domain/time-slices.ts";
 import { FileCode } from "../review/file-code.ts";
@@ -37,7 +38,7 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
         ...(f.previousFilename === null ? {} : { previous_filename: f.previousFilename }),
       })),
       headTexts,
-      minSeverity: input.config.min_severity,
+      minSeverity: (path) => fileRule(input.config, path).min_severity,
       maxInline: input.config.max_findings,
       alreadyPosted: input.postedFingerprints,
       ledger: input.ledger ?? [],
@@ -58,7 +59,8 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
           trailingMarkers: input.reviewedMarker === undefined ? [] : [input.reviewedMarker],
         });
   // Duplicates still count: a problem posted on an earlier commit that is still there still fails
-  // the gate. Findings below min_severity are neither shown nor gated.
+  // the gate. Findings below their file's min_severity are neither shown nor gated; each finding is
+  // gated by its file's fail_on (a directory rule's, or the top-level one).
   const counted: Finding[] = [
     ...plan.inline.map((c) => c.finding),
     ...plan.outside.map((o) => o.finding),
@@ -66,7 +68,10 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
   ];
   const findingsBySeverity = emptySeverityCounts();
   for (const finding of counted) findingsBySeverity[finding.severity]++;
-  const failOn = input.config.fail_on;
+  const gates = (finding: Finding) => {
+    const failOn = fileRule(input.config, finding.path).fail_on;
+    return failOn !== "none" && isAtLeast(finding.severity, failOn);
+  };
   const fresh = plan.inline.length + plan.outside.length;
   const machine = reviewedFindings(plan.placed, findings, input.result.verification);
   const notes = review?.notes.filter((n) => n.trim() !== "") ?? [];
@@ -89,7 +94,7 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
       (plan.dismissed.length > 0 ? `${plan.dismissed.length} dismissed earlier, ` : "") +
       `${plan.belowThreshold.length} below min_severity` +
       (notes.length > 0 ? `; ${notes.length} note${notes.length === 1 ? "" : "s"}.` : "."),
-    gateFailed: failOn !== "none" && counted.some((f) => isAtLeast(f.severity, failOn)),
+    gateFailed: counted.some(gates),
     raised: plan.raised,
     ledger: summariseLedger(input.ledger ?? [], fresh, plan.dismissed.length),
     findings: machine,

@@ -1,15 +1,19 @@
-// Everything decided before any repository content is fetched: the pull request, the repository's
-// settings, whose pull request it is, the change and its guidance. Each decision may end the review.
+// Everything decided before any repository content is fetched: the pull request, the settings from
+// their layers (the organisation's file, the repository's), whose pull request it is, the change
+// and its guidance. Each decision may end the review.
 
+import { rulesOfPaths } from "../config/directory-rules.ts";
 import {
   GIT_ATTRIBUTES_BYTES,
   type GitAttributes,
   gitAttributes,
   NO_ATTRIBUTES,
 } from "../config/git-attributes.ts";
+import { TimeSlices } from "../domain/time-slices.ts";
 import { loadGuidance } from "../guidance/load-guidance.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
+import { countedRules, withSettings } from "./applied-settings.ts";
 import { decideAuthor } from "./author-step.ts";
 import { selectChange } from "./change-step.ts";
 import { mentionOf } from "./command-text.ts";
@@ -30,6 +34,8 @@ export async function prepareReview<W extends WorkspaceHandle>(
   if (!pullRequest.open) return skipped("closed", `The ${host.words.change} is closed.`);
   const settings = await decideSettings({
     configFile: await host.repoConfig(),
+    organisationFile: (await host.organisationConfig?.()) ?? null,
+    operator: operatorLayer(run),
     parse: ports.parseRepoConfig,
     pullRequest,
     asked: run.asked,
@@ -38,6 +44,7 @@ export async function prepareReview<W extends WorkspaceHandle>(
   });
   if (settings.kind !== "settings") return settings;
   const { config } = settings;
+  const shown = (outcome: ReviewOutcome) => withSettings(outcome, settings.applied);
   const author = await decideAuthor({
     operatorPolicy: run.authorPolicy,
     config,
@@ -47,21 +54,28 @@ export async function prepareReview<W extends WorkspaceHandle>(
     words: host.words,
     ...mentionOf(run),
   });
-  if (author !== null) return author;
+  if (author !== null) return shown(author);
   const changes = await host.changes(pullRequest);
   const change = await selectChange(changes, config, host.words, await readGitAttributes(host));
-  if (change.kind !== "change") return change;
+  if (change.kind !== "change") return shown(change);
   const guidance = await loadGuidance({
     source: host.guidance.source,
     config,
     changedFiles: change.reviewable.map((f) => f.filename),
   });
+  const ruleOf = await rulesOfPaths(
+    config,
+    change.reviewable.map((f) => f.filename),
+    new TimeSlices(),
+  );
   return (
     cancellation(run.signal) ?? {
       kind: "prepared",
       pullRequest,
       runId,
       config,
+      settings: countedRules(settings.applied, ruleOf),
+      ruleOf,
       changes,
       reviewable: change.reviewable,
       skippedFiles: change.skippedFiles,
@@ -69,6 +83,17 @@ export async function prepareReview<W extends WorkspaceHandle>(
       guidance,
     }
   );
+}
+
+/** What the operator's environment sets that bounds every repository's settings, as the layers show it. */
+function operatorLayer(run: ReviewRun): { readonly source: string; readonly keys: readonly string[] } {
+  return {
+    source: "the operator's settings",
+    keys: [
+      `AUTO_REVIEW_AUTHORS=${run.authorPolicy}`,
+      ...(run.budget === undefined ? [] : ["the installation's budget"]),
+    ],
+  };
 }
 
 /**

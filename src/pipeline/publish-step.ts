@@ -54,6 +54,11 @@ export async function publishStep(input: PublishStepInput): Promise<Published> {
           `${host.words.forge} refused the inline comments, so every finding is in the review body.`,
         );
       }
+      const unplaced = outcome.kind === "posted" ? (outcome.unplaced ?? 0) : 0;
+      if (unplaced > 0) {
+        const of = `${unplaced} of ${plan.comments.length} inline comments`;
+        notes.push(`${of} could not be placed on their lines, so they were posted together in one note.`);
+      }
       log.info({ review: outcome.kind }, "review published");
       if (outcome.kind === "posted") posted = plan.ledger.fresh;
     } catch (error) {

@@ -2,6 +2,7 @@
 // exit code. Infrastructure faults (GitHub down, a broken workspace) are thrown by the pipeline;
 // a caller that must still report them (the App's check run) records them as `failed`.
 
+import type { AppliedSettings } from "../config/settings-layers.ts";
 import { type CancelReason, isCancelReason } from "../domain/cancel-reason.ts";
 import type { ReviewCoverage } from "../domain/coverage.ts";
 import type { Cost } from "../domain/spend.ts";
@@ -24,6 +25,9 @@ export type SkipCode =
   | "paused";
 
 export interface ConfigError {
+  /** The layer's file the error is in (the organisation's or the repository's); absent: the repository's. */
+  readonly file?: string;
+  readonly layer?: "organisation" | "repository";
   readonly path: string;
   readonly message: string;
 }
@@ -35,6 +39,8 @@ export type ReviewOutcome =
       readonly detail: string;
       /** Whether a queue may treat the head as reviewed (a draft skip is not: ready_for_review follows). */
       readonly remember: boolean;
+      /** The settings' layers, when the skip came after they were read. */
+      readonly settings?: AppliedSettings;
     }
   | { readonly kind: "config_invalid"; readonly errors: readonly ConfigError[] }
   | { readonly kind: "cancelled"; readonly reason: CancelReason }
@@ -53,6 +59,8 @@ export interface ReviewedOutcome {
   readonly filesReviewed: number;
   readonly filesSkipped: number;
   readonly guidance: Guidance;
+  /** Which settings layers applied, the keys each set, and the directory rules with their files. */
+  readonly settings?: AppliedSettings;
   /** Sentences for the check run: the scope, the guidance, where findings went, what failed. */
   readonly notes: readonly string[];
   /** The review could not be published: the outcome is incomplete and not remembered. */

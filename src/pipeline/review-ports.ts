@@ -4,7 +4,7 @@
 // to a workspace that lives in a worker. Tests bind the real modules with a local git server and
 // a scripted provider, or swap a port to force a path (a failing fetch, a slow loop).
 
-import type { RepoConfigResult } from "../config/repo-config.ts";
+import type { ConfigLayerResult } from "../config/repo-config.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import type { ListedChange } from "../diff/listed-change.ts";
@@ -19,6 +19,7 @@ import type { KnownFinding } from "../llm/ledger-prompt.ts";
 import type { PassFocus } from "../llm/prompt.ts";
 import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
+import type { RuleInstruction } from "../llm/rule-prompt.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
 import type { LedgerEntry, LedgerSummary } from "../review/ledger.ts";
 import type { ResolvedFinding, ReviewedFinding } from "../review/reviewed-findings.ts";
@@ -34,6 +35,8 @@ export interface LoopInput<W extends WorkspaceHandle = Workspace> {
   readonly repositoryInstructions: string | null;
   /** The repository's guidance files from its default branch, bounded (src/guidance). */
   readonly guidance?: readonly GuidanceFile[];
+  /** The directory rules' instructions, each with the changed files it applies to. */
+  readonly ruleInstructions?: readonly RuleInstruction[];
   readonly signal: AbortSignal;
   readonly onRound: (progress: RoundProgress) => void;
   /** What this review covers (incremental or full, and why). */
@@ -126,7 +129,8 @@ export interface PlannedReview {
  * fetch and the plan by throwing a LoupeError whose code is that reason.
  */
 export interface ReviewPorts<W extends WorkspaceHandle = Workspace> {
-  parseRepoConfig(text: string | null): RepoConfigResult;
+  /** One layer's file (the organisation's or the repository's), validated, with the keys it sets. */
+  parseRepoConfig(text: string | null): ConfigLayerResult;
   /** A forge host fetches with it (tests swap it to force a failing or slow fetch). */
   readonly fetchWorkspace: FetchWorkspace<W>;
   runLoop(input: LoopInput<W>): Promise<LoopResult>;

@@ -14,6 +14,7 @@ import type { PullRequestHost } from "../host/pull-request-host.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
+import { withSettings } from "./applied-settings.ts";
 import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts";
 import { mentionOf } from "./command-text.ts";
 import { describeGuidance } from "./describe-guidance.ts";
@@ -79,7 +80,7 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
   });
   if (prepared.kind !== "prepared") return prepared;
   const held = await budgetStep(run.budget, { asked: run.asked, config: prepared.config, ...mentionOf(run) });
-  if (held.kind !== "budget") return held;
+  if (held.kind !== "budget") return withSettings(held, prepared.settings);
   await using budget = held;
   const opened = await openWorkspaceStep(host, {
     pullRequest: prepared.pullRequest,

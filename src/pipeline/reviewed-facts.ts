@@ -4,6 +4,7 @@
 
 import type { AttributeReason } from "../config/git-attributes.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
+import type { AppliedSettings } from "../config/settings-layers.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import { type ReviewCoverage, STILL_OWED } from "../domain/coverage.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
@@ -16,6 +17,10 @@ export interface Prepared {
   readonly pullRequest: PullRequest;
   readonly runId: number;
   readonly config: RepoConfig;
+  /** The settings' layers and directory rules, with the files each rule took. */
+  readonly settings: AppliedSettings;
+  /** The directory rule each reviewable file takes (its index in `config.rules`); absent: none. */
+  readonly ruleOf: ReadonlyMap<string, number>;
   readonly changes: ChangeSet;
   readonly reviewable: readonly ChangedFile[];
   readonly skippedFiles: number;
@@ -39,6 +44,7 @@ export function reviewedFacts(
     filesReviewed: coverage?.reviewedFiles ?? prepared.reviewable.length,
     filesSkipped: coverage === null ? prepared.skippedFiles : coverage.changedFiles - coverage.reviewedFiles,
     guidance: prepared.guidance,
+    settings: prepared.settings,
     ...(coverage === null ? {} : { coverage }),
   };
 }

@@ -44,6 +44,7 @@ export const codeBlock = (value: string, info: CodeInfo = ""): Block => ({ type:
 export const HIDDEN_MARKERS: readonly RegExp[] = [
   /^<!-- loupe:fp=[0-9a-f]{16} -->$/,
   /^<!-- loupe:review sha=[0-9a-f]{40}(?:[0-9a-f]{24})? run=\d{1,20} -->$/,
+  /^<!-- loupe:unplaced sha=[0-9a-f]{40}(?:[0-9a-f]{24})? run=\d{1,20} -->$/,
   /^<!-- loupe:reply-to=\d{1,20} -->$/,
   /^<!-- loupe:finding code=[0-9a-f]{16} place=[0-9a-f]{8} claim=(?:[0-9a-f]{6}(?:,[0-9a-f]{6}){0,23})? -->$/,
   /^<!-- loupe:status=(?:still_valid|fixed|withdrawn|dismissed)(?: by=[A-Za-z0-9][A-Za-z0-9._-]{0,254})? -->$/,

@@ -1,5 +1,5 @@
 // Sorts every finding of a final review into exactly one bucket — inline comment, review body
-// ("outside"), below the repository's min_severity, or already posted — so nothing is dropped
+// ("outside"), below its file's min_severity, or already posted — so nothing is dropped
 // silently. Higher severities get the inline slots first when maxInline is reached. Each file's
 // patch is parsed, and its code read, once however many findings name it, and a finding's code is
 // one slice of that: the work is linear in the findings and the files' lines.
@@ -22,7 +22,8 @@ export interface PlanReviewInput {
   readonly files: readonly ChangedFile[];
   /** The head text of each file a finding names, or its code already read from it (file-code.ts). */
   readonly headTexts: ReadonlyMap<string, string | FileCode>;
-  readonly minSeverity: Severity;
+  /** The least severity shown: one for every file, or each file's own (its directory rule's). */
+  readonly minSeverity: Severity | ((path: string) => Severity);
   readonly maxInline: number;
   /** Fingerprints found in Loupe's earlier comments and review bodies on this pull request. */
   readonly alreadyPosted: ReadonlySet<string>;
@@ -112,7 +113,9 @@ class Planner {
 
   place(finding: Finding): void {
     const { plan, input } = this;
-    if (!isAtLeast(finding.severity, input.minSeverity)) {
+    const least =
+      typeof input.minSeverity === "function" ? input.minSeverity(finding.path) : input.minSeverity;
+    if (!isAtLeast(finding.severity, least)) {
       plan.belowThreshold.push(finding);
       return;
     }

@@ -16,3 +16,12 @@ export function hasReviewMarker(
 ): boolean {
   return typeof body === "string" && body.includes(reviewMarker(headSha, checkRunId));
 }
+
+/**
+ * The hidden marker of the note a host publishes a review's findings in when it would not place
+ * them on their lines after the rest of the review landed (GitLab): the review's own marker, named
+ * apart, so a retry finds both and tells them apart.
+ */
+export function unplacedMarker(reviewMarker: string): string {
+  return reviewMarker.replace(/^<!-- loupe:review /, "<!-- loupe:unplaced ");
+}

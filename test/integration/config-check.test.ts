@@ -28,7 +28,8 @@ describe("loupe config check", () => {
   it("names the command once in a usage error", async () => {
     const run = await loupe("config", "frobnicate");
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('loupe config: unknown action "frobnicate" (the one action is: check [FILE])\n');
+    expect(run.stderr).toMatch(/^loupe config: unknown action "frobnicate" \(/);
+    expect(run.stderr).not.toContain("loupe: loupe");
     const review = await loupe("review", "--repo", dir);
     expect(review.stderr).toMatch(/^loupe review needs --/);
   });

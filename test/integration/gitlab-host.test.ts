@@ -180,17 +180,22 @@ describe("the GitLab host", () => {
     expect(gitlab.notes.at(-1)?.body).toBe("Every finding here. <!-- loupe:review run=2 -->");
   });
 
-  it("discards its drafts and sends one note when GitLab refuses a position", async () => {
+  it("posts a comment whose position GitLab refuses at publish in one note of its own, leaving no draft", async () => {
     const { host, mr } = makeHost();
     await host.changes(await host.pullRequest());
-    // Moved on GitLab's side: another commit id (its first digit changed, whatever it was).
+    // Moved on GitLab's side: another commit id (its first digit changed, whatever it was). GitLab
+    // saves the draft (it checks only the position's shape), then does not create its note at
+    // publish; the discussion Loupe posts instead is refused (400): the finding goes in a note.
     const moved = mr.diffRefs.base_sha.replace(/^./, (c) => (c === "0" ? "1" : "0"));
     mr.diffRefs = { ...mr.diffRefs, start_sha: moved };
     const published = await host.publisher!.publish(
       review([{ path: "src/lines.ts", line: 3, body: "x" }], 3),
     );
-    expect(published).toMatchObject({ kind: "posted", allInBody: true });
-    expect(gitlab.requests.some((r) => r.url.includes("/draft_notes") && r.status === 400)).toBe(true);
+    expect(published).toMatchObject({ kind: "posted", allInBody: false, unplaced: 1 });
+    expect(gitlab.requests.some((r) => r.url.endsWith("/discussions") && r.status === 400)).toBe(true);
+    const note = gitlab.notes.at(-1)!;
+    expect(note.body).toContain("1 finding could not be placed on its line");
+    expect(note.body).toContain("<!-- loupe:unplaced run=3 -->");
     expect(gitlab.drafts).toEqual([]);
   });
 

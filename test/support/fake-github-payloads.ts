@@ -104,6 +104,28 @@ export function pullRequestEvent(
   return payload;
 }
 
+/**
+ * A `push` to a branch of the repository (GitHub's example, moved onto the repository and its
+ * installation); `ref` as GitHub sends it, e.g. refs/heads/main.
+ */
+export function pushEvent(target: PayloadTarget, ref: string): ExamplePayload {
+  const payload = relocate(webhookExample("push", undefined), target);
+  payload.ref = ref;
+  // A push's repository is its own shape (owner with name and login, times as numbers): moved, not replaced.
+  Object.assign(payload.repository, {
+    name: target.repo,
+    full_name: `${target.owner}/${target.repo}`,
+    default_branch: target.defaultBranch,
+    master_branch: target.defaultBranch,
+  });
+  Object.assign(payload.repository.owner, { login: target.owner, name: target.owner });
+  payload.installation = {
+    id: target.installationId,
+    node_id: `MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u${target.installationId}`,
+  };
+  return payload;
+}
+
 /** issue_comment.created (GitHub's example, moved onto the fixture pull request) by a maintainer. */
 export function issueCommentEvent(
   target: PayloadTarget,

@@ -102,6 +102,8 @@ export interface FakeGitHub {
   /** Apps registered through the manifest flow (the "new App" page, then the code conversion). */
   readonly registrations: ManifestFlow["registrations"];
   addRepository(options: FakeRepositoryOptions): void;
+  /** Commits a new `.github/loupe.yml` to the repository's default branch (undefined: deletes it). */
+  setConfig(owner: string, repo: string, text: string | undefined): void;
   addPullRequest(options: FakePullRequestOptions): PullRequestFacts;
   /**
    * A GitHub Actions workflow token for the repository (GITHUB_TOKEN): it reads and writes what the
@@ -317,6 +319,11 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
         collaborators: repository.collaborators ?? {},
         fileDiffLimit: repository.fileDiffLimit === true,
       });
+    },
+    setConfig(owner, repo, text) {
+      const repository = state.repositories.get(`${owner}/${repo}`);
+      if (repository === undefined) throw new Error(`fake GitHub: no repository ${owner}/${repo}`);
+      state.repositories.set(`${owner}/${repo}`, { ...repository, config: text });
     },
     addPullRequest(pr) {
       const repository = state.repositories.get(`${pr.owner}/${pr.repo}`);

@@ -1,14 +1,13 @@
 // The REST subset of the fake GitLab, answered as GitLab documents it: the merge request with its
-// diff_refs, its diffs (paged, X-Next-Page), notes and discussions, draft notes (each position
-// checked against the diff: a line outside it, or SHAs that are not the merge request's diff_refs,
-// is a 400) and their bulk publish, commit statuses, members, repository files and trees from the
+// diff_refs, its diffs (paged, X-Next-Page), notes and discussions, draft notes and their bulk
+// publish as GitLab's source does them (fake-gitlab-drafts.ts: a position's line is checked when
+// a note is created from it, not when a draft is saved), commit statuses, members, repository files and trees from the
 // default branch, merge_base and compare. Notes longer than GitLab's 1,000,000 characters are a 400.
 
-import type { MergeRequestDraftNoteSchema } from "@gitbeaker/core";
 import { type FakeDiff, git, gitLabDiffs } from "./fake-gitlab-diffs.ts";
 import { discussionRoute, discussionsOf, noteAnswer } from "./fake-gitlab-discussions.ts";
+import { draftRoute } from "./fake-gitlab-drafts.ts";
 import {
-  type FakeDraftNote,
   type FakeGitLabState,
   type FakeMergeRequest,
   type FakeNote,
@@ -218,51 +217,26 @@ function mergeRequestRoute(
     found.body = body;
     return { status: 200, body: noteAnswer(state, found) };
   }
-  const drafts = state.drafts.filter((d) => mine(d) && d.author === state.self.username);
-  if (method === "GET" && rest === "/draft_notes") return paged(drafts.map(draftAnswer), request.query);
-  if (method === "POST" && rest === "/draft_notes") return createDraft(state, project, mr, request.body);
-  const draft = /^\/draft_notes\/(\d+)$/.exec(rest);
-  if (method === "DELETE" && draft !== null) {
-    const index = state.drafts.findIndex((d) => mine(d) && String(d.id) === draft[1]);
-    if (index < 0) return NOT_FOUND;
-    state.drafts.splice(index, 1);
-    return { status: 204 };
-  }
-  if (method === "POST" && rest === "/draft_notes/bulk_publish") {
-    for (const d of drafts) state.drafts.splice(state.drafts.indexOf(d), 1);
-    for (const d of drafts)
-      addNote(state, project, mr, { body: d.note, position: d.position, author: d.author });
-    state.publishes.push(drafts);
-    return { status: 204 };
-  }
+  const drafts = draftRoute(
+    {
+      state,
+      project,
+      mr,
+      positionProblem: (position) => positionProblem(mr, position),
+      addNote: (input) => addNote(state, project, mr, input),
+      noteAnswer: (n) => noteAnswer(state, n),
+      tooLong: (text) => (text.length > MAX_NOTE ? tooLong() : null),
+    },
+    method,
+    rest,
+    request.body,
+  );
+  if (drafts !== null) return drafts;
   return discussionRoute(state, project, mr, rest, request) ?? NOT_FOUND;
 }
 
 function tooLong(): FakeReply {
   return { status: 400, body: { message: { note: ["is too long (maximum is 1000000 characters)"] } } };
-}
-
-function createDraft(
-  state: FakeGitLabState,
-  project: FakeProject,
-  mr: FakeMergeRequest,
-  body: Record<string, unknown>,
-): FakeReply {
-  const note = String(body.note ?? "");
-  if (note.length > MAX_NOTE) return tooLong();
-  const position = (body.position ?? null) as FakePosition | null;
-  const refused = position === null ? null : positionProblem(mr, position);
-  if (refused !== null) return { status: 400, body: { message: refused } };
-  const draft: FakeDraftNote = {
-    id: state.nextId++,
-    projectId: project.id,
-    iid: mr.iid,
-    author: state.self.username,
-    note,
-    position,
-  };
-  state.drafts.push(draft);
-  return { status: 201, body: draftAnswer(draft) };
 }
 
 /** Why GitLab would refuse the position, or null: the SHAs, the path, and the line's two numbers. */
@@ -316,18 +290,6 @@ export function addNote(
   };
   state.notes.push(note);
   return note;
-}
-
-function draftAnswer(d: FakeDraftNote): Partial<MergeRequestDraftNoteSchema> {
-  return {
-    id: d.id,
-    merge_request_id: d.iid,
-    resolve_discussion: false,
-    note: d.note,
-    ...(d.position === null
-      ? {}
-      : { position: d.position as unknown as MergeRequestDraftNoteSchema["position"] }),
-  };
 }
 
 function mergeRequestAnswer(state: FakeGitLabState, project: FakeProject, mr: FakeMergeRequest) {

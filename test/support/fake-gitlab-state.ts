@@ -101,6 +101,8 @@ export interface FakeGitLabState {
   readonly awards: FakeAward[];
   /** Each bulk publish: the draft notes it made visible, in order. */
   readonly publishes: FakeDraftNote[][];
+  /** The next bulk publish raises at this draft (1-based), as an error in Notes::CreateService would. */
+  failPublishAt: number | null;
   /** The next API requests answered 429 with this Retry-After (seconds). */
   limited: { count: number; retryAfter: number };
   nextId: number;

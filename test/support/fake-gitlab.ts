@@ -86,6 +86,8 @@ export interface FakeGitLab {
   deleteBranch(project: string, branch: string): void;
   /** `git push --force` of a fixture's branch to the project (then addMergeRequest again). */
   pushBranch(project: string, source: FixtureRepo, branch: string): void;
+  /** The next bulk publish answers 500 at its n-th draft (1-based), the notes before it created. */
+  failPublishAt(n: number): void;
   /** Answers the next `count` API requests 429 with Retry-After: retryAfter seconds. */
   limitNext(count: number, retryAfter: number): void;
   stop(): Promise<void>;
@@ -117,6 +119,7 @@ export async function startFakeGitLab(
     statuses: [],
     awards: [],
     publishes: [],
+    failPublishAt: null,
     limited: { count: 0, retryAfter: 0 },
     nextId: 100,
   };
@@ -256,6 +259,9 @@ export async function startFakeGitLab(
       const project = state.projects.get(path);
       if (project === undefined) throw new Error(`fake GitLab: no project ${path}`);
       source.git("push", "--quiet", "--force", project.gitdir, `${branch}:refs/heads/${branch}`);
+    },
+    failPublishAt(n) {
+      state.failPublishAt = n;
     },
     setBotAccess(path, level) {
       const project = state.projects.get(path);

@@ -126,6 +126,14 @@ export function mockGitHub(
       return overSocket(reply(parsed));
     };
 
+  // GitHub answers 404 for `<owner>/.github` when the installation does not include it: the
+  // organisation layer is read right after the repository's file, so each read of one is paired.
+  const organisationMissing = () => {
+    scope
+      .get(`/repos/${owner}/.github/contents/.github%2Floupe.yml`)
+      .reply(recording("GET", () => [404, { message: "Not Found" }]));
+    return mock;
+  };
   const mock: GitHubMock = {
     calls,
     scope,
@@ -173,10 +181,11 @@ export function mockGitHub(
       scope
         .get(`${repoPath}/contents/.github%2Floupe.yml`)
         .reply(recording("GET", () => [404, { message: "Not Found" }]));
-      return mock;
+      return organisationMissing();
     },
     configFile(text) {
       const content = Buffer.from(text, "utf8");
+      organisationMissing();
       scope.get(`${repoPath}/contents/.github%2Floupe.yml`).reply(
         recording("GET", () => [
           200,

@@ -128,6 +128,9 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     stateDir: null,
     autoReviewAuthors: DEFAULT_AUTHOR_POLICY,
     stillDownLogMs: 60_000,
+    // Each review reads the organisation's file (github-mock pairs it with the repository's own
+    // read); keeping it is the cache's own test's, and the end-to-end worlds'.
+    organisationConfigTtlMs: 0,
     ...options.config,
   };
   // Tests script only the reviewer unless they turn the verification pass on (docs/verification.md).

@@ -16,7 +16,7 @@ const groups = require("@octokit/webhooks-examples") as ExampleGroup[];
 export type ExamplePayload = any;
 
 /** The first example for event.action that has an installation (the one Probot can act on). */
-export function webhookExample(event: string, action: string): ExamplePayload {
+export function webhookExample(event: string, action: string | undefined): ExamplePayload {
   const group = groups.find((g) => g.name === event);
   const candidates = (group?.examples ?? []).filter((e) => e.action === action);
   const example = candidates.find((e) => e.installation !== undefined) ?? candidates[0];

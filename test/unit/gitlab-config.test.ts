@@ -17,7 +17,23 @@ describe("GitLab's settings", () => {
       token: "glpat-abc",
       webhookSecret: SECRET,
       statusName: "Loupe",
+      configProject: null,
     });
+  });
+
+  it("takes GITLAB_CONFIG_PROJECT as a project's full path, and refuses anything else in one line", () => {
+    expect(
+      settingsOf(GitLabConfigSchema, { ...FULL, GITLAB_CONFIG_PROJECT: " acme/platform/loupe-settings " }),
+    ).toMatchObject({
+      configProject: "acme/platform/loupe-settings",
+    });
+    expect(settingsOf(GitLabConfigSchema, { ...FULL, GITLAB_CONFIG_PROJECT: "" })).toMatchObject({
+      configProject: null,
+    });
+    for (const value of ["loupe-settings", "acme/", "/acme/x", "acme/x?ref=draft", "acme/../x y"])
+      expect(settingsError(GitLabConfigSchema, { ...FULL, GITLAB_CONFIG_PROJECT: value })).toContain(
+        "GITLAB_CONFIG_PROJECT=",
+      );
   });
 
   it("names what is missing when only some are set", () => {

@@ -62,6 +62,8 @@ describe("parseRepoConfig", () => {
       incremental: false,
       auto_review: false,
       budget: {},
+      rules: [],
+      locked: [],
     });
   });
 

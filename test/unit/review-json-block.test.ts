@@ -51,6 +51,7 @@ function documentOf(findings: ReviewDocument["findings"]): ReviewDocument {
       tokens: 330,
       gate_failed: false,
     },
+    settings: null,
     ledger: { new: findings.length, open: 0, fixed: 0, withdrawn: 0, dismissed: 0 },
     findings,
     resolved: [],

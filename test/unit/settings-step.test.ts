@@ -2,7 +2,7 @@
 // command with the App's handle (`@<slug> review`), or general words when the handle is unknown.
 
 import { describe, expect, it } from "@jest/globals";
-import { parseRepoConfig } from "../../src/config/repo-config.ts";
+import { parseConfigLayer } from "../../src/config/repo-config.ts";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
 import { PAUSE_LABEL } from "../../src/conversation/pause-state.ts";
 import type { PullRequest } from "../../src/domain/pull-request.ts";
@@ -29,7 +29,7 @@ async function detail(text: string | null, labels: readonly string[], mention?: 
       source: ".github/loupe.yml",
       file: text === null ? { kind: "missing" } : { kind: "found", text },
     },
-    parse: parseRepoConfig,
+    parse: parseConfigLayer,
     pullRequest: pr(labels),
     asked: false,
     ...(mention === undefined ? {} : { mention }),
@@ -63,7 +63,7 @@ describe("the settings' skip texts", () => {
     const step = await decideSettings({
       words: GITHUB_WORDS,
       configFile: { source: ".github/loupe.yml", file: { kind: "missing" } },
-      parse: parseRepoConfig,
+      parse: parseConfigLayer,
       pullRequest: pr([]),
       asked: false,
       mention: async () => {
@@ -71,7 +71,14 @@ describe("the settings' skip texts", () => {
         return "loupe-review";
       },
     });
-    expect(step).toEqual({ kind: "settings", config: defaultRepoConfig() });
+    expect(step).toEqual({
+      kind: "settings",
+      config: defaultRepoConfig(),
+      applied: {
+        layers: [{ layer: "operator", source: "the server's environment", keys: [], ignored: [] }],
+        rules: [],
+      },
+    });
     expect(asked).toBe(0);
   });
 });

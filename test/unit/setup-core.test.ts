@@ -123,6 +123,7 @@ describe("the manifest", () => {
         "check_suite",
         "issue_comment",
         "pull_request_review_comment",
+        "push",
       ],
       default_permissions: {
         checks: "write",

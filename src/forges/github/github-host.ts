@@ -4,6 +4,7 @@
 // once per (head, run), and Loupe's threads (read, answered, resolved). Disposing the host forgets
 // the token.
 
+import type { ConfigFile } from "../../config/config-file-read.ts";
 import { REPO_CONFIG_PATH } from "../../config/repo-config.ts";
 import type { FetchWorkspace, PullRequestHost } from "../../host/pull-request-host.ts";
 import type { Workspace, WorkspaceHandle } from "../../workspace/types.ts";
@@ -14,6 +15,7 @@ import { githubGuidanceSource } from "./guidance-source.ts";
 import { readHistoryRecords } from "./history-records.ts";
 import { installationToken } from "./installation-token.ts";
 import type { GitHubClient } from "./octokit.ts";
+import { readOrganisationConfigFile } from "./organisation-config-file.ts";
 import { publishReview } from "./publish-review.ts";
 import { readRepoConfigFile } from "./repo-config-file.ts";
 import { type GitHubTarget, resolvePullRequest } from "./resolve-pull-request.ts";
@@ -35,6 +37,11 @@ export interface GitHubHostOptions<W extends WorkspaceHandle = Workspace> {
   readonly retry: SecondaryRetryOptions;
   /** Where the repository's configuration is on the default branch (the Action's `config`). */
   readonly configPath?: string;
+  /**
+   * Reads the organisation's file through the App's cache; absent: read it each review (the
+   * Action). The file is always `<owner>/.github`'s, whoever opened the pull request.
+   */
+  readonly organisationConfig?: (read: () => Promise<ConfigFile | null>) => Promise<ConfigFile | null>;
 }
 
 export function gitHubHost<W extends WorkspaceHandle>(
@@ -52,6 +59,10 @@ export function gitHubHost<W extends WorkspaceHandle>(
       file: await readRepoConfigFile(octokit, ref, options.configPath ?? REPO_CONFIG_PATH),
       source: `${options.configPath ?? REPO_CONFIG_PATH} on the default branch`,
     }),
+    organisationConfig: () => {
+      const read = () => readOrganisationConfigFile(octokit, request.owner);
+      return options.organisationConfig === undefined ? read() : options.organisationConfig(read);
+    },
     changes: (pullRequest) =>
       comparePullRequest(octokit, { ...pr, baseSha: pullRequest.baseSha, headSha: pullRequest.headSha }),
     guidance: { source: githubGuidanceSource(octokit, ref), origin: "the default branch" },

@@ -61,7 +61,11 @@ export interface GitLabApi {
   text(path: string, query?: Query): Promise<string | null>;
   /** A HEAD request's headers (GitLab puts a file's size there), or null for a 404. */
   head(path: string, query?: Query): Promise<Headers | null>;
-  post<T>(path: string, body?: object): Promise<T>;
+  /**
+   * `once`: a request that may have partly happened when it fails (GitLab's bulk publish creates
+   * notes one by one): retried only on a 429, which GitLab answers before doing anything.
+   */
+  post<T>(path: string, body?: object, options?: { readonly once?: boolean }): Promise<T>;
   put<T>(path: string, body?: object): Promise<T>;
   delete(path: string): Promise<void>;
 }
@@ -78,7 +82,13 @@ export function projectId(path: string): string {
 export function gitLabApi(options: GitLabApiOptions): GitLabApi {
   const base = `${options.url.replace(/\/+$/, "")}/api/v4`;
   const doFetch = options.fetch ?? fetch;
-  const send = async (method: string, path: string, query?: Query, body?: object): Promise<Response> => {
+  const send = async (
+    method: string,
+    path: string,
+    query?: Query,
+    body?: object,
+    once = false,
+  ): Promise<Response> => {
     const url = new URL(`${base}${path}`);
     for (const [key, value] of Object.entries(query ?? {}))
       if (value !== undefined) url.searchParams.set(key, String(value));
@@ -106,13 +116,19 @@ export function gitLabApi(options: GitLabApiOptions): GitLabApi {
       const wait = retryAfterMs(response);
       const error = new GitLabError(method, path, response.status, await detailOf(response), wait);
       const waitMs = wait ?? DEFAULT_WAIT_MS;
-      const retry = RETRIED.has(response.status) && attempt < MAX_ATTEMPTS;
+      const retry = (once ? response.status === 429 : RETRIED.has(response.status)) && attempt < MAX_ATTEMPTS;
       if (!retry || options.retry.now() + waitMs > options.retry.deadline) throw error;
       await options.retry.sleep(waitMs);
     }
   };
-  const json = async <T>(method: string, path: string, query?: Query, body?: object): Promise<T> => {
-    const response = await send(method, path, query, body);
+  const json = async <T>(
+    method: string,
+    path: string,
+    query?: Query,
+    body?: object,
+    once?: boolean,
+  ): Promise<T> => {
+    const response = await send(method, path, query, body, once);
     if (response.status === 404) throw new GitLabError(method, path, 404, await detailOf(response), null);
     return (response.status === 204 ? null : await response.json()) as T;
   };
@@ -137,7 +153,7 @@ export function gitLabApi(options: GitLabApiOptions): GitLabApi {
       const response = await send("HEAD", path, query);
       return response.status === 404 ? null : response.headers;
     },
-    post: (path, body) => json("POST", path, undefined, body ?? {}),
+    post: (path, body, options) => json("POST", path, undefined, body ?? {}, options?.once),
     put: (path, body) => json("PUT", path, undefined, body ?? {}),
     async delete(path) {
       await send("DELETE", path);

@@ -21,6 +21,7 @@ import {
 } from "./merge-request.ts";
 import { mergeRequestChanges } from "./merge-request-changes.ts";
 import { readRecords, readThreads } from "./notes.ts";
+import { readOrganisationConfig } from "./organisation-config.ts";
 import { publishReview } from "./publish-review.ts";
 import { gitLabGuidanceSource, type ProjectRef, readConfigFile } from "./repository-files.ts";
 import { gitLabThreads } from "./threads.ts";
@@ -35,6 +36,8 @@ export interface GitLabHostOptions<W extends WorkspaceHandle = Workspace> {
   readonly fetchWorkspace: FetchWorkspace<W>;
   /** The token's own username: only its texts count as Loupe's. */
   readonly self: () => Promise<string>;
+  /** GITLAB_CONFIG_PROJECT: the project whose file is the organisation's layer; absent: none. */
+  readonly configProject?: string | null;
   /** How its texts name GitLab and the rerun command (absent: without the token's username). */
   readonly words?: ForgeWords;
 }
@@ -76,6 +79,8 @@ export function gitLabHost<W extends WorkspaceHandle>(options: GitLabHostOptions
     words: options.words ?? gitLabWords(null),
     pullRequest: async () => (await read()).pullRequest,
     repoConfig: () => readConfigFile(api, project),
+    organisationConfig: async () =>
+      options.configProject ? await readOrganisationConfig(api, options.configProject) : null,
     changes: (pullRequest) => changesOf(pullRequest.headSha),
     guidance: { source: gitLabGuidanceSource(api, project), origin: "the default branch" },
     openWorkspace: async ({ pullRequest, mergeBaseSha, signal }) =>

@@ -32,7 +32,9 @@ export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly signal: AbortSignal;
   readonly ports: ReviewPorts<W>;
   readonly config: Pick<AppConfig, "autoReviewAuthors">;
-  readonly gitlab: Pick<NonNullable<GitLabConfig>, "url" | "token" | "statusName">;
+  /** configProject: GITLAB_CONFIG_PROJECT, the organisation layer; absent (the CI component): none. */
+  readonly gitlab: Pick<NonNullable<GitLabConfig>, "url" | "token" | "statusName"> &
+    Partial<Pick<NonNullable<GitLabConfig>, "configProject">>;
   readonly log: JobLogger;
   /** The token's own username, looked up once per process. */
   readonly self: () => Promise<string>;
@@ -94,13 +96,10 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
   let read = false;
   let missing = false;
   await using host = gitLabHost({
-    words,
-    api,
-    target: request,
-    url: options.gitlab.url,
-    token: options.gitlab.token,
+    ...{ words, api, target: request, url: options.gitlab.url, token: options.gitlab.token },
     fetchWorkspace: options.ports.fetchWorkspace,
     self: options.self,
+    configProject: options.gitlab.configProject ?? null,
   });
   const reviewed = await reviewPullRequest(host, options.ports, {
     signal: options.signal,

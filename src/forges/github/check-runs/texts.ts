@@ -8,6 +8,7 @@ import { type ForgeWords, rerunMarkdown } from "../../../domain/forge-words.ts";
 import { redactSecrets } from "../../../domain/redact.ts";
 import { cutCodePoints } from "../../../domain/text.ts";
 import { describeFailure } from "../../../pipeline/describe-failure.ts";
+import type { ConfigError } from "../../../pipeline/review-outcome.ts";
 import type { CheckRunOutput } from "../../../report/review-report.ts";
 import { fitBlocks } from "../../../review/fit-blocks.ts";
 import { serializeBlocks } from "../../../review/markdown-serialize.ts";
@@ -50,32 +51,38 @@ export function failureOutput(error: unknown, words: ForgeWords): CheckRunOutput
 }
 
 /**
- * The repository's own file is quoted here (keys, YAML errors), so it is neutralised like model
- * text, and fitted on the Markdown tree: a 64 KiB file can hold thousands of errors.
+ * The repository's own file (or the organisation's) is quoted here (keys, YAML errors), so it is
+ * neutralised like model text, and fitted on the Markdown tree: a 64 KiB file can hold thousands of
+ * errors. Each error names its file when the settings had more than one layer.
  */
-export function configErrorOutput(
-  errors: readonly { path: string; message: string }[],
-  words: ForgeWords,
-): CheckRunOutput {
+export function configErrorOutput(errors: readonly ConfigError[], words: ForgeWords): CheckRunOutput {
   const { verb, control, kind } = words.rerun;
+  const organisation = errors.filter((e) => e.layer === "organisation");
+  const files = [...new Set(errors.map((e) => e.file ?? ".github/loupe.yml on the default branch"))];
   const blocks: Block[] = [
     paragraph(
       text("Fix "),
-      code(".github/loupe.yml"),
-      text(` on the default branch, then ${verb} `),
+      ...files.flatMap((file, i) => [...(i > 0 ? [text(" and ")] : []), code(cutCodePoints(file, 300))]),
+      text(`, then ${verb} `),
       kind === "button" ? strong(text(control)) : kind === "command" ? code(control) : text(control),
       text("."),
     ),
     ...errors.map((e) =>
       paragraph(
         text("• "),
+        ...(e.layer === "organisation" ? [text("organisation's file: ")] : []),
         code(e.path || "(root)"),
         text(`: ${cutCodePoints(redactSecrets(e.message), 500).replace(/\s+/g, " ")}`),
       ),
     ),
   ];
   return {
-    title: ".github/loupe.yml is invalid",
+    title:
+      organisation.length === 0
+        ? ".github/loupe.yml is invalid"
+        : organisation.length === errors.length
+          ? "The organisation's Loupe settings are invalid"
+          : "The organisation's and the repository's Loupe settings are invalid",
     summary: serializeBlocks(fitBlocks(blocks, CHECK_RUN_TEXT_LIMIT)),
   };
 }
