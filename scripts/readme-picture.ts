@@ -15,6 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { runReviewCommand } from "../src/cli/review-command.ts";
+import { conclusionFor } from "../src/jobs/conclusion.ts";
 import { renderCheckRunOutput } from "../src/report/check-run-output.ts";
 import { finding, stopTurn, toolCallsTurn } from "../test/support/chat-turns.ts";
 import { requireProgram } from "../test/support/programs.ts";
@@ -43,6 +44,9 @@ const CMARK_ARGS = [
   "-e",
   "tasklist",
 ];
+
+/** The duration the picture's check run shows, fixed so every run makes the same picture. */
+const PICTURE_DURATION_MS = 42_000;
 
 const BASE = `export async function refund(order: Order, amount: number): Promise<void> {
   if (amount <= 0) throw new RangeError("nothing to refund");
@@ -202,9 +206,12 @@ export async function readmePage(): Promise<string> {
     findings_by_severity: Record<string, number>;
     gate_failed: boolean;
   };
-  const conclusion = plan.gate_failed ? "failure" : "neutral";
+  // The App's own rule: a complete review concludes `success`, or `failure` at the fail_on gate.
+  const conclusion = conclusionFor(json.termination_reason as never, plan.gate_failed);
   const output = renderCheckRunOutput({
-    result: json as never,
+    // A scripted model answers in milliseconds, and a measured duration would change the picture
+    // on every run: the duration shown is a fixed, stated figure (see the README's caption).
+    result: { ...json, duration_ms: PICTURE_DURATION_MS } as never,
     conclusion,
     findingsBySeverity: plan.findings_by_severity as never,
     filesReviewed: Number(json.files_reviewed),

@@ -68,7 +68,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     const lines = redactSecrets(message).split("\n");
     // A configuration error lists every problem of the environment, one line each.
     const shown = isLoupeError(error, "configuration_invalid") ? lines : lines.slice(0, 1);
-    for (const line of shown) io.stderr(`loupe: ${line}\n`);
+    // A message that already names its command (`loupe review needs --base`) is not prefixed again.
+    for (const line of shown) io.stderr(line.startsWith("loupe ") ? `${line}\n` : `loupe: ${line}\n`);
     return code;
   }
 }

@@ -63,8 +63,9 @@ async function main(): Promise<void> {
     registerSecret(secret ?? undefined);
   // Without the GitHub App no Probot runs: its lines are not labelled as Probot's.
   const log = await createLog(settings.log, settings.appId === null ? "loupe" : "probot");
+  const version = logVersion(log);
   const gitlabAccess = gitlab === null ? null : await checkGitLabAtStart(gitlab, log);
-  const metrics = createPrometheusMetrics({ version: packageVersion() });
+  const metrics = createPrometheusMetrics({ version });
   const readiness = createReadinessTracker();
   const loupe = createLoupe(settings, { metrics, stillDownLogMs: config.stillDownLogMs });
   let dashboard: RedisDashboard | null = null;
@@ -179,6 +180,13 @@ function gitLabRoute(
 
 /** A check at start waits for nothing: GitLab's answer now, or a line saying it is away. */
 const NO_RETRY = { sleep: async () => {}, now: Date.now, deadline: 0 };
+
+/** The log's first line says which Loupe this is (loupe_build_info says it to the metrics). */
+function logVersion(log: Logger): string {
+  const version = packageVersion();
+  log.info({ version, node: process.version }, `Loupe ${version} starting`);
+  return version;
+}
 
 /** Loupe's version, for loupe_build_info. */
 function packageVersion(): string {

@@ -19,15 +19,44 @@ export interface ReportInput {
   readonly outcome: ReviewOutcome;
   readonly ending: Ending;
   readonly pullNumber: number;
-  /** The token could not write the review (403): the summary is where it is. */
+  /** The token could not write the review (403): the summary is where it is (the ending says why). */
   readonly readOnly: boolean;
   /** The check run could not be created; why, in a sentence. */
   readonly noCheckRun: string | null;
   readonly failOn: Severity | null;
 }
 
+/**
+ * What to change when GitHub refused the review for want of permission: the workflow's permissions,
+ * or, for a fork's pull request (whose `pull_request` token is always read-only), the fork-safe
+ * workflow. Said in the log, the check run and the step summary.
+ */
 export const READ_ONLY_NOTE =
-  "This workflow's token may not write to the pull request (GitHub gives a fork's `pull_request` event a read-only token), so the review is only here. For inline comments on pull requests from forks, run Loupe on `pull_request_target` (see docs/github-action.md in Loupe's repository): it never checks out or runs the pull request's code.";
+  "GitHub refused to post the review (HTTP 403): this workflow's token may not write to the pull request, so the review is only in this job's summary. For inline comments, give the job `permissions: pull-requests: write` and `checks: write`. A fork's `pull_request` event always gets a read-only token: for pull requests from forks, run Loupe on `pull_request_target` as docs/github-action.md in Loupe's repository shows (it never checks out or runs the pull request's code).";
+
+/**
+ * A comment starts a review in the Action only where a workflow runs on the comment: the skip of
+ * an author the policy holds back says which workflow that is.
+ */
+export const COMMENT_WORKFLOW_NOTE =
+  'In GitHub Actions the comment starts a review only where a workflow runs on `issue_comment`: the comment-trigger workflow ("On demand, by comment") of docs/github-action.md in Loupe\'s repository.';
+
+/** The ending of a skip, with what the Action needs for the command it names. */
+export function withCommentWorkflowNote(ending: Ending, outcome: ReviewOutcome): Ending {
+  if (outcome.kind !== "skipped" || outcome.code !== "author_not_allowed") return ending;
+  return {
+    ...ending,
+    output: { ...ending.output, summary: `${ending.output.summary}\n\n${COMMENT_WORKFLOW_NOTE}` },
+  };
+}
+
+/** The ending with what to change when the token could not post the review. */
+export function withReadOnlyNote(ending: Ending): Ending {
+  return {
+    ...ending,
+    output: { ...ending.output, summary: `${ending.output.summary}\n\n> ${READ_ONLY_NOTE}` },
+  };
+}
 
 /** The gate the job applies: the action's `fail-on` when given, else the repository's `fail_on`. */
 export function gateReached(outcome: ReviewOutcome, failOn: Severity | null): boolean {
@@ -47,7 +76,6 @@ export function reportOutcome(input: ReportInput): ActionReport {
     ending.output.summary,
   ];
   if (input.noCheckRun !== null) sections.push(`> ${input.noCheckRun}`);
-  if (input.readOnly) sections.push(`> ${READ_ONLY_NOTE}`);
   const plan = outcome.kind === "reviewed" ? outcome.plan : null;
   if (plan?.postable) {
     const heading = input.readOnly ? "### The review (not posted)" : "### The review";

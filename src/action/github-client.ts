@@ -16,6 +16,25 @@ export interface ActionClientOptions {
   readonly warn: (message: string) => void;
 }
 
+/**
+ * Octokit's own request log: a request that failed is logged at error level, 404s among them, and
+ * Loupe asks for things that are often absent (`.github/loupe.yml`, a commit the checkout guard
+ * looks up): every failure that matters is reported by Loupe itself, in its words. So a 404 is not
+ * logged as a problem, and other failures only as the warnings they are until Loupe says more.
+ */
+function requestLog(warn: (message: string) => void) {
+  const ignore = () => {};
+  return {
+    debug: ignore,
+    info: ignore,
+    warn,
+    error: (message: string) => {
+      if (/ - 404 with id /.test(message)) return;
+      warn(message);
+    },
+  };
+}
+
 export function actionGitHubClient(options: ActionClientOptions): GitHubClient {
   const waited = (kind: string) => (retryAfter: number, request: { method: string; url: string }) => {
     options.warn(`${kind} with "${request.method} ${request.url}", retrying in ${retryAfter} seconds.`);
@@ -25,6 +44,7 @@ export function actionGitHubClient(options: ActionClientOptions): GitHubClient {
     auth: options.token,
     baseUrl: options.baseUrl,
     userAgent: "loupe-action",
+    log: requestLog(options.warn),
     throttle: {
       onRateLimit: waited("Rate limit hit"),
       onSecondaryRateLimit: waited("Secondary rate limit hit"),

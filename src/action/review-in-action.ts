@@ -17,7 +17,14 @@ import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { actionCheckRun } from "./action-check-run.ts";
 import { ACTION_SETTING_NAMES, type ActionSettings } from "./action-inputs.ts";
 import { actionLogger, annotation, type Write } from "./action-log.ts";
-import { forTheAction, gateReached, reportOutcome } from "./action-report.ts";
+import {
+  forTheAction,
+  gateReached,
+  READ_ONLY_NOTE,
+  reportOutcome,
+  withCommentWorkflowNote,
+  withReadOnlyNote,
+} from "./action-report.ts";
 import { writeMachineFiles } from "./machine-files.ts";
 import type { RunnerContext } from "./runner-context.ts";
 import { appendSummary, writeOutputs } from "./step-files.ts";
@@ -71,13 +78,19 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   };
   return await reviewOnGitHub(review, async (outcome) => {
     const gated = withActionGate(outcome, settings);
-    const ending = forTheAction(endingFor(gated, GITHUB_WORDS, loupeTool(), ACTION_SETTING_NAMES));
+    const readOnly = watched?.refused() ?? false;
+    const ended = withCommentWorkflowNote(
+      forTheAction(endingFor(gated, GITHUB_WORDS, loupeTool(), ACTION_SETTING_NAMES)),
+      gated,
+    );
+    const ending = readOnly ? withReadOnlyNote(ended) : ended;
+    if (readOnly) io.stdout(annotation("warning", READ_ONLY_NOTE));
     await run.current()?.complete(ending);
     const report = reportOutcome({
       outcome: gated,
       ending,
       pullNumber: request.pullNumber,
-      readOnly: watched?.refused() ?? false,
+      readOnly,
       noCheckRun: run.missing(),
       failOn: settings.failOn,
     });

@@ -2,6 +2,7 @@
 // the event (its name and the file that holds its payload), the repository, where GitHub's API and
 // web host are (github.com or a GitHub Enterprise Server), and the files a step reports through.
 
+import { httpUrl } from "../config/http-url.ts";
 import { LoupeError } from "../domain/errors.ts";
 
 export interface RunnerContext {
@@ -51,17 +52,4 @@ export function readRunnerContext(env: Env): RunnerContext {
     outputPath: optional("GITHUB_OUTPUT"),
     summaryPath: optional("GITHUB_STEP_SUMMARY"),
   };
-}
-
-function httpUrl(name: string, text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new LoupeError("configuration_invalid", `${name} must be an absolute http(s) URL`);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new LoupeError("configuration_invalid", `${name} must be an absolute http(s) URL`);
-  }
-  return text.replace(/\/+$/, "");
 }

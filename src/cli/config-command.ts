@@ -44,7 +44,8 @@ export async function runConfigCommand(argv: readonly string[], io: CliIo): Prom
     const files = [...new Set(merged.errors.map((e) => e.file))].join(" and ");
     const lines = merged.errors.map(
       (error) =>
-        `  ${organisation === null ? "" : `${error.file}: `}${error.path || "(root)"}: ${error.message.replace(/\s+/g, " ")}\n`,
+        `  ${organisation === null ? "" : `${error.file}: `}${error.path || "(root)"}: ${error.message.replace(/\s+/g, " ")}` +
+        `${error.value === undefined ? "" : ` (found ${error.value.replace(/\s+/g, " ")})`}\n`,
     );
     const count = `${merged.errors.length} error${merged.errors.length === 1 ? "" : "s"}`;
     io.stderr(

@@ -9,12 +9,22 @@ import { defaultRepoConfig, type RepoConfig, RepoConfigSchema } from "./repo-con
 export const REPO_CONFIG_PATH = ".github/loupe.yml";
 export const MAX_CONFIG_BYTES = 64 * 1024;
 
-type Errors = { path: string; message: string }[];
+/** One problem of a file: where, what, and the value found there (for a wrong value). */
+export interface RepoConfigError {
+  path: string;
+  message: string;
+  /** The value as written, JSON, cut to VALUE_CHARS: the person sees what was read. */
+  value?: string;
+}
+
+const VALUE_CHARS = 80;
+
+type Errors = RepoConfigError[];
 
 /** One layer's file, validated, with the top-level keys it sets (the rest are the defaults). */
 export type ConfigLayerResult =
   | { ok: true; config: RepoConfig; keys: readonly string[] }
-  | { ok: false; errors: { path: string; message: string }[] };
+  | { ok: false; errors: RepoConfigError[] };
 
 /** A repository's file, validated: the same as any layer's. */
 export type RepoConfigResult = ConfigLayerResult;
@@ -70,12 +80,16 @@ export function parseConfigLayer(yamlText: string | null): ConfigLayerResult {
   return { ok: true, config: parsed.output, keys: Object.keys(data) };
 }
 
-function toError(issue: v.BaseIssue<unknown>): { path: string; message: string } {
+function toError(issue: v.BaseIssue<unknown>): RepoConfigError {
   const path = v.getDotPath(issue) ?? "(root)";
   if (issue.type === "strict_object" && issue.kind === "schema") {
     return { path, message: "is not a known key" };
   }
-  return { path, message: issue.message.replace(/^Invalid (?:type|value|length): /, "") };
+  const message = issue.message.replace(/^Invalid (?:type|value|length): /, "");
+  const written = JSON.stringify(issue.input);
+  if (written === undefined) return { path, message };
+  const value = written.length > VALUE_CHARS ? `${written.slice(0, VALUE_CHARS)}…` : written;
+  return { path, message, value };
 }
 
 function fail(path: string, message: string): ConfigLayerResult {

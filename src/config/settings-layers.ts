@@ -51,6 +51,8 @@ export interface LayerError {
   readonly file: string;
   readonly path: string;
   readonly message: string;
+  /** The value found, for a wrong value (repo-config.ts). */
+  readonly value?: string;
 }
 
 export type MergedSettings =

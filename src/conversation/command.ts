@@ -1,6 +1,8 @@
 // Reads a command addressed to Loupe out of a pull request comment: `@<slug> review`,
-// `@<slug> full review`, `@<slug> pause`, `@<slug> resume`, `@<slug> help`. Any other text after
-// the mention asks for help. Quoted lines (`> …`), code spans and fenced code are not read, so
+// `@<slug> full review`, `@<slug> pause`, `@<slug> resume`, `@<slug> help`, with the courtesy
+// people write around a command (`@<slug> review please`, `@<slug> please review again, thanks`).
+// Any other text after the mention asks for help: words that could change what is asked
+// (`review everything twice`) are not guessed at. Quoted lines (`> …`), code spans and fenced code are not read, so
 // quoting or documenting a command never runs it again.
 
 export type CommandName = "review" | "full_review" | "pause" | "resume" | "help";
@@ -16,6 +18,20 @@ const COMMANDS: ReadonlyArray<readonly [RegExp, CommandName]> = [
   [/^resume$/, "resume"],
   [/^help$/, "help"],
 ];
+
+/** Words around a command that ask nothing more of it. */
+const COURTESY = /^(?:(?:please|pls|kindly|again|now|thanks|thank you|thx|ty)(?: |$))+/;
+
+/** The command words of a comment's text after the mention, without the courtesy around them. */
+function commandWords(words: string): string {
+  const after = words.replace(COURTESY, "");
+  for (const [pattern] of COMMANDS) {
+    const head = new RegExp(`${pattern.source.slice(0, -1)}(?: |$)`).exec(after);
+    const rest = head === null ? null : `${after.slice(head[0].length)} `.replace(COURTESY, "");
+    if (head !== null && rest!.trim() === "") return head[0].trim();
+  }
+  return after;
+}
 
 /** The slug of `<slug>[bot]`, or the login itself for anything else. */
 export function slugOf(botLogin: string): string {
@@ -63,11 +79,13 @@ export function parseCommand(body: string, botLogin: string): ParsedComment {
   const mention = mentionPattern(botLogin, "gi");
   for (const match of text.matchAll(mention)) {
     const rest = text.slice(match.index + match[0].length).split("\n", 1)[0]!;
-    const words = rest
-      .replace(/[.!?,:;]+\s*$/, "")
-      .trim()
-      .toLowerCase()
-      .replace(/\s+/g, " ");
+    const words = commandWords(
+      rest
+        .replace(/[.!?,:;]+/g, " ")
+        .trim()
+        .toLowerCase()
+        .replace(/\s+/g, " "),
+    );
     const found = COMMANDS.find(([pattern]) => pattern.test(words));
     if (found) return { kind: "command", command: found[1], unknown: false };
     return { kind: "command", command: "help", unknown: true };

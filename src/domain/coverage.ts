@@ -25,15 +25,25 @@ export type NotReviewedReason =
   | "budget"
   | "pass_failed";
 
-/** Reasons a file is left out by the repository's own choice or nature: no review was owed. */
-export const LEFT_OUT_BY_DESIGN: ReadonlySet<NotReviewedReason> = new Set<NotReviewedReason>([
-  "excluded",
-  "generated",
-  "vendored",
-  "no_diff",
-  "removed",
-  "described",
-]);
+/**
+ * Whether a file left out for this reason still owes a review, decided per reason so a new reason
+ * must be decided too. Owed only when the review meant to read it and could not (no budget left, its
+ * pass failed): a review again would read it. A file left out by the repository's choice or by its
+ * nature (paths rules, `.gitattributes`, deleted, binary, too large to show, only described) is as
+ * covered as it will ever be, so it neither makes the review incomplete nor counts as a cut.
+ */
+export const STILL_OWED: Readonly<Record<NotReviewedReason, boolean>> = {
+  excluded: false,
+  generated: false,
+  vendored: false,
+  no_diff: false,
+  removed: false,
+  described: false,
+  binary: false,
+  too_large: false,
+  budget: true,
+  pass_failed: true,
+};
 
 export const NOT_REVIEWED_SENTENCES: Readonly<Record<NotReviewedReason, string>> = {
   excluded: "excluded by the paths rules",

@@ -3,9 +3,10 @@
 // with a quote of the head commit that shows more than the claim itself, and it removes only a
 // finding below high severity: a refuted high or critical finding is posted marked as disputed.
 // What the pass did is kept so the check run can list every finding it held back or disputed,
-// and every one it had no budget left to check.
+// and every one it left without a verdict, and why.
 
 import type { Finding, Severity } from "./finding.ts";
+import type { TerminationReason } from "./outcome.ts";
 
 export const VERDICTS = ["confirmed", "plausible", "refuted"] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -27,6 +28,21 @@ export interface RefutedFinding {
 /** Severities a refutation never removes: the finding is posted as disputed instead. */
 export const DISPUTED_SEVERITIES: ReadonlySet<Severity> = new Set<Severity>(["critical", "high"]);
 
+/**
+ * Why a finding was posted without a verdict: the review's tokens or time had too little left to
+ * check it (`budget`), or a verifier's loop ended without a verdict (`no_verdict`, with how it
+ * ended: the provider failed, the model did not answer in the verdict's schema…). After one check
+ * ended without a verdict no more are started, and those left say the same reason.
+ */
+export type NotVerified =
+  | { readonly kind: "budget" }
+  | { readonly kind: "no_verdict"; readonly reason: TerminationReason };
+
+export interface UnverifiedFinding {
+  readonly finding: Finding;
+  readonly why: NotVerified;
+}
+
 export interface Verification {
   /** Findings the pass checked and kept (confirmed, plausible, or refuted without a valid quote). */
   readonly kept: number;
@@ -38,8 +54,8 @@ export interface Verification {
   readonly disputed: readonly RefutedFinding[];
   /** Checked findings whose evidence quotes no head code near their lines (a signal, never a gate). */
   readonly unquoted: number;
-  /** Left unchecked when the review's budget ran out: posted, and marked in the check run. */
-  readonly unverified: readonly Finding[];
+  /** Left without a verdict (the budget ran out, or the verifier gave none): posted, and marked. */
+  readonly unverified: readonly UnverifiedFinding[];
   /**
    * The verdict on each checked finding the review still posts, in order: the review's findings
    * start with these, then the unverified ones. A "refuted" here is one whose quote did not prove
@@ -56,6 +72,13 @@ export type FindingCheck =
   | "disputed"
   | "unverified"
   | "not_verified";
+
+/** Why the review's `index`-th finding has no verdict; null when it has one or the pass did not run. */
+export function notVerifiedOf(verification: Verification | undefined, index: number): NotVerified | null {
+  if (verification === undefined) return null;
+  const checked = verification.verdicts?.length ?? 0;
+  return index < checked ? null : (verification.unverified[index - checked]?.why ?? null);
+}
 
 /** The check of the review's `index`-th finding; "not_verified" when the pass did not run. */
 export function findingCheck(verification: Verification | undefined, index: number): FindingCheck {

@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ProbotOctokit } from "probot";
 import type { CliIo } from "../cli/io.ts";
+import { httpUrl } from "../config/http-url.ts";
 import { registerSecret } from "../domain/redact.ts";
 import type { GitHubClient } from "../forges/github/octokit.ts";
 import { type EvalArgs, one } from "./eval-args.ts";
@@ -27,7 +28,7 @@ export async function runEvalPrepare(args: EvalArgs, io: CliIo): Promise<number>
   const out = one(args, "out");
   const golden = await readGoldenSet(one(args, "golden"));
   const kept = await readKept(out);
-  const apiUrl = io.env.GITHUB_API_URL || "https://api.github.com";
+  const apiUrl = httpUrl("GITHUB_API_URL", io.env.GITHUB_API_URL || "https://api.github.com");
   const host = new URL(apiUrl).host;
   const resolve = pullResolver(apiUrl, io.env.GITHUB_TOKEN);
   const todo = golden.pulls.filter((pull) => !kept.has(pull.url)).length;

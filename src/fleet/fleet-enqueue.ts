@@ -13,6 +13,8 @@ import type { FleetContext } from "./fleet-context.ts";
 
 /** A job added but not yet decided waits this long before a worker may take it (see above). */
 const HOLD_MS = 60_000;
+/** Within BullMQ's largest priority (2^21 - 1). */
+const MAX_PRIORITY = 2_000_000;
 
 export function fleetEnqueue(fleet: FleetContext): (request: ReviewRequest) => Promise<EnqueueOutcome> {
   return async (request) => {
@@ -30,20 +32,18 @@ export function fleetEnqueue(fleet: FleetContext): (request: ReviewRequest) => P
 
 /** Durable and decided: the job in Redis, the pull request's rules applied, the job released. */
 async function admit(fleet: FleetContext, request: ReviewRequest, jobId: string): Promise<EnqueueOutcome> {
-  const { producer, prefix } = fleet;
+  const { producer } = fleet;
   // Without an offline queue a command fails at once while connecting: a webhook that arrives as
   // the replica starts (or as Redis comes back) waits for the connection instead.
   if (producer.status !== "ready") await new Promise((resolve) => producer.once("ready", resolve));
-  const rank = await producer.zcard(`${prefix}installation:${request.installationId}`);
-  // Fairness: the n-th live job of an installation gets priority n, so every installation's
-  // first job comes before any installation's second (BullMQ runs lower numbers first).
+  // Held back until decided, at the back of the line: decide() ranks it below.
   const job = await fleet.queue.add(
     "review",
     { request, checkRun: null },
     {
       jobId,
       delay: HOLD_MS,
-      priority: Math.min(rank + 1, 2_000_000),
+      priority: MAX_PRIORITY,
       attempts: 3,
       backoff: { type: "exponential", delay: 5_000 },
       removeOnComplete: { age: 86_400, count: 1000 },
@@ -56,6 +56,11 @@ async function admit(fleet: FleetContext, request: ReviewRequest, jobId: string)
     await job.remove().catch(() => undefined);
     return decision.outcome;
   }
+  // Fairness: the n-th live job of an installation gets priority n, so every installation's
+  // first job comes before any installation's second (BullMQ runs lower numbers first). The rank
+  // is the one decide() counted in the same script that added the job to the installation's live
+  // jobs: a count read before it, as a burst of webhooks does side by side, gave them all one rank.
+  await job.changePriority({ priority: Math.min(decision.rank, MAX_PRIORITY) });
   const reason: CancelReason = { kind: "superseded", headSha };
   if (decision.abort !== null)
     await producer.publish(fleet.abortChannel, JSON.stringify({ jobId: decision.abort, reason }));

@@ -51,8 +51,18 @@ function findingJson(finding: ReviewedFinding) {
     recommendation: stripInvisible(finding.recommendation),
     location: location(finding),
     verification: finding.verification,
+    unverified_because: unverifiedBecause(finding),
     instruction: instruction(finding),
   };
+}
+
+/** Why an unverified finding has no verdict, so no operator raises a budget that never ran out. */
+function unverifiedBecause(finding: ReviewedFinding) {
+  const why = finding.unverified;
+  if (why === null) return null;
+  return why.kind === "budget"
+    ? { kind: "budget" as const, termination_reason: null }
+    : { kind: "no_verdict" as const, termination_reason: why.reason };
 }
 
 function resolvedJson(entry: ResolvedFinding) {

@@ -28,7 +28,7 @@ import type { ReviewPorts } from "./review-ports.ts";
 import { fullyCovered, type Prepared, reviewedFacts } from "./reviewed-facts.ts";
 import { scopeStep } from "./scope-step.ts";
 import { stoppedBeforeLoop, unlessStopped } from "./stopped-review.ts";
-import { verifyStep } from "./verify-step.ts";
+import { logNotVerified, verifyStep } from "./verify-step.ts";
 import { disposable, openWorkspaceStep, repositoryEnding } from "./workspace-step.ts";
 
 export interface ReviewRun {
@@ -137,6 +137,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     result: passed.result,
     now: run.now,
   });
+  logNotVerified(result, run.log);
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
   const line = scopeLine(scope);

@@ -6,7 +6,7 @@ import type { AttributeReason } from "../config/git-attributes.ts";
 import type { RepoConfig } from "../config/repo-config-schema.ts";
 import type { AppliedSettings } from "../config/settings-layers.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
-import type { ReviewCoverage } from "../domain/coverage.ts";
+import { type ReviewCoverage, STILL_OWED } from "../domain/coverage.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import { costOf, type Prices } from "../domain/spend.ts";
 import type { Guidance } from "../guidance/types.ts";
@@ -49,9 +49,11 @@ export function reviewedFacts(
   };
 }
 
-/** Every file a pass should have covered was: threads on the others are not looked at again. */
+/**
+ * Every changed file the review meant to read was read: files left out by design (a binary, a file
+ * only described, a generated, vendored or excluded one) do not make it incomplete; files skipped
+ * for the budget or a failed pass do, and then threads on them are not looked at again.
+ */
 export function fullyCovered(coverage: ReviewCoverage | null): boolean {
-  return (
-    coverage === null || coverage.notReviewed.every((f) => f.reason === "excluded" || f.reason === "removed")
-  );
+  return coverage === null || coverage.notReviewed.every((f) => !STILL_OWED[f.reason]);
 }

@@ -2,8 +2,10 @@
 // final review is checked by its own bounded loop (the port), a few at a time, each with a share
 // of the tokens and time the review has left. A refutation whose quote shows head code other than
 // the claim holds a finding back, unless the finding is high or critical: then it is posted
-// marked as disputed. Any other verdict keeps it. Findings that found no budget left (or whose
-// check ended without a verdict) are kept unverified; a cancelled review, or a stopped worker,
+// marked as disputed. Any other verdict keeps it. Findings that found no budget left, or whose
+// check ended without a verdict, are kept unverified, each with which of the two it was (an
+// operator must not raise budgets for a verifier that never answered in its schema); a cancelled
+// review, or a stopped worker,
 // ends it. The verifications' usage and spend are the review's: added to its result, and to the
 // budget held for it, as each one ends.
 
@@ -13,13 +15,16 @@ import type { PullRequest } from "../domain/pull-request.ts";
 import { addSpend } from "../domain/spend.ts";
 import {
   DISPUTED_SEVERITIES,
+  type NotVerified,
   type RefutedFinding,
+  type UnverifiedFinding,
   type Verdict,
   type Verification,
 } from "../domain/verification.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
 import { addUsage } from "../llm/envelope.ts";
 import type { LoopResult } from "../llm/types.ts";
+import type { JobLogger } from "../log/job-logger.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import type { HeldBudget } from "./budget-step.ts";
 import { equalShare, withinGrant } from "./pass-budget.ts";
@@ -51,7 +56,7 @@ type Checked =
       readonly quoted: boolean;
     }
   | { readonly kind: "refuted"; readonly held: RefutedFinding; readonly quoted: boolean }
-  | { readonly kind: "unverified"; readonly finding: Finding };
+  | { readonly kind: "unverified"; readonly unverified: UnverifiedFinding };
 
 export async function verifyStep<W extends WorkspaceHandle>(
   ports: Pick<ReviewPorts<W>, "reviewLimits" | "verifyFinding">,
@@ -76,15 +81,17 @@ export async function verifyStep<W extends WorkspaceHandle>(
   let inFlight = 0;
   let stopped: VerifyResult | null = null;
   // A check that ended without a verdict (the provider refused, time ran out): later ones would too.
-  let exhausted = false;
+  let exhausted: NotVerified | null = null;
   const checked: Checked[] = new Array(review.findings.length);
 
   const check = async (index: number): Promise<void> => {
     const finding = review.findings[index] as Finding;
-    const unverified = () => {
-      checked[index] = { kind: "unverified", finding };
+    const unverified = (why: NotVerified) => {
+      checked[index] = { kind: "unverified", unverified: { finding, why } };
     };
-    if (stopped !== null || exhausted || signal.aborted) return unverified();
+    if (stopped !== null) return unverified({ kind: "no_verdict", reason: stopped.termination_reason });
+    if (signal.aborted) return unverified({ kind: "no_verdict", reason: "cancelled" });
+    if (exhausted !== null) return unverified(exhausted);
     // What is left, less what checks in flight were promised, split over the lanes still free.
     const freeLanes = Math.min(VERIFY_CONCURRENCY - inFlight, review.findings.length - index);
     const left = tokens - result.usage.total_tokens - promised;
@@ -92,7 +99,7 @@ export async function verifyStep<W extends WorkspaceHandle>(
       tokens: equalShare(left, freeLanes),
       ms: deadline - now(),
     });
-    if (budget === null) return unverified();
+    if (budget === null) return unverified({ kind: "budget" });
     promised += budget.maxTokens;
     inFlight++;
     const ran = await ports.verifyFinding({ ...asked, finding, budget }).finally(() => {
@@ -105,7 +112,7 @@ export async function verifyStep<W extends WorkspaceHandle>(
     // its own loop or its plan is stopped.
     const reason = ran.termination_reason;
     if (reason === "cancelled" || isWorkerStopReason(reason)) stopped ??= ran;
-    if (ran.answer === null) exhausted = true;
+    if (ran.answer === null) exhausted ??= { kind: "no_verdict", reason };
     checked[index] = verdictOf(finding, ran);
   };
   await inBatches(review.findings.length, VERIFY_CONCURRENCY, check);
@@ -121,7 +128,11 @@ export async function verifyStep<W extends WorkspaceHandle>(
 /** One verification's verdict on its finding: only a proving quote makes a refutation. */
 function verdictOf(finding: Finding, ran: VerifyResult): Checked {
   const answer = ran.answer;
-  if (answer === null) return { kind: "unverified", finding };
+  if (answer === null)
+    return {
+      kind: "unverified",
+      unverified: { finding, why: { kind: "no_verdict", reason: ran.termination_reason } },
+    };
   const quoted = ran.evidence_quoted;
   if (answer.verdict === "refuted" && ran.refutation_proven && answer.quote !== null) {
     return { kind: "refuted", held: { finding, reason: answer.reason, quote: answer.quote }, quoted };
@@ -137,7 +148,7 @@ function verified(
 ): Pick<LoopResult, "review" | "verification"> {
   const findings: Finding[] = [];
   const verdicts: (Verdict | "disputed")[] = [];
-  const unverifiedFindings: Finding[] = [];
+  const unverified: UnverifiedFinding[] = [];
   const refuted: RefutedFinding[] = [];
   const disputed: RefutedFinding[] = [];
   let kept = 0;
@@ -146,7 +157,7 @@ function verified(
   for (let i = 0; i < count; i++) {
     const entry = checked[i] as Checked;
     if (entry.kind === "unverified") {
-      unverifiedFindings.push(entry.finding);
+      unverified.push(entry.unverified);
       continue;
     }
     if (!entry.quoted) unquoted++;
@@ -167,11 +178,14 @@ function verified(
     unproven,
     refuted,
     disputed,
-    unverified: unverifiedFindings,
+    unverified,
     unquoted,
     verdicts,
   };
-  return { review: { ...review, findings: [...findings, ...unverifiedFindings] }, verification };
+  return {
+    review: { ...review, findings: [...findings, ...unverified.map((u) => u.finding)] },
+    verification,
+  };
 }
 
 /** Runs work(0..count-1) with at most `width` at once, each started in index order. */
@@ -196,4 +210,16 @@ function counted(result: LoopResult, ran: VerifyResult): LoopResult {
     rounds: result.rounds + ran.rounds,
     tool_calls: result.tool_calls + ran.tool_calls,
   };
+}
+
+/** One line when findings go unverified, by why: a budget that ran out is not a verifier that never answered. */
+export function logNotVerified(result: LoopResult, log: Pick<JobLogger, "warn">): void {
+  const unverified = result.verification?.unverified ?? [];
+  if (unverified.length === 0) return;
+  const budget = unverified.filter((u) => u.why.kind === "budget").length;
+  const noVerdict: Record<string, number> = {};
+  for (const { why } of unverified) {
+    if (why.kind === "no_verdict") noVerdict[why.reason] = (noVerdict[why.reason] ?? 0) + 1;
+  }
+  log.warn({ budget_ran_out: budget, verifier_gave_no_verdict: noVerdict }, "findings not verified");
 }

@@ -4,7 +4,7 @@
 // redacted; a group lists its first paths and counts the rest, to stay within GitHub's limit.
 
 import type { NotReviewedReason, ReviewCoverage } from "../domain/coverage.ts";
-import { LEFT_OUT_BY_DESIGN, NOT_REVIEWED_SENTENCES } from "../domain/coverage.ts";
+import { NOT_REVIEWED_SENTENCES, STILL_OWED } from "../domain/coverage.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import { cutCodePoints } from "../domain/text.ts";
@@ -18,7 +18,7 @@ const pathSpan = (path: string): Inline => code(cutCodePoints(redactSecrets(path
 /** The title's addition when files that should have been reviewed were not: never a silent cut. */
 export function coverageTitle(coverage: ReviewCoverage | undefined): string {
   if (coverage === undefined) return "";
-  const expected = coverage.notReviewed.filter((f) => !LEFT_OUT_BY_DESIGN.has(f.reason));
+  const expected = coverage.notReviewed.filter((f) => STILL_OWED[f.reason]);
   if (expected.length === 0) return "";
   return ` · ${coverage.reviewedFiles} of ${coverage.reviewedFiles + expected.length} files reviewed`;
 }

@@ -33,8 +33,6 @@ export function renderCliMarkdown(result: LoopResult): string {
     if (notes.length > 0)
       out.push(heading(2, text("Notes")), ...notes.flatMap((note) => sanitizeBlocks(note, null, 2000)));
   }
-  const verification = renderVerification(result);
-  if (verification.length > 0) out.push(heading(2, text("Verification")), ...verification);
   out.push(
     heading(2, text("Outcome")),
     paragraph(code(result.termination_reason), text(`: ${TERMINATION_SENTENCES[result.termination_reason]}`)),
@@ -49,6 +47,9 @@ export function renderCliMarkdown(result: LoopResult): string {
   if (result.retry_after_seconds !== undefined)
     out.push(paragraph(text(`The provider asked to retry after ${result.retry_after_seconds} s.`)));
   out.push(...renderDetails(result));
+  // How the review ended comes first; what the verification pass did to its findings after it.
+  const verification = renderVerification(result);
+  if (verification.length > 0) out.push(heading(2, text("Verification")), ...verification);
   return `${serializeBlocks(out)}\n`;
 }
 

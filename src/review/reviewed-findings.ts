@@ -8,7 +8,13 @@
 // told apart by their order in the plan (severity, then the model's order): `<code>`, `<code>-2`.
 
 import type { Finding, Severity } from "../domain/finding.ts";
-import { type FindingCheck, findingCheck, type Verification } from "../domain/verification.ts";
+import {
+  type FindingCheck,
+  findingCheck,
+  type NotVerified,
+  notVerifiedOf,
+  type Verification,
+} from "../domain/verification.ts";
 import type { LedgerEntry } from "./ledger.ts";
 import type { PlacedFinding, PlacedStatus } from "./plan-types.ts";
 
@@ -27,6 +33,8 @@ export interface ReviewedFinding {
   /** [first, last] line on the head; null when the finding names no line. */
   readonly lines: readonly [number, number] | null;
   readonly verification: FindingCheck;
+  /** Why an `unverified` finding has no verdict: the budget ran out, or the verifier gave none. */
+  readonly unverified: NotVerified | null;
 }
 
 /** A finding of an earlier review that the ledger says was fixed (not raised by this one). */
@@ -65,6 +73,7 @@ export function reviewedFindings(
       path: finding.path,
       lines: entry.lines,
       verification: findingCheck(verification, indexOf.get(finding) ?? findings.length),
+      unverified: notVerifiedOf(verification, indexOf.get(finding) ?? findings.length),
     };
   });
 }

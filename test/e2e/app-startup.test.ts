@@ -147,6 +147,10 @@ describe("npm start with App credentials", () => {
         .split("\n")
         .find((line) => line.includes('"model provider"'));
       expect(JSON.parse(provider!)).toMatchObject({ provider_host: "127.0.0.1:9", model: "gpt-4.1-mini" });
+      // Its first line says which Loupe this is, the version loupe_build_info gives.
+      const { version } = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8"));
+      const first = JSON.parse(loupe.output().split("\n")[0]!);
+      expect(first).toMatchObject({ msg: `Loupe ${version} starting`, version });
       expect(loupe.output()).not.toContain(API_KEY);
     } finally {
       await loupe.stop();

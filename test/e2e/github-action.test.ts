@@ -182,6 +182,9 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     // The head was fetched over git's smart HTTP with the workflow's token.
     expect(github.gitRequests.some((r) => r.url.includes("git-upload-pack"))).toBe(true);
     expect(provider.remaining()).toBe(0);
+    // The 404 of an absent .github/loupe.yml is expected: nothing in the log calls it a problem.
+    expect(github.requests.some((r) => r.url.includes("loupe.yml") && r.status === 404)).toBe(true);
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/ - 404 /);
   }, 60_000);
 
   it("reviews a fork's pull request under pull_request_target beside a checkout of the base, and fails on fail-on", async () => {
@@ -209,6 +212,8 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(reviewsOf(2)[0]?.comments).toHaveLength(1);
     expect(checkRunsOf(2)[0]?.history.at(-1)).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(run.outputs["termination-reason"]).toBe("final_review");
+    // The checkout guard's lookups that GitHub answers 404 are expected, not logged as problems.
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/ - 404 /);
   }, 60_000);
 
   it("writes the review to the step summary when the token is read-only (a fork's pull_request)", async () => {
@@ -225,6 +230,8 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(checkRunsOf(3)).toHaveLength(0);
     expect(run.summary).toContain("may not create check runs");
     expect(run.summary).toContain("`pull_request_target`");
+    expect(run.summary).toContain("pull-requests: write");
+    expect(run.stdout).toContain("pull-requests: write");
     expect(run.summary).toContain("### The review (not posted)");
     expect(run.summary).toContain("Not posted: the 1 finding is listed here.");
     expect(run.summary).toContain(FINDING_TITLE);
@@ -237,6 +244,51 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
       "result-file": expect.stringMatching(/loupe-review\.json$/),
       "sarif-file": "",
     });
+  }, 60_000);
+
+  it("says how to get inline comments, in the log and the summary, when the token may write check runs but not the review", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 17, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: pullRequestEvent("opened", target(), pr),
+      token: github.workflowToken("octo", "values", { checksOnly: true }),
+      provider,
+    });
+    expect(run.code).toBe(0);
+    expect(reviewsOf(17)).toHaveLength(0);
+    expect(checkRunsOf(17)[0]?.history.at(-1)).toMatchObject({ status: "completed" });
+    expect(checkRunsOf(17)[0]?.history.at(-1)?.output?.summary).toContain("pull-requests: write");
+    for (const text of [run.stdout, run.summary]) {
+      expect(text).toContain("pull-requests: write");
+      expect(text).toContain("checks: write");
+      expect(text).toContain("`pull_request_target`");
+      expect(text).toContain("docs/github-action.md");
+    }
+    expect(run.summary).toContain("### The review (not posted)");
+    expect(run.summary).toContain(FINDING_TITLE);
+  }, 60_000);
+
+  it("skips a stranger's pull request, saying the command needs the comment-trigger workflow", async () => {
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 18, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const opened = pullRequestEvent("opened", target(), pr);
+    opened.pull_request.user.login = "stranger";
+    opened.pull_request.author_association = "FIRST_TIME_CONTRIBUTOR";
+    const run = await runAction({
+      eventName: "pull_request",
+      payload: opened,
+      token: github.workflowToken("octo", "values"),
+      provider,
+    });
+    expect(run.code).toBe(0);
+    expect(provider.requests).toHaveLength(0);
+    const summary = checkRunsOf(18)[0]?.history.at(-1)?.output?.summary ?? "";
+    for (const text of [summary, run.summary]) {
+      expect(text).toContain("with a comment `@loupe review`");
+      expect(text).toContain("`issue_comment`");
+      expect(text).toContain("docs/github-action.md");
+    }
   }, 60_000);
 
   it("reviews on `@loupe review` from a writer", async () => {

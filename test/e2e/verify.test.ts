@@ -11,8 +11,10 @@
 // is held back and listed with it.
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import type { ReviewDocument } from "../../src/pipeline/machine-review.ts";
 import { finding, review, stopTurn } from "../support/chat-turns.ts";
 import { createRepo } from "../support/git-fixture.ts";
+import { readReviewJson, reviewDocumentProblems } from "../support/machine-checks.ts";
 import { reviewThroughServer } from "../support/server-review.ts";
 import { type ServerWorld, startServerWorld } from "../support/server-world.ts";
 
@@ -60,6 +62,12 @@ const verdict = (title: string, value: string, quote: string | null = null) => (
   turn: { body: stopTurn({ verdict: value, reason: `The code shows it is ${value}.`, quote }) },
 });
 
+/** What a small model says when asked for a verdict: its opinion, in prose. */
+const prose = (title: string) => ({
+  when: title,
+  turn: { body: stopTurn("I looked at the code and I think this finding is probably right.") },
+});
+
 let world: ServerWorld;
 
 beforeAll(async () => {
@@ -71,7 +79,7 @@ beforeAll(async () => {
       const repo = createRepo();
       repo.write("src/parse.ts", "export const parse = (v: unknown, n: number) => [v, n];\n");
       repo.commit("base");
-      for (const branch of ["change", "again"]) {
+      for (const branch of ["change", "again", "prose"]) {
         repo.branch(branch, "main");
         repo.write("src/handler.ts", HANDLER);
         repo.commit("a handler");
@@ -94,6 +102,10 @@ beforeAll(async () => {
       ),
       verdict(LIMIT, "confirmed"),
       verdict(PARSE, "confirmed"),
+      // The third: a small model that answers the verifier in prose, never in the verdict's schema
+      // (each answer and its one repair), with the review's budget far from spent.
+      { body: stopTurn(review(FINDINGS)) },
+      ...[EVAL, LIMIT, PARSE].flatMap((title) => [prose(title), prose(title)]),
     ],
     // The test world turns the pass off for the tests that script only a reviewer: unset, it is on.
     unset: ["REVIEW_VERIFY"],
@@ -140,4 +152,28 @@ it("posts a critical finding refuted with other head code as disputed, and the c
   const metrics = await (await fetch(`${world.loupe.url}/metrics`)).text();
   expect(metrics).toMatch(/^loupe_tokens_total\{kind="output"\} 160$/m);
   expect(world.loupe.output()).not.toContain(world.apiKey);
+});
+
+it("says the verifier gave no verdict, and why, when it never answered in its schema: not that a budget ran out", async () => {
+  const { done, bodies } = await reviewed(3, "prose");
+  expect(bodies).toHaveLength(3);
+  const summary = done.output?.summary ?? "";
+  expect(summary).not.toContain("the review's budget ran out");
+  expect(summary).toContain("3 not verified (the verifier gave no verdict: invalid_model_response)");
+  expect(summary).toContain("The verifier gave no verdict: `invalid_model_response`");
+  expect(summary).toContain(
+    `Not verified (posted): **${PARSE}** at \`src/handler.ts:7\` — the verifier gave no verdict: invalid_model_response`,
+  );
+  const document = readReviewJson(done.output?.text ?? "") as ReviewDocument;
+  expect(reviewDocumentProblems(document)).toEqual([]);
+  expect(document.findings.map((f) => [f.verification, f.unverified_because])).toEqual(
+    Array(3).fill(["unverified", { kind: "no_verdict", termination_reason: "invalid_model_response" }]),
+  );
+  const logged = world.loupe
+    .output()
+    .split("\n")
+    .filter((line) => line.includes("findings not verified"));
+  expect(logged).toHaveLength(1);
+  expect(logged[0]).toContain('"budget_ran_out":0');
+  expect(logged[0]).toContain('"verifier_gave_no_verdict":{"invalid_model_response":3}');
 });

@@ -25,6 +25,15 @@ function file(name: string, text: string): string {
 }
 
 describe("loupe config check", () => {
+  it("names the command once in a usage error", async () => {
+    const run = await loupe("config", "frobnicate");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^loupe config: unknown action "frobnicate" \(/);
+    expect(run.stderr).not.toContain("loupe: loupe");
+    const review = await loupe("review", "--repo", dir);
+    expect(review.stderr).toMatch(/^loupe review needs --/);
+  });
+
   it("exits 0 on a valid file", async () => {
     const good = file("good.yml", 'min_severity: low\npaths:\n  exclude: ["vendor/**"]\n');
     expect(await loupe("config", "check", good)).toEqual({ code: 0, stdout: `${good}: valid\n`, stderr: "" });
@@ -38,8 +47,9 @@ describe("loupe config check", () => {
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines[0]).toBe(`loupe: ${bad} is invalid (3 errors):`);
     expect(lines.slice(1).sort()).toEqual([
-      expect.stringMatching(/^ {2}max_findings: /),
-      "  min_severity: must be one of critical, high, medium, low, info",
+      expect.stringMatching(/^ {2}max_findings: .* \(found 0\)$/),
+      // The value read is echoed, so the person sees what the file said.
+      '  min_severity: must be one of critical, high, medium, low, info (found "huge")',
       "  reviewers: is not a known key",
     ]);
     const yaml = await loupe("config", "check", file("yaml.yml", "a: *x\n"));

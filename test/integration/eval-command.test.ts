@@ -485,6 +485,19 @@ function goldenHash(golden: string): string {
   }).trim();
 }
 
+describe("loupe eval prepare's GitHub address", () => {
+  it("names the variable and the value when GITHUB_API_URL is not a URL", async () => {
+    const manifest = path.join(dir, "bad-url.json");
+    const run = await loupe(["prepare", "--golden", path.join(dir, "golden"), "--out", manifest], {
+      GITHUB_API_URL: "api.github.com",
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'loupe: GITHUB_API_URL must be an absolute http(s) URL (found "api.github.com")\n',
+    );
+  });
+});
+
 /** The answer server's root, as its Octokit is configured with it. */
 function githubRoot(): string {
   return github.octokit().request.endpoint.DEFAULTS.baseUrl;

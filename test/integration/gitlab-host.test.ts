@@ -2,14 +2,18 @@
 // (new_line for an added line, old_line and new_line for a context line, line_range for a range),
 // a finding GitLab cannot place sending the whole review as one note, renames and paged diffs,
 // GitLab's 429 with Retry-After waited within the deadline, the token only in headers, and a
-// thread outdated once a push changed its line (GitLab traces an unchanged one to the new diff).
+// thread outdated once a push changed its line (GitLab traces an unchanged one to the new diff),
+// and a diff GitLab cut at its limits (changes_count "N+") or collapsed (an older instance).
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
 import { GitLabError, gitLabApi } from "../../src/forges/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../../src/forges/gitlab/gitlab-host.ts";
 import type { HostReview } from "../../src/host/pull-request-host.ts";
+import { selectChange } from "../../src/pipeline/change-step.ts";
 import { fetchWorkspace } from "../../src/workspace/fetch.ts";
 import { type FakeGitLab, startFakeGitLab } from "../support/fake-gitlab.ts";
+import type { GitLabDiffLimits } from "../support/fake-gitlab-diffs.ts";
 import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
 
 const LINES = ["one", "two", "three", "four", "five", "six"].map((w) => `export const ${w} = 1;`);
@@ -44,8 +48,14 @@ afterAll(async () => {
 function makeHost(
   retry?: { sleep: (ms: number) => Promise<void>; deadline: number },
   sourceBranch = "change",
+  diffLimits?: GitLabDiffLimits,
 ) {
-  const mr = gitlab.addMergeRequest({ project: "team/app", iid: ++iid, sourceBranch });
+  const mr = gitlab.addMergeRequest({
+    project: "team/app",
+    iid: ++iid,
+    sourceBranch,
+    ...(diffLimits === undefined ? {} : { diffLimits }),
+  });
   const host = gitLabHost({
     api: gitLabApi({
       url: gitlab.url,
@@ -85,6 +95,26 @@ describe("the GitLab host", () => {
       additions: 1,
     });
     expect(gitlab.requests.filter((r) => r.url.includes(`/merge_requests/${mr.iid}/diffs`))).toHaveLength(2);
+  });
+
+  it("marks the list cut when GitLab stopped at its line limit below 1,000 files, and never reviews part of it", async () => {
+    // An admin's lowered limit: GitLab's diff stops at the file that brings it to 40 lines.
+    const { host } = makeHost(undefined, "change", { maxFiles: 1_000, maxLines: 40 });
+    const changes = await host.changes(await host.pullRequest());
+    expect(changes.files.length).toBeLessThan(122);
+    expect(changes.filesTruncated).toBe(true);
+    const step = await selectChange(changes, defaultRepoConfig(), host.words);
+    expect(step).toMatchObject({ kind: "skipped", code: "too_many_files" });
+    expect(JSON.stringify(step)).toContain(`changes ${changes.files.length}+ files`);
+  });
+
+  it("lists a file an older GitLab collapsed with no patch, and reads an uncut diff as whole", async () => {
+    const { host } = makeHost(undefined, "change", { maxFiles: 1_000, maxLines: 50_000, safeMaxFiles: 2 });
+    const changes = await host.changes(await host.pullRequest());
+    expect(changes.files).toHaveLength(122);
+    expect(changes.filesTruncated).toBe(false);
+    expect(changes.files.slice(2).every((f) => f.patch === null)).toBe(true);
+    expect(changes.files.slice(0, 2).every((f) => f.patch !== null)).toBe(true);
   });
 
   it("places an added line by new_line, a context line by both, and a range by its line codes", async () => {

@@ -33,6 +33,18 @@ beforeAll(() => {
 afterAll(() => repo.dispose());
 
 describe("the documented commands", () => {
+  it("lead the Quick start with running the app, say how long the check takes, and install once", () => {
+    for (const file of ["README.md", "docs/install.md"]) {
+      const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+      const quick = text.slice(text.indexOf("## Quick start"));
+      const [first, second] = codeLines(file).filter(
+        (line) => line.startsWith("npm ") && quick.includes(line),
+      );
+      expect([file, first]).toEqual([file, expect.stringMatching(/^npm ci && npm start -s\b/)]);
+      expect([file, second]).toEqual([file, expect.stringMatching(/^npm run check\b.*about 10 minutes/)]);
+    }
+  });
+
   it("run npm scripts whose output is read (the CLI, the server's log) silently", () => {
     const loud = DOCS.flatMap((file) =>
       codeLines(file)

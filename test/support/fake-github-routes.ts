@@ -56,10 +56,17 @@ export interface FakeState extends ThreadState {
   /**
    * readOnly: a workflow token that may only read (a fork's `pull_request`): writes answer 403.
    * noChecks: a workflow token without `checks: write`: check-run writes answer 403.
+   * checksOnly: a workflow token with `checks: write` alone: every other write answers 403.
    */
   readonly tokens: Map<
     string,
-    { installationId: number; expiresAt: number; readOnly?: boolean; noChecks?: boolean }
+    {
+      installationId: number;
+      expiresAt: number;
+      readOnly?: boolean;
+      noChecks?: boolean;
+      checksOnly?: boolean;
+    }
   >;
   readonly checkRuns: CheckRun[];
   readonly reviews: StoredReview[];
@@ -151,7 +158,9 @@ export async function routeApiRequest(state: FakeState, request: ApiRequest): Pr
   const rest = repoRoute[3] ?? "";
   const checkWrite = request.method !== "GET" && /^\/check-runs(\/|$)/.test(rest);
   if (
-    (presented.readOnly === true || (presented.noChecks === true && checkWrite)) &&
+    (presented.readOnly === true ||
+      (presented.noChecks === true && checkWrite) ||
+      (presented.checksOnly === true && !checkWrite)) &&
     request.method !== "GET"
   ) {
     return error(403, "Resource not accessible by integration");

@@ -108,12 +108,13 @@ export interface FakeGitHub {
   /**
    * A GitHub Actions workflow token for the repository (GITHUB_TOKEN): it reads and writes what the
    * repository's installation may, or only reads (a fork's `pull_request`: every write answers 403),
-   * or everything but check runs (a workflow without `checks: write`).
+   * or everything but check runs (a workflow without `checks: write`), or check runs alone (a
+   * workflow whose `permissions:` give `checks: write` but not `pull-requests: write`).
    */
   workflowToken(
     owner: string,
     repo: string,
-    options?: { readonly readOnly?: boolean; readonly noChecks?: boolean },
+    options?: { readonly readOnly?: boolean; readonly noChecks?: boolean; readonly checksOnly?: boolean },
   ): string;
   /** The repository's installation id (default 1). */
   installationOf(owner: string, repo: string): number;
@@ -205,7 +206,8 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
         const answer =
           token === undefined || token.expiresAt <= Date.now()
             ? { status: 401, body: { message: "Bad credentials" } }
-            : token.readOnly === true && /^\s*mutation\b/.test(String(JSON.parse(record.body).query))
+            : (token.readOnly === true || token.checksOnly === true) &&
+                /^\s*mutation\b/.test(String(JSON.parse(record.body).query))
               ? { status: 403, body: { message: "Resource not accessible by integration" } }
               : graphqlRoute(state, token.installationId, record.body);
         reply(res, answer as ManifestReply);
@@ -349,6 +351,7 @@ export async function startFakeGitHub(options: StartFakeGitHubOptions = {}): Pro
         expiresAt: Date.now() + 60 * 60 * 1000,
         readOnly: options.readOnly === true,
         noChecks: options.noChecks === true,
+        checksOnly: options.checksOnly === true,
       });
       return token;
     },

@@ -61,3 +61,45 @@ function diffOf(chunk: string): FakeDiff {
     generated_file: false,
   };
 }
+
+/**
+ * An instance's diff limits (Admin > Settings > Diff limits). GitLab's defaults are 1,000 files
+ * and 50,000 lines (ApplicationSetting's diff_max_files and diff_max_lines); admins may lower
+ * both. `safeMaxFiles`/`safeMaxLines`: an older instance collapses every file past these in the
+ * API's answer too (collapsed: true, an empty diff).
+ */
+export interface GitLabDiffLimits {
+  readonly maxFiles: number;
+  readonly maxLines: number;
+  readonly safeMaxFiles?: number;
+  readonly safeMaxLines?: number;
+}
+
+export const GITLAB_DEFAULT_DIFF_LIMITS: GitLabDiffLimits = { maxFiles: 1_000, maxLines: 50_000 };
+
+/**
+ * The diffs GitLab keeps, as Gitlab::Git::DiffCollection#each_serialized_patch does
+ * (lib/gitlab/git/diff_collection.rb): past `maxFiles` files it stops; a file over the safe
+ * limits is collapsed (its diff emptied) before it is counted; the file whose lines bring the
+ * count to `maxLines` is discarded with every file after it. Either way the collection overflows,
+ * and the merge request's changes_count (DiffCollection#real_size) reads "N+".
+ */
+export function cutLikeGitLab(
+  diffs: readonly FakeDiff[],
+  limits: GitLabDiffLimits,
+): { readonly shown: FakeDiff[]; readonly overflow: boolean } {
+  const shown: FakeDiff[] = [];
+  let lineCount = 0;
+  for (const diff of diffs) {
+    if (shown.length >= limits.maxFiles) return { shown, overflow: true };
+    const lines = (d: FakeDiff) => (d.diff === "" ? 0 : d.diff.replace(/\n$/, "").split("\n").length);
+    const overSafe =
+      (limits.safeMaxFiles !== undefined && shown.length >= limits.safeMaxFiles) ||
+      (limits.safeMaxLines !== undefined && lineCount > limits.safeMaxLines);
+    const kept = overSafe && lines(diff) > 0 ? { ...diff, diff: "", collapsed: true } : diff;
+    lineCount += lines(kept);
+    if (lineCount >= limits.maxLines) return { shown, overflow: true };
+    shown.push(kept);
+  }
+  return { shown, overflow: false };
+}

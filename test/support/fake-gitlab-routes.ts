@@ -195,7 +195,14 @@ function mergeRequestRoute(
   const { method } = request;
   const mine = (n: { projectId: number; iid: number }) => n.projectId === project.id && n.iid === mr.iid;
   if (method === "GET" && rest === "") return { status: 200, body: mergeRequestAnswer(state, project, mr) };
+  // GET …/diffs has no overflow flag (API::MergeRequests, lib/api/merge_requests.rb); the
+  // deprecated GET …/changes answers the merge request with `changes` and `overflow`.
   if (method === "GET" && rest === "/diffs") return paged(mr.diffs, request.query);
+  if (method === "GET" && rest === "/changes")
+    return {
+      status: 200,
+      body: { ...mergeRequestAnswer(state, project, mr), changes: mr.diffs, overflow: mr.overflow },
+    };
   if (method === "GET" && rest === "/notes")
     return paged(
       state.notes.filter(mine).map((n) => noteAnswer(state, n)),
@@ -311,7 +318,8 @@ function mergeRequestAnswer(state: FakeGitLabState, project: FakeProject, mr: Fa
     labels: mr.labels ?? [],
     author: userAnswer(state, mr.author),
     diff_refs: mr.diffRefs,
-    changes_count: String(mr.diffs.length),
+    // MergeRequest#diff_size: the diff's DiffCollection#real_size, "N+" once GitLab cut it.
+    changes_count: mr.overflow ? `${mr.diffs.length}+` : String(mr.diffs.length),
   };
 }
 

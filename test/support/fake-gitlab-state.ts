@@ -30,7 +30,10 @@ export interface FakeMergeRequest {
   readonly author: string;
   /** base_sha (the merge-base), start_sha (the target's tip), head_sha. */
   diffRefs: { base_sha: string; start_sha: string; head_sha: string };
+  /** The diffs GitLab shows, cut at the instance's limits (cutLikeGitLab). */
   diffs: FakeDiff[];
+  /** GitLab cut the diffs: changes_count reads "N+", GET …/changes says overflow. */
+  overflow: boolean;
   labels?: string[];
 }
 

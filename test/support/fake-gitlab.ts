@@ -17,7 +17,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { git, gitLabDiffs } from "./fake-gitlab-diffs.ts";
+import {
+  cutLikeGitLab,
+  GITLAB_DEFAULT_DIFF_LIMITS,
+  type GitLabDiffLimits,
+  git,
+  gitLabDiffs,
+} from "./fake-gitlab-diffs.ts";
 import { tracePositions } from "./fake-gitlab-positions.ts";
 import { addNote, routeGitLab } from "./fake-gitlab-routes.ts";
 import type { FakeGitLabState, FakeMergeRequest, FakeNote } from "./fake-gitlab-state.ts";
@@ -79,6 +85,8 @@ export interface FakeGitLab {
     readonly draft?: boolean;
     /** A fork's merge request: the fork's project path, where `sourceBranch` is. */
     readonly sourceProject?: string;
+    /** The instance's diff limits; GitLab's defaults when absent. */
+    readonly diffLimits?: GitLabDiffLimits;
   }): FakeMergeRequest;
   /** The token user's access level in the project (e.g. 20: a Reporter, who may not set statuses). */
   setBotAccess(project: string, level: number): void;
@@ -247,7 +255,13 @@ export async function startFakeGitLab(
         author: input.author ?? "dev",
         ...(source === project ? {} : { sourceProjectId: source.id }),
         diffRefs: { base_sha: base, start_sha: start, head_sha: head },
-        diffs: gitLabDiffs(project.gitdir, root, base, head),
+        ...(() => {
+          const cut = cutLikeGitLab(
+            gitLabDiffs(project.gitdir, root, base, head),
+            input.diffLimits ?? GITLAB_DEFAULT_DIFF_LIMITS,
+          );
+          return { diffs: cut.shown, overflow: cut.overflow };
+        })(),
       };
       if (!state.users.has(mr.author)) state.users.set(mr.author, state.nextId++);
       state.mergeRequests.set(`${project.id}!${input.iid}`, mr);

@@ -68,7 +68,7 @@ function loopResult(f: ModelFields): LoopResult {
       refuted: [held],
       disputed: [held],
       unquoted: 0,
-      unverified: [finding(f)],
+      unverified: [{ finding: finding(f), why: { kind: "no_verdict", reason: "invalid_model_response" } }],
     },
   };
 }

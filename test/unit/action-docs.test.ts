@@ -111,4 +111,11 @@ describe("docs/github-action.md", () => {
       expect(required.filter((name) => !given.includes(name))).toEqual([]);
     }
   });
+
+  it("pins every other action its workflows use by a full commit SHA, as it pins Loupe", () => {
+    const uses = [...doc.matchAll(/^\s*-?\s*uses:\s*(\S+)/gm)].map((m) => m[1]!);
+    const others = uses.filter((ref) => !ref.startsWith("your-org/loupe@"));
+    expect(others.length).toBeGreaterThan(0);
+    expect(others.filter((ref) => !/@[0-9a-f]{40}$/.test(ref))).toEqual([]);
+  });
 });

@@ -147,3 +147,15 @@ describe("the check run says why a review failed", () => {
     expect(cli).toContain(`Checks the final review failed:\n\n• \`${PAST_END}\``);
   });
 });
+
+describe("the CLI's Markdown", () => {
+  it("says how the review ended before what the verification pass did", () => {
+    const markdown = renderResultMarkdown({
+      ...base,
+      review: { summary: "s", findings: [], notes: [] },
+      verification: { kept: 0, unproven: 0, refuted: [], disputed: [], unverified: [], unquoted: 0 },
+    });
+    expect(markdown.indexOf("## Outcome")).toBeGreaterThan(-1);
+    expect(markdown.indexOf("## Verification")).toBeGreaterThan(markdown.indexOf("## Outcome"));
+  });
+});

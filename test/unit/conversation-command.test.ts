@@ -15,6 +15,12 @@ describe("parseCommand", () => {
     ["@loupe help", "help"],
     ["Thanks for the fixes.\n\n@loupe review", "review"],
     ["@loupe[bot] review", "review"],
+    // The courtesy people write around a command.
+    ["@loupe review please", "review"],
+    ["@loupe please review", "review"],
+    ["@loupe review again, thanks!", "review"],
+    ["@loupe please full review now", "full_review"],
+    ["@Loupe pause, thank you.", "pause"],
   ])("%j → %s", (body, command) => {
     expect(parseCommand(body, BOT)).toEqual({ kind: "command", command, unknown: false });
   });
@@ -24,6 +30,8 @@ describe("parseCommand", () => {
     ["@loupe please look again"],
     ["@loupe review everything twice"],
     ["@loupe reviewing"],
+    ["@loupe please review everything twice"],
+    ["@loupe please"],
   ])("%j asks for help", (body) => {
     expect(parseCommand(body, BOT)).toEqual({ kind: "command", command: "help", unknown: true });
   });

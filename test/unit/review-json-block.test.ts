@@ -29,6 +29,7 @@ function findingOf(index: number, overrides: Partial<ReviewDocument["findings"][
     recommendation: "Fix it.",
     location: { path: "src/a.ts", start_line: index + 1, end_line: index + 1 },
     verification: "not_verified" as const,
+    unverified_because: null,
     instruction: `Fix the high finding at src/a.ts:${index + 1}: Finding ${index} Recommended: Fix it.`,
     ...overrides,
   };

@@ -159,7 +159,13 @@ describe("the check run's list of refuted and unverified findings", () => {
         unproven: 0,
         refuted,
         disputed: refuted,
-        unverified: [finding()],
+        unverified: [
+          { finding: finding(), why: { kind: "budget" as const } },
+          {
+            finding: finding(),
+            why: { kind: "no_verdict" as const, reason: "invalid_model_response" as const },
+          },
+        ],
         unquoted: 1,
       };
       documents.push(serializeBlocks(renderVerification({ ...base, verification })));
@@ -191,7 +197,7 @@ describe("the check run's list of refuted and unverified findings", () => {
       unproven: 0,
       refuted,
       disputed: [],
-      unverified: Array(25).fill(finding),
+      unverified: Array(25).fill({ finding, why: { kind: "budget" } }),
       unquoted: 0,
     };
     const markdown = serializeBlocks(renderVerification({ ...base, verification }));

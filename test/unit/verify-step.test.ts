@@ -172,7 +172,12 @@ describe("the verification step", () => {
     // The first check's lane took the fifth before the second came back empty; the sixth is never sent.
     expect(asked.map((a) => a.finding.line)).toEqual([1, 2, 3, 4, 5]);
     expect(result.review?.findings).toHaveLength(6);
-    expect(result.verification?.unverified.map((f) => f.line)).toEqual([2, 6]);
+    expect(result.verification?.unverified.map((u) => u.finding.line)).toEqual([2, 6]);
+    // Neither lacked budget: the second's check ended without a verdict, and the sixth was not started for it.
+    expect(result.verification?.unverified.map((u) => u.why)).toEqual([
+      { kind: "no_verdict", reason: "provider_rate_limited" },
+      { kind: "no_verdict", reason: "provider_rate_limited" },
+    ]);
   });
 
   it("ends the review as its worker ended when the worker was stopped mid-pass", async () => {

@@ -1,8 +1,9 @@
 // The changed files of a merge request, from GitLab's paged list of its diffs (GET …/diffs, 100 a
 // page), in the port's words. GitLab's diff is from diff_refs.base_sha — the merge-base — to the
 // head. GitLab's limits are never dropped silently: a diff it collapsed or found too large is
-// listed with no patch (the change step says so), a list longer than Loupe reads or than GitLab's
-// default of 1,000 files is marked cut, and a head that moved while listing is named.
+// listed with no patch (the change step says so), a list GitLab cut (its changes_count "N+"),
+// longer than Loupe reads or than GitLab's default of 1,000 files is marked cut, and a head that
+// moved while listing is named.
 
 import type { ChangedFile, ChangeSet } from "../../domain/changed-file.ts";
 import type { GitLabApi } from "./gitlab-api.ts";
@@ -38,9 +39,19 @@ export async function mergeRequestChanges(
   return {
     mergeBaseSha: input.diffRefs.base_sha,
     files: listed.items.map(changedFile),
-    filesTruncated: listed.more || listed.items.length >= GITLAB_MAX_DIFF_FILES,
+    filesTruncated: listed.more || listed.items.length >= GITLAB_MAX_DIFF_FILES || cutByGitLab(now),
     headMovedTo: now.sha === input.headSha ? null : now.sha,
   };
+}
+
+/**
+ * GitLab stops its diff at the instance's file limit or at the file that brings it to the line
+ * limit (1,000 files, 50,000 lines by default; admins may lower both), and GET …/diffs says
+ * nothing of it: the merge request's changes_count then reads "N+" (real_size of its
+ * DiffCollection), so a cut below 1,000 files, by lines or a lowered limit, is seen too.
+ */
+function cutByGitLab(mr: MergeRequestAnswer): boolean {
+  return typeof mr.changes_count === "string" && mr.changes_count.endsWith("+");
 }
 
 export function changedFile(diff: MergeRequestDiff): ChangedFile {

@@ -33,6 +33,8 @@ export interface MergeRequestAnswer {
   readonly author: { readonly id: number; readonly username: string } | null;
   /** null while GitLab is still preparing the merge request's diff. */
   readonly diff_refs: DiffRefs | null;
+  /** How many files its diff lists, "1000+" (any "N+") when GitLab cut the diff at its limits. */
+  readonly changes_count?: string | null;
   readonly source_branch?: string;
   readonly source_project_id?: number;
   readonly target_project_id?: number;
