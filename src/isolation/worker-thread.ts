@@ -147,7 +147,10 @@ export function startWorkerThread(options: WorkerThreadOptions): WorkerThread {
         let cancelled: NodeJS.Timeout | undefined;
         const onAbort = (): void => {
           worker.postMessage({ type: "cancel", call: id } satisfies ToWorker);
-          cancelled = setTimeout(() => stop("cancelled"), options.graceMs);
+          // Past the review's own deadline (its signal is a timeout's), a worker that does not
+          // stop within the grace is stuck, as one past the call's budget is: not cancelled.
+          const stuck = deadlineReached(callOptions.signal) ? "worker_timeout" : "cancelled";
+          cancelled = setTimeout(() => stop(stuck), options.graceMs);
         };
         callOptions.signal?.addEventListener("abort", onAbort, { once: true });
         pending.set(id, {
@@ -165,6 +168,11 @@ export function startWorkerThread(options: WorkerThreadOptions): WorkerThread {
       });
     },
   };
+}
+
+/** The signal fired for a deadline (AbortSignal.timeout's reason), not for a cancellation. */
+function deadlineReached(signal: AbortSignal | undefined): boolean {
+  return (signal?.reason as { name?: unknown } | undefined)?.name === "TimeoutError";
 }
 
 // The worker reads repository content: it gets no credential through its environment. The

@@ -62,7 +62,10 @@ function completionsByPullRequest(gh: GitHubMock): Map<number, Record<string, un
 
 describe("a repository worker that never yields", () => {
   it("is terminated at its deadline: worker_timeout, while the other review and the next one finish", async () => {
-    const timeoutMs = 4_000;
+    // The review's time counts from before its first git read: the spinning loop must start
+    // within it however slowly a shared machine fetches, and the stuck worker blocks without
+    // using a CPU (spinning-worker.ts), so a longer deadline costs wall time only.
+    const timeoutMs = 12_000;
     harness = await app.start([{ body: stopTurn(review([])) }, { body: stopTurn(review([])) }], {
       limits: { timeoutMs },
       isolation: { entry: SPINNING_WORKER },
