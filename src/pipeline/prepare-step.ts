@@ -19,7 +19,7 @@ import { selectChange } from "./change-step.ts";
 import { mentionOf } from "./command-text.ts";
 import { cancellation, type ReviewOutcome, skipped } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
-import type { ReviewRun } from "./review-pull-request.ts";
+import type { ReviewRun } from "./review-run.ts";
 import type { Prepared } from "./reviewed-facts.ts";
 import { decideSettings } from "./settings-step.ts";
 

@@ -6,62 +6,27 @@
 // business: W is what the pipeline holds of a workspace, and a port that was stopped says so.
 
 import { reviewedMarker } from "../conversation/review-state.ts";
-import type { AuthorPolicy } from "../domain/author-policy.ts";
-import type { PullRequest } from "../domain/pull-request.ts";
-import type { SettingNames } from "../domain/setting-names.ts";
-import type { Prices } from "../domain/spend.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
-import type { RoundProgress } from "../llm/types.ts";
-import type { JobLogger } from "../log/job-logger.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { withSettings } from "./applied-settings.ts";
-import { budgetStep, type HeldBudget, type ReviewBudget } from "./budget-step.ts";
+import { budgetStep, type HeldBudget } from "./budget-step.ts";
 import { mentionOf } from "./command-text.ts";
 import { describeGuidance } from "./describe-guidance.ts";
 import { finderStep } from "./finder-step.ts";
 import { scopeLine } from "./loop-step.ts";
 import { prepareReview } from "./prepare-step.ts";
 import { publishStep } from "./publish-step.ts";
-import { type ReviewDeadline, startReviewDeadline, timedOutReading, timeLeftMs } from "./review-deadline.ts";
+import { startReviewDeadline, timedOutReading, timeLeftMs } from "./review-deadline.ts";
 import { cancellation, type ReviewOutcome } from "./review-outcome.ts";
 import type { ReviewPorts } from "./review-ports.ts";
+import type { ReviewRun } from "./review-run.ts";
 import { fullyCovered, type Prepared, reviewedFacts } from "./reviewed-facts.ts";
 import { scopeStep } from "./scope-step.ts";
 import { stoppedBeforeLoop, unlessStopped } from "./stopped-review.ts";
 import { logNotVerified, verifyStep } from "./verify-step.ts";
 import { disposable, openWorkspaceStep, repositoryEnding } from "./workspace-step.ts";
 
-export interface ReviewRun {
-  readonly signal: AbortSignal;
-  /** A person asked for this review (re-run, command, the CLI): drafts, bots and pauses do not hold it. */
-  readonly asked: boolean;
-  /** A full review was asked for, even where an incremental one would do. */
-  readonly askedFull: boolean;
-  /** The operator's AUTO_REVIEW_AUTHORS: whose pull requests are reviewed without being asked. */
-  readonly authorPolicy: AuthorPolicy;
-  /** Called once the pull request is known; answers the id the review's markers carry (the check run). */
-  readonly started: (pullRequest: PullRequest) => Promise<number>;
-  readonly onRound?: (progress: RoundProgress) => void;
-  readonly log: JobLogger;
-  /** What the review may spend; absent, only its own budgets bound it (the CLI). */
-  readonly budget?: ReviewBudget;
-  /** The operator's prices (REVIEW_PRICE_*), or null: a cost is then the provider's figure or unknown. */
-  readonly prices: Prices | null;
-  /**
-   * The handle a command mentions (`@<handle> review`): the App's slug, the Action's `mention`
-   * input. Asked only for a text that tells someone what to type; absent: "mentioning Loupe".
-   */
-  readonly mention?: () => Promise<string>;
-  /** How texts name settings where they are read (the Action: its inputs); absent: environment variables. */
-  readonly names?: SettingNames;
-  /** The review's one clock (epoch ms): its steps read time here, never the process's clock. */
-  readonly now: () => number;
-  /**
-   * The review's deadline, when the caller reads git before the pipeline does (the CLI) and so
-   * started it first; absent, the pipeline starts it as the review begins.
-   */
-  readonly deadline?: ReviewDeadline;
-}
+export type { ReviewRun };
 
 export async function reviewPullRequest<W extends WorkspaceHandle>(
   host: PullRequestHost<W>,

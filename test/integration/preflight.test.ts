@@ -40,13 +40,15 @@ describe("the test command's preflight", () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("these are missing");
-    for (const name of ["redis-server", "redis-cli", "chromium", "cmark-gfm", "faketime"]) {
+    for (const name of ["redis-server", "redis-cli", "chromium", "cmark-gfm", "openssl", "faketime"]) {
       expect(run.stderr).toContain(`  - ${name}: not found on PATH`);
     }
     expect(run.stderr).toContain("set CHROMIUM_PATH to its path");
     expect(run.stderr).not.toContain("git-http-backend"); // found through `git --exec-path`
-    expect(run.stderr).toContain("apt-get install -y redis-server chromium cmark-gfm faketime");
-    expect(run.stderr).toContain("brew install redis cmark-gfm libfaketime && brew install --cask chromium");
+    expect(run.stderr).toContain("apt-get install -y redis-server chromium cmark-gfm openssl faketime");
+    expect(run.stderr).toContain(
+      "brew install redis cmark-gfm openssl libfaketime && brew install --cask chromium",
+    );
     expect(run.stderr).not.toMatch(/\n\s+at /); // a message, not a stack
   });
 

@@ -29,6 +29,7 @@ describe("the App's settings", () => {
       stateDir: null,
       autoReviewAuthors: "members",
       stillDownLogMs: 60_000,
+      organisationConfigTtlMs: 60_000,
     });
     expect(readAppConfig({ LOUPE_STATE_DIR: " /var/lib/loupe " }).stateDir).toBe("/var/lib/loupe");
     expect(readAppConfig({ GHE_HOST: "ghe.example.com:8443", GHE_PROTOCOL: "http" }).gitBaseUrl).toBe(

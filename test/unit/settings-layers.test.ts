@@ -138,8 +138,15 @@ describe("the settings' layers", () => {
         file: ORG_SOURCE,
         path: "fail_on",
         message: "must be one of critical, high, medium, low, info, none",
+        value: '"huge"',
       },
-      { layer: "repository", file: REPO_SOURCE, path: "max_findings", message: "must be at least 1" },
+      {
+        layer: "repository",
+        file: REPO_SOURCE,
+        path: "max_findings",
+        message: "must be at least 1",
+        value: "0",
+      },
     ]);
     const lockedOnly = merge(null, "locked: [fail_on]\n");
     expect(lockedOnly.ok ? [] : lockedOnly.errors.map((e) => [e.file, e.path])).toEqual([
