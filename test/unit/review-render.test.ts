@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import type { FinalReview, Finding } from "../../src/domain/finding.ts";
+import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
 import { type ChangedFile, planReview } from "../../src/review/anchor.ts";
 import { extractFingerprints } from "../../src/review/fingerprint.ts";
 import type { InlineAnchor } from "../../src/review/plan-types.ts";
@@ -148,7 +149,14 @@ describe("renderReviewBody", () => {
       findings: [...findings, finding({ title: "old", line: 2 })],
       alreadyPosted,
     });
-    const body = renderReviewBody({ review, plan, headSha: SHA, checkRunId: 9, repository });
+    const body = renderReviewBody({
+      review,
+      plan,
+      headSha: SHA,
+      checkRunId: 9,
+      repository,
+      words: GITHUB_WORDS,
+    });
     expect(body).toContain("Looks mostly fine, ＠team.");
     expect(body).toContain("1 inline comment, 2 findings outside the diff.");
     expect(body).toContain("#### Outside the diff");
@@ -164,7 +172,15 @@ describe("renderReviewBody", () => {
 
   it("puts every finding in the body for the 422 fallback", () => {
     const plan = planReview({ ...base, findings, alreadyPosted: new Set() });
-    const body = renderReviewBody({ review, plan, headSha: SHA, checkRunId: 9, repository, allInBody: true });
+    const body = renderReviewBody({
+      review,
+      plan,
+      headSha: SHA,
+      checkRunId: 9,
+      repository,
+      words: GITHUB_WORDS,
+      allInBody: true,
+    });
     expect(body).toContain("#### Findings");
     expect(body).toContain("inline one");
     expect(body).toContain("all 3 findings are listed here");
@@ -189,6 +205,7 @@ describe("renderReviewBody", () => {
       headSha: SHA,
       checkRunId: 1,
       repository,
+      words: GITHUB_WORDS,
     });
     expect(body.length).toBeLessThanOrEqual(MAX_REVIEW_BODY);
     expect(body).toMatch(
