@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "@jest/globals";
 import { parse } from "yaml";
+import { COMMENT_WORKFLOW_NOTE } from "../../src/action/action-report.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const doc = fs.readFileSync(path.join(ROOT, "docs", "github-action.md"), "utf8");
@@ -117,5 +118,18 @@ describe("docs/github-action.md", () => {
     const others = uses.filter((ref) => !ref.startsWith("your-org/loupe@"));
     expect(others.length).toBeGreaterThan(0);
     expect(others.filter((ref) => !/@[0-9a-f]{40}$/.test(ref))).toEqual([]);
+  });
+
+  it("says, as the author_not_allowed skip does, that the command needs the comment-trigger workflow", () => {
+    // The skip's note names the workflow by its heading in this page: the heading must exist, and
+    // the page's own word on the skip must send the reader to it and to `issue_comment`.
+    const heading = /"([^"]+)"/.exec(COMMENT_WORKFLOW_NOTE)?.[1] ?? "";
+    expect(doc).toMatch(new RegExp(`\\n### \\d+\\. ${heading}\\n`));
+    const [skipRow] = tableUnder("Inputs").filter(([names]) =>
+      namesIn(names!).includes("auto-review-authors"),
+    );
+    expect(skipRow?.[2]).toEqual(expect.stringContaining("`author_not_allowed`"));
+    expect(skipRow?.[2]).toEqual(expect.stringContaining("`issue_comment`"));
+    expect(skipRow?.[2]).toEqual(expect.stringContaining(heading));
   });
 });
