@@ -2,6 +2,8 @@
 // acknowledgement, a comment, the pull request's head, a review comment's root, the pause. The
 // command handler stays pure over it; each forge implements it on its own API.
 
+import type { ForgeWords } from "../domain/forge-words.ts";
+
 export type CommentSource = "issue_comment" | "review_comment";
 
 export interface PullHead {
@@ -17,6 +19,8 @@ export interface RootComment {
 }
 
 export interface ConversationApi {
+  /** The forge's words, for the texts Loupe answers with (the help names pull or merge requests). */
+  readonly words: ForgeWords;
   canWrite(login: string): Promise<boolean>;
   acknowledge(source: CommentSource, commentId: number): Promise<void>;
   postComment(pullNumber: number, body: string): Promise<void>;

@@ -1,17 +1,20 @@
 // The static texts Loupe posts in the conversation. Nothing from the comment it answers is echoed
 // back (an unknown command gets the help, not a quote of itself), so these need no sanitising.
+// Each names the change and the report in the forge's words (a merge request's summary note).
 
+import type { ForgeWords } from "../domain/forge-words.ts";
 import { slugOf } from "./command.ts";
 import { PAUSE_LABEL } from "./pause-state.ts";
 
-export function helpText(botLogin: string, unknown: boolean): string {
+export function helpText(botLogin: string, unknown: boolean, words: ForgeWords): string {
   const at = `@${slugOf(botLogin)}`;
+  const { change, report } = words;
   return [
     unknown ? "Loupe did not recognise that command. These are the ones it knows:" : "Loupe's commands:",
     "",
-    `- \`${at} review\`: review the commits since Loupe's last review (the whole pull request when the history does not allow it; the check run says why).`,
-    `- \`${at} full review\`: review the whole pull request again.`,
-    `- \`${at} pause\`: stop the automatic reviews on push for this pull request.`,
+    `- \`${at} review\`: review the commits since Loupe's last review (the whole ${change} when the history does not allow it; ${report} says why).`,
+    `- \`${at} full review\`: review the whole ${change} again.`,
+    `- \`${at} pause\`: stop the automatic reviews on push for this ${change}.`,
     `- \`${at} resume\`: review on push again.`,
     `- \`${at} help\`: this message.`,
     "",
@@ -21,14 +24,16 @@ export function helpText(botLogin: string, unknown: boolean): string {
   ].join("\n");
 }
 
-export function pausedText(botLogin: string): string {
+export function pausedText(botLogin: string, words: ForgeWords): string {
   const at = `@${slugOf(botLogin)}`;
-  return `Automatic reviews on push are paused for this pull request (label \`${PAUSE_LABEL}\`). \`${at} resume\` turns them back on; \`${at} review\` still reviews when asked.`;
+  return `Automatic reviews on push are paused for this ${words.change} (label \`${PAUSE_LABEL}\`). \`${at} resume\` turns them back on; \`${at} review\` still reviews when asked.`;
 }
 
-export function resumedText(botLogin: string): string {
+export function resumedText(botLogin: string, words: ForgeWords): string {
   const at = `@${slugOf(botLogin)}`;
-  return `Automatic reviews on push are back on for this pull request (\`${at} pause\` stops them).`;
+  return `Automatic reviews on push are back on for this ${words.change} (\`${at} pause\` stops them).`;
 }
 
-export const CLOSED_TEXT = "This pull request is closed: Loupe reviews open pull requests only.";
+export function closedText(words: ForgeWords): string {
+  return `This ${words.change} is closed: Loupe reviews open ${words.change}s only.`;
+}

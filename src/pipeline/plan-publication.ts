@@ -55,6 +55,7 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
           headSha: input.headSha,
           checkRunId: input.checkRunId,
           repository,
+          words: input.words,
           allInBody,
           trailingMarkers: input.reviewedMarker === undefined ? [] : [input.reviewedMarker],
         });

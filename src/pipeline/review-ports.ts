@@ -10,6 +10,7 @@ import type { ReviewLimits } from "../config/review-limits.ts";
 import type { ListedChange } from "../diff/listed-change.ts";
 import type { ChangedFile } from "../domain/changed-file.ts";
 import type { Finding, Severity } from "../domain/finding.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { FindingVerdict } from "../domain/verification.ts";
 import type { GuidanceFile } from "../guidance/types.ts";
@@ -93,6 +94,8 @@ export interface PlanInput<W extends WorkspaceHandle = Workspace> {
   readonly checkRunId: number;
   /** Where links in model text may point (the reviewed repository on its host). */
   readonly repository: HostRepository;
+  /** The forge's words for the review body's sentences (plain data: it crosses to the worker). */
+  readonly words: ForgeWords;
   readonly headSha: string;
   /** The fetched head, for reading the files findings point at. */
   readonly view: W;

@@ -119,6 +119,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
       ledger: scope.history.ledger,
       checkRunId: prepared.runId,
       repository: host.repository,
+      words: host.words,
       headSha: pullRequest.headSha,
       // What a publishing host posts records head, merge-base and configuration for the next
       // incremental review; it is rendered with the body, so the body's length limit counts it.

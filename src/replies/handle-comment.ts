@@ -8,7 +8,7 @@
 
 import { type CommandName, mentionsBot, parseCommand } from "../conversation/command.ts";
 import type { ConversationApi } from "../conversation/conversation-api.ts";
-import { CLOSED_TEXT, helpText, pausedText, resumedText } from "../conversation/help-text.ts";
+import { closedText, helpText, pausedText, resumedText } from "../conversation/help-text.ts";
 import { decideAuthor } from "../conversation/permission.ts";
 import type { ReviewRequest } from "../domain/review-request.ts";
 import type { CommentEvent } from "../webhooks/to-comment-event.ts";
@@ -141,17 +141,17 @@ export async function handleComment(options: HandleCommentOptions): Promise<Comm
   if (command === "help" || command === "pause" || command === "resume") {
     const text =
       command === "help"
-        ? helpText(botLogin, intent.unknown)
+        ? helpText(botLogin, intent.unknown, api.words)
         : command === "pause"
-          ? pausedText(botLogin)
-          : resumedText(botLogin);
+          ? pausedText(botLogin, api.words)
+          : resumedText(botLogin, api.words);
     if (command !== "help") await api.setPaused(event.pullNumber, command === "pause");
     await api.postComment(event.pullNumber, text);
     return { kind: "answered", command };
   }
   const pull = await api.pullHead(event.pullNumber);
   if (!pull.open) {
-    await api.postComment(event.pullNumber, CLOSED_TEXT);
+    await api.postComment(event.pullNumber, closedText(api.words));
     return { kind: "closed" };
   }
   const queue = await options.enqueueReview({

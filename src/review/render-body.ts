@@ -6,6 +6,7 @@
 
 import type { FinalReview, Finding, Severity } from "../domain/finding.ts";
 import { SEVERITIES } from "../domain/finding.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import { type FindingIdentity, identityMarker } from "./finding-identity.ts";
 import { fingerprintMarker } from "./fingerprint.ts";
 import { serializeBlocks } from "./markdown-serialize.ts";
@@ -24,27 +25,29 @@ export interface RenderReviewBodyInput {
   readonly headSha: string;
   readonly checkRunId: number;
   readonly repository: RepositoryRef;
+  /** The forge's words: who refused the inline comments, what the change is called. */
+  readonly words: ForgeWords;
   /** The 422 fallback: the inline comments could not be posted, so every finding goes here. */
   readonly allInBody?: boolean;
   /** Other hidden markers to end the body with (the reviewed marker): counted in its limit. */
   readonly trailingMarkers?: readonly string[];
 }
 
-const REASONS: Readonly<Record<PlanOutsideReason, string>> = {
-  file_not_in_diff: "the file is not changed in this pull request",
-  no_patch: "GitHub shows no diff for this file (binary, too large, or renamed without changes)",
+const reasons = (words: ForgeWords): Readonly<Record<PlanOutsideReason, string>> => ({
+  file_not_in_diff: `the file is not changed in this ${words.change}`,
+  no_patch: `${words.forge} shows no diff for this file (binary, too large, or renamed without changes)`,
   line_not_in_diff: "the lines are outside the changed hunks",
   range_spans_hunks: "the lines span several diff hunks",
   no_line: "not tied to a line",
   inline_limit: "over the inline comment limit",
-};
+});
 
 export function renderReviewBody(input: RenderReviewBodyInput): string {
   const { review, plan, repository } = input;
   const allInBody = input.allInBody === true;
   const head: Block[] = [heading(3, text("Loupe review"))];
   if (review.summary.trim() !== "") head.push(...sanitizeBlocks(review.summary.trim(), repository, 8000));
-  head.push(paragraph(text(countsLine(plan, allInBody))));
+  head.push(paragraph(text(countsLine(plan, allInBody, input.words))));
 
   const listed = [
     ...(allInBody
@@ -78,8 +81,11 @@ export function renderReviewBody(input: RenderReviewBodyInput): string {
   tail.push(hiddenMarker(reviewMarker(input.headSha, input.checkRunId)));
   for (const marker of input.trailingMarkers ?? []) tail.push(hiddenMarker(marker));
 
+  const because = reasons(input.words);
   const blocks = listed.map((entry) =>
-    serializeBlocks(renderListed(entry.finding, entry.reason, entry, repository)),
+    serializeBlocks(
+      renderListed(entry.finding, entry.reason === null ? null : because[entry.reason], entry, repository),
+    ),
   );
   const section = heading(4, text(allInBody ? "Findings" : "Outside the diff"));
   const leftOut = (n: number) =>
@@ -107,13 +113,13 @@ export function renderReviewBody(input: RenderReviewBodyInput): string {
 
 function renderListed(
   finding: Finding,
-  reason: PlanOutsideReason | null,
+  reason: string | null,
   marks: { readonly fingerprint: string; readonly identity?: FindingIdentity | undefined },
   repository: RepositoryRef,
 ): Block[] {
   return [
     heading(5, ...headingInlines(finding, BODY_BUDGETS, repository)),
-    paragraph(code(locationText(finding)), ...(reason === null ? [] : [text(` (${REASONS[reason]})`)])),
+    paragraph(code(locationText(finding)), ...(reason === null ? [] : [text(` (${reason})`)])),
     ...renderFindingFields(finding, repository, BODY_BUDGETS),
     hiddenMarker(fingerprintMarker(marks.fingerprint)),
     ...(marks.identity === undefined ? [] : [hiddenMarker(identityMarker(marks.identity))]),
@@ -146,9 +152,9 @@ function bulleted(blocks: Block[]): Block[] {
   return [paragraph(text("•")), ...blocks];
 }
 
-function countsLine(plan: PublishPlan, allInBody: boolean): string {
+function countsLine(plan: PublishPlan, allInBody: boolean, words: ForgeWords): string {
   if (allInBody) {
-    return `GitHub did not accept the inline comments, so all ${plural(plan.inline.length + plan.outside.length, "finding")} are listed here.`;
+    return `${words.forge} did not accept the inline comments, so all ${plural(plan.inline.length + plan.outside.length, "finding")} are listed here.`;
   }
   return `${plural(plan.inline.length, "inline comment")}, ${plural(plan.outside.length, "finding")} outside the diff.`;
 }

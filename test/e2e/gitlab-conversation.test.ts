@@ -176,4 +176,17 @@ describe("the conversation on a GitLab merge request", () => {
     expect(finding.resolvedBy).toBe(gitlab.username);
     expect(loupe.output()).not.toContain(gitlab.token);
   });
+  it("answers `@loupe-bot help` in a merge request's words: no pull request, no check run", async () => {
+    const asked = gitlab.addNote({ project: "team/values", iid: 4, author: "dev", body: "@loupe-bot help" });
+    expect(await deliverNote({ ...asked, discussionId: asked.discussionId, type: null })).toBe(200);
+    await loupe.until(() => handled(asked.id), "the help note handled");
+    const help = gitlab.notes.find(
+      (n) => n.author === gitlab.username && n.body.startsWith("Loupe's commands:"),
+    );
+    expect(help?.body).toContain(
+      "(the whole merge request when the history does not allow it; the summary note says why)",
+    );
+    expect(help?.body).toContain("review the whole merge request again.");
+    expect(help?.body).not.toMatch(/pull request|check run|GitHub/);
+  });
 });

@@ -10,6 +10,7 @@ import { outgoing } from "../../src/forges/gitlab/gitlab-api.ts";
 import { SUMMARY_MARKER } from "../../src/forges/gitlab/merge-request-status.ts";
 import { summaryNoteText } from "../../src/forges/gitlab/run-gitlab-review.ts";
 import { gitLabSuggestion } from "../../src/forges/gitlab/suggestion.ts";
+import { gitLabWords } from "../../src/forges/gitlab/words.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 import { renderCheckRunOutput } from "../../src/report/check-run-output.ts";
 import type { InlineAnchor, PublishPlan } from "../../src/review/plan-types.ts";
@@ -115,6 +116,7 @@ export const GITLAB_NOTE_RENDERERS: readonly GitLabNoteRenderer[] = [
           headSha: SHA,
           checkRunId: 7,
           repository: GITLAB_REPOSITORY,
+          words: gitLabWords(null),
           allInBody: true,
         }),
       );

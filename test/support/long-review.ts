@@ -4,6 +4,7 @@
 // summary's length is chosen by rendering the body the way the publisher does.
 
 import type { Finding } from "../../src/domain/finding.ts";
+import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
 import { findingIdentity } from "../../src/review/finding-identity.ts";
 import type { PublishPlan } from "../../src/review/plan-types.ts";
 import { MAX_REVIEW_BODY, renderReviewBody } from "../../src/review/render.ts";
@@ -88,6 +89,7 @@ function renderBody(
     headSha: input.headSha,
     checkRunId: input.checkRunId,
     repository: input.repository,
+    words: GITHUB_WORDS,
     allInBody: input.allInBody,
     trailingMarkers,
   });

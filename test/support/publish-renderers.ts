@@ -178,6 +178,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
           headSha: SHA,
           checkRunId: 7,
           repository: REPOSITORY,
+          words: GITHUB_WORDS,
           trailingMarkers: [REVIEWED],
         }),
         expectation: {
@@ -220,6 +221,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
         headSha: SHA,
         checkRunId: 7,
         repository: REPOSITORY,
+        words: GITHUB_WORDS,
         allInBody: true,
         trailingMarkers: [REVIEWED],
       });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import type { Finding } from "../../src/domain/finding.ts";
+import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
 import { extractIdentities, findingIdentity } from "../../src/review/finding-identity.ts";
 import type { LedgerEntry, LedgerStatus } from "../../src/review/ledger.ts";
 import { planReview } from "../../src/review/plan-review.ts";
@@ -72,6 +73,7 @@ describe("planning against the ledger", () => {
         headSha: "a".repeat(40),
         checkRunId: 1,
         repository,
+        words: GITHUB_WORDS,
       });
       expect(body).toContain("1 finding dismissed earlier was not raised again.");
     }
@@ -101,6 +103,7 @@ describe("planning against the ledger", () => {
       headSha: "a".repeat(40),
       checkRunId: 1,
       repository,
+      words: GITHUB_WORDS,
     });
     expect(extractIdentities(body)).toEqual([planned.outside[0]!.identity]);
   });

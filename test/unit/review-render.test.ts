@@ -1,5 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import type { FinalReview, Finding } from "../../src/domain/finding.ts";
+import type { ForgeWords } from "../../src/domain/forge-words.ts";
+import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
+import { gitLabWords } from "../../src/forges/gitlab/words.ts";
 import { type ChangedFile, planReview } from "../../src/review/anchor.ts";
 import { extractFingerprints } from "../../src/review/fingerprint.ts";
 import type { InlineAnchor } from "../../src/review/plan-types.ts";
@@ -148,7 +151,14 @@ describe("renderReviewBody", () => {
       findings: [...findings, finding({ title: "old", line: 2 })],
       alreadyPosted,
     });
-    const body = renderReviewBody({ review, plan, headSha: SHA, checkRunId: 9, repository });
+    const body = renderReviewBody({
+      review,
+      plan,
+      headSha: SHA,
+      checkRunId: 9,
+      repository,
+      words: GITHUB_WORDS,
+    });
     expect(body).toContain("Looks mostly fine, ＠team.");
     expect(body).toContain("1 inline comment, 2 findings outside the diff.");
     expect(body).toContain("#### Outside the diff");
@@ -164,11 +174,40 @@ describe("renderReviewBody", () => {
 
   it("puts every finding in the body for the 422 fallback", () => {
     const plan = planReview({ ...base, findings, alreadyPosted: new Set() });
-    const body = renderReviewBody({ review, plan, headSha: SHA, checkRunId: 9, repository, allInBody: true });
+    const body = renderReviewBody({
+      review,
+      plan,
+      headSha: SHA,
+      checkRunId: 9,
+      repository,
+      words: GITHUB_WORDS,
+      allInBody: true,
+    });
     expect(body).toContain("#### Findings");
     expect(body).toContain("inline one");
     expect(body).toContain("all 3 findings are listed here");
     expect(extractFingerprints(body).size).toBe(3);
+  });
+
+  it("says who refused the inline comments and what the change is called in the forge's words", () => {
+    const elsewhere = [
+      ...findings,
+      finding({ title: "untouched", path: "b.ts", line: 3 }),
+      finding({ title: "binary", path: "logo.png", line: 1 }),
+    ];
+    const withBinary: ChangedFile[] = [...files, { filename: "logo.png", status: "modified" }];
+    const plan = planReview({ ...base, files: withBinary, findings: elsewhere, alreadyPosted: new Set() });
+    const render = (words: ForgeWords) =>
+      renderReviewBody({ review, plan, headSha: SHA, checkRunId: 9, repository, words, allInBody: true });
+    const gitlab = render(gitLabWords("loupe-bot"));
+    expect(gitlab).toContain("GitLab did not accept the inline comments, so all 5 findings are listed here.");
+    expect(gitlab).toContain("`b.ts:3` (the file is not changed in this merge request)");
+    expect(gitlab).toContain("`logo.png:1` (GitLab shows no diff for this file");
+    expect(gitlab).not.toMatch(/GitHub|pull request/);
+    const github = render(GITHUB_WORDS);
+    expect(github).toContain("GitHub did not accept the inline comments, so all 5 findings are listed here.");
+    expect(github).toContain("`b.ts:3` (the file is not changed in this pull request)");
+    expect(github).toContain("`logo.png:1` (GitHub shows no diff for this file");
   });
 
   it("stays within 65,536 characters, says how many were left out, keeps the marker", () => {
@@ -189,6 +228,7 @@ describe("renderReviewBody", () => {
       headSha: SHA,
       checkRunId: 1,
       repository,
+      words: GITHUB_WORDS,
     });
     expect(body.length).toBeLessThanOrEqual(MAX_REVIEW_BODY);
     expect(body).toMatch(

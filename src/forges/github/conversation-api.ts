@@ -6,10 +6,12 @@ import type { ConversationApi } from "../../conversation/conversation-api.ts";
 import { PAUSE_LABEL } from "../../conversation/pause-state.ts";
 import { canWrite } from "../../conversation/permission.ts";
 import { type GitHubClient, httpStatus, type RepoRef } from "./octokit.ts";
+import { GITHUB_WORDS } from "./words.ts";
 
 export function createConversationApi(octokit: GitHubClient, ref: RepoRef): ConversationApi {
   const { owner, repo } = ref;
   return {
+    words: GITHUB_WORDS,
     async canWrite(login) {
       try {
         const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({

@@ -9,6 +9,7 @@ import { PAUSE_LABEL } from "../../conversation/pause-state.ts";
 import { type GitLabApi, gitLabStatus, projectId } from "./gitlab-api.ts";
 import { canPush, projectPath } from "./merge-request.ts";
 import type { NoteAnswer } from "./notes.ts";
+import { gitLabWords } from "./words.ts";
 
 export interface GitLabConversationTarget {
   readonly owner: string;
@@ -23,6 +24,7 @@ export interface GitLabConversationTarget {
 export function gitLabConversationApi(api: GitLabApi, target: GitLabConversationTarget): ConversationApi {
   const mr = `/projects/${projectId(projectPath(target))}/merge_requests/${target.pullNumber}`;
   return {
+    words: gitLabWords(target.self),
     canWrite: (login) => canPush(api, target, login),
     async acknowledge(_source, noteId) {
       await api.post(`${mr}/notes/${noteId}/award_emoji`, { name: "eyes" });

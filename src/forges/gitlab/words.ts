@@ -10,6 +10,7 @@ export function gitLabWords(username: string | null): ForgeWords {
   return {
     forge: "GitLab",
     change: "merge request",
+    report: "the summary note",
     rerun:
       username === null
         ? { verb: "mention Loupe's user with", control: command, kind: "command" }
