@@ -50,6 +50,15 @@ export function withCommentWorkflowNote(ending: Ending, outcome: ReviewOutcome):
   };
 }
 
+/**
+ * The ending of a review the client gave up on GitHub for: what could not be reached and what to
+ * check leads the summary, so it is the sentence the job's last annotation shows.
+ */
+export function withUnreachableNote(ending: Ending, gaveUp: string | null): Ending {
+  if (gaveUp === null) return ending;
+  return { ...ending, output: { ...ending.output, summary: `${gaveUp}\n\n${ending.output.summary}` } };
+}
+
 /** The ending with what to change when the token could not post the review. */
 export function withReadOnlyNote(ending: Ending): Ending {
   return {

@@ -30,6 +30,9 @@ function requestLog(warn: (message: string) => void) {
     warn,
     error: (message: string) => {
       if (/ - 404 with id /.test(message)) return;
+      // A request that got no answer at all, which Octokit logs as a 500 without GitHub's request
+      // id: unreachable-github.ts logs each such attempt in its own words.
+      if (/ - 500 with id UNKNOWN /.test(message)) return;
       warn(message);
     },
   };

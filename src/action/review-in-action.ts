@@ -23,16 +23,20 @@ import {
   READ_ONLY_NOTE,
   reportOutcome,
   withCommentWorkflowNote,
+  withUnreachableNote,
   withReadOnlyNote,
 } from "./action-report.ts";
 import { writeMachineFiles } from "./machine-files.ts";
 import type { RunnerContext } from "./runner-context.ts";
 import { appendSummary, writeOutputs } from "./step-files.ts";
+import type { UnreachableGitHub } from "./unreachable-github.ts";
 
 export interface ReviewInActionInput {
   readonly context: RunnerContext;
   readonly settings: ActionSettings;
   readonly octokit: GitHubClient;
+  /** Whether the client gave up on a GitHub it could not connect to, and what to tell the user then. */
+  readonly unreachable: UnreachableGitHub;
   readonly request: GitHubReview;
   readonly io: { readonly stdout: Write; readonly signal: AbortSignal };
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -83,7 +87,8 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
       forTheAction(endingFor(gated, GITHUB_WORDS, loupeTool(), ACTION_SETTING_NAMES)),
       gated,
     );
-    const ending = readOnly ? withReadOnlyNote(ended) : ended;
+    const reached = withUnreachableNote(ended, input.unreachable.gaveUp());
+    const ending = readOnly ? withReadOnlyNote(reached) : reached;
     if (readOnly) io.stdout(annotation("warning", READ_ONLY_NOTE));
     await run.current()?.complete(ending);
     const report = reportOutcome({

@@ -17,6 +17,7 @@ import { actionGitHubClient } from "./github-client.ts";
 import { reviewInAction } from "./review-in-action.ts";
 import { type RunnerContext, readRunnerContext } from "./runner-context.ts";
 import { appendSummary, writeOutputs } from "./step-files.ts";
+import { giveUpSoonWhenUnreachable, type UnreachableGitHub } from "./unreachable-github.ts";
 import { headCheckout } from "./workspace-guard.ts";
 
 export interface ActionIo {
@@ -50,6 +51,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     baseUrl: context.apiUrl,
     warn: (message) => io.stdout(annotation("warning", message)),
   });
+  const unreachable = giveUpSoonWhenUnreachable(octokit, context.apiUrl, io.stdout);
   let request: GitHubReview;
   if (event.kind === "review") {
     request = event.request;
@@ -69,13 +71,14 @@ export async function runAction(io: ActionIo): Promise<number> {
     const pull = await api.pullHead(event.pullNumber);
     request = commandRequest(event, { ...context, runId, headSha: pull.headSha });
   }
-  return await guardedReview({ context, settings, octokit, request, io });
+  return await guardedReview({ context, settings, octokit, unreachable, request, io });
 }
 
 async function guardedReview(input: {
   readonly context: RunnerContext;
   readonly settings: ActionSettings;
   readonly octokit: GitHubClient;
+  readonly unreachable: UnreachableGitHub;
   readonly request: GitHubReview;
   readonly io: ActionIo;
 }): Promise<number> {

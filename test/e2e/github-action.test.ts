@@ -14,7 +14,9 @@ import { type ActionRun, runActionEntry } from "../support/action-runner.ts";
 import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { issueCommentEvent, pullRequestEvent } from "../support/fake-github-payloads.ts";
+import { freePort } from "../support/loupe-process.ts";
 import { createRepo, type FixtureRepo, gitEnvironment } from "../support/git-fixture.ts";
+import { CONNECTION_RETRY_WAITS_S } from "../../src/action/unreachable-github.ts";
 import { reviewDocumentProblems, sarifProblems } from "../support/machine-checks.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 
@@ -504,6 +506,54 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(json.findings).toHaveLength(1);
     expect(json.ledger).toMatchObject({ new: 1 });
   }, 60_000);
+
+  it("gives up soon on a GitHub it cannot connect to, logging every attempt, and says what to check", async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const api = `${closed}/api/v3`;
+    const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 13, headRef: "change-v10" });
+    const provider = await scriptedModel();
+    const payload = workflowEvent(pullRequestEvent("opened", { ...target(), htmlBase: closed }, pr));
+    const started = Date.now();
+    const run = await runActionEntry({
+      eventName: "pull_request",
+      payload,
+      token: "ghs_unreachable",
+      githubUrl: closed,
+      repository: "octo/values",
+      inputs: {
+        "openai-base-url": provider.baseURL,
+        "openai-api-key": API_KEY,
+        "review-model": "deepseek-v4-flash",
+        verify: "off",
+      },
+      killAfterMs: 120_000,
+    });
+    const elapsed = Date.now() - started;
+    const log = run.stdout.split("\n").filter((line) => line !== "");
+    const repo = `${api}/repos/octo/values`;
+    // The first request (the checkout guard's look-up of the head) gets its three attempts, each
+    // on a line that says when the next one comes; after it, every request has its one attempt.
+    const tries = log.filter((line) => line.startsWith("loupe: GitHub did not answer"));
+    expect(tries).toEqual([
+      `loupe: GitHub did not answer GET ${repo}/git/commits/${pr.headSha} (connection refused), attempt 1 of 3; trying again in ${CONNECTION_RETRY_WAITS_S[0]} s`,
+      `loupe: GitHub did not answer GET ${repo}/git/commits/${pr.headSha} (connection refused), attempt 2 of 3; trying again in ${CONNECTION_RETRY_WAITS_S[1]} s`,
+      `loupe: GitHub did not answer GET ${repo}/git/commits/${pr.headSha} (connection refused), attempt 3 of 3; not trying again`,
+      `loupe: GitHub did not answer POST ${repo}/check-runs (connection refused), one attempt; not trying again`,
+      `loupe: GitHub did not answer GET ${repo}/contents/.github%2Floupe.yml (connection refused), one attempt; not trying again`,
+    ]);
+    // Octokit's own "500 with id UNKNOWN" lines for answers that never came are not repeated.
+    expect(log.filter((line) => / - 500 with id UNKNOWN /.test(line))).toEqual([]);
+    // It ends with one message: GitHub's URL and what to check, the job green (Loupe's own trouble).
+    const said = `Loupe could not reach GitHub's API at ${api} (connection refused). Check that this runner can reach it`;
+    expect(log.at(-1)).toEqual(expect.stringContaining(`::warning::Review not completed: ${said}`));
+    expect(log.at(-1)).toContain("GITHUB_API_URL");
+    expect(run.summary).toContain(said);
+    expect([run.code, run.killed, run.outputs["termination-reason"]]).toEqual([0, false, ""]);
+    expect(provider.requests).toHaveLength(0);
+    // Generous against the 6 s of waits configured: the 91 s of Octokit's own schedule is far above.
+    const waited = CONNECTION_RETRY_WAITS_S.reduce((a, b) => a + b, 0) * 1000;
+    expect(elapsed).toBeLessThan(waited * 5);
+  }, 150_000);
 
   it("fails the job on an incomplete review with fail-on-incomplete: true", async () => {
     const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 12, headRef: "change-v10" });
