@@ -9,6 +9,7 @@ import { loupeTool } from "../config/loupe-version.ts";
 import { readEnvOrThrow } from "../config/read-env.ts";
 import { LoupeError } from "../domain/errors.ts";
 import { localHost } from "../forges/local/local-host.ts";
+import { LOCAL_WORDS } from "../forges/local/words.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { describeGuidance } from "../pipeline/describe-guidance.ts";
 import { reviewSarif } from "../pipeline/machine-review.ts";
@@ -114,7 +115,7 @@ function renderOutcome(outcome: ReviewOutcome, configuration: string, format: Re
         configuration,
         filesReviewed: outcome.filesReviewed,
         filesLeftOut: outcome.filesSkipped,
-        guidance: describeGuidance(outcome.guidance, "the base revision"),
+        guidance: describeGuidance(outcome.guidance, "the base revision", LOCAL_WORDS),
         ...(outcome.coverage === undefined ? {} : { coverage: outcome.coverage }),
       };
       return format === "json"

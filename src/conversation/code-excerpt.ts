@@ -15,7 +15,10 @@ export async function codeExcerpt(
   anchor: { readonly path: string; readonly line: number | null; readonly startLine: number | null },
 ): Promise<ReplyPromptInput["code"]> {
   if (anchor.line === null) {
-    return { unavailable: "GitHub no longer places the finding on a line (the code it pointed at changed)" };
+    // Told to the model, never published: the forge's name would add nothing the model can use.
+    return {
+      unavailable: "the finding is no longer placed on a line of the diff (the code it pointed at changed)",
+    };
   }
   const file = await readRepositoryTextFile(view, anchor.path);
   if (!file.ok)

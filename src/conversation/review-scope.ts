@@ -3,6 +3,7 @@
 // (its hidden marker), the same merge-base (the base did not move), the same configuration, and
 // the last reviewed head an ancestor of the new one (no force-push, no rebase).
 
+import type { ForgeWords } from "../domain/forge-words.ts";
 import type { ReviewedState } from "./review-state.ts";
 
 /** GitHub's compare lastHead...newHead, reduced to what the decision needs (null: 404). */
@@ -57,21 +58,21 @@ export async function decideReviewScope(input: ScopeInput): Promise<ReviewScope>
   return { kind: "incremental", sinceSha: last.headSha, commits: comparison.aheadBy };
 }
 
-const REASONS: Record<FullReason, string> = {
+const reasons = (words: ForgeWords): Record<FullReason, string> => ({
   asked_full: "a full review was asked for",
-  incremental_off: "`incremental` is off in `.github/loupe.yml`",
-  no_earlier_review: "Loupe has not reviewed this pull request before",
+  incremental_off: `\`incremental\` is off in ${words.settingsFile}`,
+  no_earlier_review: `Loupe has not reviewed this ${words.change} before`,
   same_head: "the head is the one Loupe reviewed last",
-  config_changed: "`.github/loupe.yml` changed since the last review",
+  config_changed: `${words.settingsFile} changed since the last review`,
   base_moved: "the base moved since the last review (a new merge-base)",
   history_rewritten: "the last reviewed commit is not an ancestor of the head (force-push or rebase)",
-};
+});
 
 /** One line for the check run: "incremental: 2 commits since abc1234" or "full review: <why>". */
-export function describeScope(scope: ReviewScope): string {
+export function describeScope(scope: ReviewScope, words: ForgeWords): string {
   if (scope.kind === "incremental") {
     const noun = scope.commits === 1 ? "commit" : "commits";
     return `incremental: ${scope.commits} ${noun} since ${scope.sinceSha.slice(0, 7)}`;
   }
-  return `full review: ${REASONS[scope.reason]}`;
+  return `full review: ${reasons(words)[scope.reason]}`;
 }

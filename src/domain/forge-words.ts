@@ -7,6 +7,8 @@ export interface ForgeWords {
   readonly forge: string;
   /** What a change under review is called: "pull request". */
   readonly change: string;
+  /** Where the repository's settings are, as a code span: "`.github/loupe.yml`". */
+  readonly settingsFile: string;
   /** Where a review says how it went (its scope, why it was whole): "the check run". */
   readonly report: string;
   /** How a person asks for the review again: a button to press, a command to comment, or a plain step. */

@@ -2,11 +2,12 @@
 // from where, and which were left out and why. File names come from the repository, so each is
 // an escaped code span.
 
+import type { ForgeWords } from "../domain/forge-words.ts";
 import type { Guidance, GuidanceFile } from "../guidance/types.ts";
 import { codeSpan } from "../review/markdown-escape.ts";
 
-export function describeGuidance(guidance: Guidance, from: string): string {
-  if (!guidance.enabled) return "Repository guidance: off (`guidance: false` in `.github/loupe.yml`).";
+export function describeGuidance(guidance: Guidance, from: string, words: ForgeWords): string {
+  if (!guidance.enabled) return `Repository guidance: off (\`guidance: false\` in ${words.settingsFile}).`;
   const parts: string[] = [];
   parts.push(
     guidance.files.length === 0

@@ -7,6 +7,7 @@ import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { describeScope } from "../conversation/review-scope.ts";
 import { listChangedFile } from "../diff/listed-change.ts";
 import type { ChangedFile } from "../domain/changed-file.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import type { PullRequest } from "../domain/pull-request.ts";
 import type { Guidance } from "../guidance/types.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
@@ -34,10 +35,12 @@ export interface LoopStepInput<W extends WorkspaceHandle> {
   readonly maxTokens: number | null;
   /** A finder pass's angle; absent: the plain review. */
   readonly angle?: string;
+  /** The forge's words, for the scope's reason (what the change is called, the settings file). */
+  readonly words: ForgeWords;
 }
 
 export function loopInput<W extends WorkspaceHandle>(input: LoopStepInput<W>): LoopInput<W> {
-  const focus = reviewFocus(input.scope);
+  const focus = reviewFocus(input.scope, input.words);
   return {
     view: input.view,
     repository: `${input.repository.owner}/${input.repository.repo}`,
@@ -71,12 +74,12 @@ function knownFindings(scope: ScopeStep): KnownFinding[] {
 }
 
 /** The scope line the check run shows; null when the host keeps no history to scope against. */
-export function scopeLine(scope: ScopeStep): string | null {
-  return scope.scope === null ? null : describeScope(scope.scope);
+export function scopeLine(scope: ScopeStep, words: ForgeWords): string | null {
+  return scope.scope === null ? null : describeScope(scope.scope, words);
 }
 
-function reviewFocus(step: ScopeStep): ReviewFocus | null {
-  const description = scopeLine(step);
+function reviewFocus(step: ScopeStep, words: ForgeWords): ReviewFocus | null {
+  const description = scopeLine(step, words);
   if (step.scope === null || description === null) return null;
   return {
     kind: step.scope.kind,

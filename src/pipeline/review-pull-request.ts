@@ -89,6 +89,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     changedFiles: prepared.changes.files,
     mergeBaseSha,
     scope,
+    words: host.words,
     signal: run.signal,
     now: run.now,
     ...(run.onRound === undefined ? {} : { onRound: run.onRound }),
@@ -105,7 +106,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   logNotVerified(result, run.log);
   const aborted = result.termination_reason === "cancelled" ? cancellation(run.signal) : null;
   if (aborted !== null) return aborted;
-  const line = scopeLine(scope);
+  const line = scopeLine(scope, host.words);
   const notes = [...(line === null ? [] : [line]), guidanceNote(prepared, host)];
   const reviewed = reviewedFacts(prepared, result, run.prices, coverage);
   if (result.review === null) return { ...reviewed, plan: null, notes, publishFailed: false };
@@ -160,5 +161,5 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
 }
 
 function guidanceNote(prepared: Prepared, host: PullRequestHost<WorkspaceHandle>): string {
-  return describeGuidance(prepared.guidance, host.guidance.origin);
+  return describeGuidance(prepared.guidance, host.guidance.origin, host.words);
 }

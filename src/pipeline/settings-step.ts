@@ -54,7 +54,8 @@ async function decide(
   applied: AppliedSettings,
 ): Promise<ReviewOutcome | null> {
   const pr = input.pullRequest;
-  if (!config.enabled) return skipped("disabled", `Loupe is disabled in ${whoSet(applied, "enabled")}.`);
+  if (!config.enabled)
+    return skipped("disabled", `Loupe is disabled in ${whoSet(applied, "enabled", input.words)}.`);
   if (input.asked) return null;
   if (pr.draft && !config.review_drafts) {
     return skipped(
@@ -67,7 +68,7 @@ async function decide(
     const review = commandText(await commandHandle(input.mention), "review");
     return skipped(
       "auto_review_off",
-      `\`auto_review\` is off in ${whoSet(applied, "auto_review")}: Loupe reviews when asked (${[review, input.words.besideCommand].filter(Boolean).join(", or ")}).`,
+      `\`auto_review\` is off in ${whoSet(applied, "auto_review", input.words)}: Loupe reviews when asked (${[review, input.words.besideCommand].filter(Boolean).join(", or ")}).`,
     );
   }
   if (isPaused(pr.labels)) {
@@ -85,9 +86,9 @@ async function decide(
 }
 
 /** The file that set a key, as a skip names it: the repository's unless the organisation's did. */
-function whoSet(applied: AppliedSettings, key: string): string {
+function whoSet(applied: AppliedSettings, key: string, words: ForgeWords): string {
   const organisation = applied.layers.find((l) => l.layer === "organisation" && l.keys.includes(key));
   return organisation === undefined
-    ? "`.github/loupe.yml`"
+    ? words.settingsFile
     : `the organisation's settings (${organisation.source})`;
 }

@@ -6,6 +6,8 @@ import {
   type HeadComparison,
 } from "../../src/conversation/review-scope.ts";
 import { configDigest, lastReviewedState, reviewedMarker } from "../../src/conversation/review-state.ts";
+import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
+import { gitLabWords } from "../../src/forges/gitlab/words.ts";
 import { sanitizeMarkdown } from "../../src/review/sanitize.ts";
 
 const BOT = "loupe[bot]";
@@ -73,8 +75,8 @@ describe("decideReviewScope", () => {
   it("is incremental after a fast-forward push", async () => {
     const scope = await decideReviewScope(base);
     expect(scope).toEqual({ kind: "incremental", sinceSha: A, commits: 2 });
-    expect(describeScope(scope)).toBe("incremental: 2 commits since aaaaaaa");
-    expect(describeScope({ kind: "incremental", sinceSha: A, commits: 1 })).toBe(
+    expect(describeScope(scope, GITHUB_WORDS)).toBe("incremental: 2 commits since aaaaaaa");
+    expect(describeScope({ kind: "incremental", sinceSha: A, commits: 1 }, GITHUB_WORDS)).toBe(
       "incremental: 1 commit since aaaaaaa",
     );
   });
@@ -92,7 +94,31 @@ describe("decideReviewScope", () => {
   ])("is full (%s)", async (reason, change) => {
     const scope = await decideReviewScope({ ...base, ...change } as Parameters<typeof decideReviewScope>[0]);
     expect(scope).toMatchObject({ kind: "full", reason });
-    expect(describeScope(scope)).toMatch(/^full review: ./);
+    expect(describeScope(scope, GITHUB_WORDS)).toMatch(/^full review: ./);
+  });
+
+  it("names the change and the settings file in the forge's words", () => {
+    const full = (reason: "incremental_off" | "no_earlier_review" | "config_changed") =>
+      ({ kind: "full", reason, sinceSha: null }) as const;
+    const gitlab = gitLabWords("loupe-bot");
+    expect(describeScope(full("incremental_off"), gitlab)).toBe(
+      "full review: `incremental` is off in `.gitlab/loupe.yml` (or `.github/loupe.yml`)",
+    );
+    expect(describeScope(full("no_earlier_review"), gitlab)).toBe(
+      "full review: Loupe has not reviewed this merge request before",
+    );
+    expect(describeScope(full("config_changed"), gitlab)).toBe(
+      "full review: `.gitlab/loupe.yml` (or `.github/loupe.yml`) changed since the last review",
+    );
+    expect(describeScope(full("incremental_off"), GITHUB_WORDS)).toBe(
+      "full review: `incremental` is off in `.github/loupe.yml`",
+    );
+    expect(describeScope(full("no_earlier_review"), GITHUB_WORDS)).toBe(
+      "full review: Loupe has not reviewed this pull request before",
+    );
+    expect(describeScope(full("config_changed"), GITHUB_WORDS)).toBe(
+      "full review: `.github/loupe.yml` changed since the last review",
+    );
   });
 
   it("asks GitHub for the comparison only when everything else allows an incremental review", async () => {

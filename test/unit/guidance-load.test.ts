@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { DEFAULT_REPO_CONFIG } from "../../src/config/repo-config-schema.ts";
+import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
 import { loadGuidance } from "../../src/guidance/load-guidance.ts";
 import { snapshotGuidanceSource } from "../../src/guidance/snapshot-source.ts";
 import { GUIDANCE_LIMITS, type GuidanceSource } from "../../src/guidance/types.ts";
@@ -81,7 +82,7 @@ describe("each kind of guidance file", () => {
       changedFiles: CHANGED,
     });
     expect(g).toEqual({ enabled: false, files: [], skipped: [] });
-    expect(describeGuidance(g, "the default branch")).toBe(
+    expect(describeGuidance(g, "the default branch", GITHUB_WORDS)).toBe(
       "Repository guidance: off (`guidance: false` in `.github/loupe.yml`).",
     );
   });
@@ -168,7 +169,9 @@ describe("size bounds", () => {
     expect(file.bytes).toBe(20_000);
     expect(new TextEncoder().encode(file.text).byteLength).toBe(GUIDANCE_LIMITS.fileBytes);
     expect(file.text).toBe("é".repeat(GUIDANCE_LIMITS.fileBytes / 2));
-    expect(describeGuidance(g, "the default branch")).toContain("`AGENTS.md` (cut to 16.0 KiB of 19.5 KiB)");
+    expect(describeGuidance(g, "the default branch", GITHUB_WORDS)).toContain(
+      "`AGENTS.md` (cut to 16.0 KiB of 19.5 KiB)",
+    );
   });
 
   it("keeps all files together within 48 KiB: the last one is cut, the next left out", async () => {
@@ -241,7 +244,7 @@ describe("nested AGENTS.md and CLAUDE.md", () => {
     expect(lines[2]).toBe(
       'Guidance file "packages/api/AGENTS.md" (nested in "packages/api/": applies only to the changed files under it, ["packages/api/src/server.ts","packages/api/src/routes/users.ts"], and for them takes precedence over the guidance of the directories above): "API: validate input.\\n"',
     );
-    expect(describeGuidance(g, "the default branch")).toContain(
+    expect(describeGuidance(g, "the default branch", GITHUB_WORDS)).toContain(
       "`packages/web/AGENTS.md` (for 1 changed file)",
     );
   });
@@ -328,11 +331,11 @@ describe("what the model and the check run are told", () => {
       ".github/instructions/a.instructions.md": instructions("src/**", "S"),
       ".github/instructions/b.instructions.md": instructions("docs/**", "D"),
     });
-    expect(describeGuidance(g, "the default branch")).toBe(
+    expect(describeGuidance(g, "the default branch", GITHUB_WORDS)).toBe(
       "Repository guidance given to the model, from the default branch: `AGENTS.md`, `.github/instructions/a.instructions.md` (for 2 changed files). " +
         "Not given: `.github/instructions/b.instructions.md` (its applyTo matches no changed file).",
     );
-    expect(describeGuidance(await load({ "README.md": "r" }), "the default branch")).toBe(
+    expect(describeGuidance(await load({ "README.md": "r" }), "the default branch", GITHUB_WORDS)).toBe(
       "Repository guidance: none given to the model (none found on the default branch).",
     );
   });

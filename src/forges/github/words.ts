@@ -6,6 +6,7 @@ import { RERUN_ACTION } from "./check-run.ts";
 export const GITHUB_WORDS: ForgeWords = {
   forge: "GitHub",
   change: "pull request",
+  settingsFile: "`.github/loupe.yml`",
   report: "the check run",
   rerun: { verb: "press", control: RERUN_ACTION.label, kind: "button" },
   rerunTitle: "press Re-run",

@@ -3,6 +3,7 @@
 // no check run's conclusion beside it.
 
 import type { ForgeWords } from "../../domain/forge-words.ts";
+import { GITLAB_CONFIG_PATHS } from "./repository-files.ts";
 
 /** `username`: the token's user, whom the command mentions; null when GitLab did not say who it is. */
 export function gitLabWords(username: string | null): ForgeWords {
@@ -10,6 +11,8 @@ export function gitLabWords(username: string | null): ForgeWords {
   return {
     forge: "GitLab",
     change: "merge request",
+    // The first of the files GitLab reads, and the one it falls back to (repository-files.ts).
+    settingsFile: `\`${GITLAB_CONFIG_PATHS[0]}\` (or \`${GITLAB_CONFIG_PATHS[1]}\`)`,
     report: "the summary note",
     rerun:
       username === null

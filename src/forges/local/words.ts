@@ -5,6 +5,7 @@ import type { ForgeWords } from "../../domain/forge-words.ts";
 export const LOCAL_WORDS: ForgeWords = {
   forge: "The git server",
   change: "change",
+  settingsFile: "`.github/loupe.yml`",
   report: "the review's output",
   rerun: { verb: "run", control: "loupe review", kind: "command" },
   rerunTitle: "run loupe review again",
