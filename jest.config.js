@@ -15,7 +15,15 @@ const project = (displayName, roots) => ({
   transform: {
     "^.+\\.ts$": [
       "@swc/jest",
-      { jsc: { parser: { syntax: "typescript" }, target: "es2023" }, module: { type: "es6" } },
+      {
+        // Import attributes kept: Node needs `with { type: "json" }` on a JSON module (the SARIF schema).
+        jsc: {
+          parser: { syntax: "typescript" },
+          target: "es2023",
+          experimental: { keepImportAttributes: true },
+        },
+        module: { type: "es6" },
+      },
     ],
   },
 });

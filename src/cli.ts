@@ -23,6 +23,8 @@ async function loadCommand(name: CommandName): Promise<Command> {
       return (await import("./eval/eval-command.ts")).runEvalCommand;
     case "gitlab-ci":
       return (await import("./cli/gitlab-ci-command.ts")).runGitLabCiCommand;
+    case "sarif":
+      return (await import("./cli/sarif-command.ts")).runSarifCommand;
   }
 }
 

@@ -2,7 +2,7 @@
 // the workspace or the provider client. A test checks them against the tools' real schemas and
 // the options each command parses, so they cannot drift.
 
-export const COMMAND_NAMES = ["review", "tool", "config", "eval", "gitlab-ci"] as const;
+export const COMMAND_NAMES = ["review", "tool", "config", "eval", "gitlab-ci", "sarif"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** The options of each command that take a value; each command parses exactly these. */
@@ -12,6 +12,7 @@ export const VALUE_OPTIONS = {
   config: ["--org", "--repo"],
   eval: ["--golden", "--out", "--manifest", "--variant", "--variants", "--runs", "--results", "--compare"],
   "gitlab-ci": ["--fail-on", "--fail-on-incomplete"],
+  sarif: [],
 } as const satisfies Record<CommandName, readonly string[]>;
 
 export const MAIN_HELP = `loupe: review a change locally the way the Loupe GitHub App reviews pull requests
@@ -27,6 +28,8 @@ commands:
   eval     measure review quality on Martian's offline code-review benchmark
   gitlab-ci  review the merge request of a GitLab merge request pipeline and publish the
            review on it (the CI/CD component's job: templates/review.yml)
+  sarif    validate a SARIF file against the SARIF 2.1.0 schema and GitHub's code scanning
+           upload limits
 
 options:
   -h, --help      show this help (also: loupe <command> --help, loupe help <command>)
@@ -36,6 +39,7 @@ examples:
   loupe review --repo . --base main --head HEAD --format markdown
   loupe tool search_repository --repo . --base main --head HEAD --args '{"query":"TODO"}'
   loupe config check
+  loupe sarif validate loupe.sarif
 `;
 
 const REPOSITORY_OPTIONS = `  --repo <dir-or-url>  a local repository (work tree, bare repository or linked worktree, any
@@ -165,12 +169,28 @@ exit status: 0 reviewed (or skipped, or no GITLAB_TOKEN), 1 a finding reached --
              review is incomplete, 2 bad usage or configuration
 `;
 
+export const SARIF_HELP = `usage: loupe sarif validate FILE
+
+Validates a SARIF file (one Loupe wrote with --format sarif or the Action's sarif-file, or any
+other tool's) against the official SARIF 2.1.0 schema (OASIS, JSON Schema draft-04) and what
+GitHub's code scanning documents for one upload: at most 20 runs, 25,000 results and 25,000 rules
+per run, 1,000 locations per result, 20 tags per rule, 10 MB; each result with a message, a rule
+the run declares, a partial fingerprint and a relative path with a line.
+
+options:
+  -h, --help   show this help
+
+exit status: 0 valid, 1 invalid (one line per problem on stderr: FILE: problem), 2 bad usage or a
+             file that cannot be read
+`;
+
 export const COMMAND_HELP: Readonly<Record<CommandName, string>> = {
   review: REVIEW_HELP,
   tool: TOOL_HELP,
   config: CONFIG_HELP,
   eval: EVAL_HELP,
   "gitlab-ci": GITLAB_CI_HELP,
+  sarif: SARIF_HELP,
 };
 
 export function isCommandName(name: string | undefined): name is CommandName {

@@ -3,6 +3,7 @@
 // saying so, then each finding's location and its comment as it would have been on the line
 // (rendered by the inert writer already, each a run of closed blocks), then the note's marker.
 
+import type { ForgeWords } from "../domain/forge-words.ts";
 import { serializeBlocks } from "./markdown-serialize.ts";
 import { code, paragraph, strong, text } from "./markdown-tree.ts";
 
@@ -12,14 +13,18 @@ export interface UnplacedComment {
   readonly body: string;
 }
 
-export function renderUnplaced(comments: readonly UnplacedComment[], marker: string): string {
+export function renderUnplaced(
+  comments: readonly UnplacedComment[],
+  marker: string,
+  words: ForgeWords,
+): string {
   const n = comments.length;
   const head = serializeBlocks([
     paragraph(
       strong(text("Loupe review")),
       text(
         ` — ${n} finding${n === 1 ? "" : "s"} could not be placed on ${n === 1 ? "its line" : "their lines"}` +
-          ` (the merge request's diff refused ${n === 1 ? "it" : "them"}), so ${n === 1 ? "it is" : "they are"} here.`,
+          ` (the ${words.change}'s diff refused ${n === 1 ? "it" : "them"}), so ${n === 1 ? "it is" : "they are"} here.`,
       ),
     ),
   ]);

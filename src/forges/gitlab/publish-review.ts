@@ -26,6 +26,7 @@ import { type GitLabApi, gitLabStatus, projectId } from "./gitlab-api.ts";
 import { type DiffRefs, type GitLabTarget, projectPath } from "./merge-request.ts";
 import { listNotes, type NoteAnswer } from "./notes.ts";
 import { gitLabSuggestion } from "./suggestion.ts";
+import { gitLabWords } from "./words.ts";
 
 interface DraftNote {
   readonly id: number;
@@ -70,7 +71,9 @@ export async function publishReview(api: GitLabApi, input: PublishInput): Promis
   const reviewId = after.body ?? (await api.post<{ id: number }>(`${mr}/notes`, { body: review.body })).id;
   if (refused.length > 0) {
     const unplaced: UnplacedComment[] = refused.map(({ path, line, body }) => ({ path, line, body }));
-    await api.post(`${mr}/notes`, { body: renderUnplaced(unplaced, unplacedMarker(review.marker)) });
+    await api.post(`${mr}/notes`, {
+      body: renderUnplaced(unplaced, unplacedMarker(review.marker), gitLabWords(null)),
+    });
   }
   return { kind: "posted", reviewId, allInBody: false, unplaced: refused.length };
 }
