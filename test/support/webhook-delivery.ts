@@ -45,7 +45,10 @@ export function deliverWebhook(delivery: WebhookDelivery): Promise<DeliveryResul
         port: target.port,
         path: `${target.pathname}${target.search}`,
         method: "POST",
-        agent: delivery.agent,
+        // No agent means a connection of its own, as GitHub opens one per delivery. Node's global
+        // agent keeps connections alive since Node 19, and reusing one the server is closing at
+        // its keep-alive timeout (5 s, about one review apart) failed a delivery with "socket hang up".
+        agent: delivery.agent ?? false,
         headers: {
           "Content-Type": "application/json",
           "Content-Length": Buffer.byteLength(body),
