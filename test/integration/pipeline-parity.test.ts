@@ -7,6 +7,8 @@
 
 import { describe, expect, it } from "@jest/globals";
 import { runReviewCommand } from "../../src/cli/review-command.ts";
+import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
+import { LOCAL_WORDS } from "../../src/forges/local/words.ts";
 import {
   expectCleanEnd,
   type HarnessSettings,
@@ -122,9 +124,11 @@ async function expectSamePlan({ posted, summary }: { posted: Record<string, unkn
 
   // The App's body ends with the marker of the state it reviewed (for its next incremental
   // review), and its review marker names its check run; the CLI has neither run nor history.
+  // Each names the change in its forge's words: a pull request on GitHub, a change locally.
   const appBody = String(posted.body)
     .replace(/\n+<!-- loupe:reviewed [^>]*-->$/, "")
-    .replace(`run=7 -->`, `run=0 -->`);
+    .replace(`run=7 -->`, `run=0 -->`)
+    .replaceAll(`this ${GITHUB_WORDS.change}`, `this ${LOCAL_WORDS.change}`);
   expect(plan.postable).toBe(true);
   expect(appBody).toBe(plan.body);
   expect(posted.comments).toEqual(plan.comments);
