@@ -25,7 +25,7 @@ let github: FakeGitHub;
 let redis: RedisServer;
 let provider: ScriptedProvider;
 let fixture: FixtureRepo;
-const SECRET = `whsec-dashboard-${process.pid}`;
+const SECRET = `whsec-dashboard-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const started: LoupeProcess[] = [];
 
 const env = (extra: Record<string, string>) =>

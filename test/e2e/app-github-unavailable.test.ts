@@ -18,7 +18,7 @@ import { fakeWorldEnv, freePort, type LoupeProcess, startLoupeProcess } from "..
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-gh-away-${process.pid}`;
+const SECRET = `whsec-gh-away-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const stops: Array<() => Promise<void>> = [];
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/l
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-logs-redis-${process.pid}`;
+const SECRET = `whsec-logs-redis-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const BODY_MARK = "PRIVATE-PLAN-";
 let redis: RedisServer;
 let github: FakeGitHub;

@@ -10,7 +10,7 @@ import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/l
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-ready-${process.pid}`;
+const SECRET = `whsec-ready-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 let github: FakeGitHub;
 let provider: ScriptedProvider;
 let fixture: FixtureRepo;

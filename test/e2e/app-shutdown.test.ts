@@ -9,7 +9,7 @@ import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/l
 import { type SilentGitHub, startSilentGitHub } from "../support/silent-github.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-shutdown-${process.pid}`;
+const SECRET = `whsec-shutdown-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const GRACE_SECONDS = 8;
 let github: SilentGitHub;
 let loupe: LoupeProcess;

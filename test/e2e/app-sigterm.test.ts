@@ -16,7 +16,7 @@ import {
 } from "../support/loupe-process.ts";
 import { type SilentGitHub, startSilentGitHub } from "../support/silent-github.ts";
 
-const SECRET = `whsec-sigterm-${process.pid}`;
+const SECRET = `whsec-sigterm-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 let github: SilentGitHub;
 let loupe: LoupeProcess | null = null;
 

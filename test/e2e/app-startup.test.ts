@@ -20,7 +20,7 @@ const env = (extra: Record<string, string> = {}) =>
   fakeWorldEnv({
     github,
     providerBaseURL: "http://127.0.0.1:9/v1", // never called: no review runs here
-    webhookSecret: `whsec-startup-${process.pid}`,
+    webhookSecret: `whsec-startup-${process.pid}-${Date.now()}`,
     apiKey: API_KEY,
     extra,
   });

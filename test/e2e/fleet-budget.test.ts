@@ -18,7 +18,7 @@ import {
 } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-fleet-budget-${process.pid}`;
+const SECRET = `whsec-fleet-budget-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const PULLS = 6;
 const CAP = 50_000;
 const PER_REVIEW = 15_100;

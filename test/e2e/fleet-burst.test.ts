@@ -17,7 +17,7 @@ import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import type { ScriptedProvider } from "../support/scripted-provider.ts";
 import { type DeliveryResult, deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-burst-${process.pid}`;
+const SECRET = `whsec-burst-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const PULLS = 40;
 /**
  * GitHub's pace for one installation's writes (a second there), scaled down with Loupe's write

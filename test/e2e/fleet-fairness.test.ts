@@ -20,7 +20,7 @@ import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import type { ScriptedProvider } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-fairness-${process.pid}`;
+const SECRET = `whsec-fairness-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const REPLICAS = 2;
 const INSTALLATIONS = [
   { id: 100, repo: "hundred", pulls: 24 },

@@ -20,7 +20,7 @@ import {
 } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-provider-share-${process.pid}`;
+const SECRET = `whsec-provider-share-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const ANSWER_MS = 600;
 
 interface World {

@@ -13,7 +13,7 @@ import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import type { ScriptedProvider } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-fleet-${process.pid}`;
+const SECRET = `whsec-fleet-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const TURN_MS = 1500;
 let redis: RedisServer;
 let github: FakeGitHub;

@@ -16,7 +16,7 @@ import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-gitlab-fleet-${process.pid}`;
+const SECRET = `whsec-gitlab-fleet-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const GITLAB_SECRET = `gitlab-hook-fleet-${process.pid}-${Date.now()}`;
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i + 1} = ${i + 1};`);
 const REPLY = "@loupe-bot this is intended: we bumped it on purpose.";

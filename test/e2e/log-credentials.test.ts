@@ -9,7 +9,7 @@ import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-logcred-${process.pid}`;
+const SECRET = `whsec-logcred-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const METRICS_TOKEN = `metrics-token-${crypto.randomBytes(12).toString("hex")}`;
 /** A fresh value per credential, so a leak names which one leaked. */
 const secret = (name: string) => `${name}-${crypto.randomBytes(9).toString("hex")}`;

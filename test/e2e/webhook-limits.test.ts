@@ -11,7 +11,7 @@ import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/l
 import { sendOversized } from "../support/oversized-request.ts";
 import { deliverWebhook } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-limits-${process.pid}`;
+const SECRET = `whsec-limits-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const MiB = 1024 * 1024;
 const BODY_BYTES = 200 * MiB;
 /** What the log must never show: it fills every byte of every body sent here. */

@@ -9,7 +9,7 @@ import { type FakeSmee, startFakeSmee } from "../support/fake-smee.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../support/loupe-process.ts";
 import { signWebhookBody } from "../support/webhook-delivery.ts";
 
-const SECRET = `whsec-proxy-${process.pid}`;
+const SECRET = `whsec-proxy-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 let github: FakeGitHub;
 let smee: FakeSmee;
 let loupe: LoupeProcess;
