@@ -7,6 +7,7 @@ import OpenAI from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import type { ProviderConfig } from "../config/provider-config.ts";
 import type { ErrorKind } from "../domain/error-kind.ts";
+import { abortableSleep } from "./abortable-sleep.ts";
 import { createBoundedFetch } from "./bounded-fetch.ts";
 import { type AttemptFailure, classifyFailure } from "./classify-failure.ts";
 import { isRecord, readUsage } from "./envelope.ts";
@@ -125,7 +126,7 @@ export function createOpenAiProvider(
         const wait = result.retryAfterMs ?? backoffMs(retry, random);
         // Waiting past the deadline cannot succeed: report the provider's answer now instead.
         if (Date.now() + wait >= deadline) return outcome;
-        if (!(await sleep(wait, signal))) return { kind: "failure", reason: "cancelled" };
+        if (!(await abortableSleep(wait, signal))) return { kind: "failure", reason: "cancelled" };
       }
     },
   };
@@ -150,21 +151,6 @@ function toOutcome(
 /** 0.5 s · 2^n, capped at 8 s, with up to 25 % jitter (the SDK's own schedule). */
 export function backoffMs(retry: number, random: () => number): number {
   return Math.min(500 * 2 ** retry, 8000) * (1 - 0.25 * random());
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /** The tokens an answer says it used, if it says. */

@@ -5,6 +5,8 @@
 // wait that long. Where the counts live (this process, or the fleet's Redis) is the backend's
 // business; the waiting — in arrival order, within the request's own deadline — is this file's.
 
+import { abortableSleep } from "./abortable-sleep.ts";
+
 /** Why a request is waiting for the provider (told to its review's progress). */
 export type ProviderWaitCause = "in_flight" | "tokens_per_minute" | "back_off";
 
@@ -111,7 +113,7 @@ export function createProviderGate(
           // A back-off or a minute's tokens that end after the deadline cannot be waited out.
           if (tried.cause !== "in_flight" && tried.ms >= remaining) return { kind: "expired" };
           const pause = Math.max(1, Math.min(tried.ms, timing.pollMs, remaining));
-          if (!(await pauseFor(pause, signal))) return { kind: "cancelled" };
+          if (!(await abortableSleep(pause, signal))) return { kind: "cancelled" };
         }
       } finally {
         if (cause !== null) observer?.waiting(-1);
@@ -137,19 +139,4 @@ function heldPass(backend: GateBackend, lease: string, leaseMs: number): GatePas
       return released;
     },
   };
-}
-
-function pauseFor(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
