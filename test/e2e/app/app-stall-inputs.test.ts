@@ -5,7 +5,7 @@
 // the glob limits. Each review ends with a named reason and a completed check run, and the server
 // answers both kinds of request at p99 under 100 ms throughout — the only time bound asserted,
 // measured on the server's own time (latency-sampler.ts leaves out the time its main thread waited
-// for a CPU, so a busy machine does not count). test/integration/app-*-cost.test.ts feed the same
+// for a CPU, so a busy machine does not count). test/integration/app/app-*-cost.test.ts feed the same
 // inputs to the in-process harness and watch its event loop directly.
 
 import fs from "node:fs";

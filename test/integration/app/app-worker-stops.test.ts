@@ -2,7 +2,7 @@
 // past its deadline — ends with that reason wherever it was, and its check run is completed with
 // the reason's static sentence; nothing is published. Here the ports say so as the isolated ports
 // do (a LoupeError whose code is the reason, for the fetch and the plan, which have no loop result
-// to carry it); test/integration/isolation-*.test.ts and test/e2e/app-isolation.test.ts stop real
+// to carry it); test/integration/isolation/*.test.ts and test/e2e/app/app-isolation.test.ts stop real
 // workers.
 
 import { describe, expect, it } from "@jest/globals";

@@ -306,7 +306,7 @@ describe("provider faults end the review with their reason, inside the deadline,
   it("every termination reason has a scenario above", () => {
     // A worker stop is decided outside the loop (the isolation tests cover those reasons), and so
     // is github_unavailable: the App's job names it when GitHub kept the loop from running
-    // (test/e2e/app-github-unavailable.test.ts).
+    // (test/e2e/app/app-github-unavailable.test.ts).
     const loopReasons = TERMINATION_REASONS.filter(
       (reason) => !isWorkerStopReason(reason) && reason !== "github_unavailable",
     );

@@ -1,7 +1,7 @@
 // The verification step's own rules, with the verification port swapped (as review-ports.ts
 // allows) to force the paths a scripted provider cannot reach: a worker stopped mid-pass, a
 // cancelled review, a check that ends without a verdict. The pass over the real port, provider
-// and tools is test/integration/app-verify.test.ts.
+// and tools is test/integration/app/app-verify.test.ts.
 
 import { describe, expect, it } from "@jest/globals";
 import { DEFAULT_REVIEW_LIMITS } from "../../../src/config/review-limits.ts";
