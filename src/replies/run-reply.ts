@@ -6,6 +6,7 @@
 // and the metrics.
 
 import { setTimeout as sleep } from "node:timers/promises";
+import { budgetOwnerOf } from "../domain/budget.ts";
 import { gitHubHost } from "../forges/github/github-host.ts";
 import type { JobEnvironment } from "../jobs/job-environment.ts";
 import { type AppBudget, replyBudgetFor } from "../jobs/review-budget.ts";
@@ -57,12 +58,8 @@ export async function runReply<W extends WorkspaceHandle>(
       log: options.log,
       ...replyBudgetFor(
         options.budget,
-        {
-          installationId: request.installationId,
-          repository: `${request.owner}/${request.repo}`.toLowerCase(),
-          // A reply is the pull request's spend too: its cap counts it.
-          pullRequest: request.pullNumber,
-        },
+        // A reply is the pull request's spend too: its cap counts it.
+        budgetOwnerOf(request),
         now,
       ),
     });

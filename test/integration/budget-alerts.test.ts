@@ -50,7 +50,7 @@ function replica(now: () => number, prefix: string) {
   const budget = createReviewBudget({
     store,
     settings,
-    owner: { installationId: 7, repository: "octo/app", pullRequest: 1 },
+    owner: { account: "7", repository: "octo/app", pullRequest: 1 },
     maxTokens: 20_000,
     now,
     alerts,
@@ -126,7 +126,7 @@ it("says each threshold once in one process too, over its own store", async () =
   const budget = createReviewBudget({
     store,
     settings,
-    owner: { installationId: 7, repository: "octo/app", pullRequest: 1 },
+    owner: { account: "7", repository: "octo/app", pullRequest: 1 },
     maxTokens: 20_000,
     now: () => DAY,
     alerts,

@@ -23,7 +23,7 @@ function world(env: Record<string, string>) {
     createReviewBudget({
       store,
       settings,
-      owner: { installationId: 7, repository: "octo/app", pullRequest },
+      owner: { account: "7", repository: "octo/app", pullRequest },
       maxTokens: 30_000,
       now: () => NOW,
     });
@@ -92,13 +92,13 @@ describe("a pull request's budget", () => {
 
   it("keeps one counter per pull request, for 90 days after its last review", () => {
     const caps = capsOf("installation", { tokens_per_pull_request: 10 });
-    const [counter] = countersFor(caps, { installationId: 1, repository: "octo/app", pullRequest: 4 }, NOW);
+    const [counter] = countersFor(caps, { account: "1", repository: "octo/app", pullRequest: 4 }, NOW);
     expect(counter).toMatchObject({
       key: "pull_request:octo/app#4:tokens",
       resetsAt: NOW + PULL_REQUEST_COUNTER_MS,
     });
     expect(PULL_REQUEST_COUNTER_MS).toBe(90 * 24 * 3600 * 1000);
     // Without a pull request (nothing to count it for), the cap has no counter.
-    expect(countersFor(caps, { installationId: 1, repository: "octo/app" }, NOW)).toEqual([]);
+    expect(countersFor(caps, { account: "1", repository: "octo/app" }, NOW)).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { createMemoryBudgetStore } from "../../src/jobs/memory-budget-store.ts";
 import { createReviewBudget } from "../../src/jobs/review-budget.ts";
 
 const NOW = Date.UTC(2026, 11, 5, 13, 0);
-const owner = { installationId: 7, repository: "octo/app" };
+const owner = { account: "7", repository: "octo/app" };
 const settings = (over: Partial<SpendSettings> = {}): SpendSettings => ({
   caps: [{ scope: "installation", unit: "tokens", period: "day", limit: 100_000 }],
   prices: null,
@@ -134,7 +134,7 @@ describe("a repository's share of the installation's caps (BUDGET_REPOSITORY_SHA
     createReviewBudget({
       store,
       settings: settings(share === undefined ? {} : { repositoryShare: share }),
-      owner: { installationId: 7, repository },
+      owner: { account: "7", repository },
       maxTokens: 60_000,
       now: () => NOW,
     });

@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AppConfig } from "../../config/app-config.ts";
 import type { GitLabConfig } from "../../config/gitlab-config.ts";
+import { budgetOwnerOf } from "../../domain/budget.ts";
 import { type AppBudget, replyBudgetFor } from "../../jobs/review-budget.ts";
 import type { JobLogger } from "../../log/job-logger.ts";
 import { type ReplyOutcome, replyInThread } from "../../pipeline/reply-in-thread.ts";
@@ -52,7 +53,7 @@ export function gitLabReplyRunner<W extends WorkspaceHandle>(
       await using host = gitLabHost({
         api,
         // A reply names no head: the host reads the merge request as it is now.
-        target: { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber, headSha: "" },
+        target: { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber },
         url,
         token,
         fetchWorkspace: options.ports.fetchWorkspace,
@@ -65,12 +66,8 @@ export function gitLabReplyRunner<W extends WorkspaceHandle>(
         log: options.log,
         ...replyBudgetFor(
           options.budget,
-          // The same owner as the project's reviews (run-gitlab-review.ts).
-          {
-            installationId: 0,
-            repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase(),
-            pullRequest: request.pullNumber,
-          },
+          // The same owner as the project's reviews.
+          budgetOwnerOf(request),
           now,
         ),
       });

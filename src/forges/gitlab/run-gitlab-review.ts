@@ -9,6 +9,7 @@
 
 import type { AppConfig } from "../../config/app-config.ts";
 import type { GitLabConfig } from "../../config/gitlab-config.ts";
+import { budgetOwnerOf } from "../../domain/budget.ts";
 import { queueKey } from "../../domain/review-request.ts";
 import { type Ending, endingFor } from "../../jobs/ending.ts";
 import { type AppBudget, reviewBudgetFor } from "../../jobs/review-budget.ts";
@@ -109,16 +110,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     authorPolicy: options.config.autoReviewAuthors,
     prices: options.budget?.settings.prices ?? null,
     log,
-    ...reviewBudgetFor(
-      options.budget,
-      // GitLab has no installations: one owner for the instance, each project apart from GitHub's.
-      {
-        installationId: 0,
-        repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase(),
-        pullRequest: request.pullNumber,
-      },
-      now,
-    ),
+    ...reviewBudgetFor(options.budget, budgetOwnerOf(request), now),
     started: async (pullRequest) => {
       headSha = pullRequest.headSha;
       read = true;
