@@ -4,9 +4,9 @@
 // after the pull request's last review.
 
 import { describe, expect, it } from "@jest/globals";
-import type { BudgetSettings } from "../../src/config/budget-config.ts";
-import { BudgetSchema } from "../../src/config/budget-config.ts";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
+import type { SpendSettings } from "../../src/config/spend-config.ts";
+import { SpendSchema } from "../../src/config/spend-config.ts";
 import { capsOf, countersFor, PULL_REQUEST_COUNTER_MS } from "../../src/domain/budget.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import { createMemoryBudgetStore } from "../../src/jobs/memory-budget-store.ts";
@@ -17,7 +17,7 @@ const NOW = Date.UTC(2026, 11, 5, 13, 0);
 const spent = (input: number) => ({ ...NO_SPEND, rounds: 1, input_tokens: input, provider_dollars: null });
 
 function world(env: Record<string, string>) {
-  const settings: BudgetSettings = settingsOf(BudgetSchema, env);
+  const settings: SpendSettings = settingsOf(SpendSchema, env);
   const store = createMemoryBudgetStore({ stateDir: null, now: () => NOW });
   const forPull = (pullRequest: number) =>
     createReviewBudget({
@@ -43,7 +43,7 @@ async function review(
 
 describe("a pull request's budget", () => {
   it("reads BUDGET_TOKENS_PER_PULL_REQUEST and BUDGET_DOLLARS_PER_PULL_REQUEST (dollars need prices)", () => {
-    const settings = settingsOf(BudgetSchema, {
+    const settings = settingsOf(SpendSchema, {
       BUDGET_TOKENS_PER_PULL_REQUEST: "80000",
       BUDGET_DOLLARS_PER_PULL_REQUEST: "0.5",
       REVIEW_PRICE_INPUT: "1",

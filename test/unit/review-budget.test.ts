@@ -4,8 +4,8 @@
 // reservation.
 
 import { describe, expect, it } from "@jest/globals";
-import type { BudgetSettings } from "../../src/config/budget-config.ts";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
+import type { SpendSettings } from "../../src/config/spend-config.ts";
 import { countersFor } from "../../src/domain/budget.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import { createMemoryBudgetStore } from "../../src/jobs/memory-budget-store.ts";
@@ -13,7 +13,7 @@ import { createReviewBudget } from "../../src/jobs/review-budget.ts";
 
 const NOW = Date.UTC(2026, 11, 5, 13, 0);
 const owner = { account: "7", repository: "octo/app" };
-const settings = (over: Partial<BudgetSettings> = {}): BudgetSettings => ({
+const settings = (over: Partial<SpendSettings> = {}): SpendSettings => ({
   caps: [{ scope: "installation", unit: "tokens", period: "day", limit: 100_000 }],
   prices: null,
   hardFactor: 1.5,
@@ -27,7 +27,7 @@ const spent = (input: number, output = 0) => ({
   provider_dollars: null,
 });
 
-function budget(over: Partial<BudgetSettings> = {}) {
+function budget(over: Partial<SpendSettings> = {}) {
   const store = createMemoryBudgetStore({ stateDir: null, now: () => NOW });
   return {
     store,
