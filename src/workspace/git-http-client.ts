@@ -7,6 +7,7 @@
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from "isomorphic-git";
 import { mayCarryToken } from "./git-http-auth.ts";
 import { requestOverHttp } from "./git-http-request.ts";
+import { addWants } from "./extra-wants.ts";
 import { divertPack, type PackSink } from "./pack-diverter.ts";
 import { advertisesThinPack, requestThinPack } from "./thin-pack.ts";
 
@@ -25,6 +26,8 @@ export interface GitHttpClientOptions {
   readonly onTooLarge?: (maxBytes: number) => Error;
   /** Where the pack of an upload-pack response goes instead of to isomorphic-git (pack-diverter.ts). */
   readonly receivePack?: () => Promise<PackSink>;
+  /** Commits each upload-pack request also wants, read when it is sent (extra-wants.ts). */
+  readonly extraWants?: () => readonly string[];
 }
 
 export function createGitHttpClient(options: GitHttpClientOptions): HttpClient {
@@ -49,9 +52,13 @@ export function createGitHttpClient(options: GitHttpClientOptions): HttpClient {
       }
       headers["User-Agent"] ??= "loupe (isomorphic-git)";
       let body = request.body;
-      if (options.thinPack === true && serverThinPack && body !== undefined && isUploadPack(request.url)) {
+      const extraWants = options.extraWants?.() ?? [];
+      const thin = options.thinPack === true && serverThinPack;
+      if ((thin || extraWants.length > 0) && body !== undefined && isUploadPack(request.url)) {
         // The want lines are a few hundred bytes; the request goes out whole (git-http-request.ts).
-        body = [requestThinPack(await collect(body))] as unknown as AsyncIterableIterator<Uint8Array>;
+        let whole = addWants(await collect(body), extraWants);
+        if (thin) whole = requestThinPack(whole);
+        body = [whole] as unknown as AsyncIterableIterator<Uint8Array>;
       }
       const response = await requestOverHttp({ ...request, body, headers, signal: options.signal });
       if (response.body === undefined) return response;
