@@ -24,6 +24,10 @@ beforeAll(async () => {
   otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
   home = await listen("home", (req, res) => {
     if (req.url === "/redirect") res.writeHead(302, { Location: `${otherUrl}/landing` }).end();
+    else if (req.url === "/moved-post") res.writeHead(307, { Location: "/echo" }).end();
+    else if (req.url === "/see-other") res.writeHead(303, { Location: "/echo" }).end();
+    else if (req.url === "/loop") res.writeHead(302, { Location: "/loop" }).end();
+    else if (req.url === "/echo") void readRequest(req).then((body) => res.end(`${req.method} ${body}`));
     else res.end("home");
   });
   homeUrl = `http://127.0.0.1:${(home.address() as AddressInfo).port}`;
@@ -35,6 +39,12 @@ afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+async function readRequest(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString();
+}
 
 async function read(body: AsyncIterableIterator<Uint8Array> | undefined): Promise<string> {
   const chunks: Uint8Array[] = [];
@@ -67,6 +77,34 @@ describe("git http client", () => {
       { server: "other", authorization: undefined },
       { server: "other", authorization: undefined },
     ]);
+  });
+
+  // As fetch follows them (Fetch standard, "HTTP-redirect fetch"): 307 repeats the request, 303
+  // turns it into a GET without a body, and a loop ends in an error.
+  it("follows redirects as fetch does: 307 keeps the POST and its body, 303 becomes a GET", async () => {
+    seen.length = 0;
+    const client = createGitHttpClient({
+      origin: homeUrl,
+      authorization,
+      signal: new AbortController().signal,
+    });
+    const post = (url: string) =>
+      client.request({
+        url,
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: (async function* () {
+          yield Buffer.from("wants");
+        })(),
+      });
+    expect(await read((await post(`${homeUrl}/moved-post`)).body)).toBe("POST wants");
+    const seeOther = await post(`${homeUrl}/see-other`);
+    expect(await read(seeOther.body)).toBe("GET ");
+    expect(seeOther.url).toBe(`${homeUrl}/echo`);
+    expect(
+      seen.every((request) => request.server === "home" && request.authorization === authorization),
+    ).toBe(true);
+    await expect(client.request({ url: `${homeUrl}/loop` })).rejects.toThrow(/redirects/);
   });
 
   it("refuses to start a request once the signal is aborted", async () => {
