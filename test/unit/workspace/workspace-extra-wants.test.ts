@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { addWants } from "../../src/workspace/extra-wants.ts";
+import { addWants } from "../../../src/workspace/extra-wants.ts";
 
 const A = "a".repeat(40);
 const B = "b".repeat(40);

@@ -5,11 +5,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { fetchWorkspace } from "../../src/workspace/fetch.ts";
-import { createRepo, type FixtureRepo } from "../support/git-fixture.ts";
-import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
-import { createDanglingCommit, publishRepository } from "../support/git-server-repos.ts";
-import { loupeRejection } from "../support/loupe-rejection.ts";
+import { fetchWorkspace } from "../../../src/workspace/fetch.ts";
+import { createRepo, type FixtureRepo } from "../../support/git-fixture.ts";
+import { type GitHttpServer, startGitHttpServer } from "../../support/git-http-server.ts";
+import { createDanglingCommit, publishRepository } from "../../support/git-server-repos.ts";
+import { loupeRejection } from "../../support/loupe-rejection.ts";
 
 let source: FixtureRepo;
 let server: GitHttpServer;
