@@ -155,7 +155,6 @@ function startRuntime<W extends WorkspaceHandle>(
     ...{ ...options, ...budget, log: app.log, sleep, onEnded: reviewEnded },
     health: dependencies.gitlab,
   });
-
   const runner: JobRunner = async (job, signal, onCheckRun) => {
     if (job.request.forge === "gitlab") return gitlab(job, signal);
     return runReview({
@@ -175,8 +174,9 @@ function startRuntime<W extends WorkspaceHandle>(
     retryWithin(octokit, Date.now() + ANNOUNCE_RETRY_MS);
     return await checkRuns.announce(octokit, request, request.headSha);
   };
-  const cancel = async (request: ReviewRequest, checkRunId: number, reason: CancelReason) =>
-    checkRuns.cancel(await installation(request.installationId), request, checkRunId, reason);
+  const cancel = async (r: ReviewRequest, runId: number, reason: CancelReason) => {
+    if (r.forge === "github") await checkRuns.cancel(await installation(r.installationId), r, runId, reason);
+  };
   const timing = {
     ...(options.fleetTiming ? { fleetTiming: options.fleetTiming } : {}),
     redisHealth: dependencies.redis,

@@ -5,8 +5,8 @@
 import type { ReviewRequest } from "../domain/review-request.ts";
 import type { KnownRun } from "../forges/github/check-runs/check-runs.ts";
 
-export interface ReviewJob {
-  readonly request: ReviewRequest;
+export interface ReviewJob<R extends ReviewRequest = ReviewRequest> {
+  readonly request: R;
   /** The `queued` run made while the job waited, or the run an earlier attempt started. */
   readonly checkRun: KnownRun | null;
   /** 1 for the first run; higher when the job runs again (taken over after a crash, handed back). */

@@ -5,6 +5,7 @@
 
 import type { ConfigFile } from "../config/config-file-read.ts";
 import { slugOf } from "../conversation/command.ts";
+import { budgetOwnerOf } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import { queueKey } from "../domain/review-request.ts";
 import type { CheckRuns, KnownRun, OpenCheckRun } from "../forges/github/check-runs/check-runs.ts";
@@ -15,7 +16,7 @@ import { reviewOnGitHub } from "../forges/github/review-on-github.ts";
 import { GitHubUnavailableError, isGitHubUnavailable } from "../forges/github/unavailable.ts";
 import { GITHUB_WORDS } from "../forges/github/words.ts";
 import type { RoundProgress } from "../llm/types.ts";
-import type { ReviewEnding } from "../metrics/review-ended.ts";
+import type { ReviewEnded } from "../metrics/review-ended.ts";
 import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import { type Ending, endingFor } from "./ending.ts";
@@ -32,7 +33,7 @@ export interface RunReviewOptions<W extends WorkspaceHandle = Workspace> extends
   /** Told the check run as soon as it is open, so a later attempt of this job reuses it. */
   readonly onCheckRun?: (run: KnownRun) => Promise<void>;
   /** Told once, after the check run is completed: the metrics and the review's log line. */
-  readonly onEnded?: (ending: ReviewEnding) => void;
+  readonly onEnded?: (ending: ReviewEnded) => void;
   readonly budget?: AppBudget;
   /** The organisation files the App keeps for a short time (absent: read for every review). */
   readonly organisationConfigs?: OrganisationConfigCache;
@@ -45,6 +46,7 @@ export async function runReview<W extends WorkspaceHandle>(
 ): Promise<JobSettlement> {
   const { job, signal, octokit, ports, config } = options;
   const { request } = job;
+  if (request.forge !== "github") throw new Error("a merge request's job given to GitHub's runner");
   const now = options.now ?? Date.now;
   const startedAt = now();
   const key = queueKey(request);
@@ -89,15 +91,7 @@ export async function runReview<W extends WorkspaceHandle>(
       started: async (pr: { readonly headSha: string }) => (await runs.open(pr.headSha)).id,
       onRound: (progress: RoundProgress) => runs.current()?.progress(progress),
       log,
-      ...reviewBudgetFor(
-        options.budget,
-        {
-          installationId: request.installationId,
-          repository: `${request.owner}/${request.repo}`.toLowerCase(),
-          pullRequest: request.pullNumber,
-        },
-        now,
-      ),
+      ...reviewBudgetFor(options.budget, budgetOwnerOf(request), now),
     },
     failed: async (error: unknown): Promise<ReviewOutcome> => {
       // A review that failed before its check run was asked for still reports somewhere — but not

@@ -6,13 +6,14 @@
 // and the metrics.
 
 import { setTimeout as sleep } from "node:timers/promises";
+import { budgetOwnerOf } from "../domain/budget.ts";
 import { gitHubHost } from "../forges/github/github-host.ts";
 import type { JobEnvironment } from "../jobs/job-environment.ts";
 import { type AppBudget, replyBudgetFor } from "../jobs/review-budget.ts";
 import { type ReplyOutcome, replyInThread } from "../pipeline/reply-in-thread.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
-import type { ReplyEnding } from "./reply-ending.ts";
+import type { ReplyEnded } from "./reply-ending.ts";
 
 export interface RunReplyOptions<W extends WorkspaceHandle = Workspace> extends JobEnvironment<W> {
   readonly request: ThreadReplyRequest;
@@ -20,7 +21,7 @@ export interface RunReplyOptions<W extends WorkspaceHandle = Workspace> extends 
   /** The installation's and repositories' budgets, which replies spend from as reviews do. */
   readonly budget?: AppBudget;
   /** Told once when the job ends: the log line and the metrics. */
-  readonly onEnded?: (ending: ReplyEnding) => void;
+  readonly onEnded?: (ending: ReplyEnded) => void;
 }
 
 export async function runReply<W extends WorkspaceHandle>(
@@ -57,12 +58,8 @@ export async function runReply<W extends WorkspaceHandle>(
       log: options.log,
       ...replyBudgetFor(
         options.budget,
-        {
-          installationId: request.installationId,
-          repository: `${request.owner}/${request.repo}`.toLowerCase(),
-          // A reply is the pull request's spend too: its cap counts it.
-          pullRequest: request.pullNumber,
-        },
+        // A reply is the pull request's spend too: its cap counts it.
+        budgetOwnerOf(request),
         now,
       ),
     });

@@ -4,6 +4,7 @@
 // plain issues. Everything else about the comment (who wrote it, what it asks) is decided later.
 
 import type { CommentSource } from "../conversation/conversation-api.ts";
+import type { ForgeTag } from "../domain/review-request.ts";
 
 /** A comment on a pull request, whoever delivered it (the Action's workflow has no installation). */
 export interface PullRequestComment {
@@ -22,16 +23,12 @@ export interface PullRequestComment {
   };
   /** Review comments: the thread's first comment, when this one is a reply. */
   readonly inReplyTo: number | null;
-  /** Absent for GitHub; "gitlab" for a merge request's note (installationId is then 0). */
-  readonly forge?: "gitlab";
   /** Who opened the pull request (the event's own record); absent or null when it does not say. */
   readonly pullAuthor?: string | null;
 }
 
-/** The App's: the comment, delivered to one installation of the App. */
-export interface CommentEvent extends PullRequestComment {
-  readonly installationId: number;
-}
+/** A comment as a forge delivered it: GitHub's to one installation of the App, or GitLab's. */
+export type CommentEvent = PullRequestComment & ForgeTag;
 
 export type CommentSkip = { readonly kind: "skip"; readonly message: string };
 
@@ -53,7 +50,7 @@ export function toCommentEvent(input: CommentInput): CommentEvent | CommentSkip 
   if (comment.kind === "skip") return comment;
   const installationId = num(obj(obj(input.payload)?.installation)?.id);
   if (installationId === null) return skip("The event carries no installation id.");
-  return { ...comment, installationId };
+  return { ...comment, forge: "github", installationId };
 }
 
 export function toPullRequestComment(input: CommentInput): PullRequestComment | CommentSkip {

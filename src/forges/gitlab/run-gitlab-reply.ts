@@ -7,12 +7,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AppConfig } from "../../config/app-config.ts";
 import type { GitLabConfig } from "../../config/gitlab-config.ts";
+import { budgetOwnerOf } from "../../domain/budget.ts";
 import { type AppBudget, replyBudgetFor } from "../../jobs/review-budget.ts";
 import type { JobLogger } from "../../log/job-logger.ts";
 import { type ReplyOutcome, replyInThread } from "../../pipeline/reply-in-thread.ts";
 import type { ReviewPorts } from "../../pipeline/review-ports.ts";
 import type { ThreadReplyRequest } from "../../replies/handle-comment.ts";
-import type { ReplyEnding } from "../../replies/reply-ending.ts";
+import type { ReplyEnded } from "../../replies/reply-ending.ts";
 import type { WorkspaceHandle } from "../../workspace/types.ts";
 import { gitLabApi, tokenUser } from "./gitlab-api.ts";
 import { gitLabHost } from "./gitlab-host.ts";
@@ -26,7 +27,7 @@ export interface GitLabReplyOptions<W extends WorkspaceHandle> {
   readonly now?: () => number;
   /** The instance's and projects' budgets, which replies spend from as reviews do. */
   readonly budget?: AppBudget;
-  readonly onEnded?: (ending: ReplyEnding) => void;
+  readonly onEnded?: (ending: ReplyEnded) => void;
 }
 
 /** The runner of GitLab's reply jobs: one token user lookup for the process. */
@@ -52,7 +53,7 @@ export function gitLabReplyRunner<W extends WorkspaceHandle>(
       await using host = gitLabHost({
         api,
         // A reply names no head: the host reads the merge request as it is now.
-        target: { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber, headSha: "" },
+        target: { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber },
         url,
         token,
         fetchWorkspace: options.ports.fetchWorkspace,
@@ -65,12 +66,8 @@ export function gitLabReplyRunner<W extends WorkspaceHandle>(
         log: options.log,
         ...replyBudgetFor(
           options.budget,
-          // The same owner as the project's reviews (run-gitlab-review.ts).
-          {
-            installationId: 0,
-            repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase(),
-            pullRequest: request.pullNumber,
-          },
+          // The same owner as the project's reviews.
+          budgetOwnerOf(request),
           now,
         ),
       });

@@ -9,6 +9,7 @@
 
 import type { AppConfig } from "../../config/app-config.ts";
 import type { GitLabConfig } from "../../config/gitlab-config.ts";
+import { budgetOwnerOf } from "../../domain/budget.ts";
 import { queueKey } from "../../domain/review-request.ts";
 import { type Ending, endingFor } from "../../jobs/ending.ts";
 import { type AppBudget, reviewBudgetFor } from "../../jobs/review-budget.ts";
@@ -16,7 +17,7 @@ import type { ReviewJob } from "../../jobs/review-job.ts";
 import type { JobSettlement } from "../../jobs/review-queue.ts";
 import { errorDetail } from "../../log/error-detail.ts";
 import type { JobLogger } from "../../log/job-logger.ts";
-import type { ReviewEnding } from "../../metrics/review-ended.ts";
+import type { ReviewEnded } from "../../metrics/review-ended.ts";
 import { cancellation, type ReviewOutcome, skipped } from "../../pipeline/review-outcome.ts";
 import type { ReviewPorts } from "../../pipeline/review-ports.ts";
 import { reviewPullRequest } from "../../pipeline/review-pull-request.ts";
@@ -40,7 +41,7 @@ export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly self: () => Promise<string>;
   readonly sleep: (ms: number) => Promise<void>;
   readonly now?: () => number;
-  readonly onEnded?: (ending: ReviewEnding) => void;
+  readonly onEnded?: (ending: ReviewEnded) => void;
   readonly budget?: AppBudget;
   /** The process's record of whether GitLab answers (logs and metrics). */
   readonly health?: GitLabHealth;
@@ -109,16 +110,7 @@ export async function runGitLabReview<W extends WorkspaceHandle>(
     authorPolicy: options.config.autoReviewAuthors,
     prices: options.budget?.settings.prices ?? null,
     log,
-    ...reviewBudgetFor(
-      options.budget,
-      // GitLab has no installations: one owner for the instance, each project apart from GitHub's.
-      {
-        installationId: 0,
-        repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase(),
-        pullRequest: request.pullNumber,
-      },
-      now,
-    ),
+    ...reviewBudgetFor(options.budget, budgetOwnerOf(request), now),
     started: async (pullRequest) => {
       headSha = pullRequest.headSha;
       read = true;
