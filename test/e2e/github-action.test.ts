@@ -9,14 +9,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { parse } from "yaml";
+import { CONNECTION_RETRY_WAITS_S } from "../../src/action/unreachable-github.ts";
 import { formatExternalId } from "../../src/forges/github/external-id.ts";
 import { type ActionRun, runActionEntry } from "../support/action-runner.ts";
 import { stopTurn, toolCallsTurn } from "../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { issueCommentEvent, pullRequestEvent } from "../support/fake-github-payloads.ts";
-import { freePort } from "../support/loupe-process.ts";
 import { createRepo, type FixtureRepo, gitEnvironment } from "../support/git-fixture.ts";
-import { CONNECTION_RETRY_WAITS_S } from "../../src/action/unreachable-github.ts";
+import { freePort } from "../support/loupe-process.ts";
 import { reviewDocumentProblems, sarifProblems } from "../support/machine-checks.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../support/scripted-provider.ts";
 

@@ -4,7 +4,8 @@
 // GitHub would reject for its size.
 
 import { cutCodePoints } from "../../domain/text.ts";
-import type { CheckConclusion, CheckRunOutput } from "../../report/review-report.ts";
+import { type CheckRunEnding, REPORT_TEXT_LIMIT } from "../../jobs/ending.ts";
+import type { CheckRunOutput } from "../../report/review-report.ts";
 import { cutAtBlockBoundary } from "../../review/markdown-cut.ts";
 import { stripInvisible } from "../../review/markdown-text.ts";
 import { formatExternalId } from "./external-id.ts";
@@ -18,7 +19,7 @@ export const RERUN_ACTION = {
 } as const;
 
 /** GitHub's limit on a check run's summary and text. */
-export const CHECK_RUN_TEXT_LIMIT = 65_535;
+export const CHECK_RUN_TEXT_LIMIT = REPORT_TEXT_LIMIT;
 const TITLE_LIMIT = 255;
 const TRUNCATED = "\n\n… (truncated to fit GitHub's limit)";
 
@@ -94,11 +95,7 @@ export async function updateCheckRunProgress(
   });
 }
 
-/** How a check run ends: the one shape for a job's ending, the check run's and the API call's. */
-export interface CheckRunEnding {
-  readonly conclusion: CheckConclusion;
-  readonly output: CheckRunOutput;
-}
+export type { CheckRunEnding } from "../../jobs/ending.ts";
 
 export interface CompleteCheckRunInput extends RepoRef, CheckRunEnding {
   readonly checkRunId: number;

@@ -7,7 +7,7 @@
 // System notes, notes on issues, commits and snippets, and edits are skipped; a field GitLab left
 // out is a clear skip, never a crash.
 
-import type { CommentEvent, CommentSkip } from "../../webhooks/to-comment-event.ts";
+import type { CommentEvent, CommentSkip } from "../../replies/comment-event.ts";
 import { GITLAB_NOTE_EVENTS } from "./gitlab-delivery-key.ts";
 
 type Json = Record<string, unknown>;
