@@ -52,7 +52,7 @@ function cpuMs(run: () => unknown): number {
 const plan = (entries: LedgerEntry[]) => () =>
   planReview({
     findings,
-    files: [{ filename: "big.ts", status: "added", patch }],
+    files: [{ filename: "big.ts", patch }],
     headTexts: new Map([["big.ts", text]]),
     minSeverity: "low",
     maxInline: 50,

@@ -40,7 +40,7 @@ if ((verdict as { ok: boolean }).ok !== true) throw new Error(JSON.stringify(ver
 const planMs = await cpuMs(() =>
   planReview({
     findings,
-    files: [{ filename: "big.ts", status: "added", patch }],
+    files: [{ filename: "big.ts", patch }],
     headTexts: new Map([["big.ts", text]]),
     minSeverity: "low",
     maxInline: 50,

@@ -8,12 +8,13 @@
 import type { ApplicationFunction, Probot } from "probot";
 import type { AppConfig } from "./config/app-config.ts";
 import type { GitLabConfig } from "./config/gitlab-config.ts";
+import { budgetOwnerOf } from "./domain/budget.ts";
 import { countedBudget } from "./fleet/budget-store-for.ts";
 import { logFleetStart } from "./fleet/fleet-startup.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming } from "./fleet/fleet-timing.ts";
 import { replyQueueFor } from "./fleet/reply-queue-for.ts";
 import { reviewQueueFor } from "./fleet/review-queue-for.ts";
-import { forgeOf, type Route } from "./forge/forge.ts";
+import type { Route } from "./forge/forge.ts";
 import { runReply } from "./forge/run-reply.ts";
 import { type AppBudget, jobLog, runReview } from "./forge/run-review.ts";
 import { type ServedForges, startForges } from "./forge-registry.ts";
@@ -110,11 +111,14 @@ function startRuntime<W extends WorkspaceHandle>(
   // The forges are started once the queues exist (their webhooks enqueue); a job runs only after.
   let forges: ServedForges<W> | null = null;
   const served = () => forges!;
-  const common = { ports, authorPolicy: config.autoReviewAuthors, ...(budget ? { budget } : {}) };
+  const common = { ports, authorPolicy: config.autoReviewAuthors };
   const runner: JobRunner = async (job, signal, onCheckRun) =>
     runReview(
-      { ...common, request: job.request, signal, log: jobLog(log, job.request), onEnded: onReviewEnded },
-      await served().of(forgeOf(job.request)).review(job, signal, onCheckRun),
+      {
+        ...{ ...common, request: job.request, signal, log: jobLog(log, job.request), onEnded: onReviewEnded },
+        ...(budget ? { budget: { app: budget, owner: budgetOwnerOf(job.request) } } : {}),
+      },
+      await served().of(job.request.forge).review(job, signal, onCheckRun),
     );
   const timing = {
     ...(options.fleetTiming ? { fleetTiming: options.fleetTiming } : {}),
@@ -125,16 +129,16 @@ function startRuntime<W extends WorkspaceHandle>(
   const reviews = reviewQueueFor({
     ...{ redisUrl, concurrency: config.reviewConcurrency, runner, log },
     // A forge with no report while a job waits (GitLab's status is set once the review starts) has none.
-    announce: async (request) => (await served().of(forgeOf(request)).announce?.(request)) ?? null,
+    announce: async (request) => (await served().of(request.forge).announce?.(request)) ?? null,
     cancel: async (request, reportId, reason) =>
-      served().of(forgeOf(request)).cancel?.(request, reportId, reason),
+      served().of(request.forge).cancel?.(request, reportId, reason),
     ...timing,
   });
   metrics.watchQueue(() => readQueue(reviews));
   const replyRunner: ReplyRunner = async (request, signal) =>
     runReply(
-      { ...common, request, signal, log, onEnded: onReplyEnded },
-      await served().of(forgeOf(request)).reply(request, signal),
+      { ...common, request, signal, log, onEnded: onReplyEnded, ...(budget ? { budget } : {}) },
+      await served().of(request.forge).reply(request, signal),
     );
   const replies = replyQueueFor({
     ...{ redisUrl, concurrency: config.replyConcurrency, runner: replyRunner, log },

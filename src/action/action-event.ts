@@ -73,6 +73,7 @@ export function commandRequest(
   where: { readonly owner: string; readonly repo: string; readonly runId: string; readonly headSha: string },
 ): GitHubReview {
   return {
+    forge: "github",
     deliveryId: where.runId,
     trigger: event.full ? "command.full_review" : "command.review",
     owner: where.owner,

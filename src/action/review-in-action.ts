@@ -121,8 +121,6 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
     {
       host,
       words: GITHUB_WORDS,
-      // The action counts no spend (no budget store): the owner is the repository's alone.
-      owner: { installationId: 0, repository: `${request.owner}/${request.repo}`.toLowerCase() },
       reporter,
       mention: async () => settings.mention,
     },

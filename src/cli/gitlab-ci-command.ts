@@ -61,7 +61,6 @@ export async function runGitLabCiCommand(argv: readonly string[], io: CliIo): Pr
       headSha: ci.headSha,
       deliveryId: `gitlab-ci:${ci.jobId}`,
       trigger: "merge_request.updated",
-      installationId: 0,
       // The pipeline is the project's own request for a review: drafts and authors do not hold it.
       rerun: true,
       pullRequest: null,

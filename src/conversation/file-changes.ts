@@ -3,25 +3,22 @@
 // has no head number; the lines around the gap are where the reader sees the change).
 
 import type { ChangedFile } from "../domain/changed-file.ts";
-import { hunkHeader } from "../review/patch-hunks.ts";
+import { walkPatch } from "../review/patch-hunks.ts";
 import type { FileChange } from "./select-resolvable.ts";
 
+/** The head lines a patch touched; of a malformed patch, those before the fault. */
 export function changedLines(patch: string): Set<number> {
   const lines = new Set<number>();
-  let next = 0; // the head line number the next "+" or " " line gets
-  for (const raw of patch.split("\n")) {
-    const header = hunkHeader(raw);
-    if (header) {
-      next = header.newStart;
-      continue;
-    }
-    if (next === 0) continue;
-    if (raw.startsWith("+")) lines.add(next++);
-    else if (raw.startsWith("-")) {
-      if (next > 1) lines.add(next - 1);
-      lines.add(next);
-    } else if (raw.startsWith(" ")) next++;
-  }
+  walkPatch(patch, {
+    line(kind, _old, head) {
+      if (kind === "+") lines.add(head);
+      else if (kind === "-") {
+        // `head` is the line after the gap: the one before it, too.
+        if (head > 1) lines.add(head - 1);
+        lines.add(head);
+      }
+    },
+  });
   return lines;
 }
 

@@ -1,17 +1,18 @@
-// Whether a person may write to a repository, remembered for a short time per (installation,
-// repository, person): a burst of commands or thread replies costs one lookup, and a permission
+// Whether a person may write to a repository, remembered for a short time per (forge and App
+// installation, repository, person): a burst of commands or thread replies costs one lookup, and a permission
 // taken away counts within the minute. Bounded (the oldest answers go first) and on an injected
 // clock. Only answers are kept: a lookup that failed is asked again next time.
+
+import { accountKey, type ForgeTag } from "../domain/review-request.ts";
 
 export const PERMISSION_TTL_MS = 60_000;
 export const PERMISSION_CACHE_ENTRIES = 1_000;
 
-export interface PermissionKey {
-  readonly installationId: number;
+export type PermissionKey = ForgeTag & {
   readonly owner: string;
   readonly repo: string;
   readonly login: string;
-}
+};
 
 export interface PermissionCacheOptions {
   readonly ttlMs?: number;
@@ -24,9 +25,9 @@ export interface PermissionCache {
   canWrite(key: PermissionKey, ask: () => Promise<boolean>): Promise<boolean>;
 }
 
-/** GitHub logins and repository names are case-insensitive. */
+/** Logins and repository names are case-insensitive (GitHub's, GitLab's paths). */
 const keyOf = (k: PermissionKey) =>
-  `${k.installationId}\n${k.owner.toLowerCase()}/${k.repo.toLowerCase()}\n${k.login.toLowerCase()}`;
+  `${accountKey(k)}\n${k.owner.toLowerCase()}/${k.repo.toLowerCase()}\n${k.login.toLowerCase()}`;
 
 export function createPermissionCache(options: PermissionCacheOptions = {}): PermissionCache {
   const ttlMs = options.ttlMs ?? PERMISSION_TTL_MS;

@@ -6,6 +6,8 @@
 // their final-answer rounds. Dollar caps count tokens at the highest price per token while
 // reserved, and the review's real cost once it is known.
 
+import type { ForgeTag, PullRequestRef } from "./review-request.ts";
+
 export type BudgetUnit = "tokens" | "dollars";
 /** A pull request's caps have one period: the pull request's life, however many days it takes. */
 export type BudgetPeriod = "day" | "month" | "pull_request";
@@ -160,11 +162,24 @@ export function periodResetsAt(period: BudgetPeriod, now: number): number {
 }
 
 export interface BudgetOwner {
-  readonly installationId: number;
-  /** owner/repo, lower case: GitHub's names are case-insensitive. */
+  /** Whose installation-wide caps count the spend: an App installation's id, or GitLab's instance. */
+  readonly account: string;
+  /** owner/repo, lower case (GitHub's names are case-insensitive); GitLab's prefixed `gitlab:`. */
   readonly repository: string;
   /** The pull request's number (a merge request's iid); without one, its caps do not apply. */
   readonly pullRequest?: number;
+}
+
+/**
+ * Where a review's or a reply's spend is counted. A GitLab instance is one account, each project
+ * apart from GitHub's; its counters keep the name they had before requests carried their forge
+ * (`installation:0`), so an upgrade keeps the spend of the running day and month.
+ */
+export function budgetOwnerOf(request: PullRequestRef & ForgeTag): BudgetOwner {
+  const path = `${request.owner}/${request.repo}`.toLowerCase();
+  return request.forge === "github"
+    ? { account: String(request.installationId), repository: path, pullRequest: request.pullNumber }
+    : { account: "0", repository: `gitlab:${path}`, pullRequest: request.pullNumber };
 }
 
 /** The counters of these caps now, with each limit multiplied by `factor` (1, or a writer's). */
@@ -182,9 +197,7 @@ export function countersFor(
       return [{ key, cap, limit: cap.limit * factor, resetsAt }];
     }
     const who =
-      cap.scope === "installation"
-        ? `installation:${owner.installationId}`
-        : `repository:${owner.repository}`;
+      cap.scope === "installation" ? `installation:${owner.account}` : `repository:${owner.repository}`;
     const key = `${who}:${cap.unit}:${cap.period}:${periodKey(cap.period, now)}`;
     return [{ key, cap, limit: cap.limit * factor, resetsAt }];
   });

@@ -10,6 +10,7 @@ import type { ReviewRequest } from "../domain/review-request.ts";
 import { QueueUnavailableError, withinMs } from "../jobs/queue-unavailable.ts";
 import type { EnqueueOutcome } from "../jobs/review-queue.ts";
 import type { FleetContext } from "./fleet-context.ts";
+import { storedRequest } from "./stored-request.ts";
 
 /** A job added but not yet decided waits this long before a worker may take it (see above). */
 const HOLD_MS = 60_000;
@@ -97,5 +98,5 @@ async function dropWaiting(fleet: FleetContext, jobId: string, reason: CancelRea
   // A worker may have taken it a moment ago: then it sees it is superseded and ends itself.
   await job.remove().catch(() => undefined);
   const runId = await fleet.announcements.take(jobId);
-  if (runId !== null) await fleet.options.cancel(job.data.request, runId, reason);
+  if (runId !== null) await fleet.options.cancel(storedRequest(job.data.request), runId, reason);
 }

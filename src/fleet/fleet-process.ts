@@ -10,6 +10,7 @@ import { queueKey } from "../domain/review-request.ts";
 import type { KnownRun, ReviewJob } from "../jobs/review-job.ts";
 import { failedJob } from "./failed-job.ts";
 import { decodeReason, type FleetContext, type StoredJob } from "./fleet-context.ts";
+import { storedRequest } from "./stored-request.ts";
 
 /** A job whose pull request is busy (another review of it runs) is looked at again after this. */
 const BUSY_RETRY_MS = 1_000;
@@ -19,7 +20,7 @@ const ANNOUNCEMENT_POLL_MS = 200;
 export function fleetProcessor(fleet: FleetContext, onIdle: () => void) {
   // Three parameters: BullMQ then gives each job an abort signal that `worker.cancelJob` raises.
   return async (job: Job<StoredJob>, token: string | undefined, signal: AbortSignal | undefined) => {
-    const { request } = job.data;
+    const request = storedRequest(job.data.request);
     const jobId = job.id!;
     const { workState } = fleet;
     const claim = await workState.claim(request, jobId, request.headSha);
@@ -68,7 +69,7 @@ async function watched(
   controller: AbortController,
   reviewJob: ReviewJob,
 ) {
-  const { request } = job.data;
+  const { request } = reviewJob;
   const jobId = job.id!;
   const stopIfSuperseded = async () => {
     const reason = await fleet.workState.supersededBy(jobId);

@@ -18,7 +18,7 @@
 import type { Redis } from "ioredis";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { decideReview, type PrRefusal } from "../domain/pr-rules.ts";
-import { queueKey } from "../domain/review-request.ts";
+import { accountKey, type ForgeTag, type PullRequestRef, queueKey } from "../domain/review-request.ts";
 
 export type Decision =
   | {
@@ -106,14 +106,8 @@ const REVIEWED_TTL_S = 30 * DAY_S;
 /** A snapshot that no longer matches is read again; this many times at most. */
 const DECIDE_ATTEMPTS = 20;
 
-export interface PrTarget {
-  readonly owner: string;
-  readonly repo: string;
-  readonly pullNumber: number;
-  readonly installationId: number;
-  /** A GitLab merge request's keys are its own (domain/review-request.ts's queueKey). */
-  readonly forge?: "gitlab";
-}
+/** A GitLab merge request's keys are its own (domain/review-request.ts's queueKey). */
+export type PrTarget = PullRequestRef & ForgeTag;
 
 export interface PrState {
   decide(input: {
@@ -140,7 +134,7 @@ export function createPrState(
   const p = options.prefix;
   const pr = (t: PrTarget) => `${p}pr:${queueKey(t)}`;
   const reviewed = (t: PrTarget, sha: string) => `${p}reviewed:${queueKey(t)}@${sha}`;
-  const installation = (t: PrTarget) => `${p}installation:${t.installationId}`;
+  const installation = (t: PrTarget) => `${p}installation:${accountKey(t)}`;
   const superseded = (jobId: string) => `${p}superseded:${jobId}`;
   const run = (script: string, keys: string[], args: (string | number)[]) =>
     redis.eval(script, keys.length, ...keys, ...args.map(String));

@@ -26,6 +26,7 @@ import {
 import { fleetEnqueue } from "./fleet-enqueue.ts";
 import { fleetProcessor } from "./fleet-process.ts";
 import { queuedJobs, watchRedis } from "./redis-health.ts";
+import { storedRequest } from "./stored-request.ts";
 
 export type { RedisQueueOptions } from "./fleet-context.ts";
 
@@ -109,7 +110,10 @@ function startWorker(fleet: FleetContext, onIdle: () => void): Worker<StoredJob>
   });
   watchRedis(fleet.health, [], [worker]);
   worker.on("failed", (job, error) =>
-    log.warn({ key: job ? queueKey(job.data.request) : null, error: errorDetail(error) }, "fleet job failed"),
+    log.warn(
+      { key: job ? queueKey(storedRequest(job.data.request)) : null, error: errorDetail(error) },
+      "fleet job failed",
+    ),
   );
   return worker;
 }

@@ -18,6 +18,7 @@ import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../replies/re
 import { redisAddress } from "./fleet-context.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
 import { redisHealthOr, watchRedis } from "./redis-health.ts";
+import { storedRequest } from "./stored-request.ts";
 
 export const REPLY_QUEUE_NAME = "loupe-replies";
 
@@ -49,7 +50,7 @@ export function createRedisReplyQueue(options: RedisReplyQueueOptions): ReplyQue
       const controller = new AbortController();
       running.set(job.id!, controller);
       try {
-        await options.runner(job.data, controller.signal);
+        await options.runner(storedRequest(job.data), controller.signal);
         const { reason } = controller.signal;
         if (controller.signal.aborted && isCancelReason(reason) && reason.kind === "handback") {
           await job.moveToWait(token); // the next replica answers it

@@ -9,7 +9,7 @@
 import type http from "node:http";
 import type { AppConfig } from "../config/app-config.ts";
 import type { CancelReason } from "../domain/cancel-reason.ts";
-import type { ReviewRequest } from "../domain/review-request.ts";
+import type { ForgeTag, ReviewRequest } from "../domain/review-request.ts";
 import type { AppBudget } from "../jobs/review-budget.ts";
 import type { KnownRun, ReviewJob } from "../jobs/review-job.ts";
 import type { ReviewQueue } from "../jobs/review-queue.ts";
@@ -19,18 +19,14 @@ import type { Metrics } from "../metrics/metrics.ts";
 import type { ReviewEndedReporter } from "../metrics/review-ended.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
-import type { ReplyEnding } from "../replies/reply-ending.ts";
+import type { ReplyEnded } from "../replies/reply-ending.ts";
 import type { ReplyQueue } from "../replies/reply-queue.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import type { ForgeReply } from "./run-reply.ts";
 import type { ForgeReview } from "./run-review.ts";
 
-/** A forge's id: a review request's `forge` tag (absent: GitHub). */
-export type ForgeId = "github" | "gitlab";
-
-export function forgeOf(request: Pick<ReviewRequest, "forge">): ForgeId {
-  return request.forge ?? "github";
-}
+/** A forge's id: the `forge` tag of the requests it delivers. */
+export type ForgeId = ForgeTag["forge"];
 
 /** What the App's process gives every forge it serves. */
 export interface ForgeContext<W extends WorkspaceHandle> {
@@ -45,7 +41,7 @@ export interface ForgeContext<W extends WorkspaceHandle> {
   readonly budget?: AppBudget;
   readonly queues: { readonly reviews: ReviewQueue; readonly replies: ReplyQueue };
   readonly onReviewEnded: ReviewEndedReporter;
-  readonly onReplyEnded: (ending: ReplyEnding) => void;
+  readonly onReplyEnded: (ending: ReplyEnded) => void;
   /** REDIS_URL is set: several replicas share the queues. */
   readonly fleet: boolean;
 }

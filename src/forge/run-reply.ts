@@ -6,21 +6,19 @@
 // disposed when the job is over, after the last text that could quote its token was posted. The
 // job adds only its own ending: the log line and the metrics.
 
-import type { BudgetOwner } from "../domain/budget.ts";
+import { budgetOwnerOf } from "../domain/budget.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
 import { type AppBudget, replyBudgetFor } from "../jobs/review-budget.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import { type ReplyOutcome, replyInThread } from "../pipeline/reply-in-thread.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
-import type { ReplyEnding } from "../replies/reply-ending.ts";
+import type { ReplyEnded } from "../replies/reply-ending.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 
 /** What one forge supplies to a reply job. */
 export interface ForgeReply<W extends WorkspaceHandle> {
   readonly host: PullRequestHost<W> & AsyncDisposable;
-  /** The same owner as the change's reviews: a reply spends from the same budgets. */
-  readonly owner: BudgetOwner;
 }
 
 export interface RunReplyOptions<W extends WorkspaceHandle> {
@@ -31,7 +29,7 @@ export interface RunReplyOptions<W extends WorkspaceHandle> {
   readonly now?: () => number;
   readonly budget?: AppBudget;
   /** Told once when the job ends: the log line and the metrics. */
-  readonly onEnded?: (ending: ReplyEnding) => void;
+  readonly onEnded?: (ending: ReplyEnded) => void;
 }
 
 export async function runReply<W extends WorkspaceHandle>(
@@ -42,14 +40,14 @@ export async function runReply<W extends WorkspaceHandle>(
   const now = options.now ?? Date.now;
   const started = now();
   const { outcome, result } = await (async () => {
-    const { host: built, owner } = forge(started);
-    await using host = built;
+    await using host = forge(started).host;
     return await replyInThread(host, ports, {
       rootCommentId: request.rootCommentId,
       replyCommentId: request.replyCommentId,
       signal,
       log: options.log,
-      ...replyBudgetFor(options.budget, owner, now),
+      // A reply is the change's spend too, counted for the same owner as its reviews.
+      ...replyBudgetFor(options.budget, budgetOwnerOf(request), now),
     });
   })();
   options.onEnded?.({ outcome, request, result, durationMs: now() - started });

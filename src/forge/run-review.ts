@@ -11,7 +11,7 @@ import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { BudgetOwner } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import type { ForgeWords } from "../domain/forge-words.ts";
-import { type GitHubReview, queueKey } from "../domain/review-request.ts";
+import { type AskedReview, type ForgeTag, queueKey } from "../domain/review-request.ts";
 import type { SettingNames } from "../domain/setting-names.ts";
 import type { Prices } from "../domain/spend.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
@@ -22,7 +22,7 @@ import type { JobSettlement } from "../jobs/review-queue.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
-import type { ReviewEnding } from "../metrics/review-ended.ts";
+import type { ReviewEnded } from "../metrics/review-ended.ts";
 import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
@@ -57,26 +57,25 @@ export interface ReviewReporter {
 export interface ForgeReview<W extends WorkspaceHandle> {
   readonly host: PullRequestHost<W> & AsyncDisposable;
   readonly words: ForgeWords;
-  /** Whom the spend is counted for (the installation or the instance, the repository, the change). */
-  readonly owner: BudgetOwner;
   readonly reporter: ReviewReporter;
   /** The handle a command mentions; absent: "mentioning Loupe". */
   readonly mention?: () => Promise<string>;
 }
 
 export interface RunReviewOptions<W extends WorkspaceHandle> {
-  readonly request: Pick<GitHubReview, "owner" | "repo" | "pullNumber" | "rerun" | "trigger" | "forge">;
+  readonly request: AskedReview & Pick<ForgeTag, "forge">;
   readonly signal: AbortSignal;
   readonly ports: ReviewPorts<W>;
   readonly authorPolicy: AuthorPolicy;
   /** The job's log (the App's names the queue key on every line: jobLog). */
   readonly log: JobLogger;
   readonly now?: () => number;
-  readonly budget?: AppBudget;
+  /** The App's spend budget, and whom this review's spend is counted for (domain/budget's budgetOwnerOf). */
+  readonly budget?: { readonly app: AppBudget; readonly owner: BudgetOwner };
   /** The operator's prices; absent: the budget's. */
   readonly prices?: Prices | null;
   /** Told once, after the report is completed: the metrics and the review's log line. */
-  readonly onEnded?: (ending: ReviewEnding) => void;
+  readonly onEnded?: (ending: ReviewEnded) => void;
   /** The outcome as the caller gates it (the Action's and the CI job's `fail-on`), before it is shown. */
   readonly gate?: (outcome: ReviewOutcome) => ReviewOutcome;
   /** How texts name settings where they are read (the Action: its inputs). */
@@ -109,13 +108,13 @@ export async function runReview<W extends WorkspaceHandle>(
     asked: request.rerun,
     askedFull: request.trigger === "command.full_review",
     authorPolicy: options.authorPolicy,
-    prices: options.prices ?? options.budget?.settings.prices ?? null,
+    prices: options.prices ?? options.budget?.app.settings.prices ?? null,
     log,
     ...(forge.mention === undefined ? {} : { mention: forge.mention }),
     ...(options.names === undefined ? {} : { names: options.names }),
     started: (pullRequest) => reporter.open(pullRequest.headSha),
     onRound: (progress) => reporter.progress?.(progress),
-    ...reviewBudgetFor(options.budget, forge.owner, now),
+    ...(options.budget === undefined ? {} : reviewBudgetFor(options.budget.app, options.budget.owner, now)),
   }).catch(async (error: unknown): Promise<ReviewOutcome> => {
     const named = await reporter.failed?.(error);
     if (named?.report === false) {

@@ -17,17 +17,13 @@ import { conclusionFor } from "./conclusion.ts";
 import { cancelledOutput, configErrorOutput, failureOutput } from "./ending-texts.ts";
 import { reviewJsonBlock } from "./review-json-block.ts";
 
-/** How a report ends (a check run, a commit status and its note): the one shape for a job's ending. */
-export interface CheckRunEnding {
-  readonly conclusion: CheckConclusion;
-  readonly output: CheckRunOutput;
-}
-
 /** The tightest limit of a report's text (a check run's summary and text): every ending fits it. */
 export const REPORT_TEXT_LIMIT = 65_535;
 
-/** The report's ending, and what the queue keeps of it. */
-export interface Ending extends CheckRunEnding {
+/** How a review job ends on its forge (a check run, or a status and a note), and what the queue keeps. */
+export interface Ending {
+  readonly conclusion: CheckConclusion;
+  readonly output: CheckRunOutput;
   readonly remember: boolean;
 }
 

@@ -10,8 +10,8 @@ export interface KnownRun {
   readonly headSha: string;
 }
 
-export interface ReviewJob {
-  readonly request: ReviewRequest;
+export interface ReviewJob<R extends ReviewRequest = ReviewRequest> {
+  readonly request: R;
   /** The `queued` run made while the job waited, or the run an earlier attempt started. */
   readonly checkRun: KnownRun | null;
   /** 1 for the first run; higher when the job runs again (taken over after a crash, handed back). */

@@ -7,7 +7,6 @@
 // commented on costs no thread listing.
 
 import { dismissalCandidates, MAX_LEDGER_ENTRIES, readLedger } from "../conversation/finding-ledger.ts";
-import { createPermissionCache } from "../conversation/permission-cache.ts";
 import { lastReviewedState, type ReviewedState, type ReviewLike } from "../conversation/review-state.ts";
 import type { HostHistory, HostPeople, HostText } from "../host/pull-request-host.ts";
 import { extractIdentities } from "../review/finding-identity.ts";
@@ -64,18 +63,17 @@ async function threadEntries(
   self: string,
 ): Promise<LedgerEntry[]> {
   const threads = await history.threads();
-  // One answer per person for this review, however many threads they reacted on or resolved.
-  const cache = createPermissionCache();
+  // One answer per person for this review (logins are case-insensitive), however many threads
+  // they reacted on or resolved.
+  const asked = new Set<string>();
   const writers = new Set<string>();
   const candidates = [...dismissalCandidates(threads, self)].slice(0, MAX_CHECKED);
   for (const login of candidates) {
-    const key = { installationId: 0, owner: "", repo: "", login };
+    const id = login.toLowerCase();
+    if (people === undefined || asked.has(id)) continue;
+    asked.add(id);
     // The host not answering is not a yes: the finding stays open, and the next review asks again.
-    const writer =
-      people === undefined
-        ? false
-        : await cache.canWrite(key, () => people.canWrite(login)).catch(() => false);
-    if (writer) writers.add(login.toLowerCase());
+    if (await people.canWrite(login).catch(() => false)) writers.add(id);
   }
   return readLedger({ threads, botLogin: self, writers });
 }

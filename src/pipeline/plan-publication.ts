@@ -31,12 +31,7 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
   const plan = await planReviewInSlices(
     {
       findings,
-      files: input.files.map((f) => ({
-        filename: f.filename,
-        status: f.status,
-        patch: f.patch ?? undefined,
-        ...(f.previousFilename === null ? {} : { previous_filename: f.previousFilename }),
-      })),
+      files: input.files,
       headTexts,
       minSeverity: (path) => fileRule(input.config, path).min_severity,
       maxInline: input.config.max_findings,

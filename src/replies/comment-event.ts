@@ -2,6 +2,7 @@
 // wrote it, and the thread it answers. Each forge maps its own webhooks to it (forges/*/).
 
 import type { CommentSource } from "../conversation/conversation-api.ts";
+import type { ForgeTag } from "../domain/review-request.ts";
 
 /** A comment on a pull request, whoever delivered it (the Action's workflow has no installation). */
 export interface PullRequestComment {
@@ -20,15 +21,11 @@ export interface PullRequestComment {
   };
   /** Review comments: the thread's first comment, when this one is a reply. */
   readonly inReplyTo: number | null;
-  /** Absent for GitHub; "gitlab" for a merge request's note (installationId is then 0). */
-  readonly forge?: "gitlab";
   /** Who opened the pull request (the event's own record); absent or null when it does not say. */
   readonly pullAuthor?: string | null;
 }
 
-/** The App's: the comment, delivered to one installation of the App. */
-export interface CommentEvent extends PullRequestComment {
-  readonly installationId: number;
-}
+/** A comment as a forge delivered it: GitHub's to one installation of the App, or GitLab's. */
+export type CommentEvent = PullRequestComment & ForgeTag;
 
 export type CommentSkip = { readonly kind: "skip"; readonly message: string };

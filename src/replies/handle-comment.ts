@@ -10,20 +10,20 @@ import { type CommandName, mentionsBot, parseCommand } from "../conversation/com
 import type { ConversationApi } from "../conversation/conversation-api.ts";
 import { closedText, helpText, pausedText, resumedText } from "../conversation/help-text.ts";
 import { decideAuthor } from "../conversation/permission.ts";
-import type { ReviewRequest } from "../domain/review-request.ts";
+import { type ForgeTag, forgeTagOf, type ReviewRequest } from "../domain/review-request.ts";
 import type { CommentEvent } from "./comment-event.ts";
 
-export interface ThreadReplyRequest {
+/** A reply asked for in one of Loupe's threads, tagged with the forge that delivered it. */
+export type ThreadReplyRequest = AskedReply & ForgeTag;
+
+interface AskedReply {
   readonly deliveryId: string;
-  readonly installationId: number;
   readonly owner: string;
   readonly repo: string;
   readonly pullNumber: number;
   /** The thread's first comment (Loupe's finding). */
   readonly rootCommentId: number;
   readonly replyCommentId: number;
-  /** Absent for GitHub; "gitlab" for a reply in a merge request's discussion. */
-  readonly forge?: "gitlab";
 }
 
 export type IgnoreReason =
@@ -127,13 +127,12 @@ export async function handleComment(options: HandleCommentOptions): Promise<Comm
   if (intent.kind === "thread_reply") {
     const queue = await options.enqueueReply!({
       deliveryId: event.deliveryId,
-      installationId: event.installationId,
       owner: event.owner,
       repo: event.repo,
       pullNumber: event.pullNumber,
       rootCommentId: intent.rootCommentId,
       replyCommentId: event.commentId,
-      ...(event.forge === undefined ? {} : { forge: event.forge }),
+      ...forgeTagOf(event),
     });
     return { kind: "reply_queued", queue };
   }
@@ -157,14 +156,13 @@ export async function handleComment(options: HandleCommentOptions): Promise<Comm
   const queue = await options.enqueueReview({
     deliveryId: event.deliveryId,
     trigger: command === "full_review" ? "command.full_review" : "command.review",
-    installationId: event.installationId,
     owner: event.owner,
     repo: event.repo,
     pullNumber: event.pullNumber,
     headSha: pull.headSha,
     rerun: true,
     pullRequest: null,
-    ...(event.forge === undefined ? {} : { forge: event.forge }),
+    ...forgeTagOf(event),
   });
   return { kind: "review_queued", command, queue };
 }

@@ -1,14 +1,15 @@
 // Decides where one finding can be commented on: RIGHT-side lines (added + context) of one hunk
-// of GitHub's own patch for that file. Anything else would make GitHub reject the whole review.
+// of the host's own patch for that file. Anything else would make the forge reject the whole review.
 
+import type { ChangedFile } from "../domain/changed-file.ts";
 import type { Finding } from "../domain/finding.ts";
 import { type Hunk, parsePatch } from "./patch-hunks.ts";
-import type { Anchor, ChangedFile } from "./plan-types.ts";
+import type { Anchor } from "./plan-types.ts";
 
 /** `hunks` are the file's patch parsed (planReview parses each file's once); else it is parsed here. */
 export function anchorFinding(
   finding: Finding,
-  file: ChangedFile | undefined,
+  file: Pick<ChangedFile, "filename" | "patch"> | undefined,
   hunks?: readonly Hunk[],
 ): Anchor {
   if (finding.line === null || !Number.isInteger(finding.line) || finding.line < 1) {
@@ -16,7 +17,7 @@ export function anchorFinding(
   }
   if (file === undefined) return { kind: "outside", reason: "file_not_in_diff" };
   // No patch: binary, too large for GitHub, or a pure rename. There is no hunk to anchor to.
-  if (file.patch === undefined || file.patch === "") return { kind: "outside", reason: "no_patch" };
+  if (file.patch === null || file.patch === "") return { kind: "outside", reason: "no_patch" };
   const [first, last] = findingRange(finding);
   const parsed = hunks ?? parsePatch(file.patch);
   const containing = parsed.find((h) => rightContains(h, first) && rightContains(h, last));

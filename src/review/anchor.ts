@@ -5,7 +5,6 @@ export { anchorFinding, findingRange } from "./anchor-finding.ts";
 export { planReview } from "./plan-review.ts";
 export type {
   Anchor,
-  ChangedFile,
   InlineAnchor,
   OutsideReason,
   PlannedComment,

@@ -1,6 +1,7 @@
-// Parses the `patch` GitHub returns for one file (compare base...head `files[].patch`) into
-// hunks. These hunks are the only source of truth for which lines can take a review comment:
-// one comment outside them makes GitHub reject the whole review with a 422.
+// The one reader of a unified-diff patch (a host's `patch` for one file: GitHub's compare
+// `files[].patch`, GitLab's `diff`, Loupe's own): its hunk headers, its lines with their numbers,
+// and the hunks they make. These hunks are the only source of truth for which lines can take a
+// review comment: one comment outside them makes the forge reject the whole review.
 
 import type { HunkHeader } from "../domain/hunk-header.ts";
 import type { TimeSlices } from "../domain/time-slices.ts";
@@ -18,7 +19,7 @@ export interface Hunk extends HunkHeader {
 const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
 /** A hunk's `@@ -a,b +c,d @@` line, read; null when the line is none. The one reader of it. */
-export function hunkHeader(line: string): HunkHeader | null {
+function hunkHeader(line: string): HunkHeader | null {
   const header = line.startsWith("@@") ? HEADER.exec(line) : null;
   if (header === null) return null;
   return {
@@ -29,48 +30,62 @@ export function hunkHeader(line: string): HunkHeader | null {
   };
 }
 
-interface Open {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  oldSeen: number;
-  newSeen: number;
-  right: Set<number>;
-  added: Set<number>;
-  left: Set<number>;
-  text: Map<number, string>;
+/**
+ * What a walk over a patch is told, in order: each hunk's header, then each of its body lines
+ * with the numbers it has — a "+" line its new number and the old number the next old line would
+ * take, a "-" line its old number and the next new number, a context line both.
+ */
+export interface PatchVisitor {
+  hunk?(header: HunkHeader): void;
+  line(kind: "+" | "-" | " ", oldLine: number, newLine: number, text: string): void;
 }
 
 /**
- * Returns the hunks of a unified-diff patch. A malformed patch (a body line before any header,
- * a hunk whose line counts disagree with its header, an unknown line prefix) yields [] rather
- * than a partial answer: a wrong commentable set is worse than none, since it causes the 422.
+ * Walks a unified-diff patch: the one reader of its lines, whoever needs them (the hunks a comment
+ * may anchor to, the lines a push touched, GitLab's note positions). False when the patch is
+ * malformed (a body line before any header, a hunk whose line counts disagree with its header, an
+ * unknown line prefix): the visitor has then seen only the lines before the fault.
+ */
+export function walkPatch(patch: string, visitor: PatchVisitor): boolean {
+  const walker = new PatchWalker(patch, visitor);
+  walker.read(Number.POSITIVE_INFINITY);
+  return walker.wellFormed();
+}
+
+/**
+ * Returns the hunks of a unified-diff patch. A malformed patch yields [] rather than a partial
+ * answer: a wrong commentable set is worse than none, since it causes the 422.
  */
 export function parsePatch(patch: string): Hunk[] {
-  const parser = new PatchParser(patch);
-  parser.read(Number.POSITIVE_INFINITY);
-  return parser.hunks();
+  const hunks = new HunkCollector();
+  return walkPatch(patch, hunks) ? hunks.hunks : [];
 }
 
 /** `parsePatch`, reading a few thousand lines at a time between turns of the event loop. */
 export async function parsePatchInSlices(patch: string, slices: TimeSlices): Promise<Hunk[]> {
-  const parser = new PatchParser(patch);
-  while (!parser.read(LINES_A_SLICE)) await slices.pause();
-  return parser.hunks();
+  const hunks = new HunkCollector();
+  const walker = new PatchWalker(patch, hunks);
+  while (!walker.read(LINES_A_SLICE)) await slices.pause();
+  return walker.wellFormed() ? hunks.hunks : [];
 }
 
 /** Lines between two looks at the clock. */
 const LINES_A_SLICE = 4096;
 
-class PatchParser {
+interface OpenHunk extends HunkHeader {
+  oldSeen: number;
+  newSeen: number;
+}
+
+class PatchWalker {
   private readonly lines: string[];
+  private readonly visitor: PatchVisitor;
   private next = 0;
-  private readonly done: Hunk[] = [];
-  private open: Open | null = null;
+  private open: OpenHunk | null = null;
   private failed = false;
 
-  constructor(patch: string) {
+  constructor(patch: string, visitor: PatchVisitor) {
+    this.visitor = visitor;
     // Split on \n only: a CRLF file's lines keep their \r, which is content, not a line break.
     this.lines = patch.split("\n");
     if (this.lines.length > 0 && this.lines[this.lines.length - 1] === "") this.lines.pop();
@@ -83,11 +98,9 @@ class PatchParser {
     return this.failed || this.next === this.lines.length;
   }
 
-  hunks(): Hunk[] {
-    if (this.failed) return [];
-    const open = this.open;
-    if (open === null) return this.done;
-    return complete(open) ? [...this.done, close(open)] : [];
+  /** Every line read, and the last hunk as long as its header says. */
+  wellFormed(): boolean {
+    return !this.failed && (this.open === null || complete(this.open));
   }
 
   /** Takes one line; false when it makes the patch malformed. */
@@ -96,8 +109,8 @@ class PatchParser {
     const open = this.open;
     if (header !== null) {
       if (open !== null && !complete(open)) return false;
-      if (open !== null) this.done.push(close(open));
-      this.open = start(header);
+      this.open = { ...header, oldSeen: 0, newSeen: 0 };
+      this.visitor.hunk?.(header);
       return true;
     }
     if (open === null) {
@@ -109,20 +122,19 @@ class PatchParser {
     }
     if (raw.startsWith("\\")) return true; // "\ No newline at end of file"
     const kind = raw.charAt(0);
-    const body = raw.slice(1);
+    const oldLine = open.oldStart + open.oldSeen;
+    const newLine = open.newStart + open.newSeen;
     if (kind === "+" && open.newSeen < open.newLines) {
-      const line = open.newStart + open.newSeen++;
-      open.right.add(line);
-      open.added.add(line);
-      open.text.set(line, body);
+      open.newSeen++;
+      this.visitor.line("+", oldLine, newLine, raw.slice(1));
     } else if (kind === "-" && open.oldSeen < open.oldLines) {
-      open.left.add(open.oldStart + open.oldSeen++);
+      open.oldSeen++;
+      this.visitor.line("-", oldLine, newLine, raw.slice(1));
     } else if ((kind === " " || raw === "") && open.newSeen < open.newLines && open.oldSeen < open.oldLines) {
       // An empty line inside a hunk is a context line whose trailing space was stripped.
-      const line = open.newStart + open.newSeen++;
-      open.right.add(line);
-      open.left.add(open.oldStart + open.oldSeen++);
-      open.text.set(line, body);
+      open.newSeen++;
+      open.oldSeen++;
+      this.visitor.line(" ", oldLine, newLine, raw.slice(1));
     } else {
       return false;
     }
@@ -130,31 +142,34 @@ class PatchParser {
   }
 }
 
-function start(header: HunkHeader): Open {
-  return {
-    ...header,
-    oldSeen: 0,
-    newSeen: 0,
-    right: new Set(),
-    added: new Set(),
-    left: new Set(),
-    text: new Map(),
-  };
-}
-
-function complete(open: Open): boolean {
+function complete(open: OpenHunk): boolean {
   return open.oldSeen === open.oldLines && open.newSeen === open.newLines;
 }
 
-function close(open: Open): Hunk {
-  return {
-    oldStart: open.oldStart,
-    oldLines: open.oldLines,
-    newStart: open.newStart,
-    newLines: open.newLines,
-    rightLines: open.right,
-    addedLines: open.added,
-    leftLines: open.left,
-    rightText: open.text,
-  };
+/** The hunks of a walk, each with its RIGHT, added and LEFT lines and its RIGHT text. */
+class HunkCollector implements PatchVisitor {
+  readonly hunks: (Hunk & {
+    rightLines: Set<number>;
+    addedLines: Set<number>;
+    leftLines: Set<number>;
+    rightText: Map<number, string>;
+  })[] = [];
+
+  hunk(header: HunkHeader): void {
+    this.hunks.push({
+      ...header,
+      rightLines: new Set(),
+      addedLines: new Set(),
+      leftLines: new Set(),
+      rightText: new Map(),
+    });
+  }
+
+  line(kind: "+" | "-" | " ", oldLine: number, newLine: number, text: string): void {
+    const hunk = this.hunks[this.hunks.length - 1]!;
+    if (kind !== "-") hunk.rightLines.add(newLine);
+    if (kind !== "-") hunk.rightText.set(newLine, text);
+    if (kind === "+") hunk.addedLines.add(newLine);
+    if (kind !== "+") hunk.leftLines.add(oldLine);
+  }
 }

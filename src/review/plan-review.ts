@@ -4,6 +4,7 @@
 // patch is parsed, and its code read, once however many findings name it, and a finding's code is
 // one slice of that: the work is linear in the findings and the files' lines.
 
+import type { ChangedFile } from "../domain/changed-file.ts";
 import type { Finding, Severity } from "../domain/finding.ts";
 import type { TimeSlices } from "../domain/time-slices.ts";
 import { anchorFinding, findingRange } from "./anchor-finding.ts";
@@ -12,14 +13,15 @@ import { findingIdentity } from "./finding-identity.ts";
 import { fingerprintCode } from "./fingerprint.ts";
 import { type LedgerEntry, matchLedger } from "./ledger.ts";
 import { type Hunk, parsePatch, parsePatchInSlices } from "./patch-hunks.ts";
-import type { ChangedFile, PlannedComment, PlannedOutside, PublishPlan } from "./plan-types.ts";
+import type { PlannedComment, PlannedOutside, PublishPlan } from "./plan-types.ts";
 import { renderInlineComment } from "./render-inline.ts";
 import type { RepositoryRef } from "./repository-link.ts";
 import { isAtLeast, severityRank } from "./severity.ts";
 
 export interface PlanReviewInput {
   readonly findings: readonly Finding[];
-  readonly files: readonly ChangedFile[];
+  /** What anchoring reads of each changed file: its name and its hunks. */
+  readonly files: readonly Pick<ChangedFile, "filename" | "patch">[];
   /** The head text of each file a finding names, or its code already read from it (file-code.ts). */
   readonly headTexts: ReadonlyMap<string, string | FileCode>;
   /** The least severity shown: one for every file, or each file's own (its directory rule's). */
@@ -34,13 +36,13 @@ export interface PlanReviewInput {
 
 /** What planning needs of one path, worked out once however many findings name it. */
 interface PathFacts {
-  readonly file: ChangedFile | undefined;
+  readonly file: Pick<ChangedFile, "filename" | "patch"> | undefined;
   readonly hunks: readonly Hunk[];
   /** Its code at the head, from the head text or else from the patch's RIGHT lines. */
   readonly code: FileCode;
 }
 
-function pathFacts(file: ChangedFile | undefined, head: string | FileCode | undefined): PathFacts {
+function pathFacts(file: PathFacts["file"], head: string | FileCode | undefined): PathFacts {
   const hunks = parsePatch(file?.patch ?? "");
   const code =
     head instanceof FileCode
@@ -95,7 +97,7 @@ class Planner {
   /** Stable sort: the model's order is kept within one severity. */
   readonly ordered: readonly Finding[];
   private readonly input: PlanReviewInput;
-  readonly files: ReadonlyMap<string, ChangedFile>;
+  readonly files: ReadonlyMap<string, NonNullable<PathFacts["file"]>>;
   /** Each path's facts, worked out on its first finding unless set before. */
   readonly known = new Map<string, PathFacts>();
   private readonly seen = new Set<string>();

@@ -4,14 +4,6 @@
 import type { Finding } from "../domain/finding.ts";
 import type { FindingIdentity } from "./finding-identity.ts";
 
-/** One entry of compare base...head `files[]` (the fields anchoring needs). */
-export interface ChangedFile {
-  readonly filename: string;
-  readonly status: string;
-  readonly patch?: string | undefined;
-  readonly previous_filename?: string;
-}
-
 export type OutsideReason =
   | "file_not_in_diff"
   | "no_patch"

@@ -9,7 +9,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Queue } from "bullmq";
-import type { ReviewRequest } from "../../src/domain/review-request.ts";
+import type { GitHubAppReview } from "../../src/domain/review-request.ts";
 import { REVIEW_QUEUE_NAME } from "../../src/fleet/fleet-timing.ts";
 import { type FakeGitHub, startFakeGitHub } from "../support/fake-github.ts";
 import { type PullRequestFacts, pullRequestEvent } from "../support/fake-github-payloads.ts";
@@ -114,7 +114,7 @@ describe("fairness between installations across a fleet", () => {
     queue = new Queue(REVIEW_QUEUE_NAME, { connection: { host: "127.0.0.1", port: redis.port } });
     const jobsNow = async () =>
       (await queue!.getJobs(["prioritized", "waiting", "active", "completed", "delayed"])).map((job) => ({
-        installation: (job.data as { request: ReviewRequest }).request.installationId,
+        installation: (job.data as { request: GitHubAppReview }).request.installationId,
         priority: job.priority,
         taken: job.processedOn ?? null,
       }));

@@ -4,8 +4,8 @@
 // the gauge shows the share used.
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
-import type { BudgetSettings } from "../../src/config/budget-config.ts";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
+import type { SpendSettings } from "../../src/config/spend-config.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import { createRedisBudgetStore, type RedisBudgetStore } from "../../src/fleet/redis-budget-store.ts";
 import { createBudgetAlerts } from "../../src/jobs/budget-alerts.ts";
@@ -17,7 +17,7 @@ import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 let redis: RedisServer;
 const stores: RedisBudgetStore[] = [];
 const DAY = Date.UTC(2026, 11, 5, 13, 0);
-const settings: BudgetSettings = {
+const settings: SpendSettings = {
   caps: [{ scope: "installation", unit: "tokens", period: "day", limit: 100_000 }],
   prices: null,
   hardFactor: 1.5,
@@ -50,7 +50,7 @@ function replica(now: () => number, prefix: string) {
   const budget = createReviewBudget({
     store,
     settings,
-    owner: { installationId: 7, repository: "octo/app", pullRequest: 1 },
+    owner: { account: "7", repository: "octo/app", pullRequest: 1 },
     maxTokens: 20_000,
     now,
     alerts,
@@ -126,7 +126,7 @@ it("says each threshold once in one process too, over its own store", async () =
   const budget = createReviewBudget({
     store,
     settings,
-    owner: { installationId: 7, repository: "octo/app", pullRequest: 1 },
+    owner: { account: "7", repository: "octo/app", pullRequest: 1 },
     maxTokens: 20_000,
     now: () => DAY,
     alerts,

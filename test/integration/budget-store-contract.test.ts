@@ -59,7 +59,7 @@ const stores: [string, () => BudgetStore[]][] = [
 ];
 
 describe.each(stores)("the budget in %s", (_name, make) => {
-  const owner = () => ({ installationId: ++installations, repository: "o/r" });
+  const owner = () => ({ account: String(++installations), repository: "o/r" });
 
   it("grants up to the review's budget, then what is left, then refuses below the minimum", async () => {
     const [store] = make();
@@ -117,7 +117,7 @@ describe.each(stores)("the budget in %s", (_name, make) => {
 it("one process's counts survive a restart through the state directory", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-budget-"));
   try {
-    const counters = countersFor([tokensPerDay(50_000)], { installationId: 1, repository: "o/r" }, NOW);
+    const counters = countersFor([tokensPerDay(50_000)], { account: "1", repository: "o/r" }, NOW);
     const first = createMemoryBudgetStore({ stateDir: dir, now: () => NOW });
     await first.reserve(counters, { min: 10_000, max: 40_000 }, 0);
     const restarted = createMemoryBudgetStore({ stateDir: dir, now: () => NOW });
@@ -127,7 +127,7 @@ it("one process's counts survive a restart through the state directory", async (
     });
     // The next day's counter starts at nothing.
     const tomorrow = NOW + 86_400_000;
-    const next = countersFor([tokensPerDay(50_000)], { installationId: 1, repository: "o/r" }, tomorrow);
+    const next = countersFor([tokensPerDay(50_000)], { account: "1", repository: "o/r" }, tomorrow);
     const later = createMemoryBudgetStore({ stateDir: dir, now: () => tomorrow });
     expect(await later.reserve(next, { min: 10_000, max: 40_000 }, 0)).toEqual({
       kind: "granted",
@@ -141,7 +141,7 @@ it("one process's counts survive a restart through the state directory", async (
 it("the fleet's counters end with their period on the caller's clock, not on Redis's", async () => {
   // A period that ends 150 ms from the caller's "now": whatever the date is on Redis's own clock,
   // the counter lives until then and not a moment longer.
-  const owner = { installationId: ++installations, repository: "o/r" };
+  const owner = { account: String(++installations), repository: "o/r" };
   const periodEnd = countersFor([tokensPerDay(50_000)], owner, NOW)[0]!.resetsAt;
   const late = periodEnd - 150;
   const store = createRedisBudgetStore({ redisUrl: redis.url, now: () => late });

@@ -19,6 +19,7 @@ const silent = { info: () => {}, warn: () => {} };
 const request = (pullNumber: number): ReviewRequest => ({
   deliveryId: `d-${++deliveries}`,
   trigger: "pull_request.opened",
+  forge: "github",
   installationId: 1,
   owner: "o",
   repo: "r",

@@ -9,7 +9,7 @@ import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 
 let redis: RedisServer;
 const connections: Redis[] = [];
-const target = { owner: "o", repo: "r", pullNumber: 1, installationId: 1 };
+const target = { owner: "o", repo: "r", pullNumber: 1, forge: "github", installationId: 1 } as const;
 
 /** One state per simulated replica, each on its own connection. */
 function replicas(count: number, prefix: string) {

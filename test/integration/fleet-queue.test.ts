@@ -3,7 +3,7 @@
 // running heads) and the order in which installations get their turn.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import type { ReviewRequest } from "../../src/domain/review-request.ts";
+import type { GitHubAppReview, ReviewRequest } from "../../src/domain/review-request.ts";
 import { createRedisQueue } from "../../src/fleet/redis-queue.ts";
 import type { ReviewJob } from "../../src/jobs/review-job.ts";
 import type { JobSettlement, ReviewQueue } from "../../src/jobs/review-queue.ts";
@@ -17,6 +17,7 @@ function request(over: Partial<ReviewRequest> = {}): ReviewRequest {
   return {
     deliveryId: `d-${++deliveries}`,
     trigger: "pull_request.opened",
+    forge: "github",
     installationId: 1,
     owner: "o",
     repo: "r",
@@ -98,6 +99,34 @@ describe("the fleet's queue on Redis", () => {
       for (let i = 1; i <= 7; i++) (await nextStart(i)).release();
       await queue.drain();
       expect(started.map((s) => s.job.request.pullNumber)).toEqual([1, 6, 2, 7, 3, 4, 5]);
+    } finally {
+      await queue.shutdown(0);
+    }
+  });
+});
+
+describe("a job the previous version queued in Redis", () => {
+  it("runs tagged with its forge: GitHub's untagged, GitLab's without its installation id of 0", async () => {
+    const { queue, nextStart } = heldQueue("previous");
+    try {
+      // The previous version's enqueue wrote these payloads under the same keys: its GitHub request
+      // had no forge, its GitLab one an installation id of 0 and the `gitlab:` prefix.
+      const { forge: _, ...untagged } = request({ pullNumber: 11, installationId: 9 }) as GitHubAppReview;
+      const gitLab = { ...request({ pullNumber: 12 }), forge: "gitlab", installationId: 0 };
+      expect(await queue.enqueue(untagged as unknown as ReviewRequest)).toBe("queued");
+      expect(await queue.enqueue(gitLab as unknown as ReviewRequest)).toBe("queued");
+      const first = await nextStart(1);
+      expect(first.job.request).toMatchObject({ forge: "github", installationId: 9, pullNumber: 11 });
+      first.release();
+      const second = await nextStart(2);
+      expect(second.job.request).toMatchObject({ forge: "gitlab", pullNumber: 12 });
+      expect(second.job.request).not.toHaveProperty("installationId");
+      second.release();
+      await queue.drain();
+      // Their keys are today's: the same heads again are known as reviewed.
+      expect(await queue.enqueue(request({ pullNumber: 11, installationId: 9 }))).toBe("already_reviewed");
+      const { installationId: __, ...asked } = request({ pullNumber: 12 }) as GitHubAppReview;
+      expect(await queue.enqueue({ ...asked, forge: "gitlab" })).toBe("already_reviewed");
     } finally {
       await queue.shutdown(0);
     }

@@ -16,6 +16,7 @@ let nextComment = 5000;
 
 const request = (): ThreadReplyRequest => ({
   deliveryId: `d-${nextComment}`,
+  forge: "github",
   installationId: 1,
   owner: "o",
   repo: "r",
@@ -68,6 +69,28 @@ describe("the fleet's reply queue on Redis", () => {
       expect(ran.sort()).toEqual([reply.replyCommentId, other.replyCommentId].sort());
     } finally {
       await Promise.all([a.shutdown(0), b.shutdown(0)]);
+    }
+  });
+
+  it("a reply the previous version queued runs tagged with its forge", async () => {
+    const ran: ThreadReplyRequest[] = [];
+    const runner: ReplyRunner = async (r) => {
+      ran.push(r);
+    };
+    const queue = replica("previous", runner);
+    try {
+      // The previous version's payloads: GitHub's with no forge, GitLab's with an installation id of 0.
+      const { forge: _, ...untagged } = request();
+      const gitLab = { ...request(), forge: "gitlab", installationId: 0 };
+      expect(await queue.enqueue(untagged as unknown as ThreadReplyRequest)).toBe("queued");
+      expect(await queue.enqueue(gitLab as unknown as ThreadReplyRequest)).toBe("queued");
+      await until(() => ran.length === 2, "both replies");
+      const byComment = (id: number) => ran.find((r) => r.replyCommentId === id);
+      expect(byComment(untagged.replyCommentId)).toMatchObject({ forge: "github", installationId: 1 });
+      expect(byComment(gitLab.replyCommentId)).toMatchObject({ forge: "gitlab" });
+      expect(byComment(gitLab.replyCommentId)).not.toHaveProperty("installationId");
+    } finally {
+      await queue.shutdown(0);
     }
   });
 

@@ -66,7 +66,7 @@ function makeHost(
         deadline: retry?.deadline ?? Number.POSITIVE_INFINITY,
       },
     }),
-    target: { owner: "team", repo: "app", pullNumber: mr.iid, headSha: mr.diffRefs.head_sha },
+    target: { owner: "team", repo: "app", pullNumber: mr.iid },
     url: gitlab.url,
     token: gitlab.token,
     fetchWorkspace: (input) => fetchWorkspace({ ...input, maxBytes: 50_000_000 }),

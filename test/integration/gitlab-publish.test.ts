@@ -66,7 +66,7 @@ async function makeHost(iidOf?: number, crashAfter?: (method: string, url: strin
       retry: { sleep: async () => {}, now: () => 0, deadline: Number.POSITIVE_INFINITY },
       fetch: crashing,
     }),
-    target: { owner: "team", repo: "app", pullNumber: number, headSha: "" },
+    target: { owner: "team", repo: "app", pullNumber: number },
     url: gitlab.url,
     token: gitlab.token,
     fetchWorkspace: (input) => fetchWorkspace({ ...input, maxBytes: 50_000_000 }),

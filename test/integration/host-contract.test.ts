@@ -92,7 +92,7 @@ const hosts: readonly [string, () => MadeHost][] = [
           token: gitlab.token,
           retry: { sleep: async () => {}, now: Date.now, deadline: Number.POSITIVE_INFINITY },
         }),
-        target: { owner: "group/sub", repo: "app", pullNumber: mr.iid, headSha: mr.diffRefs.head_sha },
+        target: { owner: "group/sub", repo: "app", pullNumber: mr.iid },
         url: gitlab.url,
         token: gitlab.token,
         fetchWorkspace: (input) => fetchWorkspace({ ...input, maxBytes: 50_000_000 }),

@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { CancelReason } from "../../src/domain/cancel-reason.ts";
-import type { ReviewRequest } from "../../src/domain/review-request.ts";
+import type { GitHubAppReview, ReviewRequest } from "../../src/domain/review-request.ts";
 import { createRedisQueue } from "../../src/fleet/redis-queue.ts";
 import { createReviewQueue } from "../../src/jobs/queue.ts";
 import type { ReviewJob } from "../../src/jobs/review-job.ts";
@@ -23,6 +23,7 @@ function request(over: Partial<ReviewRequest> = {}): ReviewRequest {
   return {
     deliveryId: `d-${++deliveries}`,
     trigger: "pull_request.synchronize",
+    forge: "github",
     installationId: 1,
     owner: "o",
     repo: "r",
@@ -137,7 +138,8 @@ describe.each([
     withQueue(async ({ queue, started }) => {
       expect(await queue.enqueue(request())).toBe("queued");
       await until(() => started.length === 1, "the pull request's review starts");
-      const mergeRequest = request({ headSha: B, installationId: 0, forge: "gitlab" });
+      const { installationId: _, ...asked } = request({ headSha: B }) as GitHubAppReview;
+      const mergeRequest: ReviewRequest = { ...asked, forge: "gitlab" };
       expect(await queue.enqueue(mergeRequest)).toBe("queued");
       started[0]!.release();
       await until(() => started.length === 2, "the merge request's review starts");

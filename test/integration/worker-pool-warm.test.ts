@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { DEFAULT_REPLY_BUDGET } from "../../src/config/reply-limits.ts";
+import { DEFAULT_REPLY_LIMITS } from "../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS } from "../../src/config/review-limits.ts";
 import { repositoryWorkerEntry } from "../../src/isolation/worker-entry.ts";
 import { createWorkerPool, type WorkerLease, type WorkerPool } from "../../src/isolation/worker-pool.ts";
@@ -42,7 +42,7 @@ function pool(size: number): WorkerPool {
         toolCalls: "auto",
       },
       limits,
-      replyLimits: { ...limits, ...DEFAULT_REPLY_BUDGET },
+      replyLimits: { ...limits, ...DEFAULT_REPLY_LIMITS },
       includeTrace: false,
     },
     memoryMb: 256,
@@ -54,7 +54,7 @@ function pool(size: number): WorkerPool {
 }
 
 /** The cheapest call a worker answers: disposing of a workspace it does not hold. */
-const touch = (lease: WorkerLease) => lease.call({ kind: "dispose", workspace: 0 }, { budgetMs: 60_000 });
+const touch = (lease: WorkerLease) => lease.call({ kind: "dispose", workspace: 0 }, { allowedMs: 60_000 });
 
 /** The time of a lease's first call. */
 async function firstCallMs(workers: WorkerPool): Promise<number> {

@@ -19,6 +19,7 @@ const queue = createRedisReplyQueue({
 });
 await queue.enqueue({
   deliveryId: "d-child",
+  forge: "github",
   installationId: 1,
   owner: "o",
   repo: "r",

@@ -2,16 +2,16 @@
 // factor's default and range, and one line naming the variable for every bad value.
 
 import { describe, expect, it } from "@jest/globals";
-import { BudgetSchema } from "../../src/config/budget-config.ts";
+import { SpendSchema } from "../../src/config/spend-config.ts";
 import { settingsError, settingsErrors, settingsOf } from "../support/settings.ts";
 
 describe("the budget settings", () => {
   it("has no caps and no prices by default, and a hard factor of 1.5", () => {
-    expect(settingsOf(BudgetSchema, {})).toEqual({ caps: [], prices: null, hardFactor: 1.5 });
+    expect(settingsOf(SpendSchema, {})).toEqual({ caps: [], prices: null, hardFactor: 1.5 });
   });
 
   it("reads caps and prices; cached input is billed as input unless priced apart", () => {
-    const settings = settingsOf(BudgetSchema, {
+    const settings = settingsOf(SpendSchema, {
       BUDGET_TOKENS_PER_DAY: "2000000",
       BUDGET_DOLLARS_PER_MONTH: "50",
       REVIEW_PRICE_INPUT: "0.27",
@@ -37,12 +37,12 @@ describe("the budget settings", () => {
     ],
     [{ BUDGET_DOLLARS_PER_DAY: "5" }, "BUDGET_DOLLARS_PER_DAY counts dollars, which needs prices"],
   ])("refuses %j with one line naming the variable", (env, message) => {
-    expect(settingsError(BudgetSchema, env)).toContain(message);
+    expect(settingsError(SpendSchema, env)).toContain(message);
   });
 
   it("lists every problem at once", () => {
     expect(
-      settingsErrors(BudgetSchema, { BUDGET_TOKENS_PER_DAY: "x", BUDGET_HARD_FACTOR: "11" }),
+      settingsErrors(SpendSchema, { BUDGET_TOKENS_PER_DAY: "x", BUDGET_HARD_FACTOR: "11" }),
     ).toHaveLength(2);
   });
 });

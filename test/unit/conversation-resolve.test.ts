@@ -57,6 +57,11 @@ describe("changedLines / fileChanges", () => {
     expect([...changedLines(patch)].sort((a, b) => a - b)).toEqual([1, 2, 3, 21]);
   });
 
+  it("counts an empty context line (its space stripped) as a line, as the anchoring does", () => {
+    const patch = "@@ -1,3 +1,4 @@\n a\n\n+x\n c";
+    expect([...changedLines(patch)]).toEqual([3]);
+  });
+
   it("marks removed, renamed-away and patchless files as gone", () => {
     const changes = fileChanges([
       { filename: "gone.ts", status: "removed", previousFilename: null, patch: null },

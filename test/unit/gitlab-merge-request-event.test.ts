@@ -26,7 +26,6 @@ describe("a GitLab merge request event", () => {
           headSha: HEAD,
           deliveryId: "uuid-1",
           trigger,
-          installationId: 0,
           rerun: false,
           pullRequest: null,
           forge: "gitlab",

@@ -31,7 +31,6 @@ describe("gitLabNoteEvent", () => {
       body: "@loupe-bot review",
       author: { login: "dev", type: "User", authorAssociation: null },
       inReplyTo: null,
-      installationId: 0,
       forge: "gitlab",
       pullAuthor: null,
       discussionId: "abc123",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { ProviderConfigSchema } from "../../src/config/provider-config.ts";
-import { REPLY_HARD_CAPS, ReplyBudgetSchema } from "../../src/config/reply-limits.ts";
+import { REPLY_HARD_CAPS, ReplyLimitsSchema } from "../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS, HARD_CAPS, ReviewLimitsSchema } from "../../src/config/review-limits.ts";
 import { settingsError, settingsErrors, settingsOf } from "../support/settings.ts";
 
@@ -57,13 +57,13 @@ describe("review limits from the environment", () => {
 
 describe("reply budgets from the environment", () => {
   it("are smaller than a review's by default", () => {
-    expect(settingsOf(ReplyBudgetSchema, {})).toEqual({
+    expect(settingsOf(ReplyLimitsSchema, {})).toEqual({
       maxRounds: 4,
       maxToolCalls: 8,
       maxTokens: 100_000,
       timeoutMs: 120_000,
     });
-    expect(settingsOf(ReplyBudgetSchema, { REPLY_MAX_ROUNDS: "16", REPLY_TIMEOUT_MS: "1000" })).toMatchObject(
+    expect(settingsOf(ReplyLimitsSchema, { REPLY_MAX_ROUNDS: "16", REPLY_TIMEOUT_MS: "1000" })).toMatchObject(
       {
         maxRounds: 16,
         timeoutMs: 1000,
@@ -77,7 +77,7 @@ describe("reply budgets from the environment", () => {
     ["REPLY_MAX_TOKENS", "lots"],
     ["REPLY_TIMEOUT_MS", String(REPLY_HARD_CAPS.timeoutMs + 1)],
   ])("refuses %s=%s with one line naming it", (name, value) => {
-    const message = settingsError(ReplyBudgetSchema, { [name]: value });
+    const message = settingsError(ReplyLimitsSchema, { [name]: value });
     expect(message).toContain(`${name}=`);
     expect(message).not.toContain("\n");
   });

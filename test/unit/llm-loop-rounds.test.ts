@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "@jest/globals";
 import { DEFAULT_REVIEW_LIMITS } from "../../src/config/review-limits.ts";
-import { nextRoundBudget, repairRoundBudget } from "../../src/llm/budget.ts";
+import { nextRoundLimit, repairRoundLimit } from "../../src/llm/loop-limits.ts";
 import {
   closeRound,
   NO_RESPONSE,
@@ -51,29 +51,29 @@ describe("the rounds' tally", () => {
 describe("the budget predicates over the rounds", () => {
   it("makes the last allowed round the final-answer round", () => {
     const three = [1, 2, 3].map(() => closeRound(answered(10), "execute_tools"));
-    expect(nextRoundBudget(tally(three.slice(0, 2)), clock(1_000), LIMITS)).toBeNull();
-    expect(nextRoundBudget(tally(three), clock(1_000), LIMITS)).toBe("max_rounds");
+    expect(nextRoundLimit(tally(three.slice(0, 2)), clock(1_000), LIMITS)).toBeNull();
+    expect(nextRoundLimit(tally(three), clock(1_000), LIMITS)).toBe("max_rounds");
   });
 
   it("stops for calls, then tokens (the next prompt is at least the last round), then time for two rounds", () => {
     const calls = [closeRound(answered(10), "execute_tools", { toolCalls: 3 })];
-    expect(nextRoundBudget(tally(calls), clock(1_000), LIMITS)).toBe("max_tool_calls");
+    expect(nextRoundLimit(tally(calls), clock(1_000), LIMITS)).toBe("max_tool_calls");
     const tokens = [closeRound(answered(500), "execute_tools")];
-    expect(nextRoundBudget(tally(tokens), clock(1_000), LIMITS)).toBeNull();
+    expect(nextRoundLimit(tally(tokens), clock(1_000), LIMITS)).toBeNull();
     const more = [...tokens, closeRound(answered(260), "execute_tools")];
-    expect(nextRoundBudget(tally(more), clock(1_000), LIMITS)).toBe("token_budget");
+    expect(nextRoundLimit(tally(more), clock(1_000), LIMITS)).toBe("token_budget");
     const slow = [closeRound(answered(10, 400), "execute_tools")];
-    expect(nextRoundBudget(tally(slow), clock(800), LIMITS)).toBeNull();
-    expect(nextRoundBudget(tally(slow), clock(799), LIMITS)).toBe("review_timeout");
+    expect(nextRoundLimit(tally(slow), clock(800), LIMITS)).toBeNull();
+    expect(nextRoundLimit(tally(slow), clock(799), LIMITS)).toBe("review_timeout");
   });
 
   it("lets the repair round in when a round, its tokens and time for one round are left", () => {
     const asked = [closeRound(answered(400, 300), "request_repair")];
-    expect(repairRoundBudget(tally(asked), clock(300), LIMITS)).toBeNull();
-    expect(repairRoundBudget(tally(asked), clock(299), LIMITS)).toBe("review_timeout");
+    expect(repairRoundLimit(tally(asked), clock(300), LIMITS)).toBeNull();
+    expect(repairRoundLimit(tally(asked), clock(299), LIMITS)).toBe("review_timeout");
     const heavy = [closeRound(answered(600), "request_repair")];
-    expect(repairRoundBudget(tally(heavy), clock(1_000), LIMITS)).toBe("token_budget");
+    expect(repairRoundLimit(tally(heavy), clock(1_000), LIMITS)).toBe("token_budget");
     const all = [1, 2, 3, 4].map(() => closeRound(answered(1), "execute_tools"));
-    expect(repairRoundBudget(tally(all), clock(1_000), LIMITS)).toBe("max_rounds");
+    expect(repairRoundLimit(tally(all), clock(1_000), LIMITS)).toBe("max_rounds");
   });
 });

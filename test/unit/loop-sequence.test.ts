@@ -5,9 +5,9 @@
 import { describe, expect, it } from "@jest/globals";
 import type { LoopResult } from "../../src/llm/types.ts";
 import { runLoopSequence } from "../../src/pipeline/loop-sequence.ts";
-import type { LoopBudget } from "../../src/pipeline/pass-budget.ts";
+import type { LoopLimits } from "../../src/pipeline/pass-share.ts";
 
-const TOTAL: LoopBudget = { maxRounds: 8, maxToolCalls: 32, maxTokens: 90_000, timeoutMs: 300_000 };
+const TOTAL: LoopLimits = { maxRounds: 8, maxToolCalls: 32, maxTokens: 90_000, timeoutMs: 300_000 };
 
 function used(tokens: number, reason: LoopResult["termination_reason"] = "final_review"): LoopResult {
   return {

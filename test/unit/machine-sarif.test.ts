@@ -37,7 +37,7 @@ function planned(head: string, findings: Finding[], ledger: LedgerEntry[] = [], 
   const patch = `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`;
   const plan = planReview({
     findings,
-    files: [{ filename: "src/a b.ts", status: "added", patch }],
+    files: [{ filename: "src/a b.ts", patch }],
     headTexts: new Map([["src/a b.ts", head]]),
     minSeverity: "info",
     maxInline: 10,

@@ -9,7 +9,8 @@ import {
   type PermissionKey,
 } from "../../src/conversation/permission-cache.ts";
 
-const key = (over: Partial<PermissionKey> = {}): PermissionKey => ({
+const key = (over: Partial<Extract<PermissionKey, { forge: "github" }>> = {}): PermissionKey => ({
+  forge: "github",
   installationId: 1,
   owner: "octo",
   repo: "app",

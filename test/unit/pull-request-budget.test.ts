@@ -4,9 +4,9 @@
 // after the pull request's last review.
 
 import { describe, expect, it } from "@jest/globals";
-import type { BudgetSettings } from "../../src/config/budget-config.ts";
-import { BudgetSchema } from "../../src/config/budget-config.ts";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
+import type { SpendSettings } from "../../src/config/spend-config.ts";
+import { SpendSchema } from "../../src/config/spend-config.ts";
 import { capsOf, countersFor, PULL_REQUEST_COUNTER_MS } from "../../src/domain/budget.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import { createMemoryBudgetStore } from "../../src/jobs/memory-budget-store.ts";
@@ -17,13 +17,13 @@ const NOW = Date.UTC(2026, 11, 5, 13, 0);
 const spent = (input: number) => ({ ...NO_SPEND, rounds: 1, input_tokens: input, provider_dollars: null });
 
 function world(env: Record<string, string>) {
-  const settings: BudgetSettings = settingsOf(BudgetSchema, env);
+  const settings: SpendSettings = settingsOf(SpendSchema, env);
   const store = createMemoryBudgetStore({ stateDir: null, now: () => NOW });
   const forPull = (pullRequest: number) =>
     createReviewBudget({
       store,
       settings,
-      owner: { installationId: 7, repository: "octo/app", pullRequest },
+      owner: { account: "7", repository: "octo/app", pullRequest },
       maxTokens: 30_000,
       now: () => NOW,
     });
@@ -43,7 +43,7 @@ async function review(
 
 describe("a pull request's budget", () => {
   it("reads BUDGET_TOKENS_PER_PULL_REQUEST and BUDGET_DOLLARS_PER_PULL_REQUEST (dollars need prices)", () => {
-    const settings = settingsOf(BudgetSchema, {
+    const settings = settingsOf(SpendSchema, {
       BUDGET_TOKENS_PER_PULL_REQUEST: "80000",
       BUDGET_DOLLARS_PER_PULL_REQUEST: "0.5",
       REVIEW_PRICE_INPUT: "1",
@@ -92,13 +92,13 @@ describe("a pull request's budget", () => {
 
   it("keeps one counter per pull request, for 90 days after its last review", () => {
     const caps = capsOf("installation", { tokens_per_pull_request: 10 });
-    const [counter] = countersFor(caps, { installationId: 1, repository: "octo/app", pullRequest: 4 }, NOW);
+    const [counter] = countersFor(caps, { account: "1", repository: "octo/app", pullRequest: 4 }, NOW);
     expect(counter).toMatchObject({
       key: "pull_request:octo/app#4:tokens",
       resetsAt: NOW + PULL_REQUEST_COUNTER_MS,
     });
     expect(PULL_REQUEST_COUNTER_MS).toBe(90 * 24 * 3600 * 1000);
     // Without a pull request (nothing to count it for), the cap has no counter.
-    expect(countersFor(caps, { installationId: 1, repository: "octo/app" }, NOW)).toEqual([]);
+    expect(countersFor(caps, { account: "1", repository: "octo/app" }, NOW)).toEqual([]);
   });
 });

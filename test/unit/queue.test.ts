@@ -7,6 +7,7 @@ function request(over: Partial<ReviewRequest> = {}): ReviewRequest {
   return {
     deliveryId: `d-${Math.random()}`,
     trigger: "pull_request.synchronize",
+    forge: "github",
     installationId: 1,
     owner: "o",
     repo: "r",

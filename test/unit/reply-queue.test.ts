@@ -7,6 +7,7 @@ import { createReplyQueue } from "../../src/replies/reply-queue.ts";
 
 const request = (replyCommentId: number): ThreadReplyRequest => ({
   deliveryId: `d-${replyCommentId}`,
+  forge: "github",
   installationId: 1,
   owner: "acme",
   repo: "widgets",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
+import type { ChangedFile } from "../../src/domain/changed-file.ts";
 import type { Finding } from "../../src/domain/finding.ts";
-import { anchorFinding, type ChangedFile, planReview } from "../../src/review/anchor.ts";
+import { anchorFinding, planReview } from "../../src/review/anchor.ts";
 import { extractFingerprints, fingerprintFinding } from "../../src/review/fingerprint.ts";
 
 const repository = { owner: "acme", repo: "widgets", host: "github.com" };
@@ -32,7 +33,17 @@ const HEAD = [
   "eleven",
   "twelve",
 ].join("\n");
-const FILE: ChangedFile = { filename: "src/a.ts", status: "modified", patch: PATCH };
+/** A changed file as a host lists it; the counts do not matter to anchoring. */
+const changed = (filename: string, patch: string | null, more: Partial<ChangedFile> = {}): ChangedFile => ({
+  filename,
+  status: "modified",
+  previousFilename: null,
+  patch,
+  additions: 0,
+  deletions: 0,
+  ...more,
+});
+const FILE = changed("src/a.ts", PATCH);
 
 function finding(over: Partial<Finding> = {}): Finding {
   return {
@@ -81,19 +92,19 @@ describe("anchorFinding", () => {
     [
       "a binary or oversized file (no patch)",
       {},
-      { filename: "src/a.ts", status: "modified" },
+      changed("src/a.ts", null),
       { kind: "outside", reason: "no_patch" },
     ],
     [
       "a pure rename (empty patch)",
       {},
-      { filename: "src/a.ts", status: "renamed", patch: "", previous_filename: "old.ts" },
+      changed("src/a.ts", "", { status: "renamed", previousFilename: "old.ts" }),
       { kind: "outside", reason: "no_patch" },
     ],
     [
       "a malformed patch",
       {},
-      { filename: "src/a.ts", status: "modified", patch: "garbage" },
+      changed("src/a.ts", "garbage"),
       { kind: "outside", reason: "line_not_in_diff" },
     ],
     [
@@ -109,12 +120,10 @@ describe("anchorFinding", () => {
   });
 
   it("uses the renamed file's new name", () => {
-    const renamed = {
-      filename: "src/new.ts",
+    const renamed = changed("src/new.ts", "@@ -1 +1 @@\n-a\n+b", {
       status: "renamed",
-      previous_filename: "src/old.ts",
-      patch: "@@ -1 +1 @@\n-a\n+b",
-    };
+      previousFilename: "src/old.ts",
+    });
     expect(anchorFinding(finding({ path: "src/new.ts", line: 1 }), renamed)).toMatchObject({
       kind: "inline",
       path: "src/new.ts",
@@ -132,7 +141,7 @@ describe("anchorFinding", () => {
 
 describe("planReview", () => {
   const base = {
-    files: [FILE, { filename: "bin.png", status: "added" }],
+    files: [FILE, changed("bin.png", null, { status: "added" })],
     headTexts: new Map([["src/a.ts", HEAD]]),
     minSeverity: "low" as const,
     maxInline: 10,
@@ -191,11 +200,7 @@ describe("planReview", () => {
     const first = planReview({ ...base, findings: [finding({ line: 3 })] });
     const posted = extractFingerprints(first.inline[0]!.body);
     // Two lines were inserted above: the same code is now line 5 of a new patch.
-    const moved: ChangedFile = {
-      filename: "src/a.ts",
-      status: "modified",
-      patch: "@@ -1,3 +1,5 @@\n+n1\n+n2\n one\n two\n three",
-    };
+    const moved = changed("src/a.ts", "@@ -1,3 +1,5 @@\n+n1\n+n2\n one\n two\n three");
     const second = planReview({
       ...base,
       files: [moved],

@@ -4,16 +4,16 @@
 // reservation.
 
 import { describe, expect, it } from "@jest/globals";
-import type { BudgetSettings } from "../../src/config/budget-config.ts";
 import { defaultRepoConfig } from "../../src/config/repo-config-schema.ts";
+import type { SpendSettings } from "../../src/config/spend-config.ts";
 import { countersFor } from "../../src/domain/budget.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import { createMemoryBudgetStore } from "../../src/jobs/memory-budget-store.ts";
 import { createReviewBudget } from "../../src/jobs/review-budget.ts";
 
 const NOW = Date.UTC(2026, 11, 5, 13, 0);
-const owner = { installationId: 7, repository: "octo/app" };
-const settings = (over: Partial<BudgetSettings> = {}): BudgetSettings => ({
+const owner = { account: "7", repository: "octo/app" };
+const settings = (over: Partial<SpendSettings> = {}): SpendSettings => ({
   caps: [{ scope: "installation", unit: "tokens", period: "day", limit: 100_000 }],
   prices: null,
   hardFactor: 1.5,
@@ -27,7 +27,7 @@ const spent = (input: number, output = 0) => ({
   provider_dollars: null,
 });
 
-function budget(over: Partial<BudgetSettings> = {}) {
+function budget(over: Partial<SpendSettings> = {}) {
   const store = createMemoryBudgetStore({ stateDir: null, now: () => NOW });
   return {
     store,
@@ -134,7 +134,7 @@ describe("a repository's share of the installation's caps (BUDGET_REPOSITORY_SHA
     createReviewBudget({
       store,
       settings: settings(share === undefined ? {} : { repositoryShare: share }),
-      owner: { installationId: 7, repository },
+      owner: { account: "7", repository },
       maxTokens: 60_000,
       now: () => NOW,
     });

@@ -10,7 +10,7 @@ import { addSpend, NO_SPEND } from "../../src/domain/spend.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 import { coverageOf } from "../../src/pipeline/coverage.ts";
 import { mergePasses } from "../../src/pipeline/merge-passes.ts";
-import { passShare, passTokensNeeded } from "../../src/pipeline/pass-budget.ts";
+import { passShare, passTokensNeeded } from "../../src/pipeline/pass-share.ts";
 import { coverageTitle, renderCoverage } from "../../src/report/coverage-output.ts";
 import { serializeBlocks } from "../../src/review/markdown-serialize.ts";
 

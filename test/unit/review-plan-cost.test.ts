@@ -33,7 +33,7 @@ function finding(i: number): Finding {
 function plan(findings: readonly Finding[]) {
   return planReview({
     findings,
-    files: [{ filename: "src/big.ts", status: "added", patch: PATCH }],
+    files: [{ filename: "src/big.ts", patch: PATCH }],
     headTexts: new Map([["src/big.ts", HEAD]]),
     minSeverity: "low",
     maxInline: 50,

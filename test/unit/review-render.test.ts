@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
+import type { ChangedFile } from "../../src/domain/changed-file.ts";
 import type { FinalReview, Finding } from "../../src/domain/finding.ts";
 import type { ForgeWords } from "../../src/domain/forge-words.ts";
 import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
 import { gitLabWords } from "../../src/forges/gitlab/words.ts";
-import { type ChangedFile, planReview } from "../../src/review/anchor.ts";
+import { planReview } from "../../src/review/anchor.ts";
 import { extractFingerprints } from "../../src/review/fingerprint.ts";
 import type { InlineAnchor } from "../../src/review/plan-types.ts";
 import {
@@ -118,7 +119,15 @@ describe("review marker", () => {
 
 describe("renderReviewBody", () => {
   const PATCH = "@@ -1,2 +1,3 @@\n one\n+two\n three";
-  const files: ChangedFile[] = [{ filename: "a.ts", status: "modified", patch: PATCH }];
+  const file = (filename: string, patch: string | null): ChangedFile => ({
+    filename,
+    status: "modified",
+    previousFilename: null,
+    patch,
+    additions: 0,
+    deletions: 0,
+  });
+  const files: ChangedFile[] = [file("a.ts", PATCH)];
   const findings = [
     finding({ title: "inline one", line: 2 }),
     finding({ title: "far away", line: 40, end_line: 42 }),
@@ -195,7 +204,7 @@ describe("renderReviewBody", () => {
       finding({ title: "untouched", path: "b.ts", line: 3 }),
       finding({ title: "binary", path: "logo.png", line: 1 }),
     ];
-    const withBinary: ChangedFile[] = [...files, { filename: "logo.png", status: "modified" }];
+    const withBinary: ChangedFile[] = [...files, file("logo.png", null)];
     const plan = planReview({ ...base, files: withBinary, findings: elsewhere, alreadyPosted: new Set() });
     const render = (words: ForgeWords) =>
       renderReviewBody({ review, plan, headSha: SHA, checkRunId: 9, repository, words, allInBody: true });

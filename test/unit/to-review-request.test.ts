@@ -22,6 +22,7 @@ describe("toReviewRequest: pull_request", () => {
           {
             deliveryId: "delivery-1",
             trigger: `pull_request.${action}`,
+            forge: "github",
             installationId: 1,
             owner: "Codertocat",
             repo: "Hello-World",

@@ -3,13 +3,13 @@
 // run's list of held-back findings judged by real GFM parsers (micromark, cmark-gfm).
 
 import { describe, expect, it } from "@jest/globals";
-import { DEFAULT_REPLY_BUDGET } from "../../src/config/reply-limits.ts";
+import { DEFAULT_REPLY_LIMITS } from "../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS } from "../../src/config/review-limits.ts";
 import type { Finding } from "../../src/domain/finding.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 import { verdictAnswer } from "../../src/llm/verify-loop.ts";
-import { verifyBudget } from "../../src/pipeline/verify-budget.ts";
+import { verifyLimits } from "../../src/pipeline/verify-limits.ts";
 import { serializeBlocks } from "../../src/review/markdown-serialize.ts";
 import { quotesInHead } from "../../src/review/refutation-quote.ts";
 import { renderVerification } from "../../src/review/render-verification.ts";
@@ -22,13 +22,13 @@ describe("one verification's budget", () => {
   const limits = DEFAULT_REVIEW_LIMITS;
 
   it("is a thread reply's default budget while the review has more tokens and time left", () => {
-    expect(verifyBudget(limits, { tokens: 400_000, ms: limits.timeoutMs })).toEqual({
-      ...DEFAULT_REPLY_BUDGET,
+    expect(verifyLimits(limits, { tokens: 400_000, ms: limits.timeoutMs })).toEqual({
+      ...DEFAULT_REPLY_LIMITS,
     });
   });
 
   it("is a loop of its own: rounds and tool calls within the review's per-loop bounds, not what its loop used", () => {
-    expect(verifyBudget({ ...limits, maxRounds: 3, maxToolCalls: 2 }, { tokens: 10_000, ms: 10 })).toEqual({
+    expect(verifyLimits({ ...limits, maxRounds: 3, maxToolCalls: 2 }, { tokens: 10_000, ms: 10 })).toEqual({
       maxRounds: 3,
       maxToolCalls: 2,
       maxTokens: 10_000,
@@ -42,7 +42,7 @@ describe("one verification's budget", () => {
     ["no time", { tokens: 1_000, ms: 0 }, limits],
     ["a loop too short to read and answer", { tokens: 1_000, ms: 1_000 }, { ...limits, maxRounds: 1 }],
   ] as const)("is none with %s", (_what, left, bounds) => {
-    expect(verifyBudget(bounds, left)).toBeNull();
+    expect(verifyLimits(bounds, left)).toBeNull();
   });
 });
 

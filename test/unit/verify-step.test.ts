@@ -118,7 +118,7 @@ describe("the verification step", () => {
     expect(widest).toBe(4);
     expect(asked).toHaveLength(10);
     // Four in flight share what is left: none may be promised more than its part.
-    expect(asked.slice(0, 4).map((a) => a.budget.maxTokens)).toEqual([10_000, 10_000, 10_000, 10_000]);
+    expect(asked.slice(0, 4).map((a) => a.limits.maxTokens)).toEqual([10_000, 10_000, 10_000, 10_000]);
   });
 
   it("holds back a proven refutation below high severity, and counts evidence that quotes no code", async () => {

@@ -4,8 +4,8 @@
 // GitHub would reject for its size.
 
 import { cutCodePoints } from "../../domain/text.ts";
-import { type CheckRunEnding, REPORT_TEXT_LIMIT } from "../../jobs/ending.ts";
-import type { CheckRunOutput } from "../../report/review-report.ts";
+import { REPORT_TEXT_LIMIT } from "../../jobs/ending.ts";
+import type { CheckConclusion, CheckRunOutput } from "../../report/review-report.ts";
 import { cutAtBlockBoundary } from "../../review/markdown-cut.ts";
 import { stripInvisible } from "../../review/markdown-text.ts";
 import { formatExternalId } from "./external-id.ts";
@@ -95,9 +95,10 @@ export async function updateCheckRunProgress(
   });
 }
 
-export type { CheckRunEnding } from "../../jobs/ending.ts";
-
-export interface CompleteCheckRunInput extends RepoRef, CheckRunEnding {
+/** How a check run ends: its conclusion and output (a job's ending, jobs/ending.ts, carries them). */
+export interface CompleteCheckRunInput extends RepoRef {
+  readonly conclusion: CheckConclusion;
+  readonly output: CheckRunOutput;
   readonly checkRunId: number;
   readonly completedAt: Date;
 }

@@ -9,6 +9,7 @@
 import { setTimeout as wait } from "node:timers/promises";
 import type { Probot } from "probot";
 import { createPermissionCache } from "../../conversation/permission-cache.ts";
+import type { ForgeTag, GitHubTag } from "../../domain/review-request.ts";
 import type { Forge, ForgeContext, ServedForge } from "../../forge/forge.ts";
 import { errorDetail } from "../../log/error-detail.ts";
 import type { WorkspaceHandle } from "../../workspace/types.ts";
@@ -73,10 +74,12 @@ export const GITHUB_FORGE: Forge<GitHubSetup> = {
     registerHandlers(setup, context, botLogin);
     const host = { gitBaseUrl: config.gitBaseUrl, gitHost: config.gitHost, botLogin };
     return {
-      review: async (job, _signal, onCheckRun) =>
-        gitHubReview({
+      review: async (job, _signal, onCheckRun) => {
+        const request = onGitHub(job.request);
+        return gitHubReview({
           job,
-          octokit: await installation(job.request.installationId),
+          request,
+          octokit: await installation(request.installationId),
           host: { ...host, fetchWorkspace: ports.fetchWorkspace },
           reviewTimeoutMs: ports.reviewTimeoutMs,
           sleep: context.sleep,
@@ -84,8 +87,10 @@ export const GITHUB_FORGE: Forge<GitHubSetup> = {
           checkRuns,
           organisationConfigs,
           ...(onCheckRun ? { onCheckRun } : {}),
-        }),
-      reply: async (request) => {
+        });
+      },
+      reply: async (asked) => {
+        const request = onGitHub(asked);
         const octokit = await installation(request.installationId);
         return (started) => ({
           host: gitHubHost({
@@ -104,15 +109,10 @@ export const GITHUB_FORGE: Forge<GitHubSetup> = {
               deadline: started + ports.replyTimeoutMs,
             },
           }),
-          // A reply is the pull request's spend too: its cap counts it.
-          owner: {
-            installationId: request.installationId,
-            repository: `${request.owner}/${request.repo}`.toLowerCase(),
-            pullRequest: request.pullNumber,
-          },
         });
       },
-      announce: async (request) => {
+      announce: async (asked) => {
+        const request = onGitHub(asked);
         const octokit = await installation(request.installationId).catch(() => null);
         if (octokit === null) return null;
         // The queued run is a courtesy (the job opens one if there is none): a short retry, not the
@@ -120,8 +120,10 @@ export const GITHUB_FORGE: Forge<GitHubSetup> = {
         retryWithin(octokit, Date.now() + ANNOUNCE_RETRY_MS);
         return await checkRuns.announce(octokit, request, request.headSha);
       },
-      cancel: async (request, checkRunId, reason) =>
-        checkRuns.cancel(await installation(request.installationId), request, checkRunId, reason),
+      cancel: async (asked, checkRunId, reason) => {
+        const request = onGitHub(asked);
+        await checkRuns.cancel(await installation(request.installationId), request, checkRunId, reason);
+      },
       routes: [],
       recovery,
       close: () => {},
@@ -166,6 +168,12 @@ function registerHandlers<W extends WorkspaceHandle>(
     const failure = deliveryFailure(error);
     metrics.webhookDelivery(failure.event, failure.outcome);
   });
+}
+
+/** The registry gives GitHub only its own requests: this says so to the types. */
+function onGitHub<R extends ForgeTag>(request: R): R & GitHubTag {
+  if (request.forge !== "github") throw new Error(`a ${request.forge} job given to GitHub`);
+  return request as R & GitHubTag;
 }
 
 function botLoginOf(app: Probot, given: string | undefined): () => Promise<string> {

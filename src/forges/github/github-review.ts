@@ -6,6 +6,7 @@
 
 import type { ConfigFile } from "../../config/config-file-read.ts";
 import { slugOf } from "../../conversation/command.ts";
+import type { GitHubAppReview } from "../../domain/review-request.ts";
 import type { ForgeReview, ReviewReporter } from "../../forge/run-review.ts";
 import type { KnownRun, ReviewJob } from "../../jobs/review-job.ts";
 import type { WorkspaceHandle } from "../../workspace/types.ts";
@@ -19,6 +20,8 @@ import { GITHUB_WORDS } from "./words.ts";
 
 export interface GitHubReviewOptions<W extends WorkspaceHandle> {
   readonly job: ReviewJob;
+  /** The job's request, delivered to one installation of the App. */
+  readonly request: GitHubAppReview;
   readonly octokit: GitHubClient;
   readonly host: Omit<GitHubHostOptions<W>, "request" | "octokit" | "retry" | "organisationConfig">;
   /** The review's time: Octokit's retries end with it; the check run's completion gets a minute more. */
@@ -33,8 +36,7 @@ export interface GitHubReviewOptions<W extends WorkspaceHandle> {
 }
 
 export function gitHubReview<W extends WorkspaceHandle>(options: GitHubReviewOptions<W>): ForgeReview<W> {
-  const { job, octokit, now } = options;
-  const { request } = job;
+  const { octokit, now, request } = options;
   const startedAt = now();
   const deadline = startedAt + options.reviewTimeoutMs + 60_000;
   // Octokit's own retries (and their waits) end with the review's time; completing the check run
@@ -56,11 +58,6 @@ export function gitHubReview<W extends WorkspaceHandle>(options: GitHubReviewOpt
   return {
     host,
     words: GITHUB_WORDS,
-    owner: {
-      installationId: request.installationId,
-      repository: `${request.owner}/${request.repo}`.toLowerCase(),
-      pullRequest: request.pullNumber,
-    },
     mention: async () => slugOf(await options.host.botLogin()),
     reporter: checkRunReporter(options, deadline),
   };
@@ -71,7 +68,7 @@ function checkRunReporter<W extends WorkspaceHandle>(
   options: GitHubReviewOptions<W>,
   deadline: number,
 ): ReviewReporter {
-  const { request } = options.job;
+  const { request } = options;
   let earlier = options.job.checkRun;
   let open: OpenCheckRun | null = null;
   let asked = false;

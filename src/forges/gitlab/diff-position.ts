@@ -6,7 +6,7 @@
 
 import { createHash } from "node:crypto";
 import type { HostComment } from "../../host/pull-request-host.ts";
-import { hunkHeader } from "../../review/patch-hunks.ts";
+import { walkPatch } from "../../review/patch-hunks.ts";
 import type { DiffRefs } from "./merge-request.ts";
 
 interface LineAt {
@@ -36,22 +36,18 @@ interface RangeEnd {
   readonly new_line: number;
 }
 
-/** Each head line of the patch (added or context) with the old line GitLab counts beside it. */
+/**
+ * Each head line of the patch (added or context) with the old line GitLab counts beside it; none
+ * for a malformed patch, whose lines the anchoring refused too.
+ */
 export function headLines(patch: string): Map<number, LineAt> {
   const lines = new Map<number, LineAt>();
-  let oldLine = 0;
-  let newLine = 0;
-  for (const raw of patch.split("\n")) {
-    const header = hunkHeader(raw);
-    if (header !== null) {
-      oldLine = header.oldStart;
-      newLine = header.newStart;
-    } else if (newLine === 0 || raw.startsWith("\\")) {
-    } else if (raw.startsWith("+")) lines.set(newLine++, { old: oldLine, added: true });
-    else if (raw.startsWith("-")) oldLine++;
-    else lines.set(newLine++, { old: oldLine++, added: false });
-  }
-  return lines;
+  const wellFormed = walkPatch(patch, {
+    line(kind, old, head) {
+      if (kind !== "-") lines.set(head, { old, added: kind === "+" });
+    },
+  });
+  return wellFormed ? lines : new Map();
 }
 
 /** The position of a comment, or null when a line of it is outside the patch. */

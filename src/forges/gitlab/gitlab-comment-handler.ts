@@ -43,9 +43,8 @@ export function createGitLabCommentHandler(options: GitLabCommentHandlerOptions)
       const cached = {
         ...api,
         canWrite: (login: string) =>
-          options.permissions.canWrite(
-            { installationId: 0, owner: `gitlab:${event.owner}`, repo: event.repo, login },
-            () => api.canWrite(login),
+          options.permissions.canWrite({ forge: "gitlab", owner: event.owner, repo: event.repo, login }, () =>
+            api.canWrite(login),
           ),
       };
       const outcome = await handleComment({

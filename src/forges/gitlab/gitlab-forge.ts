@@ -65,18 +65,12 @@ export const GITLAB_FORGE: Forge<GitLabSetup> = {
             },
           }),
           // A reply names no head: the host reads the merge request as it is now.
-          target: { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber, headSha: "" },
+          target: { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber },
           url,
           token,
           fetchWorkspace: ports.fetchWorkspace,
           self,
         }),
-        // The same owner as the project's reviews (gitlab-review.ts).
-        owner: {
-          installationId: 0,
-          repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase(),
-          pullRequest: request.pullNumber,
-        },
       }),
       routes: [hook.handle],
       recovery: Promise.resolve(),

@@ -5,7 +5,14 @@
 // defensively: a field GitLab left out is a clear skip, never a crash. The delivery's identity is
 // gitlab-delivery-key.ts's name of the event, so a second delivery of it is recognised.
 
-import type { MappedEvent, ReviewRequest, SkippedEvent, SkipReason } from "../../domain/review-request.ts";
+import type {
+  AskedReview,
+  GitLabTag,
+  MappedEvent,
+  ReviewRequest,
+  SkippedEvent,
+  SkipReason,
+} from "../../domain/review-request.ts";
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | null => (typeof v === "object" && v !== null ? (v as Json) : null);
@@ -44,14 +51,13 @@ export function gitLabReviewRequest(delivery: GitLabDelivery): MappedEvent {
       `An update of !${iid} with no new commits and no draft change is not reviewed.`,
     );
   const slash = path.lastIndexOf("/");
-  const request: ReviewRequest = {
+  const request: AskedReview & GitLabTag = {
     owner: path.slice(0, slash),
     repo: path.slice(slash + 1),
     pullNumber: iid,
     headSha: head,
     deliveryId: delivery.deliveryId,
     trigger,
-    installationId: 0,
     rerun: false,
     // The host reads the merge request itself: the author's membership is not in the event.
     pullRequest: null,

@@ -7,7 +7,8 @@
 // System notes, notes on issues, commits and snippets, and edits are skipped; a field GitLab left
 // out is a clear skip, never a crash.
 
-import type { CommentEvent, CommentSkip } from "../../replies/comment-event.ts";
+import type { GitLabTag } from "../../domain/review-request.ts";
+import type { CommentSkip, PullRequestComment } from "../../replies/comment-event.ts";
 import { GITLAB_NOTE_EVENTS } from "./gitlab-delivery-key.ts";
 
 type Json = Record<string, unknown>;
@@ -21,7 +22,7 @@ const skip = (message: string): CommentSkip => ({ kind: "skip", message });
 const BOT_USERNAME = /^(project|group)_\d+_bot/;
 
 /** The comment, and the discussion it is in (every GitLab note has one). */
-export type GitLabNote = CommentEvent & { readonly discussionId: string };
+export type GitLabNote = PullRequestComment & GitLabTag & { readonly discussionId: string };
 
 export function gitLabNoteEvent(input: {
   readonly event: string;
@@ -69,7 +70,6 @@ export function gitLabNoteEvent(input: {
       authorAssociation: null,
     },
     inReplyTo: threaded ? id : null,
-    installationId: 0,
     forge: "gitlab",
     pullAuthor: byAuthor ? login : null,
     discussionId,

@@ -77,12 +77,6 @@ export async function gitLabReview<W extends WorkspaceHandle>(
   return {
     host,
     words,
-    // GitLab has no installations: one owner for the instance, each project apart from GitHub's.
-    owner: {
-      installationId: 0,
-      repository: `gitlab:${request.owner}/${request.repo}`.toLowerCase(),
-      pullRequest: request.pullNumber,
-    },
     reporter: statusReporter(options, { api, host, startedAt, commitStatus }),
   };
 }

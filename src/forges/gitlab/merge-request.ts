@@ -3,13 +3,13 @@
 // membership of the project as the association the author policy reads, and its state.
 
 import type { PullRequest } from "../../domain/pull-request.ts";
-import type { ReviewTarget } from "../../domain/review-request.ts";
+import type { PullRequestRef } from "../../domain/review-request.ts";
 import { type GitLabApi, gitLabStatus, projectId } from "./gitlab-api.ts";
 
 /** A merge request: owner is the project's namespace path (a group may nest), repo its path. */
-export type GitLabTarget = ReviewTarget;
+export type GitLabTarget = PullRequestRef;
 
-export function projectPath(target: Pick<ReviewTarget, "owner" | "repo">): string {
+export function projectPath(target: Pick<PullRequestRef, "owner" | "repo">): string {
   return `${target.owner}/${target.repo}`;
 }
 

@@ -5,17 +5,18 @@
 
 import { cancelledOutput } from "../../../jobs/ending-texts.ts";
 import { errorDetail } from "../../../log/error-detail.ts";
+import type { Logger } from "../../../log/job-logger.ts";
 import { completeCheckRun } from "../check-run.ts";
 import { type GitHubClient, httpStatus } from "../octokit.ts";
 import { GITHUB_WORDS } from "../words.ts";
-import type { JournalLogger, OpenRunsJournal } from "./open-runs-journal.ts";
+import type { OpenRunsJournal } from "./open-runs-journal.ts";
 
 const GONE = new Set([401, 403, 404, 410, 422]);
 
 export async function completeLeftOpenRuns(options: {
   readonly journal: OpenRunsJournal;
   readonly auth: (installationId: number) => Promise<GitHubClient>;
-  readonly log: JournalLogger;
+  readonly log: Pick<Logger, "warn">;
   readonly now?: () => number;
 }): Promise<void> {
   const now = options.now ?? Date.now;

@@ -6,7 +6,7 @@
 import type { Context } from "probot";
 import { createPermissionCache, type PermissionCache } from "../../../conversation/permission-cache.ts";
 import { redactSecrets } from "../../../domain/redact.ts";
-import type { ReviewRequest } from "../../../domain/review-request.ts";
+import { forgeTagOf, type ReviewRequest } from "../../../domain/review-request.ts";
 import { QueueUnavailableError } from "../../../jobs/queue-unavailable.ts";
 import { errorDetail } from "../../../log/error-detail.ts";
 import { handleComment, type ThreadReplyRequest } from "../../../replies/handle-comment.ts";
@@ -40,9 +40,8 @@ export function createCommentHandler(options: CommentHandlerOptions) {
     const api = {
       ...github,
       canWrite: (login: string) =>
-        permissions.canWrite(
-          { installationId: event.installationId, owner: event.owner, repo: event.repo, login },
-          () => github.canWrite(login),
+        permissions.canWrite({ ...forgeTagOf(event), owner: event.owner, repo: event.repo, login }, () =>
+          github.canWrite(login),
         ),
     };
     try {

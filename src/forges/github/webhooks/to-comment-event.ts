@@ -23,7 +23,7 @@ export function toCommentEvent(input: CommentInput): CommentEvent | CommentSkip 
   if (comment.kind === "skip") return comment;
   const installationId = num(obj(obj(input.payload)?.installation)?.id);
   if (installationId === null) return skip("The event carries no installation id.");
-  return { ...comment, installationId };
+  return { ...comment, forge: "github", installationId };
 }
 
 export function toPullRequestComment(input: CommentInput): PullRequestComment | CommentSkip {

@@ -43,6 +43,7 @@ function skip(reason: SkipReason, message: string): SkippedEvent {
 }
 
 interface Repository {
+  readonly forge: "github";
   readonly owner: string;
   readonly repo: string;
 }
@@ -56,7 +57,7 @@ function repositoryOf(payload: Json): Repository | SkippedEvent {
   const owner = str(obj(repository?.owner)?.login);
   const repo = str(repository?.name);
   if (owner === null || repo === null) return skip("unsupported_event", "The event names no repository.");
-  return { owner, repo };
+  return { forge: "github", owner, repo };
 }
 
 function common(payload: Json): Common | SkippedEvent {

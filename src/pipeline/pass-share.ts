@@ -7,12 +7,12 @@
 // A loop that needs more than its equal share to read its diff and answer may take it from what is
 // left; one that cannot be paid for at all is not started. loop-sequence.ts runs loops by this
 // rule. Verification splits the same tokens and time by the same equal share, but over the checks
-// in flight at once rather than the loops still to run (verify-budget.ts says why).
+// in flight at once rather than the loops still to run (verify-limits.ts says why).
 
 import type { ReviewLimits } from "../config/review-limits.ts";
 import type { LoopResult } from "../llm/types.ts";
 
-export type LoopBudget = Pick<ReviewLimits, "maxRounds" | "maxToolCalls" | "maxTokens" | "timeoutMs">;
+export type LoopLimits = Pick<ReviewLimits, "maxRounds" | "maxToolCalls" | "maxTokens" | "timeoutMs">;
 
 export interface PassUse {
   readonly tokens: number;
@@ -24,11 +24,11 @@ export interface PassUse {
  * the loop must spend at least to read what it is shown and answer (passTokensNeeded).
  */
 export function passShare(
-  total: LoopBudget,
+  total: LoopLimits,
   used: PassUse,
   passesLeft: number,
   needTokens = 1,
-): LoopBudget | null {
+): LoopLimits | null {
   const tokensLeft = total.maxTokens - used.tokens;
   const msLeft = total.timeoutMs - used.elapsedMs;
   const share = (left: number) => equalShare(left, passesLeft);
@@ -67,7 +67,7 @@ export function usedBy(ran: readonly LoopResult[], elapsedMs: number): PassUse {
 }
 
 /** The review's budget within what the installation's budget granted (null: no grant, no cap). */
-export function withinGrant<B extends LoopBudget>(limits: B, grantedTokens: number | null): B {
+export function withinGrant<B extends LoopLimits>(limits: B, grantedTokens: number | null): B {
   return grantedTokens === null
     ? limits
     : { ...limits, maxTokens: Math.min(limits.maxTokens, grantedTokens) };

@@ -1,13 +1,13 @@
-// The loop's budget rules, as pure predicates over its recorded rounds (loop-rounds.ts) and the
-// clock: what is left of each budget, and which budget the next round would break, predicted
+// The loop's limits, as pure predicates over its recorded rounds (loop-rounds.ts) and the
+// clock: what is left of each limit, and which limit the next round would break, predicted
 // before it is sent, so that the loop can spend that round asking for the final answer instead of
 // throwing the work away.
 
 import type { ReviewLimits } from "../config/review-limits.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
-import type { BudgetStop, RoundsTally } from "./loop-rounds.ts";
+import type { LimitStop, RoundsTally } from "./loop-rounds.ts";
 
-export type { BudgetStop } from "./loop-rounds.ts";
+export type { LimitStop } from "./loop-rounds.ts";
 
 export interface LoopClock {
   readonly now: number;
@@ -21,12 +21,8 @@ export const tokensLeft = (done: RoundsTally, limits: ReviewLimits): number =>
   limits.maxTokens - done.usage.total_tokens;
 export const timeLeft = (clock: LoopClock): number => clock.deadline - clock.now;
 
-/** Which budget makes the next round the final-answer round, or null when a normal round fits. */
-export function nextRoundBudget(
-  done: RoundsTally,
-  clock: LoopClock,
-  limits: ReviewLimits,
-): BudgetStop | null {
+/** Which limit makes the next round the final-answer round, or null when a normal round fits. */
+export function nextRoundLimit(done: RoundsTally, clock: LoopClock, limits: ReviewLimits): LimitStop | null {
   // The last allowed round is itself the final-answer round: a review never sends more than
   // maxRounds requests.
   if (roundsLeft(done, limits) <= 1) return "max_rounds";
@@ -38,18 +34,18 @@ export function nextRoundBudget(
 }
 
 /** Whether the one repair round still fits: a round left, its tokens, and time for one round. */
-export function repairRoundBudget(
+export function repairRoundLimit(
   done: RoundsTally,
   clock: LoopClock,
   limits: ReviewLimits,
-): BudgetStop | null {
+): LimitStop | null {
   if (roundsLeft(done, limits) <= 0) return "max_rounds";
   if (tokensLeft(done, limits) < done.lastRoundTokens) return "token_budget";
   if (timeLeft(clock) < done.longestRoundMs) return "review_timeout";
   return null;
 }
 
-export function budgetReason(stop: BudgetStop): TerminationReason {
+export function limitReason(stop: LimitStop): TerminationReason {
   return stop === "tool_content" ? "invalid_model_response" : stop;
 }
 

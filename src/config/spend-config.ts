@@ -31,7 +31,7 @@ const price = (name: string) =>
 export const DEFAULT_HARD_FACTOR = 1.5;
 const PRICES_NEEDED = "set REVIEW_PRICE_INPUT and REVIEW_PRICE_OUTPUT (dollars per million tokens)";
 
-export const BudgetSchema = v.pipe(
+export const SpendSchema = v.pipe(
   v.object({
     BUDGET_TOKENS_PER_DAY: tokens("BUDGET_TOKENS_PER_DAY"),
     BUDGET_TOKENS_PER_MONTH: tokens("BUDGET_TOKENS_PER_MONTH"),
@@ -72,7 +72,7 @@ export const BudgetSchema = v.pipe(
         addIssue({ message: `${name} counts dollars, which needs prices: ${PRICES_NEEDED}` });
     }
   }),
-  v.transform((e): BudgetSettings => {
+  v.transform((e): SpendSettings => {
     const prices: Prices | null =
       e.REVIEW_PRICE_INPUT === undefined || e.REVIEW_PRICE_OUTPUT === undefined
         ? null
@@ -99,7 +99,7 @@ export const BudgetSchema = v.pipe(
   }),
 );
 
-export interface BudgetSettings {
+export interface SpendSettings {
   /** The installation's caps, and each pull request's (scope `pull_request`); empty when none is set. */
   readonly caps: readonly BudgetCap[];
   readonly prices: Prices | null;

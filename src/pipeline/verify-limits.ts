@@ -7,13 +7,13 @@
 // Unlike passes and finders (loop-sequence.ts), which run one after another and split what is
 // left among the loops still to run, verifications run VERIFY_CONCURRENCY at a time: a check's
 // share is what is left, less what the checks in flight were promised, split equally over the
-// lanes still free (equalShare, pass-budget.ts), and its time is what is left of the review's
+// lanes still free (equalShare, pass-share.ts), and its time is what is left of the review's
 // deadline, since checks side by side spend the same wall time. Nor may a check take more than its
 // share: a verification is capped by a thread reply's budget instead.
 
-import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
+import { DEFAULT_REPLY_LIMITS } from "../config/reply-limits.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
-import type { LoopBudget } from "./pass-budget.ts";
+import type { LoopLimits } from "./pass-share.ts";
 
 /** One round to read the code and one for the verdict: less cannot check anything. */
 const MIN_ROUNDS = 2;
@@ -26,14 +26,14 @@ export interface SharedLeft {
   readonly ms: number;
 }
 
-export function verifyBudget(limits: ReviewLimits, left: SharedLeft): LoopBudget | null {
-  const maxRounds = Math.min(DEFAULT_REPLY_BUDGET.maxRounds, limits.maxRounds);
-  const maxToolCalls = Math.min(DEFAULT_REPLY_BUDGET.maxToolCalls, limits.maxToolCalls);
+export function verifyLimits(limits: ReviewLimits, left: SharedLeft): LoopLimits | null {
+  const maxRounds = Math.min(DEFAULT_REPLY_LIMITS.maxRounds, limits.maxRounds);
+  const maxToolCalls = Math.min(DEFAULT_REPLY_LIMITS.maxToolCalls, limits.maxToolCalls);
   if (maxRounds < MIN_ROUNDS || left.tokens < MIN_VERIFY_TOKENS || left.ms < 1) return null;
   return {
     maxRounds,
     maxToolCalls,
-    maxTokens: Math.min(DEFAULT_REPLY_BUDGET.maxTokens, left.tokens),
-    timeoutMs: Math.min(DEFAULT_REPLY_BUDGET.timeoutMs, left.ms),
+    maxTokens: Math.min(DEFAULT_REPLY_LIMITS.maxTokens, left.tokens),
+    timeoutMs: Math.min(DEFAULT_REPLY_LIMITS.timeoutMs, left.ms),
   };
 }
