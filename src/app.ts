@@ -159,7 +159,7 @@ function startRuntime<W extends WorkspaceHandle>(
     if (job.request.forge === "gitlab") return gitlab(job, signal);
     return runReview({
       ...{ job, signal, ports, config, log: app.log, botLogin, sleep, checkRuns, onEnded: reviewEnded },
-      ...{ ...budget, organisationConfigs: organisationConfigsFor(config, options.now) },
+      ...{ ...budget, organisationConfigs: organisationConfigsFor(config, options.now), now: options.now },
       octokit: await installation(job.request.installationId),
       ...(onCheckRun ? { onCheckRun } : {}),
     });
