@@ -43,7 +43,7 @@ export function endingFor(
   names: SettingNames = ENVIRONMENT_NAMES,
   references?: ReferenceSyntax,
 ): Ending {
-  const block = reviewJsonBlock(reviewDocument(outcome, tool), CHECK_RUN_TEXT_LIMIT - TRACE_ROOM);
+  const block = reviewJsonBlock(reviewDocument(outcome, tool, words), CHECK_RUN_TEXT_LIMIT - TRACE_ROOM);
   switch (outcome.kind) {
     case "skipped":
       return {
@@ -86,6 +86,7 @@ export function endingFor(
         output: withSettingsSection(
           renderCheckRunOutput({
             result,
+            words,
             ...(words.showsConclusion ? { conclusion } : {}),
             findingsBySeverity: plan?.findingsBySeverity ?? emptySeverityCounts(),
             filesReviewed: outcome.filesReviewed,

@@ -8,6 +8,7 @@
 import type { RepoConfigResult } from "../config/repo-config.ts";
 import { locateReply, type ReplySkipReason } from "../conversation/locate-reply.ts";
 import { isBotComment } from "../conversation/review-thread.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
 import { hostedPage, type PullRequest } from "../domain/pull-request.ts";
 import { redactSecrets } from "../domain/redact.ts";
@@ -60,9 +61,10 @@ export async function replyInThread<W extends WorkspaceHandle>(
 ): Promise<RepliedInThread> {
   const threads = host.threads;
   if (threads === undefined) return { outcome: { kind: "skipped", reason: "no_threads" }, result: null };
-  const { forge } = host.words;
   return await answerThread(host, threads, ports, run).catch(async (error: unknown) => ({
-    outcome: run.signal.aborted ? ({ kind: "cancelled" } as const) : await failed(threads, run, error, forge),
+    outcome: run.signal.aborted
+      ? ({ kind: "cancelled" } as const)
+      : await failed(threads, run, error, host.words),
     result: null,
   }));
 }
@@ -136,14 +138,15 @@ async function failed(
   threads: HostThreads,
   run: ReplyRun,
   error: unknown,
-  forge: string,
+  words: ForgeWords,
 ): Promise<ReplyOutcome> {
   // A worker stopped for memory or time has a reason of its own, whose sentence says it all.
   const stopped = workerStopOf(error);
   const reason = stopped ?? "error";
-  const detail = stopped === null ? redactSecrets(describeFailure(error, forge)).replace(/`/g, "") : null;
+  const detail =
+    stopped === null ? redactSecrets(describeFailure(error, words.forge)).replace(/`/g, "") : null;
   run.log.warn({ comment: run.replyCommentId, error: errorDetail(error) }, "reply ended early");
-  const body = renderReplyFailure({ reason, detail, answering: run.replyCommentId });
+  const body = renderReplyFailure({ reason, detail, answering: run.replyCommentId, words });
   await threads
     .reply({ rootCommentId: run.rootCommentId, body })
     .catch(() => run.log.warn({}, "the failure reply could not be posted"));
@@ -232,7 +235,7 @@ async function publishReply(
   if (answer === null) {
     const detail = result.validation_failures?.[0] ?? null;
     const reason = result.termination_reason;
-    await reply(renderReplyFailure({ reason, detail, answering: run.replyCommentId }));
+    await reply(renderReplyFailure({ reason, detail, answering: run.replyCommentId, words: host.words }));
     return { kind: "failed", reason };
   }
   const { thread, laterHumanReply, conversation } = context.located;
