@@ -3,11 +3,11 @@
 // operator's variables (OPENAI_API_KEY, REVIEW_MAX_ROUNDS, …) and read by the CLI's settings
 // schema (the App's provider, limit and price areas), so every problem is reported at once.
 
-import type { BudgetSettings } from "../config/budget-config.ts";
 import { CliSettingsSchema } from "../config/cli-settings.ts";
 import type { ProviderConfig } from "../config/provider-config.ts";
 import { readEnvOrThrow } from "../config/read-env.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
+import type { SpendSettings } from "../config/spend-config.ts";
 import { AUTHOR_POLICIES, type AuthorPolicy, DEFAULT_AUTHOR_POLICY } from "../domain/author-policy.ts";
 import { isLoupeError, LoupeError } from "../domain/errors.ts";
 import { SEVERITIES, type Severity } from "../domain/finding.ts";
@@ -65,7 +65,7 @@ export interface ActionSettings {
   readonly provider: ProviderConfig;
   readonly limits: ReviewLimits;
   /** The prices a review's cost is computed with (the `price-*` inputs), or null. */
-  readonly prices: BudgetSettings["prices"];
+  readonly prices: SpendSettings["prices"];
   /** Whose pull requests are reviewed without a writer's command (as the App's AUTO_REVIEW_AUTHORS). */
   readonly authorPolicy: AuthorPolicy;
   /** The severity that fails the job; null: the repository's own `fail_on` decides. */

@@ -5,7 +5,6 @@
 
 import * as v from "valibot";
 import { AppConfigSchema } from "./app-config.ts";
-import { BudgetSchema } from "./budget-config.ts";
 import { DashboardSchema } from "./dashboard-config.ts";
 import { FleetConfigSchema } from "./fleet-config.ts";
 import { GitHubConfigSchema } from "./github-config.ts";
@@ -14,9 +13,10 @@ import { LogConfigSchema } from "./log-config.ts";
 import { ProviderConfigSchema } from "./provider-config.ts";
 import { ProviderShareSchema } from "./provider-share-config.ts";
 import { fanOut } from "./read-env.ts";
-import { ReplyBudgetSchema } from "./reply-limits.ts";
+import { ReplyLimitsSchema } from "./reply-limits.ts";
 import { ReviewLimitsSchema } from "./review-limits.ts";
 import { AppIdentitySchema, MetricsTokenSchema, ServerConfigSchema } from "./server-config.ts";
+import { SpendSchema } from "./spend-config.ts";
 import { WorkerConfigSchema } from "./worker-config.ts";
 
 const AREAS = {
@@ -29,14 +29,14 @@ const AREAS = {
   limits: ReviewLimitsSchema,
   app: AppConfigSchema,
   workers: WorkerConfigSchema,
-  replyBudget: ReplyBudgetSchema,
+  replyBudget: ReplyLimitsSchema,
   fleet: FleetConfigSchema,
   /** The fleet's share of the model provider: requests in flight and tokens a minute. */
   providerShare: ProviderShareSchema,
   /** How the App writes to GitHub's API (its write spacing). */
   github: GitHubConfigSchema,
   /** Prices, and the installations' spend caps. */
-  budget: BudgetSchema,
+  budget: SpendSchema,
   /** GitLab merge requests, beside GitHub's pull requests (null: not configured). */
   gitlab: GitLabConfigSchema,
 };

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { integerVar } from "./env-fields.ts";
 
-export const DEFAULT_REPLY_BUDGET = Object.freeze({
+export const DEFAULT_REPLY_LIMITS = Object.freeze({
   maxRounds: 4,
   maxToolCalls: 8,
   maxTokens: 100_000,
@@ -19,16 +19,16 @@ export const REPLY_HARD_CAPS = Object.freeze({
   timeoutMs: 600_000,
 });
 
-type Budget = keyof typeof DEFAULT_REPLY_BUDGET;
-const budget = (name: string, key: Budget) =>
-  integerVar(name, 1, REPLY_HARD_CAPS[key], DEFAULT_REPLY_BUDGET[key]);
+type Limit = keyof typeof DEFAULT_REPLY_LIMITS;
+const limit = (name: string, key: Limit) =>
+  integerVar(name, 1, REPLY_HARD_CAPS[key], DEFAULT_REPLY_LIMITS[key]);
 
-export const ReplyBudgetSchema = v.pipe(
+export const ReplyLimitsSchema = v.pipe(
   v.object({
-    REPLY_MAX_ROUNDS: budget("REPLY_MAX_ROUNDS", "maxRounds"),
-    REPLY_MAX_TOOL_CALLS: budget("REPLY_MAX_TOOL_CALLS", "maxToolCalls"),
-    REPLY_MAX_TOKENS: budget("REPLY_MAX_TOKENS", "maxTokens"),
-    REPLY_TIMEOUT_MS: budget("REPLY_TIMEOUT_MS", "timeoutMs"),
+    REPLY_MAX_ROUNDS: limit("REPLY_MAX_ROUNDS", "maxRounds"),
+    REPLY_MAX_TOOL_CALLS: limit("REPLY_MAX_TOOL_CALLS", "maxToolCalls"),
+    REPLY_MAX_TOKENS: limit("REPLY_MAX_TOKENS", "maxTokens"),
+    REPLY_TIMEOUT_MS: limit("REPLY_TIMEOUT_MS", "timeoutMs"),
   }),
   v.transform((env) => ({
     maxRounds: env.REPLY_MAX_ROUNDS,
@@ -38,4 +38,4 @@ export const ReplyBudgetSchema = v.pipe(
   })),
 );
 
-export type ReplyBudget = v.InferOutput<typeof ReplyBudgetSchema>;
+export type ReplyLimits = v.InferOutput<typeof ReplyLimitsSchema>;

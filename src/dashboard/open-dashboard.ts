@@ -8,14 +8,12 @@ import type { JobLogger } from "../log/job-logger.ts";
 import { DASHBOARD_PATH } from "./queue-dashboard.ts";
 import { openRedisDashboard, type RedisDashboard, type RedisDashboardOptions } from "./redis-dashboard.ts";
 
-export type DashboardLog = JobLogger;
-
 export interface DashboardSettings {
   /** DASHBOARD_USER / DASHBOARD_PASSWORD, read (and refused when bad) before the server starts. */
   readonly credentials: DashboardCredentials | null;
   /** REDIS_URL, or null for the single process. */
   readonly redisUrl: string | null;
-  readonly log: DashboardLog;
+  readonly log: JobLogger;
   /** The process's Redis state (metrics/dependency-state.ts), which the dashboard's connection reports to. */
   readonly redisHealth: RedisDashboardOptions["redisHealth"];
 }

@@ -7,11 +7,8 @@ import type { EventEmitter } from "node:events";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { withinMs } from "../jobs/queue-unavailable.ts";
-import {
-  createDependencyState,
-  type DependencyLogger,
-  type DependencyState,
-} from "../metrics/dependency-state.ts";
+import type { JobLogger } from "../log/job-logger.ts";
+import { createDependencyState, type DependencyState } from "../metrics/dependency-state.ts";
 import { NO_METRICS } from "../metrics/metrics.ts";
 
 /** Without a shared state (tests of one queue): a queue's own, at the operator's default pace. */
@@ -19,7 +16,7 @@ const DEFAULT_STILL_DOWN_MS = 60_000;
 /** A scrape of /metrics never waits on a Redis that is away. */
 const COUNTS_TIMEOUT_MS = 1_000;
 
-export function redisHealthOr(given: DependencyState | undefined, log: DependencyLogger): DependencyState {
+export function redisHealthOr(given: DependencyState | undefined, log: JobLogger): DependencyState {
   return (
     given ??
     createDependencyState({

@@ -7,8 +7,6 @@ import type http from "node:http";
 import { redactLogText } from "../log/create-log.ts";
 import type { Logger } from "../log/job-logger.ts";
 
-export type AccessLogger = Pick<Logger, "info" | "error">;
-
 /** A URL or id an attacker chose is cut: the line stays one short line. */
 const MAX_URL_CHARS = 300;
 const MAX_ID_CHARS = 100;
@@ -23,7 +21,7 @@ function header(req: http.IncomingMessage, name: string): string | null {
 }
 
 export function createAccessLog(
-  log: AccessLogger,
+  log: Pick<Logger, "info" | "error">,
 ): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   return (req, res) => {
     const started = performance.now();

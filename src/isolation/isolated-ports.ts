@@ -43,7 +43,7 @@ export function createIsolatedPorts(options: IsolatedPortsOptions): ReviewPorts<
     fetchWorkspace: async ({ signal, ...input }) => {
       const lease = await pool.acquire(signal);
       try {
-        const fetched = await lease.call({ kind: "fetch", input }, { budgetMs: FETCH_TIMEOUT_MS, signal });
+        const fetched = await lease.call({ kind: "fetch", input }, { allowedMs: FETCH_TIMEOUT_MS, signal });
         if (fetched.kind === "stopped") throw stoppedError(fetched.reason, signal);
         return workspaceIn(lease, fetched.value);
       } catch (error) {
@@ -54,25 +54,25 @@ export function createIsolatedPorts(options: IsolatedPortsOptions): ReviewPorts<
     runLoop: async ({ view, signal, onRound, ...input }) => {
       const request = { kind: "review_loop", workspace: view.id, input } as const;
       // A pass's deadline is its share of the review's time, kept here as for a whole review.
-      const budgetMs = input.budget?.timeoutMs ?? limits.timeoutMs;
-      const ran = await loopIn(view, request, { budgetMs, signal, onRound });
+      const allowedMs = input.share?.timeoutMs ?? limits.timeoutMs;
+      const ran = await loopIn(view, request, { allowedMs, signal, onRound });
       return ran.kind === "done" ? ran.value : { ...ran.record, review: null };
     },
     runReplyLoop: async ({ view, signal, ...input }) => {
       const request = { kind: "reply_loop", workspace: view.id, input } as const;
-      const ran = await loopIn(view, request, { budgetMs: replyLimits.timeoutMs, signal });
+      const ran = await loopIn(view, request, { allowedMs: replyLimits.timeoutMs, signal });
       return ran.kind === "done" ? ran.value : { ...ran.record, answer: null };
     },
     reviewLimits: limits,
     verifyFinding: async ({ view, signal, ...input }) => {
       const request = { kind: "verify_loop", workspace: view.id, input } as const;
-      const ran = await loopIn(view, request, { budgetMs: input.budget.timeoutMs, signal });
+      const ran = await loopIn(view, request, { allowedMs: input.limits.timeoutMs, signal });
       return ran.kind === "done"
         ? ran.value
         : { ...ran.record, answer: null, refutation_proven: false, evidence_quoted: false };
     },
     planReview: async ({ view, ...input }) => {
-      const planned = await view.lease.call({ kind: "plan", workspace: view.id, input }, { budgetMs: 0 });
+      const planned = await view.lease.call({ kind: "plan", workspace: view.id, input }, { allowedMs: 0 });
       if (planned.kind === "stopped") throw stoppedError(planned.reason, undefined);
       const { allInBodyText, ...plan } = planned.value;
       return { ...plan, allInBody: () => allInBodyText };
@@ -88,7 +88,7 @@ function workspaceIn(lease: WorkerLease, id: number): IsolatedWorkspace {
     // Whatever the worker answers (it may have been stopped meanwhile), the lease ends here.
     dispose: () => {
       disposed ??= lease
-        .call({ kind: "dispose", workspace: id }, { budgetMs: 0 })
+        .call({ kind: "dispose", workspace: id }, { allowedMs: 0 })
         .then(() => undefined)
         .finally(() => lease.release());
       return disposed;
@@ -102,7 +102,7 @@ type LoopRequest = Extract<WorkRequest, { kind: "review_loop" | "reply_loop" | "
 async function loopIn<R extends LoopRequest>(
   view: IsolatedWorkspace,
   request: R,
-  options: { budgetMs: number; signal: AbortSignal; onRound?: (progress: RoundProgress) => void },
+  options: { allowedMs: number; signal: AbortSignal; onRound?: (progress: RoundProgress) => void },
 ) {
   const started = Date.now();
   let last: RoundProgress | null = null;

@@ -30,7 +30,7 @@ export type CallOutcome<T> =
 
 export interface CallOptions {
   /** The work's own time budget; the worker is terminated once it and the grace have passed. */
-  readonly budgetMs: number;
+  readonly allowedMs: number;
   readonly signal?: AbortSignal;
   readonly onRound?: (progress: RoundProgress) => void;
 }
@@ -143,7 +143,7 @@ export function startWorkerThread(options: WorkerThreadOptions): WorkerThread {
       if (exited) return Promise.resolve({ kind: "stopped", reason: stopped ?? "cancelled" });
       const id = nextCall++;
       return new Promise((resolve, reject) => {
-        const deadline = setTimeout(() => stop("worker_timeout"), callOptions.budgetMs + options.graceMs);
+        const deadline = setTimeout(() => stop("worker_timeout"), callOptions.allowedMs + options.graceMs);
         let cancelled: NodeJS.Timeout | undefined;
         const onAbort = (): void => {
           worker.postMessage({ type: "cancel", call: id } satisfies ToWorker);

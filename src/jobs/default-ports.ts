@@ -4,7 +4,7 @@
 // (src/isolation), so that repository work never holds the server's event loop.
 
 import type { ProviderConfig } from "../config/provider-config.ts";
-import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
+import { DEFAULT_REPLY_LIMITS } from "../config/reply-limits.ts";
 import { parseConfigLayer } from "../config/repo-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import { codeExcerpt } from "../conversation/code-excerpt.ts";
@@ -19,7 +19,7 @@ import { runReplyLoop } from "../llm/reply-loop.ts";
 import { runVerifyLoop } from "../llm/verify-loop.ts";
 import { type Metrics, NO_METRICS } from "../metrics/metrics.ts";
 import { observeToolCalls } from "../metrics/observed-tools.ts";
-import { withinGrant } from "../pipeline/pass-budget.ts";
+import { withinGrant } from "../pipeline/pass-share.ts";
 import { planPublication } from "../pipeline/plan-publication.ts";
 import type { LoopInput, ReviewPorts } from "../pipeline/review-ports.ts";
 import { quotesInHead } from "../review/refutation-quote.ts";
@@ -50,7 +50,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
       onFailedAttempt: (kind) => metrics.dependencyError("provider", kind),
       ...(options.gate === undefined ? {} : { gate: options.gate }),
     });
-  const replyLimits = options.replyLimits ?? { ...options.limits, ...DEFAULT_REPLY_BUDGET };
+  const replyLimits = options.replyLimits ?? { ...options.limits, ...DEFAULT_REPLY_LIMITS };
   const toolsFor = (view: Parameters<typeof createToolRegistry>[0]) =>
     observeToolCalls(createToolRegistry(view), options.metrics ?? NO_METRICS);
   return {
@@ -105,13 +105,13 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
       }),
     planReview: planPublication,
     reviewLimits: options.limits,
-    verifyFinding: async ({ view, finding, budget, signal, ...input }) => {
+    verifyFinding: async ({ view, finding, limits, signal, ...input }) => {
       const ran = await runVerifyLoop({
         provider: chat,
         tools: toolsFor(view),
         model: options.provider.model,
         prompt: { ...input, finding, code: await codeExcerpt(view, anchorOf(finding)) },
-        limits: { ...options.limits, ...budget },
+        limits: { ...options.limits, ...limits },
         toolCalls: options.provider.toolCalls,
         includeTrace: false,
         signal,
@@ -123,9 +123,9 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
   };
 }
 
-/** The operator's limits, or a pass's share of them, within the tokens the budget granted. */
+/** The operator's limits, or a pass's share of them, within the tokens the spend budget granted. */
 function loopLimits(limits: ReviewLimits, input: LoopInput<Workspace>): ReviewLimits {
-  const shared = input.budget === undefined ? limits : { ...limits, ...input.budget };
+  const shared = input.share === undefined ? limits : { ...limits, ...input.share };
   return withinGrant(shared, input.maxTokens ?? null);
 }
 

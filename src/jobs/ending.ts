@@ -6,7 +6,7 @@
 import { loupeTool } from "../config/loupe-version.ts";
 import type { ForgeWords } from "../domain/forge-words.ts";
 import { ENVIRONMENT_NAMES, type SettingNames } from "../domain/setting-names.ts";
-import { CHECK_RUN_TEXT_LIMIT, type CheckRunEnding } from "../forges/github/check-run.ts";
+import { CHECK_RUN_TEXT_LIMIT, type CompleteCheckRunInput } from "../forges/github/check-run.ts";
 import { reviewJsonBlock } from "../forges/github/check-runs/review-json-block.ts";
 import { cancelledOutput, configErrorOutput, failureOutput } from "../forges/github/check-runs/texts.ts";
 import { type LoupeTool, reviewDocument } from "../pipeline/machine-review.ts";
@@ -18,8 +18,8 @@ import { emptySeverityCounts } from "../review/severity.ts";
 import type { ReferenceSyntax } from "../review/wide-references.ts";
 import { conclusionFor } from "./conclusion.ts";
 
-/** The check run's ending, and what the queue keeps of it. */
-export interface Ending extends CheckRunEnding {
+/** How a review job ends on its forge (a check run, or a status and a note), and what the queue keeps. */
+export interface Ending extends Pick<CompleteCheckRunInput, "conclusion" | "output"> {
   readonly remember: boolean;
 }
 

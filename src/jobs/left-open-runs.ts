@@ -8,14 +8,15 @@ import { cancelledOutput } from "../forges/github/check-runs/texts.ts";
 import { type GitHubClient, httpStatus } from "../forges/github/octokit.ts";
 import { GITHUB_WORDS } from "../forges/github/words.ts";
 import { errorDetail } from "../log/error-detail.ts";
-import type { JournalLogger, OpenRunsJournal } from "./open-runs-journal.ts";
+import type { Logger } from "../log/job-logger.ts";
+import type { OpenRunsJournal } from "./open-runs-journal.ts";
 
 const GONE = new Set([401, 403, 404, 410, 422]);
 
 export async function completeLeftOpenRuns(options: {
   readonly journal: OpenRunsJournal;
   readonly auth: (installationId: number) => Promise<GitHubClient>;
-  readonly log: JournalLogger;
+  readonly log: Pick<Logger, "warn">;
   readonly now?: () => number;
 }): Promise<void> {
   const now = options.now ?? Date.now;

@@ -29,8 +29,6 @@ export interface OpenRunsJournal {
   settle(run: OpenRun): Promise<void>;
 }
 
-export type JournalLogger = Pick<Logger, "warn">;
-
 const FILE = "open-check-runs.json";
 const keyOf = (run: OpenRun) => `${run.owner}/${run.repo}#${run.checkRunId}`;
 
@@ -41,7 +39,7 @@ export const NO_JOURNAL: OpenRunsJournal = {
   settle: async () => {},
 };
 
-export function createOpenRunsJournal(dir: string, log: JournalLogger): OpenRunsJournal {
+export function createOpenRunsJournal(dir: string, log: Pick<Logger, "warn">): OpenRunsJournal {
   const file = path.join(dir, FILE);
   const open = new Map<string, OpenRun>();
   const watched = new WeakSet<object>();
@@ -104,7 +102,7 @@ export function createOpenRunsJournal(dir: string, log: JournalLogger): OpenRuns
   };
 }
 
-async function load(file: string, log: JournalLogger): Promise<OpenRun[]> {
+async function load(file: string, log: Pick<Logger, "warn">): Promise<OpenRun[]> {
   let text: string;
   try {
     text = await readFile(file, "utf8");

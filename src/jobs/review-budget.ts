@@ -4,8 +4,8 @@
 // the re-run button) may go past the caps up to BUDGET_HARD_FACTOR times them; automatic ones stop
 // at the caps. A refusal says what was spent, the cap, and when it resets.
 
-import type { BudgetSettings } from "../config/budget-config.ts";
-import { DEFAULT_REPLY_BUDGET } from "../config/reply-limits.ts";
+import { DEFAULT_REPLY_LIMITS } from "../config/reply-limits.ts";
+import type { SpendSettings } from "../config/spend-config.ts";
 import {
   type BudgetCounter,
   type BudgetOwner,
@@ -22,7 +22,7 @@ import type { BudgetAlerts } from "./budget-alerts.ts";
 
 /** The operator's spend settings, the review's own token budget, and where spend is counted. */
 export interface AppBudget {
-  readonly settings: BudgetSettings;
+  readonly settings: SpendSettings;
   readonly maxTokens: number;
   /** A reply's own token budget (REPLY_MAX_TOKENS): the most one reply reserves. */
   readonly replyMaxTokens?: number;
@@ -56,7 +56,7 @@ export function replyBudgetFor(
 ): { readonly budget?: ReviewBudget } {
   if (app?.store === undefined) return {};
   const { store, settings, alerts } = app;
-  const maxTokens = app.replyMaxTokens ?? DEFAULT_REPLY_BUDGET.maxTokens;
+  const maxTokens = app.replyMaxTokens ?? DEFAULT_REPLY_LIMITS.maxTokens;
   return {
     budget: createReviewBudget({
       ...{ store, settings, maxTokens, owner, now, spender: "reply" as const },
@@ -67,7 +67,7 @@ export function replyBudgetFor(
 
 export interface ReviewBudgetOptions {
   readonly store: BudgetStore;
-  readonly settings: BudgetSettings;
+  readonly settings: SpendSettings;
   readonly owner: BudgetOwner;
   /** The review's own token budget (REVIEW_MAX_TOKENS): the most it ever reserves. */
   readonly maxTokens: number;
@@ -137,7 +137,7 @@ const WHEN = {
   pull_request: "across all its pushes and re-runs",
 } as const;
 
-function dollarsPerTokenAtMost(prices: NonNullable<BudgetSettings["prices"]>): number {
+function dollarsPerTokenAtMost(prices: NonNullable<SpendSettings["prices"]>): number {
   return Math.max(prices.input, prices.cachedInput, prices.output) / 1_000_000;
 }
 
@@ -170,7 +170,7 @@ function refusal(counter: BudgetCounter, spent: number): string {
 }
 
 /** command: what someone with write access types to go on; empty for a review already asked for. */
-function reviewOverride(command: string, settings: BudgetSettings): string {
+function reviewOverride(command: string, settings: SpendSettings): string {
   return command === ""
     ? `A review someone asks for may go up to ${settings.hardFactor}× the cap, and this one would go past that.`
     : `Someone with write access can still start this review with ${command} (up to ${settings.hardFactor}× the cap).`;

@@ -16,7 +16,7 @@ import { reviewOnGitHub } from "../forges/github/review-on-github.ts";
 import { GitHubUnavailableError, isGitHubUnavailable } from "../forges/github/unavailable.ts";
 import { GITHUB_WORDS } from "../forges/github/words.ts";
 import type { RoundProgress } from "../llm/types.ts";
-import type { ReviewEnding } from "../metrics/review-ended.ts";
+import type { ReviewEnded } from "../metrics/review-ended.ts";
 import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import { type Ending, endingFor } from "./ending.ts";
@@ -33,7 +33,7 @@ export interface RunReviewOptions<W extends WorkspaceHandle = Workspace> extends
   /** Told the check run as soon as it is open, so a later attempt of this job reuses it. */
   readonly onCheckRun?: (run: KnownRun) => Promise<void>;
   /** Told once, after the check run is completed: the metrics and the review's log line. */
-  readonly onEnded?: (ending: ReviewEnding) => void;
+  readonly onEnded?: (ending: ReviewEnded) => void;
   readonly budget?: AppBudget;
   /** The organisation files the App keeps for a short time (absent: read for every review). */
   readonly organisationConfigs?: OrganisationConfigCache;

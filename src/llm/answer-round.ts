@@ -2,8 +2,8 @@
 // validates, else one repair round (the failures told to the model) when none was sent yet and the
 // budgets leave room, else the end the first failure decided.
 
-import { type BudgetStop, budgetReason, repairRoundBudget } from "./budget.ts";
 import type { Envelope } from "./envelope.ts";
+import { type LimitStop, limitReason, repairRoundLimit } from "./loop-limits.ts";
 import type { PendingRepair, ToolLoopOptions } from "./loop-options.ts";
 import { closeRound, type RoundResponse, tally } from "./loop-rounds.ts";
 import type { LoopState } from "./loop-state.ts";
@@ -19,8 +19,8 @@ export interface RoundContext<T> {
   readonly envelope: Envelope;
   readonly response: RoundResponse;
   readonly history: readonly ChatMessage[];
-  /** The budget this round answers for, when it is the final-answer round. */
-  readonly budget: BudgetStop | null;
+  /** The limit this round answers for, when it is the final-answer round. */
+  readonly reached: LimitStop | null;
 }
 
 /**
@@ -42,12 +42,12 @@ export async function answerRound<T>(
     return state.finish({ reason: "final_review", answer: value });
   }
   if (state.repair !== null) return repairFailed(state, round, state.repair, final.failures);
-  const fallback = round.budget !== null ? budgetReason(round.budget) : "invalid_model_response";
+  const fallback = round.reached !== null ? limitReason(round.reached) : "invalid_model_response";
   const failed = state.roundInFlight();
   const record: RepairRound = { failed_round: failed, failures: final.failures, outcome: "failed" };
   // The repair round must fit after this one: its record counts.
   const asking = closeRound(response, "request_repair");
-  const noRoom = repairRoundBudget(tally([...state.rounds, asking]), state.clock(), limits);
+  const noRoom = repairRoundLimit(tally([...state.rounds, asking]), state.clock(), limits);
   if (noRoom !== null) {
     state.repairNotSent({ ...record, outcome: "not_sent", budget: noRoom });
     await state.report(closeRound(response, "terminate"), envelope, [], final.failures);

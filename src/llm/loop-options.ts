@@ -26,7 +26,7 @@ export interface ToolLoopOptions<T> {
   toolCalls?: ToolCallMode;
 }
 
-export interface Ending<T> {
+export interface LoopEnding<T> {
   reason: TerminationReason;
   answer?: T;
   retryAfterSeconds?: number;

@@ -1,15 +1,15 @@
 // The tool loop's rounds, recorded once each and never changed: what the provider answered (usage,
 // spend, finish reason, how long it took) and what the loop did with it (its action, the tool calls
 // it counted, the result bytes it sent back). Every count the loop's budgets and its result read is
-// a fold over this list (budget.ts holds the rules), so no counter can drift from the rounds.
+// a fold over this list (loop-limits.ts holds the rules), so no counter can drift from the rounds.
 
 import { addSpend, NO_SPEND, type Spend } from "../domain/spend.ts";
 import { addUsage } from "./envelope.ts";
 import type { ProtocolAction } from "./trace.ts";
 import type { Usage } from "./types.ts";
 
-/** A budget stop. "tool_content" ends as invalid_model_response (the protocol's wording). */
-export type BudgetStop = "max_rounds" | "max_tool_calls" | "token_budget" | "review_timeout" | "tool_content";
+/** A limit that stops the loop. "tool_content" ends as invalid_model_response (the protocol's wording). */
+export type LimitStop = "max_rounds" | "max_tool_calls" | "token_budget" | "review_timeout" | "tool_content";
 
 /**
  * What the loop did with a round: a protocol action, or one of three ends without a turn to act
@@ -37,7 +37,7 @@ export interface RoundRecord extends RoundResponse {
   /** The bytes of tool results sent back to the model. */
   readonly toolContentBytes: number;
   /** For request_final_answer: the budget this turn reached, which the next round answers for. */
-  readonly stop?: BudgetStop;
+  readonly stop?: LimitStop;
 }
 
 /** A response without a turn: no usage, no spend. */
@@ -96,7 +96,7 @@ export function tally(records: readonly RoundRecord[]): RoundsTally {
 }
 
 /** The budget the last model turn reached, when it asked for the final answer. */
-export function requestedStop(records: readonly RoundRecord[]): BudgetStop | null {
+export function requestedStop(records: readonly RoundRecord[]): LimitStop | null {
   const last = records.findLast((round) => round.action !== "refused");
   return last?.action === "request_final_answer" ? (last.stop ?? null) : null;
 }

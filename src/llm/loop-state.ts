@@ -5,9 +5,9 @@
 // Nothing here is written from outside but through these methods.
 
 import type { ReviewLimits } from "../config/review-limits.ts";
-import { isErrorReason, type LoopClock } from "./budget.ts";
 import type { Envelope } from "./envelope.ts";
-import type { Ending, PendingRepair } from "./loop-options.ts";
+import { isErrorReason, type LoopClock } from "./loop-limits.ts";
+import type { LoopEnding, PendingRepair } from "./loop-options.ts";
 import { type RoundRecord, type RoundsTally, type TurnAction, tally } from "./loop-rounds.ts";
 import type { ChatMessage } from "./provider.ts";
 import type { ProviderWait } from "./provider-gate.ts";
@@ -134,12 +134,12 @@ export class LoopState<T> {
   }
 
   /** Ended from outside the model's answer (cancelled, timed out, provider failure). */
-  interrupted(ending: Ending<T>): ToolLoopResult<T> {
+  interrupted(ending: LoopEnding<T>): ToolLoopResult<T> {
     this.settleRepair("interrupted");
     return this.finish(ending);
   }
 
-  finish(ending: Ending<T>): ToolLoopResult<T> {
+  finish(ending: LoopEnding<T>): ToolLoopResult<T> {
     const { transports, includeTrace, now } = this.#options;
     const done = this.tally();
     return {

@@ -4,14 +4,14 @@
 // generic over its final answer (a review, or a reply in a review thread: final-answer.ts); an
 // answer that fails validation gets one repair round before the loop gives up. How calls travel
 // (native tool_calls or text markers) is the turn transport's business (transport/). What the
-// loop records of each round is loop-rounds.ts, its budget rules over those records budget.ts,
+// loop records of each round is loop-rounds.ts, its limits over those records loop-limits.ts,
 // what it keeps and how that becomes its result loop-state.ts; a turn that ends with text,
 // answer-round.ts.
 
 import { answerRound, repairFailed } from "./answer-round.ts";
-import { type BudgetStop, budgetReason, nextRoundBudget } from "./budget.ts";
 import { type Envelope, readEnvelope } from "./envelope.ts";
-import type { Ending, ToolLoopOptions } from "./loop-options.ts";
+import { type LimitStop, limitReason, nextRoundLimit } from "./loop-limits.ts";
+import type { LoopEnding, ToolLoopOptions } from "./loop-options.ts";
 import { closeRound, NO_RESPONSE, type RoundResponse, requestedStop } from "./loop-rounds.ts";
 import { LoopState } from "./loop-state.ts";
 import type { ChatMessage } from "./provider.ts";
@@ -67,13 +67,13 @@ async function round<T>(loop: Loop<T>): Promise<Step<T>> {
   const { limits, answer } = options;
   if (signal.aborted) return state.interrupted({ reason: "cancelled" });
   if (now() >= state.deadline) return state.interrupted({ reason: "review_timeout" });
-  // The repair round answers for no budget; any other round is the final-answer round once a
-  // budget is reached: the one the last turn reached, or the one this round would break.
-  const budget =
+  // The repair round answers for no limit; any other round is the final-answer round once a
+  // limit is reached: the one the last turn reached, or the one this round would break.
+  const reached =
     state.repair === null
-      ? (requestedStop(state.rounds) ?? nextRoundBudget(state.tally(), state.clock(), limits))
+      ? (requestedStop(state.rounds) ?? nextRoundLimit(state.tally(), state.clock(), limits))
       : null;
-  const finalRound = budget !== null;
+  const finalRound = reached !== null;
   const history: readonly ChatMessage[] =
     state.repair?.history ??
     (finalRound ? [...state.messages, { role: "user", content: answer.finalInstruction }] : state.messages);
@@ -114,7 +114,7 @@ async function round<T>(loop: Loop<T>): Promise<Step<T>> {
     maxToolCallsPerRound: limits.maxToolCallsPerRound,
     maxToolCalls: limits.maxToolCalls,
   });
-  const turn: Turn = { envelope, response, budget };
+  const turn: Turn = { envelope, response, reached };
   if (verdict.kind === "stop") {
     const step = await answerRound(state, { options, transports, history, ...turn }, verdict);
     return step === "repair" ? "next" : step;
@@ -123,11 +123,11 @@ async function round<T>(loop: Loop<T>): Promise<Step<T>> {
   return callTurn(loop, turn, verdict);
 }
 
-/** A provider turn: its metadata, the answer as recorded, and the budget its round answers for. */
+/** A provider turn: its metadata, the answer as recorded, and the limit its round answers for. */
 interface Turn {
   readonly envelope: Envelope;
   readonly response: RoundResponse;
-  readonly budget: BudgetStop | null;
+  readonly reached: LimitStop | null;
 }
 
 /** A turn that calls tools (or, in text mode, only promises to): run them, or end the loop. */
@@ -138,14 +138,14 @@ async function callTurn<T>(
 ): Promise<Step<T>> {
   const { state, transports, signal } = loop;
   const { limits, tools } = loop.options;
-  const { envelope, response, budget } = turn;
-  const finalRound = budget !== null;
-  const failedBudget = (): Ending<T> => ({ reason: budgetReason(budget ?? "max_rounds") });
-  const terminate = async (ending: Ending<T>): Promise<Step<T>> => {
+  const { envelope, response, reached } = turn;
+  const finalRound = reached !== null;
+  const failedLimit = (): LoopEnding<T> => ({ reason: limitReason(reached ?? "max_rounds") });
+  const terminate = async (ending: LoopEnding<T>): Promise<Step<T>> => {
     await state.report(closeRound(response, "terminate"), envelope);
     return state.finish(ending);
   };
-  const askFinal = async (stop: BudgetStop, counted: number, calls: TraceCalls = []): Promise<Step<T>> => {
+  const askFinal = async (stop: LimitStop, counted: number, calls: TraceCalls = []): Promise<Step<T>> => {
     await state.report(
       closeRound(response, "request_final_answer", { stop, toolCalls: counted }),
       envelope,
@@ -155,7 +155,7 @@ async function callTurn<T>(
   };
   if (verdict.kind === "no_call") {
     // A promise is not a call. One reminder; after that such a turn spends the round budget.
-    if (finalRound) return terminate(failedBudget());
+    if (finalRound) return terminate(failedLimit());
     if (state.rounds.some((round) => round.action === "remind_marker")) return askFinal("max_rounds", 0);
     state.extend([
       structuredClone(verdict.message) as ChatMessage,
@@ -167,10 +167,10 @@ async function callTurn<T>(
   if (verdict.kind === "reject") {
     // Over the call budget: none of these calls runs, and the turn is left out of the history.
     if (!finalRound && verdict.reason === "max_tool_calls") return askFinal("max_tool_calls", 0);
-    return terminate(finalRound ? failedBudget() : { reason: verdict.reason });
+    return terminate(finalRound ? failedLimit() : { reason: verdict.reason });
   }
   // tool_choice "none" was ignored: the final answer round failed.
-  if (finalRound) return terminate(failedBudget());
+  if (finalRound) return terminate(failedLimit());
   const executed = await runTools(verdict.calls, tools, signal, limits.tracePreviewBytes);
   if (executed === "cancelled") {
     state.record(closeRound(response, "cancelled"));

@@ -9,8 +9,6 @@ import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import type { DependencyName, Metrics } from "./metrics.ts";
 
-export type DependencyLogger = JobLogger;
-
 export interface DependencyState {
   /** An error talking to the dependency: counted, and logged if it is news. */
   failed(error: unknown): void;
@@ -23,7 +21,7 @@ export interface DependencyState {
 
 export interface DependencyStateOptions {
   readonly dependency: DependencyName;
-  readonly log: DependencyLogger;
+  readonly log: JobLogger;
   readonly metrics: Pick<Metrics, "dependencyError">;
   readonly stillDownEveryMs: number;
   readonly now?: () => number;
@@ -88,7 +86,7 @@ export type DependencyStates = Readonly<Record<DependencyName, DependencyState>>
 
 /** One state per dependency, for the whole process. */
 export function createDependencyStates(
-  log: DependencyLogger,
+  log: JobLogger,
   metrics: Pick<Metrics, "dependencyError">,
   stillDownEveryMs: number,
 ): DependencyStates {

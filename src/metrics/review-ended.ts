@@ -9,7 +9,8 @@ import type { Logger } from "../log/job-logger.ts";
 import type { FindingEvents } from "../pipeline/review-outcome.ts";
 import type { Metrics } from "./metrics.ts";
 
-export interface ReviewEnding {
+/** What the `review_ended` line and the metrics record of a finished job (how it ended is jobs/ending.ts). */
+export interface ReviewEnded {
   readonly repository: string;
   readonly pullNumber: number;
   readonly headSha: string;
@@ -27,11 +28,9 @@ export interface ReviewEnding {
   readonly durationMs: number;
 }
 
-export type ReviewEndedLogger = Pick<Logger, "info">;
+export type ReviewEndedReporter = (ending: ReviewEnded) => void;
 
-export type ReviewEndedReporter = (ending: ReviewEnding) => void;
-
-export function createReviewEndedReporter(metrics: Metrics, log: ReviewEndedLogger): ReviewEndedReporter {
+export function createReviewEndedReporter(metrics: Metrics, log: Pick<Logger, "info">): ReviewEndedReporter {
   return (ending) => {
     const result = ending.result;
     const terminationReason = ending.terminationReason ?? result?.termination_reason ?? "none";

@@ -9,7 +9,7 @@ import { FINDER_ANGLES } from "../llm/finder-angles.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { runLoopSequence } from "./loop-sequence.ts";
 import { mergePasses } from "./merge-passes.ts";
-import { withinGrant } from "./pass-budget.ts";
+import { withinGrant } from "./pass-share.ts";
 import { type PassesStep, type PassesStepInput, passesStep } from "./passes-step.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 

@@ -1,6 +1,6 @@
 // The tool loop over the change: one loop when the reviewable files fit one (never split), else
 // one loop a pass (review-passes.ts), each a whole loop under the per-loop bounds with its share
-// of the review's tokens and time (pass-budget.ts, run by loop-sequence.ts), each listing only its
+// of the review's tokens and time (pass-share.ts, run by loop-sequence.ts), each listing only its
 // files while the tools still see the whole workspace.
 // The passes' results are merged into one (merge-passes.ts), planned and published once by the
 // steps after this one. A pass that fails does not undo the others: the later passes still run
@@ -19,7 +19,7 @@ import { coverageOf, worthShowing } from "./coverage.ts";
 import { runLoopSequence, type SequenceOutcome } from "./loop-sequence.ts";
 import { type LoopStepInput, loopInput } from "./loop-step.ts";
 import { mergePasses } from "./merge-passes.ts";
-import { type LoopBudget, passTokensNeeded, withinGrant } from "./pass-budget.ts";
+import { type LoopLimits, passTokensNeeded, withinGrant } from "./pass-share.ts";
 import { fileWeight, needsPasses, type PassCapacity, planPasses } from "./review-passes.ts";
 import type { ReviewPorts } from "./review-ports.ts";
 
@@ -38,7 +38,7 @@ export interface PassesStepInput<W extends WorkspaceHandle>
   readonly budget: HeldBudget;
   readonly onRound?: (progress: RoundProgress) => void;
   /** A finder pass's share of the review's budget (finder-step.ts); absent: the whole of it. */
-  readonly share?: LoopBudget;
+  readonly share?: LoopLimits;
   /** The review's clock (tests control it). */
   readonly now: () => number;
 }
@@ -77,7 +77,7 @@ export async function passesStep<W extends WorkspaceHandle>(
           input.onRound?.(progress);
         },
       }),
-      ...(input.share === undefined ? {} : { budget: input.share }),
+      ...(input.share === undefined ? {} : { share: input.share }),
     });
     budget.spent(result.spend);
     const coverage = covered([reviewable], [result], false);
@@ -106,7 +106,7 @@ async function runPasses<W extends WorkspaceHandle>(
 ): Promise<SequenceOutcome<LoopResult>> {
   const changedFiles = plan.reduce((sum, pass) => sum + pass.length, 0);
   let spend = NO_SPEND;
-  const run = async (i: number, share: LoopBudget): Promise<LoopResult> => {
+  const run = async (i: number, share: LoopLimits): Promise<LoopResult> => {
     const pass = { index: i + 1, count: plan.length, changedFiles };
     const before = spend;
     const result = await ports.runLoop({
@@ -119,7 +119,7 @@ async function runPasses<W extends WorkspaceHandle>(
           input.onRound?.({ ...progress, pass: { index: pass.index, count: pass.count } });
         },
       }),
-      budget: share,
+      share,
       pass,
     });
     spend = addSpend(spend, result.spend);

@@ -8,7 +8,6 @@
 import type { RepoConfigResult } from "../config/repo-config.ts";
 import { locateReply, type ReplySkipReason } from "../conversation/locate-reply.ts";
 import { isBotComment } from "../conversation/review-thread.ts";
-import type { ForgeWords } from "../domain/forge-words.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
 import { hostedPage, type PullRequest } from "../domain/pull-request.ts";
 import { redactSecrets } from "../domain/redact.ts";
@@ -61,10 +60,9 @@ export async function replyInThread<W extends WorkspaceHandle>(
 ): Promise<RepliedInThread> {
   const threads = host.threads;
   if (threads === undefined) return { outcome: { kind: "skipped", reason: "no_threads" }, result: null };
+  const { forge } = host.words;
   return await answerThread(host, threads, ports, run).catch(async (error: unknown) => ({
-    outcome: run.signal.aborted
-      ? ({ kind: "cancelled" } as const)
-      : await failed(threads, run, error, host.words),
+    outcome: run.signal.aborted ? ({ kind: "cancelled" } as const) : await failed(threads, run, error, forge),
     result: null,
   }));
 }
@@ -138,15 +136,14 @@ async function failed(
   threads: HostThreads,
   run: ReplyRun,
   error: unknown,
-  words: ForgeWords,
+  forge: string,
 ): Promise<ReplyOutcome> {
   // A worker stopped for memory or time has a reason of its own, whose sentence says it all.
   const stopped = workerStopOf(error);
   const reason = stopped ?? "error";
-  const detail =
-    stopped === null ? redactSecrets(describeFailure(error, words.forge)).replace(/`/g, "") : null;
+  const detail = stopped === null ? redactSecrets(describeFailure(error, forge)).replace(/`/g, "") : null;
   run.log.warn({ comment: run.replyCommentId, error: errorDetail(error) }, "reply ended early");
-  const body = renderReplyFailure({ reason, detail, answering: run.replyCommentId, words });
+  const body = renderReplyFailure({ reason, detail, answering: run.replyCommentId, words: { forge } });
   await threads
     .reply({ rootCommentId: run.rootCommentId, body })
     .catch(() => run.log.warn({}, "the failure reply could not be posted"));

@@ -25,7 +25,7 @@ import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts"
 import type { LedgerEntry, LedgerSummary } from "../review/ledger.ts";
 import type { ResolvedFinding, ReviewedFinding } from "../review/reviewed-findings.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
-import type { LoopBudget } from "./pass-budget.ts";
+import type { LoopLimits } from "./pass-share.ts";
 
 export interface LoopInput<W extends WorkspaceHandle = Workspace> {
   readonly view: W;
@@ -46,8 +46,8 @@ export interface LoopInput<W extends WorkspaceHandle = Workspace> {
   readonly maxTokens?: number;
   /** The ledger's open and dismissed findings, for the first message. */
   readonly knownFindings?: readonly KnownFinding[];
-  /** A pass's share of the review's budget (pass-budget.ts), in place of the whole of it. */
-  readonly budget?: LoopBudget;
+  /** A pass's share of the review's limits (pass-share.ts), in place of the whole of them. */
+  readonly share?: LoopLimits;
   /** Set when the change is reviewed in passes: which one this is, and how much of it it covers. */
   readonly pass?: PassFocus;
   /** A finder pass's angle (llm/finder-angles.ts); absent: the plain review. */
@@ -72,7 +72,8 @@ export interface VerifyInput<W extends WorkspaceHandle = Workspace> {
   readonly headSha: string;
   /** The candidate finding under question (untrusted: the review's model wrote it). */
   readonly finding: Finding;
-  readonly budget: LoopBudget;
+  /** Its share of what the review has left (verify-limits.ts). */
+  readonly limits: LoopLimits;
   readonly signal: AbortSignal;
 }
 
@@ -143,8 +144,8 @@ export interface ReviewPorts<W extends WorkspaceHandle = Workspace> {
   runReplyLoop(input: ReplyLoopInput<W>): Promise<ToolLoopResult<ThreadReply>>;
   readonly replyTimeoutMs: number;
   planReview(input: PlanInput<W>): Promise<PlannedReview>;
-  /** The review's whole budgets, which its passes and its verification pass share (pass-budget.ts,
-   * verify-budget.ts); `verify` false: no verification pass. */
+  /** The review's whole budgets, which its passes and its verification pass share (pass-share.ts,
+   * verify-limits.ts); `verify` false: no verification pass. */
   readonly reviewLimits: ReviewLimits;
   /** The same tools and provider, asked whether one candidate finding holds at the head commit. */
   verifyFinding(input: VerifyInput<W>): Promise<VerifyResult>;

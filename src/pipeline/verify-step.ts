@@ -27,9 +27,9 @@ import type { LoopResult } from "../llm/types.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import type { HeldBudget } from "./budget-step.ts";
-import { equalShare, withinGrant } from "./pass-budget.ts";
+import { equalShare, withinGrant } from "./pass-share.ts";
 import type { ReviewPorts, VerifyResult } from "./review-ports.ts";
-import { verifyBudget } from "./verify-budget.ts";
+import { verifyLimits } from "./verify-limits.ts";
 
 /** Verifications in flight at once: they mostly wait for the provider. */
 export const VERIFY_CONCURRENCY = 4;
@@ -95,15 +95,15 @@ export async function verifyStep<W extends WorkspaceHandle>(
     // What is left, less what checks in flight were promised, split over the lanes still free.
     const freeLanes = Math.min(VERIFY_CONCURRENCY - inFlight, review.findings.length - index);
     const left = tokens - result.usage.total_tokens - promised;
-    const budget = verifyBudget(ports.reviewLimits, {
+    const limits = verifyLimits(ports.reviewLimits, {
       tokens: equalShare(left, freeLanes),
       ms: deadline - now(),
     });
-    if (budget === null) return unverified({ kind: "budget" });
-    promised += budget.maxTokens;
+    if (limits === null) return unverified({ kind: "budget" });
+    promised += limits.maxTokens;
     inFlight++;
-    const ran = await ports.verifyFinding({ ...asked, finding, budget }).finally(() => {
-      promised -= budget.maxTokens;
+    const ran = await ports.verifyFinding({ ...asked, finding, limits }).finally(() => {
+      promised -= limits.maxTokens;
       inFlight--;
     });
     result = counted(result, ran);

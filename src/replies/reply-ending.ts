@@ -9,7 +9,8 @@ import type { Metrics } from "../metrics/metrics.ts";
 import type { ReplyOutcome } from "../pipeline/reply-in-thread.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
 
-export interface ReplyEnding {
+/** What the `reply_ended` line and the metrics record of a finished reply job. */
+export interface ReplyEnded {
   readonly outcome: ReplyOutcome;
   readonly request: ThreadReplyRequest;
   /** null when the job ended before the loop ran. */
@@ -22,7 +23,7 @@ export function createReplyEndedReporter(
   metrics: Metrics,
   log: Pick<Logger, "info">,
   prices: Prices | null = null,
-): (ending: ReplyEnding) => void {
+): (ending: ReplyEnded) => void {
   return ({ outcome, request, result, durationMs }) => {
     const usage = result?.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
     const spend = result?.spend ?? NO_SPEND;

@@ -13,7 +13,7 @@ import { type AppBudget, replyBudgetFor } from "../jobs/review-budget.ts";
 import { type ReplyOutcome, replyInThread } from "../pipeline/reply-in-thread.ts";
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import type { ThreadReplyRequest } from "./handle-comment.ts";
-import type { ReplyEnding } from "./reply-ending.ts";
+import type { ReplyEnded } from "./reply-ending.ts";
 
 export interface RunReplyOptions<W extends WorkspaceHandle = Workspace> extends JobEnvironment<W> {
   readonly request: ThreadReplyRequest;
@@ -21,7 +21,7 @@ export interface RunReplyOptions<W extends WorkspaceHandle = Workspace> extends 
   /** The installation's and repositories' budgets, which replies spend from as reviews do. */
   readonly budget?: AppBudget;
   /** Told once when the job ends: the log line and the metrics. */
-  readonly onEnded?: (ending: ReplyEnding) => void;
+  readonly onEnded?: (ending: ReplyEnded) => void;
 }
 
 export async function runReply<W extends WorkspaceHandle>(

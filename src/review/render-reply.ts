@@ -84,7 +84,8 @@ export function renderReplyFailure(input: {
   readonly reason: TerminationReason | "error";
   readonly detail: string | null;
   readonly answering: number;
-  readonly words: ForgeWords;
+  /** Names the forge a reason's sentence may name. */
+  readonly words: Pick<ForgeWords, "forge">;
 }): string {
   const why =
     input.reason === "error"

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import git from "isomorphic-git";
 import { LoupeError } from "../domain/errors.ts";
-import { unreachable } from "./fetch-errors.ts";
+import { isUnreachableFailure, unreachable } from "./fetch-errors.ts";
 import type { createGitHttpClient } from "./git-http-client.ts";
 import type { IncomingPacks } from "./incoming-packs.ts";
 import { findMergeBase } from "./merge-base.ts";
@@ -20,6 +20,8 @@ export interface Session {
   readonly http: ReturnType<typeof createGitHttpClient>;
   /** Packs the server sent, streamed to disk; installed (indexed) after each git.fetch. */
   readonly packs: IncomingPacks;
+  /** What the HTTP client adds to the next upload-pack request's wants (extra-wants.ts). */
+  readonly extraWants: string[];
 }
 
 // isomorphic-git takes its `have`s from the local ref named by `ref` and its `want` from
@@ -27,13 +29,31 @@ export interface Session {
 // send only what the head lacks, instead of a second copy of the whole tree (see thin-pack.ts).
 const HAVE_REF = "refs/loupe/have";
 
-export async function fetchCommit(session: Session, sha: string, what: string): Promise<void> {
+/**
+ * Fetches `sha` at depth 1. With `alsoWant` (the review's other commit), the first fetch into an
+ * empty store asks for both in one request; if the server refuses either, `sha` is fetched alone,
+ * so that a refusal names the commit it is about.
+ */
+export async function fetchCommit(
+  session: Session,
+  sha: string,
+  what: string,
+  alsoWant?: string,
+): Promise<void> {
   if (await hasCommit(session, sha)) return;
-  await fetchAndInstall(session, what, {
-    ...(await wantWithHaves(session, sha)),
-    singleBranch: true,
-    depth: 1,
-  });
+  const args = { ...(await wantWithHaves(session, sha)), singleBranch: true, depth: 1 };
+  if (alsoWant !== undefined && alsoWant !== sha && !(await hasRef(session))) {
+    try {
+      session.extraWants.push(alsoWant);
+      await fetchAndInstall(session, what, args);
+    } catch (error) {
+      if (!isUnreachableFailure(error)) throw error;
+    } finally {
+      session.extraWants.length = 0;
+    }
+  }
+  // A server that refuses one want sends nothing for either (or an error): fetch `sha` alone.
+  if (!(await hasCommit(session, sha))) await fetchAndInstall(session, what, args);
   if (!(await hasCommit(session, sha))) throw unreachable(what);
   if (!(await hasRef(session))) await git.writeRef({ fs, gitdir: session.gitdir, ref: HAVE_REF, value: sha });
 }

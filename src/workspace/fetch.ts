@@ -79,9 +79,11 @@ export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Wo
   const gitdir = await mkdtemp(path.join(options.tmpRoot ?? os.tmpdir(), "loupe-workspace-"));
   const store = createObjectStore(gitdir);
   const packs = createIncomingPacks({ gitdir, database: store.database });
+  const extraWants: string[] = [];
   const session: Session = {
     ...store,
     packs,
+    extraWants,
     http: createGitHttpClient({
       origin: url.origin,
       authorization: options.token === undefined ? undefined : authorizationHeader(options.token),
@@ -95,6 +97,7 @@ export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Wo
           `the git server sent more than ${maxBytes} bytes for the review's two commits; the fetch was stopped there`,
         ),
       receivePack: packs.receive,
+      extraWants: () => extraWants,
     }),
   };
   let what = `the head commit ${options.headSha}`;
@@ -160,7 +163,8 @@ function checkOptions(options: FetchWorkspaceOptions): void {
 async function fetchHead(session: Session, options: FetchWorkspaceOptions): Promise<void> {
   const what = `the head commit ${options.headSha}`;
   try {
-    await fetchCommit(session, options.headSha, what);
+    // The review's other commit comes in the same request (fetch-session.ts).
+    await fetchCommit(session, options.headSha, what, options.mergeBaseSha ?? options.baseSha);
     return;
   } catch (error) {
     if (options.pullNumber === undefined || !isUnreachableFailure(error)) throw error;

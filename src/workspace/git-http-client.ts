@@ -1,12 +1,13 @@
 // An isomorphic-git HttpClient that honours an AbortSignal (isomorphic-git's fetch has no signal
 // of its own) and adds the Authorization header only for the configured origin. Requests go over
-// Node's fetch (git-http-fetch.ts), which drops credentials when a redirect changes the origin.
+// node:http (git-http-request.ts), which drops credentials when a redirect changes the origin.
 // Response bodies count against one byte budget for the whole session: isomorphic-git holds a
 // pack in memory while it indexes it, so a huge repository must stop at the wire, not in the heap.
 
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from "isomorphic-git";
 import { mayCarryToken } from "./git-http-auth.ts";
-import { requestOverFetch } from "./git-http-fetch.ts";
+import { requestOverHttp } from "./git-http-request.ts";
+import { addWants } from "./extra-wants.ts";
 import { divertPack, type PackSink } from "./pack-diverter.ts";
 import { advertisesThinPack, requestThinPack } from "./thin-pack.ts";
 
@@ -25,6 +26,8 @@ export interface GitHttpClientOptions {
   readonly onTooLarge?: (maxBytes: number) => Error;
   /** Where the pack of an upload-pack response goes instead of to isomorphic-git (pack-diverter.ts). */
   readonly receivePack?: () => Promise<PackSink>;
+  /** Commits each upload-pack request also wants, read when it is sent (extra-wants.ts). */
+  readonly extraWants?: () => readonly string[];
 }
 
 export function createGitHttpClient(options: GitHttpClientOptions): HttpClient {
@@ -49,11 +52,15 @@ export function createGitHttpClient(options: GitHttpClientOptions): HttpClient {
       }
       headers["User-Agent"] ??= "loupe (isomorphic-git)";
       let body = request.body;
-      if (options.thinPack === true && serverThinPack && body !== undefined && isUploadPack(request.url)) {
-        // The want lines are a few hundred bytes; the request goes out whole (git-http-fetch.ts).
-        body = [requestThinPack(await collect(body))] as unknown as AsyncIterableIterator<Uint8Array>;
+      const extraWants = options.extraWants?.() ?? [];
+      const thin = options.thinPack === true && serverThinPack;
+      if ((thin || extraWants.length > 0) && body !== undefined && isUploadPack(request.url)) {
+        // The want lines are a few hundred bytes; the request goes out whole (git-http-request.ts).
+        let whole = addWants(await collect(body), extraWants);
+        if (thin) whole = requestThinPack(whole);
+        body = [whole] as unknown as AsyncIterableIterator<Uint8Array>;
       }
-      const response = await requestOverFetch({ ...request, body, headers, signal: options.signal });
+      const response = await requestOverHttp({ ...request, body, headers, signal: options.signal });
       if (response.body === undefined) return response;
       let responseBody = counted(abortable(response.body, options.signal), budget);
       if (options.receivePack !== undefined && isUploadPack(request.url)) {

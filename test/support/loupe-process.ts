@@ -71,7 +71,7 @@ export function fakeWorldEnv(world: {
     LOG_LEVEL: "info",
     NODE_ENV: "production",
     // Writes 20 ms apart, not Probot's second (three for a review): a world's reviews would
-    // otherwise wait out GitHub's spacing on a fake that has none. test/e2e/app-server.test.ts
+    // otherwise wait out GitHub's spacing on a fake that has none. test/e2e/app/app-server.test.ts
     // keeps the production default.
     GITHUB_WRITE_SPACING_MS: "20",
     ...world.extra,

@@ -18,7 +18,7 @@ import { Probot, ProbotOctokit } from "probot";
 import { createLoupeApp } from "../../src/app.ts";
 import type { AppConfig } from "../../src/config/app-config.ts";
 import type { ProviderConfig, ToolCallMode } from "../../src/config/provider-config.ts";
-import { DEFAULT_REPLY_BUDGET } from "../../src/config/reply-limits.ts";
+import { DEFAULT_REPLY_LIMITS } from "../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/review-limits.ts";
 import { WORKER_MEMORY_MB } from "../../src/config/worker-config.ts";
 import { DEFAULT_AUTHOR_POLICY } from "../../src/domain/author-policy.ts";
@@ -144,7 +144,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     // The operator's default, so every App test also runs auto mode's native path.
     toolCalls: options.toolCalls ?? "auto",
   };
-  const replyLimits = { ...limits, ...DEFAULT_REPLY_BUDGET, ...options.replyLimits };
+  const replyLimits = { ...limits, ...DEFAULT_REPLY_LIMITS, ...options.replyLimits };
   const real = createDefaultPorts({ provider: providerConfig, limits, replyLimits });
   const sleeps: number[] = [];
   const pool =

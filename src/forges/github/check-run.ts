@@ -94,13 +94,10 @@ export async function updateCheckRunProgress(
   });
 }
 
-/** How a check run ends: the one shape for a job's ending, the check run's and the API call's. */
-export interface CheckRunEnding {
+/** How a check run ends: its conclusion and output (a job's ending, jobs/ending.ts, carries them). */
+export interface CompleteCheckRunInput extends RepoRef {
   readonly conclusion: CheckConclusion;
   readonly output: CheckRunOutput;
-}
-
-export interface CompleteCheckRunInput extends RepoRef, CheckRunEnding {
   readonly checkRunId: number;
   readonly completedAt: Date;
 }

@@ -22,8 +22,6 @@ export interface GitHubHealth {
   succeeded(): void;
 }
 
-export type RetryLogger = Pick<Logger, "info">;
-
 type RetryRequest = (error: unknown, retries: number, retryAfter: number) => unknown;
 
 interface FailedRequest {
@@ -37,7 +35,11 @@ interface FailedRequest {
 
 const watched = new WeakSet<object>();
 
-export function observeGitHubRequests(octokit: GitHubClient, health: GitHubHealth, log: RetryLogger): void {
+export function observeGitHubRequests(
+  octokit: GitHubClient,
+  health: GitHubHealth,
+  log: Pick<Logger, "info">,
+): void {
   if (watched.has(octokit)) return;
   watched.add(octokit);
   octokit.hook.before("request", (options: { request?: Record<string, unknown> }) => {

@@ -13,7 +13,7 @@ import type { JobLogger } from "../../log/job-logger.ts";
 import { type ReplyOutcome, replyInThread } from "../../pipeline/reply-in-thread.ts";
 import type { ReviewPorts } from "../../pipeline/review-ports.ts";
 import type { ThreadReplyRequest } from "../../replies/handle-comment.ts";
-import type { ReplyEnding } from "../../replies/reply-ending.ts";
+import type { ReplyEnded } from "../../replies/reply-ending.ts";
 import type { WorkspaceHandle } from "../../workspace/types.ts";
 import { gitLabApi, tokenUser } from "./gitlab-api.ts";
 import { gitLabHost } from "./gitlab-host.ts";
@@ -27,7 +27,7 @@ export interface GitLabReplyOptions<W extends WorkspaceHandle> {
   readonly now?: () => number;
   /** The instance's and projects' budgets, which replies spend from as reviews do. */
   readonly budget?: AppBudget;
-  readonly onEnded?: (ending: ReplyEnding) => void;
+  readonly onEnded?: (ending: ReplyEnded) => void;
 }
 
 /** The runner of GitLab's reply jobs: one token user lookup for the process. */

@@ -17,7 +17,7 @@ import type { ReviewJob } from "../../jobs/review-job.ts";
 import type { JobSettlement } from "../../jobs/review-queue.ts";
 import { errorDetail } from "../../log/error-detail.ts";
 import type { JobLogger } from "../../log/job-logger.ts";
-import type { ReviewEnding } from "../../metrics/review-ended.ts";
+import type { ReviewEnded } from "../../metrics/review-ended.ts";
 import { cancellation, type ReviewOutcome, skipped } from "../../pipeline/review-outcome.ts";
 import type { ReviewPorts } from "../../pipeline/review-ports.ts";
 import { reviewPullRequest } from "../../pipeline/review-pull-request.ts";
@@ -41,7 +41,7 @@ export interface RunGitLabReviewOptions<W extends WorkspaceHandle> {
   readonly self: () => Promise<string>;
   readonly sleep: (ms: number) => Promise<void>;
   readonly now?: () => number;
-  readonly onEnded?: (ending: ReviewEnding) => void;
+  readonly onEnded?: (ending: ReviewEnded) => void;
   readonly budget?: AppBudget;
   /** The process's record of whether GitLab answers (logs and metrics). */
   readonly health?: GitLabHealth;

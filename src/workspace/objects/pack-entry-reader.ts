@@ -12,6 +12,11 @@ import type { PackSource } from "./pack-source.ts";
 /** Whole objects larger than this are hashed as they inflate, never held whole. */
 export const STREAM_ABOVE = 16 * 1024 * 1024;
 const STREAM_PIECE = 1024 * 1024;
+/**
+ * What a read at a known entry brings in: resolving deltas jumps from base to delta, usually a few
+ * entries apart, and a whole window per jump would copy megabytes for kilobytes.
+ */
+const JUMP_AHEAD = 64 * 1024;
 
 export function corruptPack(what: string): CorruptObjectStoreError {
   return new CorruptObjectStoreError(`corrupt pack: ${what}`);
@@ -21,9 +26,15 @@ export function corruptPack(what: string): CorruptObjectStoreError {
 const deflateBound = (size: number): number => size + (size >> 12) + (size >> 14) + (size >> 25) + 64;
 
 export interface PackEntryReader {
-  /** Pack bytes [position, position + length), clamped to the entries' end; valid until the next call. */
-  view(position: number, length: number): Buffer;
-  /** Inflates the entry data at `dataStart` (`known` = its compressed length, when known). */
+  /**
+   * Pack bytes [position, position + length), clamped to the entries' end; valid until the next
+   * call. A read outside the window brings in `ahead` bytes (default: the window's size).
+   */
+  view(position: number, length: number, ahead?: number): Buffer;
+  /**
+   * Inflates the entry data at `dataStart` (`known` = its compressed length, when known: then the
+   * read is taken as a jump, and brings in only a little more than the entry).
+   */
   inflateAt(dataStart: number, size: number, known?: number): { data: Buffer; compressed: number };
   /** Hashes a whole object as it inflates: its id and compressed length. */
   streamWhole(
@@ -43,13 +54,13 @@ export function createPackEntryReader(
   const corrupt = corruptPack;
   // A moving window over the pack: consecutive entries are served from one read.
   let window: { start: number; bytes: Buffer } = { start: 0, bytes: Buffer.alloc(0) };
-  const view = (position: number, length: number): Buffer => {
+  const view = (position: number, length: number, ahead = windowBytes): Buffer => {
     const end = Math.min(position + length, dataEnd);
     const inWindow = position >= window.start && end <= window.start + window.bytes.byteLength;
     if (!inWindow) {
       window = {
         start: position,
-        bytes: source.read(position, Math.min(Math.max(windowBytes, end - position), dataEnd - position)),
+        bytes: source.read(position, Math.min(Math.max(ahead, end - position), dataEnd - position)),
       };
     }
     return window.bytes.subarray(position - window.start, end - window.start);
@@ -64,8 +75,9 @@ export function createPackEntryReader(
     known?: number,
   ): { data: Buffer; compressed: number } => {
     let length = known ?? Math.min(dataEnd - dataStart, deflateBound(size));
+    const ahead = known === undefined ? windowBytes : Math.min(windowBytes, JUMP_AHEAD);
     for (;;) {
-      const inflated = inflateStream(view(dataStart, length), size, size);
+      const inflated = inflateStream(view(dataStart, length, ahead), size, size);
       if (inflated.kind === "ended" && inflated.data.byteLength === size) {
         return { data: inflated.data, compressed: inflated.consumed };
       }

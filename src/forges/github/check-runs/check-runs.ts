@@ -11,8 +11,8 @@ import type { CancelReason } from "../../../domain/cancel-reason.ts";
 import type { RoundProgress } from "../../../llm/types.ts";
 import { errorDetail } from "../../../log/error-detail.ts";
 import type { JobLogger } from "../../../log/job-logger.ts";
-import type { CheckRunEnding } from "../check-run.ts";
 import {
+  type CompleteCheckRunInput,
   completeCheckRun,
   createCheckRun,
   findOpenCheckRun,
@@ -42,7 +42,7 @@ export interface OpenCheckRun {
   /** At most one update per interval, never awaited by the caller, at most one in flight. */
   progress(progress: RoundProgress): void;
   /** Completes the run (after the last progress update); failures are logged, never thrown. */
-  complete(ending: CheckRunEnding): Promise<void>;
+  complete(ending: Pick<CompleteCheckRunInput, "conclusion" | "output">): Promise<void>;
 }
 
 export interface OpenInput {

@@ -1,0 +1,58 @@
+// The loop's limits, as pure predicates over its recorded rounds (loop-rounds.ts) and the
+// clock: what is left of each limit, and which limit the next round would break, predicted
+// before it is sent, so that the loop can spend that round asking for the final answer instead of
+// throwing the work away.
+
+import type { ReviewLimits } from "../config/review-limits.ts";
+import type { TerminationReason } from "../domain/outcome.ts";
+import type { LimitStop, RoundsTally } from "./loop-rounds.ts";
+
+export type { LimitStop } from "./loop-rounds.ts";
+
+export interface LoopClock {
+  readonly now: number;
+  readonly deadline: number;
+}
+
+export const roundsLeft = (done: RoundsTally, limits: ReviewLimits): number => limits.maxRounds - done.rounds;
+export const toolCallsLeft = (done: RoundsTally, limits: ReviewLimits): number =>
+  limits.maxToolCalls - done.toolCalls;
+export const tokensLeft = (done: RoundsTally, limits: ReviewLimits): number =>
+  limits.maxTokens - done.usage.total_tokens;
+export const timeLeft = (clock: LoopClock): number => clock.deadline - clock.now;
+
+/** Which limit makes the next round the final-answer round, or null when a normal round fits. */
+export function nextRoundLimit(done: RoundsTally, clock: LoopClock, limits: ReviewLimits): LimitStop | null {
+  // The last allowed round is itself the final-answer round: a review never sends more than
+  // maxRounds requests.
+  if (roundsLeft(done, limits) <= 1) return "max_rounds";
+  if (toolCallsLeft(done, limits) <= 0) return "max_tool_calls";
+  if (done.rounds > 0 && tokensLeft(done, limits) < done.lastRoundTokens) return "token_budget";
+  // Two more rounds of the slowest kind seen so far must fit: this one and the final answer.
+  if (done.rounds > 0 && timeLeft(clock) < 2 * done.longestRoundMs) return "review_timeout";
+  return null;
+}
+
+/** Whether the one repair round still fits: a round left, its tokens, and time for one round. */
+export function repairRoundLimit(
+  done: RoundsTally,
+  clock: LoopClock,
+  limits: ReviewLimits,
+): LimitStop | null {
+  if (roundsLeft(done, limits) <= 0) return "max_rounds";
+  if (tokensLeft(done, limits) < done.lastRoundTokens) return "token_budget";
+  if (timeLeft(clock) < done.longestRoundMs) return "review_timeout";
+  return null;
+}
+
+export function limitReason(stop: LimitStop): TerminationReason {
+  return stop === "tool_content" ? "invalid_model_response" : stop;
+}
+
+/**
+ * Errors return no partial trace (a protocol rule, docs/loop.md). Budget stops are not errors: the work done is real
+ * and the check run shows it, so their partial trace is returned.
+ */
+export function isErrorReason(reason: TerminationReason): boolean {
+  return !["final_review", "max_rounds", "max_tool_calls", "token_budget", "review_timeout"].includes(reason);
+}
