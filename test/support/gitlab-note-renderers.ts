@@ -7,8 +7,8 @@
 import type { Finding } from "../../src/domain/finding.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import { outgoing } from "../../src/forges/gitlab/gitlab-api.ts";
+import { summaryNoteText } from "../../src/forges/gitlab/gitlab-review.ts";
 import { SUMMARY_MARKER } from "../../src/forges/gitlab/merge-request-status.ts";
-import { summaryNoteText } from "../../src/forges/gitlab/run-gitlab-review.ts";
 import { gitLabSuggestion } from "../../src/forges/gitlab/suggestion.ts";
 import { gitLabWords } from "../../src/forges/gitlab/words.ts";
 import type { LoopResult } from "../../src/llm/types.ts";

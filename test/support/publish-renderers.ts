@@ -4,9 +4,9 @@
 import type { Finding } from "../../src/domain/finding.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import { clampOutput } from "../../src/forges/github/check-run.ts";
-import { configErrorOutput } from "../../src/forges/github/check-runs/texts.ts";
 import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
 import { LOCAL_WORDS } from "../../src/forges/local/words.ts";
+import { configErrorOutput } from "../../src/jobs/ending-texts.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 import {
   MAX_CHECK_RUN_FIELD,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { toReviewRequest } from "../../../src/webhooks/to-review-request.ts";
+import { toReviewRequest } from "../../../src/forges/github/webhooks/to-review-request.ts";
 import { webhookExample } from "../../support/webhook-examples.ts";
 
 const options = { appId: 123, rerunIdentifier: "rerun" };

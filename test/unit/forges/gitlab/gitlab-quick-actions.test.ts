@@ -43,6 +43,18 @@ describe("the outgoing step of every GitLab note", () => {
     expect(after.map((commands, i) => [ATTACKS[i], commands])).toEqual(ATTACKS.map((a) => [a, []]));
   });
 
+  it("finds commands by GitLab's regexp alone on any line start, after a Unicode line separator too", () => {
+    expect(regexEraCommands("Fine.\n/merge\n/approve\n  /close\n/draft\n/unassign @x")).toEqual([
+      "/merge",
+      "/approve",
+      "/draft",
+      "/unassign @x",
+    ]);
+    expect(regexEraCommands("/close")).toEqual(["/close"]);
+    expect(regexEraCommands("a\u2028/merge")).toEqual(["/merge"]);
+    expect(regexEraCommands("no command /merge here\n  /close")).toEqual([]);
+  });
+
   it("keeps a plain fence without a command-like line, and indented code, as they are", () => {
     const kept =
       "Text.\n\n```ts\nconst a = 1;\n// /merge in a comment\n  /close indented\n```\n\n    /approve in indented code";
