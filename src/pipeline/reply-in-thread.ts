@@ -115,10 +115,8 @@ async function replyBudget<W extends WorkspaceHandle>(
   ports: Ports<W>,
   run: ReplyRun,
 ): Promise<HeldBudget | { readonly kind: "refused"; readonly detail: string }> {
-  if (run.budget === undefined) return await heldOrRefused(undefined, ports.parseRepoConfig(null));
-  const file = (await host.repoConfig()).file;
-  const parsed = file.kind === "found" ? ports.parseRepoConfig(file.text) : ports.parseRepoConfig(null);
-  return await heldOrRefused(run.budget, parsed);
+  const file = run.budget === undefined ? null : (await host.repoConfig()).file;
+  return await heldOrRefused(run.budget, ports.parseRepoConfig(file?.kind === "found" ? file.text : null));
 }
 
 async function heldOrRefused(
@@ -143,7 +141,7 @@ async function failed(
   const reason = stopped ?? "error";
   const detail = stopped === null ? redactSecrets(describeFailure(error, forge)).replace(/`/g, "") : null;
   run.log.warn({ comment: run.replyCommentId, error: errorDetail(error) }, "reply ended early");
-  const body = renderReplyFailure({ reason, detail, answering: run.replyCommentId });
+  const body = renderReplyFailure({ reason, detail, answering: run.replyCommentId, words: { forge } });
   await threads
     .reply({ rootCommentId: run.rootCommentId, body })
     .catch(() => run.log.warn({}, "the failure reply could not be posted"));
@@ -195,6 +193,8 @@ function askModel<W extends WorkspaceHandle>(
   return ports.runReplyLoop({
     view: context.view,
     signal: run.signal,
+    // A reply's run has no clock of its own: the machine's, and no deadline but the reply's limit.
+    clock: { now: Date.now, deadline: Number.POSITIVE_INFINITY },
     ...(context.maxTokens === null ? {} : { maxTokens: context.maxTokens }),
     prompt: {
       repository: `${host.repository.owner}/${host.repository.repo}`,
@@ -232,7 +232,7 @@ async function publishReply(
   if (answer === null) {
     const detail = result.validation_failures?.[0] ?? null;
     const reason = result.termination_reason;
-    await reply(renderReplyFailure({ reason, detail, answering: run.replyCommentId }));
+    await reply(renderReplyFailure({ reason, detail, answering: run.replyCommentId, words: host.words }));
     return { kind: "failed", reason };
   }
   const { thread, laterHumanReply, conversation } = context.located;

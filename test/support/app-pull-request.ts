@@ -68,8 +68,8 @@ export function createPullRequestFixture(): PullRequestFixture {
   const comparisons = new Map<string, Record<string, unknown>>();
   const compareData = (head = headSha): Record<string, unknown> => {
     if (!/^[0-9a-f]{40}$/.test(head)) return compareWithGit(head);
-    let comparison = comparisons.get(head);
-    if (comparison === undefined) comparisons.set(head, (comparison = compareWithGit(head)));
+    const comparison = comparisons.get(head) ?? compareWithGit(head);
+    comparisons.set(head, comparison);
     return structuredClone(comparison);
   };
   const compareWithGit = (head: string): Record<string, unknown> => {

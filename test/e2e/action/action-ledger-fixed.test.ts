@@ -10,21 +10,12 @@ import { runActionEntry } from "../../support/action-runner.ts";
 import { review, stopTurn } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
 import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
-import { createRepo, type FixtureRepo } from "../../support/git-fixture.ts";
+import type { FixtureRepo } from "../../support/git-fixture.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../../support/scripted-provider.ts";
+import { createValuesRepo, VALUES, v10Finding } from "../../support/values-repo.ts";
 
 const API_KEY = `test-key-action-ledger-${process.pid}`;
-const TITLE = "v10 no longer equals its name";
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i + 1} = ${i + 1};`);
-const FINDING = {
-  severity: "medium",
-  title: TITLE,
-  explanation: "The constant v10 is now 100 while every other constant equals its index.",
-  path: "src/values.ts",
-  line: 10,
-  evidence: "export const v10 = 100;",
-  recommendation: "Restore 10 or rename the constant.",
-};
+const FINDING = v10Finding();
 
 let github: FakeGitHub;
 let fixture: FixtureRepo;
@@ -38,13 +29,7 @@ const target = () => ({
 });
 
 beforeAll(async () => {
-  fixture = createRepo();
-  fixture.write("src/values.ts", `${lines(30).join("\n")}\n`);
-  fixture.commit("values");
-  fixture.branch("change-v10");
-  fixture.write("src/values.ts", `${lines(30).join("\n").replace("v10 = 10;", "v10 = 100;")}\n`);
-  fixture.commit("v10 is 100");
-  fixture.checkout("main");
+  fixture = createValuesRepo();
   github = await startFakeGitHub();
   github.addRepository({ owner: "octo", repo: "fixes", source: fixture });
 }, 60_000);
@@ -89,7 +74,7 @@ describe("a finding whose line a push changed, not raised again (the Action)", (
     expect(github.reviews.filter((r) => r.repo === "fixes").flatMap((r) => r.comments)).toHaveLength(1);
 
     fixture.checkout("change-v10");
-    fixture.write("src/values.ts", `${lines(30).join("\n").replace("v10 = 10;", "v10 = 10; // as named")}\n`);
+    fixture.write("src/values.ts", VALUES.replace("v10 = 10;", "v10 = 10; // as named"));
     fixture.commit("v10 equals its name again");
     github.pushBranch("octo", "fixes", fixture, "change-v10");
     fixture.checkout("main");

@@ -13,8 +13,9 @@ import { runActionEntry } from "../../support/action-runner.ts";
 import { stopTurn, toolCallsTurn } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
 import { issueCommentEvent, pullRequestEvent } from "../../support/fake-github-payloads.ts";
-import { createRepo, type FixtureRepo } from "../../support/git-fixture.ts";
+import type { FixtureRepo } from "../../support/git-fixture.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../../support/scripted-provider.ts";
+import { createValuesRepo, V10_TITLE, v10Review } from "../../support/values-repo.ts";
 import type { ExamplePayload } from "../../support/webhook-examples.ts";
 import {
   documentedWorkflows,
@@ -27,8 +28,6 @@ import {
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const API_KEY = `test-key-workflows-${process.pid}`;
-const TITLE = "v10 no longer equals its name";
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i + 1} = ${i + 1};`);
 
 let github: FakeGitHub;
 let fixture: FixtureRepo;
@@ -44,13 +43,7 @@ const target = () => ({
 });
 
 beforeAll(async () => {
-  fixture = createRepo();
-  fixture.write("src/values.ts", `${lines(30).join("\n")}\n`);
-  fixture.commit("values");
-  fixture.branch("change-v10");
-  fixture.write("src/values.ts", `${lines(30).join("\n").replace("v10 = 10;", "v10 = 100;")}\n`);
-  fixture.commit("v10 is 100");
-  fixture.checkout("main");
+  fixture = createValuesRepo();
   github = await startFakeGitHub();
   github.addRepository({
     owner: "octo",
@@ -73,24 +66,10 @@ async function scriptedModel(): Promise<ScriptedProvider> {
       body: toolCallsTurn([{ id: "c1", name: "read_repository_file", arguments: { path: "src/values.ts" } }]),
     },
     {
-      body: stopTurn({
-        summary: "One constant changed its value.",
-        findings: [
-          {
-            severity: "medium",
-            title: TITLE,
-            explanation: "The constant v10 is now 100 while every other constant equals its index.",
-            path: "src/values.ts",
-            line: 10,
-            evidence: "export const v10 = 100;",
-            recommendation: "Restore 10 or rename the constant.",
-          },
-        ],
-        notes: [],
-      }),
+      body: stopTurn(v10Review()),
     },
     {
-      when: TITLE,
+      when: V10_TITLE,
       turn: { body: stopTurn({ verdict: "confirmed", reason: "Line 10 reads v10 = 100.", quote: null }) },
     },
   ]);
@@ -208,7 +187,7 @@ describe("the workflows of docs/github-action.md, as the runner runs them", () =
       });
       const reviews = github.reviews.filter((r) => r.repo === "values" && r.pullNumber === event.number);
       expect(reviews).toHaveLength(1);
-      expect(run.summary).toContain(TITLE);
+      expect(run.summary).toContain(V10_TITLE);
       // The steps after Loupe's (the SARIF upload) run on its outputs, as written.
       const after = Object.values(workflow.jobs)[0]!.steps.filter((s) => s !== loupeStep(workflow));
       const withOutputs = { ...context, steps: { loupe: { outputs: run.outputs } } };

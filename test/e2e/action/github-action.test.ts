@@ -15,29 +15,14 @@ import { type ActionRun, runActionEntry } from "../../support/action-runner.ts";
 import { stopTurn, toolCallsTurn } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
 import { issueCommentEvent, pullRequestEvent } from "../../support/fake-github-payloads.ts";
-import { createRepo, type FixtureRepo, gitEnvironment } from "../../support/git-fixture.ts";
+import { type FixtureRepo, gitEnvironment } from "../../support/git-fixture.ts";
 import { freePort } from "../../support/loupe-process.ts";
 import { reviewDocumentProblems, sarifProblems } from "../../support/machine-checks.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../../support/scripted-provider.ts";
+import { createValuesRepo, V10_TITLE, v10Review } from "../../support/values-repo.ts";
 
 const API_KEY = `test-key-action-${process.pid}-${Date.now()}`;
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i + 1} = ${i + 1};`);
-const FINDING_TITLE = "v10 no longer equals its name";
-const finalReview = {
-  summary: "One constant changed its value.",
-  findings: [
-    {
-      severity: "medium",
-      title: FINDING_TITLE,
-      explanation: "The constant v10 is now 100 while every other constant equals its index.",
-      path: "src/values.ts",
-      line: 10,
-      evidence: "export const v10 = 100;",
-      recommendation: "Restore 10 or rename the constant.",
-    },
-  ],
-  notes: [],
-};
+const finalReview = v10Review();
 
 let github: FakeGitHub;
 let fixture: FixtureRepo;
@@ -119,13 +104,7 @@ const checkout = (revision: string) => (dir: string) => {
 };
 
 beforeAll(async () => {
-  fixture = createRepo();
-  fixture.write("src/values.ts", `${lines(30).join("\n")}\n`);
-  fixture.commit("values");
-  fixture.branch("change-v10");
-  fixture.write("src/values.ts", `${lines(30).join("\n").replace("v10 = 10;", "v10 = 100;")}\n`);
-  fixture.commit("v10 is 100");
-  fixture.checkout("main");
+  fixture = createValuesRepo();
   github = await startFakeGitHub();
   github.addRepository({
     owner: "octo",
@@ -176,7 +155,7 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
       "sarif-file": "",
     });
     expect(run.summary).toContain("`final_review`");
-    expect(run.summary).toContain(FINDING_TITLE);
+    expect(run.summary).toContain(V10_TITLE);
     expect(run.summary).toContain("330");
     // Posted: the summary says so, not GitHub's 422 fallback ("did not accept the inline comments").
     expect(run.summary).toContain("Posted on the pull request (1 inline); the 1 finding is listed here.");
@@ -236,7 +215,7 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(run.stdout).toContain("pull-requests: write");
     expect(run.summary).toContain("### The review (not posted)");
     expect(run.summary).toContain("Not posted: the 1 finding is listed here.");
-    expect(run.summary).toContain(FINDING_TITLE);
+    expect(run.summary).toContain(V10_TITLE);
     expect(run.summary).toContain("`final_review`");
     expect(run.outputs).toEqual({
       "termination-reason": "final_review",
@@ -268,7 +247,7 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
       expect(text).toContain("docs/github-action.md");
     }
     expect(run.summary).toContain("### The review (not posted)");
-    expect(run.summary).toContain(FINDING_TITLE);
+    expect(run.summary).toContain(V10_TITLE);
   }, 60_000);
 
   it("skips a stranger's pull request, saying the command needs the comment-trigger workflow", async () => {
@@ -309,7 +288,7 @@ describe("Loupe's GitHub Action, run as the runner runs it", () => {
     expect(reviewsOf(4)[0]?.commitId).toBe(pr.headSha);
     expect(checkRunsOf(4)[0]?.history.at(-1)).toMatchObject({ status: "completed", conclusion: "success" });
     expect(run.outputs["termination-reason"]).toBe("final_review");
-    expect(run.summary).toContain(FINDING_TITLE);
+    expect(run.summary).toContain(V10_TITLE);
     expect(github.requests.some((r) => r.url.includes("/collaborators/maintainer/permission"))).toBe(true);
     expect(github.reactions).toContainEqual({
       owner: "octo",

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
 import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
-import { createRepo, type FixtureRepo } from "../../support/git-fixture.ts";
+import type { FixtureRepo } from "../../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
 import {
   type KnownFinding,
@@ -19,11 +19,11 @@ import {
   toolCallsBefore,
 } from "../../support/realistic-model.ts";
 import type { ScriptedProvider } from "../../support/scripted-provider.ts";
+import { createValuesRepo } from "../../support/values-repo.ts";
 import { deliverWebhook } from "../../support/webhook-delivery.ts";
 
 const SECRET = `whsec-e2e-${process.pid}-${Date.now()}`;
 const API_KEY = `test-key-e2e-${process.pid}-${Date.now()}`;
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i + 1} = ${i + 1};`);
 
 let github: FakeGitHub;
 let provider: ScriptedProvider;
@@ -53,13 +53,7 @@ const target = () => ({
 });
 
 beforeAll(async () => {
-  fixture = createRepo();
-  fixture.write("src/values.ts", `${lines(30).join("\n")}\n`);
-  fixture.commit("values");
-  fixture.branch("change-v10");
-  fixture.write("src/values.ts", `${lines(30).join("\n").replace("v10 = 10;", "v10 = 100;")}\n`);
-  fixture.commit("v10 is 100");
-  fixture.checkout("main");
+  fixture = createValuesRepo();
   github = await startFakeGitHub();
   github.addRepository({ owner: "octo", repo: "values", source: fixture });
   // The first answer is delayed so the review is still running when the webhook is answered.

@@ -6,40 +6,20 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { stopTurn } from "../../support/chat-turns.ts";
-import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { type FakeGitLab, startFakeGitLab } from "../../support/fake-gitlab.ts";
-import { createRepo, type FixtureRepo } from "../../support/git-fixture.ts";
+import type { FakeGitLab } from "../../support/fake-gitlab.ts";
 import { deliverGitLabEvent, mergeRequestEvent, noteEvent } from "../../support/gitlab-webhooks.ts";
-import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
-import { type ScriptedProvider, startScriptedProvider } from "../../support/scripted-provider.ts";
+import { type GitLabBesideAppWorld, startGitLabWorldBesideApp } from "../../support/gitlab-world.ts";
+import type { LoupeProcess } from "../../support/loupe-process.ts";
+import { createValuesRepo, v10Review } from "../../support/values-repo.ts";
 
-const SECRET = `whsec-e2e-gitlab-talk-${process.pid}-${Date.now()}`;
-const GITLAB_SECRET = `gitlab-hook-talk-${process.pid}-${Date.now()}`;
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i + 1} = ${i + 1};`);
 const REPLY = "@loupe-bot this is intended: we bumped it on purpose.";
 
-let github: FakeGitHub;
+let world: GitLabBesideAppWorld;
 let gitlab: FakeGitLab;
-let provider: ScriptedProvider;
 let loupe: LoupeProcess;
-let fixture: FixtureRepo;
 let head: string;
 
-const review = stopTurn({
-  summary: "One constant changed its value.",
-  findings: [
-    {
-      severity: "medium",
-      title: "v10 no longer equals its name",
-      explanation: "The constant v10 is now 100 while every other constant equals its index.",
-      path: "src/values.ts",
-      line: 10,
-      evidence: "export const v10 = 100;",
-      recommendation: "Restore 10 or rename the constant.",
-    },
-  ],
-  notes: [],
-});
+const review = stopTurn(v10Review());
 
 const hook = () => `${loupe.url}/api/gitlab/webhooks`;
 const deliverNote = (note: {
@@ -51,7 +31,7 @@ const deliverNote = (note: {
 }) =>
   deliverGitLabEvent(
     hook(),
-    GITLAB_SECRET,
+    world.secret,
     noteEvent({ project: "team/values", iid: 4, headSha: head, note }),
     {
       eventHeader: "Note Hook",
@@ -60,41 +40,30 @@ const deliverNote = (note: {
 const finalStatuses = () => gitlab.statuses.filter((s) => s.sha === head && s.status !== "pending");
 
 beforeAll(async () => {
-  fixture = createRepo();
-  fixture.write("src/values.ts", `${lines(30).join("\n")}\n`);
-  fixture.commit("values");
-  fixture.branch("change-v10");
-  fixture.write("src/values.ts", `${lines(30).join("\n").replace("v10 = 10;", "v10 = 100;")}\n`);
-  fixture.commit("v10 is 100");
-  fixture.checkout("main");
-  github = await startFakeGitHub();
-  gitlab = await startFakeGitLab();
-  gitlab.addProject({ path: "team/values", source: fixture, members: { dev: 30, rep: 20 } });
-  provider = await startScriptedProvider([
-    { body: review },
-    { body: review },
-    {
-      when: "bumped it on purpose",
-      turn: {
-        body: stopTurn({
-          reply: "Understood: the change to 100 is intended, so this is withdrawn.",
-          finding_status: "withdrawn",
-        }),
+  world = await startGitLabWorldBesideApp({
+    name: "talk",
+    project: "team/values",
+    fixture: createValuesRepo,
+    members: { dev: 30, rep: 20 },
+    script: [
+      { body: review },
+      { body: review },
+      {
+        when: "bumped it on purpose",
+        turn: {
+          body: stopTurn({
+            reply: "Understood: the change to 100 is intended, so this is withdrawn.",
+            finding_status: "withdrawn",
+          }),
+        },
       },
-    },
-  ]);
-  const env = fakeWorldEnv({
-    github,
-    providerBaseURL: provider.baseURL,
-    webhookSecret: SECRET,
-    apiKey: `test-key-gitlab-talk-${process.pid}`,
-    extra: { GITLAB_URL: gitlab.url, GITLAB_TOKEN: gitlab.token, GITLAB_WEBHOOK_SECRET: GITLAB_SECRET },
+    ],
   });
-  loupe = await startLoupeProcess({ command: "node", env });
+  ({ gitlab, loupe } = world);
   head = gitlab.addMergeRequest({ project: "team/values", iid: 4, sourceBranch: "change-v10" }).diffRefs
     .head_sha;
   const opened = mergeRequestEvent({ project: "team/values", iid: 4, headSha: head, action: "open" });
-  expect(await deliverGitLabEvent(hook(), GITLAB_SECRET, opened)).toBe(200);
+  expect(await deliverGitLabEvent(hook(), world.secret, opened)).toBe(200);
   await loupe.until(() => finalStatuses()[0], "the first review's final status");
 }, 90_000);
 
@@ -106,11 +75,7 @@ const handled = (noteId: number) =>
     .find((line) => line.includes("GitLab note handled") && line.includes(`"note":${noteId}`));
 
 afterAll(async () => {
-  await loupe?.stop();
-  await provider?.stop();
-  await gitlab?.stop();
-  await github?.stop();
-  fixture?.dispose();
+  await world?.stop();
 });
 
 describe("the conversation on a GitLab merge request", () => {

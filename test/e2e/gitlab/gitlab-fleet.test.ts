@@ -9,16 +9,16 @@ import { stopTurn } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
 import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { type FakeGitLab, startFakeGitLab } from "../../support/fake-gitlab.ts";
-import { createRepo, type FixtureRepo } from "../../support/git-fixture.ts";
+import type { FixtureRepo } from "../../support/git-fixture.ts";
 import { deliverGitLabEvent, mergeRequestEvent, noteEvent } from "../../support/gitlab-webhooks.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
 import { type RedisServer, startRedisServer } from "../../support/redis-server.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../../support/scripted-provider.ts";
+import { createValuesRepo, v10Review } from "../../support/values-repo.ts";
 import { deliverWebhook } from "../../support/webhook-delivery.ts";
 
 const SECRET = `whsec-gitlab-fleet-${process.pid}-${Date.now()}`; // never under 16 characters, whatever the pid
 const GITLAB_SECRET = `gitlab-hook-fleet-${process.pid}-${Date.now()}`;
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i + 1} = ${i + 1};`);
 const REPLY = "@loupe-bot this is intended: we bumped it on purpose.";
 
 let redis: RedisServer;
@@ -28,33 +28,11 @@ let provider: ScriptedProvider;
 let fixture: FixtureRepo;
 const replicas: LoupeProcess[] = [];
 
-const review = {
-  body: stopTurn({
-    summary: "One constant changed its value.",
-    findings: [
-      {
-        severity: "medium",
-        title: "v10 no longer equals its name",
-        explanation: "The constant v10 is now 100 while every other constant equals its index.",
-        path: "src/values.ts",
-        line: 10,
-        evidence: "export const v10 = 100;",
-        recommendation: "Restore 10 or rename the constant.",
-      },
-    ],
-    notes: [],
-  }),
-};
+const review = { body: stopTurn(v10Review()) };
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  fixture = createRepo();
-  fixture.write("src/values.ts", `${lines(30).join("\n")}\n`);
-  fixture.commit("values");
-  fixture.branch("change-v10");
-  fixture.write("src/values.ts", `${lines(30).join("\n").replace("v10 = 10;", "v10 = 100;")}\n`);
-  fixture.commit("v10 is 100");
-  fixture.checkout("main");
+  fixture = createValuesRepo();
   github = await startFakeGitHub();
   github.addRepository({ owner: "octo", repo: "values", source: fixture });
   gitlab = await startFakeGitLab();

@@ -6,41 +6,19 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { stopTurn } from "../../support/chat-turns.ts";
-import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { type FakeGitLab, startFakeGitLab } from "../../support/fake-gitlab.ts";
-import { createRepo, type FixtureRepo } from "../../support/git-fixture.ts";
+import type { FakeGitLab } from "../../support/fake-gitlab.ts";
+import type { FixtureRepo } from "../../support/git-fixture.ts";
 import { deliverGitLabEvent, mergeRequestEvent } from "../../support/gitlab-webhooks.ts";
-import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
-import { type ScriptedProvider, startScriptedProvider } from "../../support/scripted-provider.ts";
+import { type GitLabBesideAppWorld, startGitLabWorldBesideApp } from "../../support/gitlab-world.ts";
+import type { LoupeProcess } from "../../support/loupe-process.ts";
+import { createValuesRepo, VALUES_V10_IS_100, v10Review } from "../../support/values-repo.ts";
 
-const SECRET = `whsec-e2e-gitlab-ledger-${process.pid}-${Date.now()}`;
-const GITLAB_SECRET = `gitlab-hook-ledger-${process.pid}-${Date.now()}`;
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i + 1} = ${i + 1};`);
-const CHANGED = `${lines(30).join("\n").replace("v10 = 10;", "v10 = 100;")}\n`;
-
-let github: FakeGitHub;
+let world: GitLabBesideAppWorld;
 let gitlab: FakeGitLab;
-let provider: ScriptedProvider;
 let loupe: LoupeProcess;
 let fixture: FixtureRepo;
 
-const review = {
-  body: stopTurn({
-    summary: "One constant changed its value.",
-    findings: [
-      {
-        severity: "medium",
-        title: "v10 no longer equals its name",
-        explanation: "The constant v10 is now 100 while every other constant equals its index.",
-        path: "src/values.ts",
-        line: 10,
-        evidence: "export const v10 = 100;",
-        recommendation: "Restore 10 or rename the constant.",
-      },
-    ],
-    notes: [],
-  }),
-};
+const review = { body: stopTurn(v10Review()) };
 
 const clean = { body: stopTurn({ summary: "The constants are consistent.", findings: [], notes: [] }) };
 
@@ -63,7 +41,7 @@ async function push(change: (repo: FixtureRepo) => void, branch = "change-v10", 
     action: "update",
     oldrev,
   });
-  expect(await deliverGitLabEvent(hook(), GITLAB_SECRET, event)).toBe(200);
+  expect(await deliverGitLabEvent(hook(), world.secret, event)).toBe(200);
   await loupe.until(
     () => gitlab.statuses.find((s) => s.sha === head && s.status !== "pending"),
     "the final status",
@@ -72,37 +50,25 @@ async function push(change: (repo: FixtureRepo) => void, branch = "change-v10", 
 }
 
 beforeAll(async () => {
-  fixture = createRepo();
-  fixture.write("src/values.ts", `${lines(30).join("\n")}\n`);
-  fixture.commit("values");
-  fixture.branch("change-v10");
-  fixture.write("src/values.ts", CHANGED);
-  fixture.commit("v10 is 100");
-  fixture.checkout("main");
-  fixture.branch("fix-v10");
-  fixture.write("src/values.ts", CHANGED);
-  fixture.commit("v10 is 100 here too");
-  fixture.checkout("main");
-  github = await startFakeGitHub();
-  gitlab = await startFakeGitLab();
-  gitlab.addProject({ path: "team/values", source: fixture, members: { dev: 30, rep: 20 } });
-  provider = await startScriptedProvider([review, review, review, review, clean]);
-  const env = fakeWorldEnv({
-    github,
-    providerBaseURL: provider.baseURL,
-    webhookSecret: SECRET,
-    apiKey: `test-key-gitlab-ledger-${process.pid}`,
-    extra: { GITLAB_URL: gitlab.url, GITLAB_TOKEN: gitlab.token, GITLAB_WEBHOOK_SECRET: GITLAB_SECRET },
+  world = await startGitLabWorldBesideApp({
+    name: "ledger",
+    project: "team/values",
+    fixture: () => {
+      const repo = createValuesRepo();
+      repo.branch("fix-v10");
+      repo.write("src/values.ts", VALUES_V10_IS_100);
+      repo.commit("v10 is 100 here too");
+      repo.checkout("main");
+      return repo;
+    },
+    members: { dev: 30, rep: 20 },
+    script: [review, review, review, review, clean],
   });
-  loupe = await startLoupeProcess({ command: "node", env });
+  ({ gitlab, loupe, fixture } = world);
 }, 60_000);
 
 afterAll(async () => {
-  await loupe?.stop();
-  await provider?.stop();
-  await gitlab?.stop();
-  await github?.stop();
-  fixture?.dispose();
+  await world?.stop();
 });
 
 describe("the finding ledger on a GitLab merge request", () => {
@@ -110,7 +76,7 @@ describe("the finding ledger on a GitLab merge request", () => {
     const head = gitlab.addMergeRequest({ project: "team/values", iid: 9, sourceBranch: "change-v10" })
       .diffRefs.head_sha;
     const opened = mergeRequestEvent({ project: "team/values", iid: 9, headSha: head, action: "open" });
-    expect(await deliverGitLabEvent(hook(), GITLAB_SECRET, opened)).toBe(200);
+    expect(await deliverGitLabEvent(hook(), world.secret, opened)).toBe(200);
     await loupe.until(
       () => gitlab.statuses.find((s) => s.sha === head && s.status !== "pending"),
       "a review",
@@ -141,7 +107,7 @@ describe("the finding ledger on a GitLab merge request", () => {
     const head = gitlab.addMergeRequest({ project: "team/values", iid: 10, sourceBranch: "fix-v10" }).diffRefs
       .head_sha;
     const opened = mergeRequestEvent({ project: "team/values", iid: 10, headSha: head, action: "open" });
-    expect(await deliverGitLabEvent(hook(), GITLAB_SECRET, opened)).toBe(200);
+    expect(await deliverGitLabEvent(hook(), world.secret, opened)).toBe(200);
     await loupe.until(
       () => gitlab.statuses.find((s) => s.sha === head && s.status !== "pending"),
       "a review",
@@ -154,7 +120,7 @@ describe("the finding ledger on a GitLab merge request", () => {
     gitlab.resolve(finding, "dev");
     await push(
       (repo) => {
-        repo.write("src/values.ts", CHANGED.replace("v10 = 100;", "v10 = 10; // restored"));
+        repo.write("src/values.ts", VALUES_V10_IS_100.replace("v10 = 100;", "v10 = 10; // restored"));
         repo.commit("restore v10");
       },
       "fix-v10",

@@ -7,81 +7,42 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { stopTurn, toolCallsTurn } from "../../support/chat-turns.ts";
-import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { type FakeGitLab, startFakeGitLab } from "../../support/fake-gitlab.ts";
-import { createRepo, type FixtureRepo } from "../../support/git-fixture.ts";
+import type { FakeGitHub } from "../../support/fake-github.ts";
+import type { FakeGitLab } from "../../support/fake-gitlab.ts";
+import type { FixtureRepo } from "../../support/git-fixture.ts";
 import { deliverGitLabEvent, mergeRequestEvent } from "../../support/gitlab-webhooks.ts";
-import {
-  fakeWorldEnv,
-  type LoupeProcess,
-  runLoupeToExit,
-  startLoupeProcess,
-} from "../../support/loupe-process.ts";
-import { type ScriptedProvider, startScriptedProvider } from "../../support/scripted-provider.ts";
+import { type GitLabBesideAppWorld, startGitLabWorldBesideApp } from "../../support/gitlab-world.ts";
+import { type LoupeProcess, runLoupeToExit } from "../../support/loupe-process.ts";
+import { createValuesRepo, VALUES_V10_IS_100, v10Review } from "../../support/values-repo.ts";
 
-const SECRET = `whsec-e2e-gitlab-${process.pid}-${Date.now()}`;
-const GITLAB_SECRET = `gitlab-hook-${process.pid}-${Date.now()}`;
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i + 1} = ${i + 1};`);
-
+let world: GitLabBesideAppWorld;
 let github: FakeGitHub;
 let gitlab: FakeGitLab;
-let provider: ScriptedProvider;
 let loupe: LoupeProcess;
 let fixture: FixtureRepo;
 
-const finalReview = {
-  summary: "One constant changed its value.",
-  findings: [
-    {
-      severity: "high",
-      title: "v10 no longer equals its name",
-      explanation: "The constant v10 is now 100 while every other constant equals its index.",
-      path: "src/values.ts",
-      line: 10,
-      evidence: "export const v10 = 100;",
-      recommendation: "Restore 10 or rename the constant.",
-    },
-  ],
-  notes: [],
-};
+const finalReview = v10Review("high");
 
 beforeAll(async () => {
-  fixture = createRepo();
-  fixture.write("src/values.ts", `${lines(30).join("\n")}\n`);
-  fixture.write(".gitlab/loupe.yml", "fail_on: high\n");
-  fixture.commit("values");
-  fixture.branch("change-v10");
-  fixture.write("src/values.ts", `${lines(30).join("\n").replace("v10 = 10;", "v10 = 100;")}\n`);
-  fixture.commit("v10 is 100");
-  fixture.checkout("main");
-  github = await startFakeGitHub();
-  gitlab = await startFakeGitLab();
-  gitlab.addProject({ path: "team/values", source: fixture, members: { dev: 30 } });
-  provider = await startScriptedProvider([
-    {
-      body: toolCallsTurn([
-        { id: "call_1", name: "read_repository_file", arguments: { path: "src/values.ts" } },
-      ]),
-    },
-    { body: stopTurn(finalReview) },
-    { body: stopTurn({ summary: "v11 follows.", findings: [], notes: [] }) },
-  ]);
-  const env = fakeWorldEnv({
-    github,
-    providerBaseURL: provider.baseURL,
-    webhookSecret: SECRET,
-    apiKey: `test-key-gitlab-${process.pid}`,
-    extra: { GITLAB_URL: gitlab.url, GITLAB_TOKEN: gitlab.token, GITLAB_WEBHOOK_SECRET: GITLAB_SECRET },
+  world = await startGitLabWorldBesideApp({
+    name: "merge-request",
+    project: "team/values",
+    fixture: () => createValuesRepo({ ".gitlab/loupe.yml": "fail_on: high\n" }),
+    script: [
+      {
+        body: toolCallsTurn([
+          { id: "call_1", name: "read_repository_file", arguments: { path: "src/values.ts" } },
+        ]),
+      },
+      { body: stopTurn(finalReview) },
+      { body: stopTurn({ summary: "v11 follows.", findings: [], notes: [] }) },
+    ],
   });
-  loupe = await startLoupeProcess({ command: "node", env });
+  ({ github, gitlab, loupe, fixture } = world);
 }, 60_000);
 
 afterAll(async () => {
-  await loupe?.stop();
-  await provider?.stop();
-  await gitlab?.stop();
-  await github?.stop();
-  fixture?.dispose();
+  await world?.stop();
 });
 
 describe("Loupe reviewing a GitLab merge request", () => {
@@ -90,7 +51,7 @@ describe("Loupe reviewing a GitLab merge request", () => {
     const head = mr.diffRefs.head_sha;
     const event = mergeRequestEvent({ project: "team/values", iid: 4, headSha: head, action: "open" });
     expect(await deliverGitLabEvent(`${loupe.url}/api/gitlab/webhooks`, "not-the-secret", event)).toBe(401);
-    expect(await deliverGitLabEvent(`${loupe.url}/api/gitlab/webhooks`, GITLAB_SECRET, event)).toBe(200);
+    expect(await deliverGitLabEvent(`${loupe.url}/api/gitlab/webhooks`, world.secret, event)).toBe(200);
 
     const final = await loupe.until(
       () => gitlab.statuses.find((s) => s.sha === head && s.status !== "pending"),
@@ -123,16 +84,13 @@ describe("Loupe reviewing a GitLab merge request", () => {
     for (const request of [...gitlab.requests, ...gitlab.gitRequests])
       expect(request.url).not.toContain(gitlab.token);
     expect(loupe.output()).not.toContain(gitlab.token);
-    expect(loupe.output()).not.toContain(GITLAB_SECRET);
+    expect(loupe.output()).not.toContain(world.secret);
     expect(github.requests.filter((r) => r.url.includes("/check-runs"))).toEqual([]);
   });
 
   it("reviews a push incrementally, updating the one summary note in place", async () => {
     fixture.checkout("change-v10");
-    fixture.write(
-      "src/values.ts",
-      `${lines(30).join("\n").replace("v10 = 10;", "v10 = 100;")}\nexport const v31 = 31;\n`,
-    );
+    fixture.write("src/values.ts", `${VALUES_V10_IS_100}export const v31 = 31;\n`);
     const oldHead = fixture.revParse("change-v10");
     fixture.commit("v31");
     fixture.checkout("main");
@@ -146,7 +104,7 @@ describe("Loupe reviewing a GitLab merge request", () => {
       action: "update",
       oldrev: oldHead,
     });
-    expect(await deliverGitLabEvent(`${loupe.url}/api/gitlab/webhooks`, GITLAB_SECRET, event)).toBe(200);
+    expect(await deliverGitLabEvent(`${loupe.url}/api/gitlab/webhooks`, world.secret, event)).toBe(200);
 
     await loupe.until(
       () => gitlab.statuses.find((s) => s.sha === head && s.status !== "pending"),
@@ -164,20 +122,14 @@ describe("Loupe reviewing a GitLab merge request", () => {
   });
 
   it("refuses to start with a token GitLab does not accept, or a partial setting, in one line naming it", async () => {
-    const env = (extra: Record<string, string>) =>
-      fakeWorldEnv({
-        github,
-        providerBaseURL: provider.baseURL,
-        webhookSecret: SECRET,
-        apiKey: `test-key-gitlab-${process.pid}`,
-        extra,
-      });
+    const { GITLAB_URL, GITLAB_TOKEN, GITLAB_WEBHOOK_SECRET, ...appOnly } = world.env;
+    const env = (extra: Record<string, string>) => ({ ...appOnly, ...extra });
     const refused = await runLoupeToExit({
       command: "node",
       env: env({
         GITLAB_URL: gitlab.url,
         GITLAB_TOKEN: "glpat-revoked",
-        GITLAB_WEBHOOK_SECRET: GITLAB_SECRET,
+        GITLAB_WEBHOOK_SECRET: world.secret,
       }),
     });
     expect(refused.code).toBe(1);

@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from "@jest/globals";
 import { CHECK_RUN_TEXT_LIMIT } from "../../../src/forges/github/check-run.ts";
-import type { BlockDocument } from "../../../src/forges/github/check-runs/review-json-block.ts";
+import type { BlockDocument } from "../../../src/jobs/review-json-block.ts";
 import {
   expectCleanEnd,
   mockPublish,

@@ -7,8 +7,8 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "@jest/globals";
 import { Octokit } from "@octokit/rest";
 import { forTheAction } from "../../../src/action/action-report.ts";
-import { failureOutput } from "../../../src/forges/github/check-runs/texts.ts";
 import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
+import { failureOutput } from "../../../src/jobs/ending-texts.ts";
 import { describeFailure } from "../../../src/pipeline/describe-failure.ts";
 import { freePort } from "../../support/loupe-process.ts";
 

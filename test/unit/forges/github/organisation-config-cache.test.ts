@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type { ConfigFile } from "../../../../src/config/config-file-read.ts";
 import { createOrganisationConfigCache } from "../../../../src/forges/github/organisation-config-cache.ts";
-import { organisationConfigPush } from "../../../../src/webhooks/organisation-push.ts";
+import { organisationConfigPush } from "../../../../src/forges/github/webhooks/organisation-push.ts";
 import { pushEvent } from "../../../support/fake-github-payloads.ts";
 
 const FILE: ConfigFile = { file: { kind: "found", text: "fail_on: high\n" }, source: "octo/.github" };

@@ -5,11 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Browser } from "playwright-core";
-import {
-  inertJson,
-  REVIEW_JSON_MARKER,
-  reviewJsonBlock,
-} from "../../../../src/forges/github/check-runs/review-json-block.ts";
+import { inertJson, REVIEW_JSON_MARKER, reviewJsonBlock } from "../../../../src/jobs/review-json-block.ts";
 import type { ReviewDocument } from "../../../../src/pipeline/machine-review.ts";
 import { launchChromium } from "../../../support/chromium.ts";
 import { cmarkJudges, cmarkOracle } from "../../../support/gfm-oracle.ts";

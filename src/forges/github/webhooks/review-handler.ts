@@ -4,9 +4,9 @@
 // fails so GitHub can redeliver it); the check run carries every later failure.
 
 import type { Context } from "probot";
-import type { SkipReason } from "../domain/review-request.ts";
-import type { ReviewQueue } from "../jobs/review-queue.ts";
-import type { Metrics } from "../metrics/metrics.ts";
+import type { SkipReason } from "../../../domain/review-request.ts";
+import type { ReviewQueue } from "../../../jobs/review-queue.ts";
+import type { Metrics } from "../../../metrics/metrics.ts";
 import { toReviewRequest } from "./to-review-request.ts";
 
 /**

@@ -9,9 +9,9 @@
 
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { GitHubClient } from "../forges/github/octokit.ts";
-import { errorDetail } from "../log/error-detail.ts";
-import type { Logger } from "../log/job-logger.ts";
+import { errorDetail } from "../../../log/error-detail.ts";
+import type { Logger } from "../../../log/job-logger.ts";
+import type { GitHubClient } from "../octokit.ts";
 
 export interface OpenRun {
   readonly installationId: number;

@@ -3,34 +3,7 @@
 // not read (re-running a command because someone fixed a typo would surprise), nor comments on
 // plain issues. Everything else about the comment (who wrote it, what it asks) is decided later.
 
-import type { CommentSource } from "../conversation/conversation-api.ts";
-import type { ForgeTag } from "../domain/review-request.ts";
-
-/** A comment on a pull request, whoever delivered it (the Action's workflow has no installation). */
-export interface PullRequestComment {
-  readonly kind: "comment";
-  readonly deliveryId: string;
-  readonly source: CommentSource;
-  readonly owner: string;
-  readonly repo: string;
-  readonly pullNumber: number;
-  readonly commentId: number;
-  readonly body: string;
-  readonly author: {
-    readonly login: string | null;
-    readonly type: string | null;
-    readonly authorAssociation: string | null;
-  };
-  /** Review comments: the thread's first comment, when this one is a reply. */
-  readonly inReplyTo: number | null;
-  /** Who opened the pull request (the event's own record); absent or null when it does not say. */
-  readonly pullAuthor?: string | null;
-}
-
-/** A comment as a forge delivered it: GitHub's to one installation of the App, or GitLab's. */
-export type CommentEvent = PullRequestComment & ForgeTag;
-
-export type CommentSkip = { readonly kind: "skip"; readonly message: string };
+import type { CommentEvent, CommentSkip, PullRequestComment } from "../../../replies/comment-event.ts";
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | null => (typeof v === "object" && v !== null ? (v as Json) : null);

@@ -11,8 +11,8 @@
 // out (the ledger's resolved findings first, then the files no pass reviewed, then the least severe
 // findings) and `omitted` counts them, so the block is always whole, valid JSON.
 
-import { cutCodePoints } from "../../../domain/text.ts";
-import type { ReviewDocument } from "../../../pipeline/machine-review.ts";
+import { cutCodePoints } from "../domain/text.ts";
+import type { ReviewDocument } from "../pipeline/machine-review.ts";
 
 export const REVIEW_JSON_MARKER = "loupe:review-json";
 const LONG_EXPLANATION = 2000;

@@ -2,7 +2,7 @@
 // the App forgets its cached copy for that installation and owner (github/organisation-config-cache.ts).
 // A push to any other branch, or any other repository, changes nothing Loupe reads.
 
-import { ORGANISATION_CONFIG_REPO } from "../forges/github/organisation-config-file.ts";
+import { ORGANISATION_CONFIG_REPO } from "../organisation-config-file.ts";
 
 export interface PushPayload {
   readonly ref?: string;

@@ -4,15 +4,15 @@
 // comment asks for can throw past this handler unlogged.
 
 import type { Context } from "probot";
-import { createPermissionCache, type PermissionCache } from "../conversation/permission-cache.ts";
-import { redactSecrets } from "../domain/redact.ts";
-import { forgeTagOf, type ReviewRequest } from "../domain/review-request.ts";
-import { createConversationApi } from "../forges/github/conversation-api.ts";
-import type { GitHubClient } from "../forges/github/octokit.ts";
-import { QueueUnavailableError } from "../jobs/queue-unavailable.ts";
-import { errorDetail } from "../log/error-detail.ts";
-import { toCommentEvent } from "../webhooks/to-comment-event.ts";
-import { handleComment, type ThreadReplyRequest } from "./handle-comment.ts";
+import { createPermissionCache, type PermissionCache } from "../../../conversation/permission-cache.ts";
+import { redactSecrets } from "../../../domain/redact.ts";
+import { forgeTagOf, type ReviewRequest } from "../../../domain/review-request.ts";
+import { QueueUnavailableError } from "../../../jobs/queue-unavailable.ts";
+import { errorDetail } from "../../../log/error-detail.ts";
+import { handleComment, type ThreadReplyRequest } from "../../../replies/handle-comment.ts";
+import { createConversationApi } from "../conversation-api.ts";
+import type { GitHubClient } from "../octokit.ts";
+import { toCommentEvent } from "./to-comment-event.ts";
 
 export interface CommentHandlerOptions {
   readonly botLogin: () => Promise<string>;

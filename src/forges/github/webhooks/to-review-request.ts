@@ -3,7 +3,7 @@
 // a clear skip rather than a crash. Drafts and bot authors are flagged here but decided later,
 // because `review_drafts`/`ignore_bots` live in the repository's `.github/loupe.yml`.
 
-import { labelNames } from "../conversation/pause-state.ts";
+import { labelNames } from "../../../conversation/pause-state.ts";
 import type {
   GitHubReview,
   MappedEvent,
@@ -12,8 +12,8 @@ import type {
   ReviewTrigger,
   SkippedEvent,
   SkipReason,
-} from "../domain/review-request.ts";
-import { parseExternalId } from "../forges/github/external-id.ts";
+} from "../../../domain/review-request.ts";
+import { parseExternalId } from "../external-id.ts";
 
 export interface WebhookInput {
   readonly name: string;

@@ -4,13 +4,10 @@
 // is counted as ignored, like every event Loupe does not act on.
 
 import type { Probot } from "probot";
-import type { AppConfig } from "./config/app-config.ts";
-import {
-  createOrganisationConfigCache,
-  type OrganisationConfigCache,
-} from "./forges/github/organisation-config-cache.ts";
-import type { Metrics } from "./metrics/metrics.ts";
-import { organisationConfigPush, type PushPayload } from "./webhooks/organisation-push.ts";
+import type { AppConfig } from "../../../config/app-config.ts";
+import type { Metrics } from "../../../metrics/metrics.ts";
+import { createOrganisationConfigCache, type OrganisationConfigCache } from "../organisation-config-cache.ts";
+import { organisationConfigPush, type PushPayload } from "./organisation-push.ts";
 
 const caches = new WeakMap<object, OrganisationConfigCache>();
 

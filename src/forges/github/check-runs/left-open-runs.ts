@@ -3,12 +3,12 @@
 // in progress. A run GitHub no longer has, or this installation can no longer reach, is forgotten;
 // any other failure leaves it recorded for the next start.
 
-import { completeCheckRun } from "../forges/github/check-run.ts";
-import { cancelledOutput } from "../forges/github/check-runs/texts.ts";
-import { type GitHubClient, httpStatus } from "../forges/github/octokit.ts";
-import { GITHUB_WORDS } from "../forges/github/words.ts";
-import { errorDetail } from "../log/error-detail.ts";
-import type { Logger } from "../log/job-logger.ts";
+import { cancelledOutput } from "../../../jobs/ending-texts.ts";
+import { errorDetail } from "../../../log/error-detail.ts";
+import type { Logger } from "../../../log/job-logger.ts";
+import { completeCheckRun } from "../check-run.ts";
+import { type GitHubClient, httpStatus } from "../octokit.ts";
+import { GITHUB_WORDS } from "../words.ts";
 import type { OpenRunsJournal } from "./open-runs-journal.ts";
 
 const GONE = new Set([401, 403, 404, 410, 422]);
