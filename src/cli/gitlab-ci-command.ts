@@ -1,6 +1,6 @@
 // `loupe gitlab-ci`: the job of Loupe's GitLab CI/CD component (templates/review.yml). It reviews
 // the merge request of the merge request pipeline it runs in with the App's own GitLab runner
-// (jobs/run-review.ts with forges/gitlab/gitlab-review.ts), and publishes the same review — draft notes and the
+// (forge/run-review.ts with forges/gitlab/gitlab-review.ts), and publishes the same review — draft notes and the
 // summary note — without a commit status: the job is the merge request's status. The job's
 // checkout is never read: the configuration and guidance come from the default branch through
 // GitLab's API, the two commits from the target project over git.
