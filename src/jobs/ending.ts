@@ -47,7 +47,7 @@ export function endingFor(
   names: SettingNames = ENVIRONMENT_NAMES,
   references?: ReferenceSyntax,
 ): Ending {
-  const block = reviewJsonBlock(reviewDocument(outcome, tool), REPORT_TEXT_LIMIT - TRACE_ROOM);
+  const block = reviewJsonBlock(reviewDocument(outcome, tool, words), REPORT_TEXT_LIMIT - TRACE_ROOM);
   switch (outcome.kind) {
     case "skipped":
       return {
@@ -90,6 +90,7 @@ export function endingFor(
         output: withSettingsSection(
           renderCheckRunOutput({
             result,
+            words,
             ...(words.showsConclusion ? { conclusion } : {}),
             findingsBySeverity: plan?.findingsBySeverity ?? emptySeverityCounts(),
             filesReviewed: outcome.filesReviewed,

@@ -9,6 +9,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { compileCacheEnv } from "./compile-cache.ts";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -107,6 +108,7 @@ function spawnLoupe(options: LoupeProcessOptions, port: number) {
     TMPDIR: os.tmpdir(),
     HOST: "127.0.0.1",
     PORT: String(port),
+    ...compileCacheEnv(),
     ...options.env,
   };
   const [file, args] =

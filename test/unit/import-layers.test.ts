@@ -115,7 +115,7 @@ const NEVER_WRITTEN: readonly [string, string, RegExp][] = [
 ];
 
 /** Where no forge is named in a string: the port's users write every forge's texts in its words. */
-const FORGE_FREE = ["pipeline", "report", "conversation"];
+const FORGE_FREE = ["domain", "pipeline", "report", "conversation", "review"];
 /** The forges' names and words; `.github/loupe.yml` is a path every forge reads, not a name. */
 const FORGE_WORDS = /GitHub|GitLab|[Pp]ull request|[Mm]erge request|[Cc]heck run|Re-run/;
 
@@ -231,6 +231,7 @@ describe("the bands of src/", () => {
       write("pipeline/g.ts", '// GitHub, in a comment, is fine\nexport const note = "GitHub refused it";\n');
       write("conversation/h.ts", "export const help = `review the whole pull request`;\n");
       write("llm/k.ts", 'import { d } from "../jobs/d.ts";\n');
+      write("review/i.ts", 'export const why = "which GitHub cannot fence";\n');
       write("forges/gitlab/i.ts", 'import { c } from "../github/c.ts";\n');
       // The apps choose and start the forges: their imports of one are the only ones allowed.
       write(
@@ -247,6 +248,7 @@ describe("the bands of src/", () => {
         ["replies", "adapters"],
         ["pipeline", "pipeline"],
         ["conversation", "engines"],
+        ["review", "engines"],
       ]);
       expect(bandProblems(dir, test)).toEqual([
         "domain/a.ts (domain, core) imports llm/b.ts (llm, engines): upward",
@@ -264,6 +266,7 @@ describe("the bands of src/", () => {
         "replies/e.ts: never (replies/ makes a direct Octokit call (a reply goes through the host))",
         "conversation/h.ts: never (a forge's name or words in a string: `review the whole pull request`)",
         'pipeline/g.ts: never (a forge\'s name or words in a string: "GitHub refused it")',
+        'review/i.ts: never (a forge\'s name or words in a string: "which GitHub cannot fence")',
       ]);
       expect(folderCycles(dir, test)).toEqual(["forges/github → jobs → forges/github"]);
     } finally {

@@ -13,6 +13,7 @@ import { openPackFile } from "../../../src/workspace/objects/pack-file.ts";
 import { openLocalRepository } from "../../../src/workspace/open-local.ts";
 import { createRepo, type FixtureRepo, gitEnvironment } from "../../support/git-fixture.ts";
 import { historyRepo as createHistoryRepo, gitBuffer, oracleObjects } from "../../support/history-repo.ts";
+import { seededRandom } from "../../support/seeded-random.ts";
 
 const repos: FixtureRepo[] = [];
 afterEach(() => {
@@ -124,6 +125,32 @@ describe("object database vs git cat-file", () => {
     repo.git("repack", "-d", "-q");
     repo.write("loose.txt", "still loose\n");
     repo.commit("loose");
+    await expectSameAsGit(repo);
+  });
+
+  it("reads a pack many times its read windows' size, in an order unrelated to the pack's", async () => {
+    // Incompressible files of sizes around the 64 KiB windows the pack is read through: entries
+    // that start in one window and end past it, entries larger than a window, small ones between,
+    // and a large file edited a little each commit (small deltas on a base larger than a window).
+    // expectSameAsGit reads by id, which jumps about the pack; every byte must still be git's.
+    const repo = createRepo();
+    repos.push(repo);
+    const random = seededRandom(43);
+    const noise = (size: number) =>
+      Buffer.from(Array.from({ length: size }, () => Math.floor(random() * 256)));
+    const large = noise(150_000);
+    for (let n = 0; n < 6; n += 1) {
+      for (let file = 0; file < 8; file += 1) {
+        repo.write(`noise-${n}-${file}.bin`, noise([200, 9_000, 40_000, 70_000][(n + file) % 4]!));
+      }
+      large.write(`edit ${n}`, (n * 20_011) % 149_000);
+      repo.write("large.bin", large);
+      repo.commit(`commit ${n}`);
+    }
+    repo.git("repack", "-a", "-d", "-q");
+    repo.git("prune-packed");
+    expect(fs.statSync(packFiles(repo).pack).size).toBeGreaterThan(16 * 64 * 1024);
+    expect(entryKinds(repo)).toMatchObject({ ofs_delta: expect.any(Number) });
     await expectSameAsGit(repo);
   });
 

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "@jest/globals";
 import { main } from "../../../src/cli.ts";
+import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 import { sarifLog } from "../../../src/review/sarif.ts";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-sarif-validate-"));
@@ -26,7 +27,7 @@ async function loupe(...argv: string[]) {
 }
 
 const done = { terminationReason: "final_review" as const, completed: true, skipped: null };
-const written = sarifLog({ version: "9.9.9" }, done, []);
+const written = sarifLog({ version: "9.9.9" }, done, [], GITHUB_WORDS);
 
 describe("loupe sarif validate", () => {
   it("accepts the SARIF Loupe writes", async () => {

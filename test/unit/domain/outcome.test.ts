@@ -4,16 +4,30 @@ import {
   STOPS_LATER_LOOPS,
   TERMINATION_REASONS,
   TERMINATION_SENTENCES,
+  terminationSentence,
   WORKER_STOP_REASONS,
 } from "../../../src/domain/outcome.ts";
 import { redactSecrets, registeredSecretCount, registerSecret } from "../../../src/domain/redact.ts";
+import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
+import { gitLabWords } from "../../../src/forges/gitlab/words.ts";
 
 describe("termination reasons", () => {
   it("has one static sentence for every reason", () => {
     for (const reason of TERMINATION_REASONS) {
-      expect(TERMINATION_SENTENCES[reason]).toMatch(/^[A-Z].*\.$/);
+      expect(terminationSentence(reason, GITHUB_WORDS)).toMatch(/^[A-Z].*\.$/);
     }
-    expect(Object.keys(TERMINATION_SENTENCES).sort()).toEqual([...TERMINATION_REASONS].sort());
+    // Every reason but the forge's own has a sentence that names no forge.
+    expect([...Object.keys(TERMINATION_SENTENCES), "github_unavailable"].sort()).toEqual(
+      [...TERMINATION_REASONS].sort(),
+    );
+  });
+
+  it("names the forge that could not be reached in its own words", () => {
+    expect(terminationSentence("github_unavailable", GITHUB_WORDS)).toBe(
+      "GitHub could not be reached or kept failing, so the review could not run.",
+    );
+    const gitLab = terminationSentence("github_unavailable", gitLabWords("loupe-bot"));
+    expect(gitLab).toBe("GitLab could not be reached or kept failing, so the review could not run.");
   });
 
   it("stop later loops for what they would meet too, never for one loop's own limits", () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "@jest/globals";
 import type { ChangedFile } from "../../../src/domain/changed-file.ts";
 import type { Finding } from "../../../src/domain/finding.ts";
 import { addSpend, NO_SPEND } from "../../../src/domain/spend.ts";
+import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 import type { LoopResult } from "../../../src/llm/types.ts";
 import { coverageOf } from "../../../src/pipeline/coverage.ts";
 import { mergePasses } from "../../../src/pipeline/merge-passes.ts";
@@ -136,7 +137,7 @@ describe("coverage", () => {
       { path: "huge.sql", reason: "described" },
     ]);
     expect(coverageTitle(coverage)).toBe("");
-    const shown = serializeBlocks(renderCoverage(coverage));
+    const shown = serializeBlocks(renderCoverage(coverage, GITHUB_WORDS));
     expect(shown).toContain("| generated (linguist-generated in .gitattributes) | 1 | `dist/app.js` |");
   });
 
@@ -169,7 +170,7 @@ describe("coverage", () => {
       ["provider_unavailable", 0, 40],
       [null, 0, 0],
     ]);
-    const shown = serializeBlocks(renderCoverage(coverage));
+    const shown = serializeBlocks(renderCoverage(coverage, GITHUB_WORDS));
     expect(shown).toContain("1 of 5 changed files reviewed");
     expect(shown).toContain("140 tokens bought the findings of 1 of 3 passes");
     expect(shown).toContain("| the review's budget had no pass left for them | 1 | `c/3.ts` |");
@@ -187,7 +188,7 @@ describe("coverage", () => {
       ran: [result(null, 70, "review_timeout")],
       notRun: "budget",
     });
-    const shown = serializeBlocks(renderCoverage(coverage));
+    const shown = serializeBlocks(renderCoverage(coverage, GITHUB_WORDS));
     expect(shown).toContain(
       "70 tokens were spent and no pass returned a review, so nothing could be published.",
     );

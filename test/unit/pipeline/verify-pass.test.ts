@@ -7,6 +7,7 @@ import { DEFAULT_REPLY_LIMITS } from "../../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS } from "../../../src/config/review-limits.ts";
 import type { Finding } from "../../../src/domain/finding.ts";
 import { NO_SPEND } from "../../../src/domain/spend.ts";
+import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 import type { LoopResult } from "../../../src/llm/types.ts";
 import { verdictAnswer } from "../../../src/llm/verify-loop.ts";
 import { verifyLimits } from "../../../src/pipeline/verify-limits.ts";
@@ -168,7 +169,7 @@ describe("the check run's list of refuted and unverified findings", () => {
         ],
         unquoted: 1,
       };
-      documents.push(serializeBlocks(renderVerification({ ...base, verification })));
+      documents.push(serializeBlocks(renderVerification({ ...base, verification }, GITHUB_WORDS)));
     }
     for (const markdown of documents) expect(allProblems(markdown, micromarkOracle, NONE)).toEqual([]);
     if (cmark) {
@@ -200,7 +201,7 @@ describe("the check run's list of refuted and unverified findings", () => {
       unverified: Array(25).fill({ finding, why: { kind: "budget" } }),
       unquoted: 0,
     };
-    const markdown = serializeBlocks(renderVerification({ ...base, verification }));
+    const markdown = serializeBlocks(renderVerification({ ...base, verification }, GITHUB_WORDS));
     expect(markdown).toContain("… 15 more not listed.");
     expect(markdown.length).toBeLessThan(40 * 2_500);
   });

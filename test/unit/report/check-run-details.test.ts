@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { ACTION_SETTING_NAMES } from "../../../src/action/action-inputs.ts";
 import { NO_SPEND } from "../../../src/domain/spend.ts";
+import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 import type { LoopResult } from "../../../src/llm/types.ts";
 import { renderCheckRunOutput } from "../../../src/report/check-run-output.ts";
 import { renderCliMarkdown as renderResultMarkdown } from "../../../src/review/render-cli.ts";
@@ -17,6 +18,7 @@ const base: LoopResult = {
   trace: [],
 };
 const input = {
+  words: GITHUB_WORDS,
   conclusion: "neutral",
   findingsBySeverity: { critical: 0, high: 0, medium: 0, low: 0, info: 0 },
   filesReviewed: 1,
@@ -98,7 +100,7 @@ describe("the check run says why a review failed", () => {
       trace: null,
     };
     const summary = summaryOf(over);
-    const cli = renderResultMarkdown({ ...base, ...over });
+    const cli = renderResultMarkdown({ ...base, ...over }, GITHUB_WORDS);
     for (const text of texts) {
       expect(summary).toContain(text);
       expect(cli).toContain(text);
@@ -135,13 +137,16 @@ describe("the check run says why a review failed", () => {
   );
 
   it("the CLI lists the failed checks too", () => {
-    const cli = renderResultMarkdown({
-      ...base,
-      termination_reason: "invalid_model_response",
-      repair: { failed_round: 1, failures: [MISSING], outcome: "failed" },
-      validation_failures: [PAST_END],
-      trace: null,
-    });
+    const cli = renderResultMarkdown(
+      {
+        ...base,
+        termination_reason: "invalid_model_response",
+        repair: { failed_round: 1, failures: [MISSING], outcome: "failed" },
+        validation_failures: [PAST_END],
+        trace: null,
+      },
+      GITHUB_WORDS,
+    );
     expect(cli).toContain(`Repair round: The final review of round 1`);
     expect(cli).toContain(`• \`${MISSING}\``);
     expect(cli).toContain(`Checks the final review failed:\n\n• \`${PAST_END}\``);
@@ -150,11 +155,14 @@ describe("the check run says why a review failed", () => {
 
 describe("the CLI's Markdown", () => {
   it("says how the review ended before what the verification pass did", () => {
-    const markdown = renderResultMarkdown({
-      ...base,
-      review: { summary: "s", findings: [], notes: [] },
-      verification: { kept: 0, unproven: 0, refuted: [], disputed: [], unverified: [], unquoted: 0 },
-    });
+    const markdown = renderResultMarkdown(
+      {
+        ...base,
+        review: { summary: "s", findings: [], notes: [] },
+        verification: { kept: 0, unproven: 0, refuted: [], disputed: [], unverified: [], unquoted: 0 },
+      },
+      GITHUB_WORDS,
+    );
     expect(markdown.indexOf("## Outcome")).toBeGreaterThan(-1);
     expect(markdown.indexOf("## Verification")).toBeGreaterThan(markdown.indexOf("## Outcome"));
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { TERMINATION_SENTENCES } from "../../../src/domain/outcome.ts";
 import { NO_SPEND } from "../../../src/domain/spend.ts";
 import { renderProgressOutput } from "../../../src/forges/github/check-runs/progress-output.ts";
+import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 import type { LoopResult, TraceTurn } from "../../../src/llm/types.ts";
 import {
   MAX_CHECK_RUN_FIELD,
@@ -51,6 +52,7 @@ function result(over: Partial<LoopResult> = {}): LoopResult {
 
 const counts = { critical: 0, high: 1, medium: 0, low: 2, info: 0 };
 const input = {
+  words: GITHUB_WORDS,
   conclusion: "success",
   findingsBySeverity: counts,
   filesReviewed: 7,

@@ -10,6 +10,7 @@ import type { Finding } from "../../../src/domain/finding.ts";
 import { SEVERITIES } from "../../../src/domain/finding.ts";
 import { TERMINATION_REASONS } from "../../../src/domain/outcome.ts";
 import type { Verification } from "../../../src/domain/verification.ts";
+import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 import { findingIdentity } from "../../../src/review/finding-identity.ts";
 import type { LedgerEntry } from "../../../src/review/ledger.ts";
 import { planReview } from "../../../src/review/plan-review.ts";
@@ -48,13 +49,14 @@ function planned(head: string, findings: Finding[], ledger: LedgerEntry[] = [], 
     maxInline: 10,
     alreadyPosted: new Set(),
     repository,
+    words: GITHUB_WORDS,
     ledger,
   });
   return reviewedFindings(plan.placed, findings, verification);
 }
 
 const sarif = (findings: readonly ReviewedFinding[], outcome: SarifOutcome = done) =>
-  JSON.parse(sarifLog(tool, outcome, findings)) as {
+  JSON.parse(sarifLog(tool, outcome, findings, GITHUB_WORDS)) as {
     runs: {
       results: {
         level: string;
@@ -73,7 +75,12 @@ const HEAD = "const user = findUser(id);\nreturn user.name;\n";
 
 describe("SARIF for code scanning", () => {
   it("validates against the official schema and GitHub's limits, one result per finding", () => {
-    const text = sarifLog(tool, done, planned(HEAD, [finding(), finding({ severity: "low", line: null })]));
+    const text = sarifLog(
+      tool,
+      done,
+      planned(HEAD, [finding(), finding({ severity: "low", line: null })]),
+      GITHUB_WORDS,
+    );
     expect(sarifProblems(text)).toEqual([]);
     const [run] = sarif(planned(HEAD, [finding()])).runs;
     const result = run!.results[0]!;
@@ -159,6 +166,7 @@ describe("SARIF for code scanning", () => {
       tool,
       { terminationReason: "max_rounds", completed: false, skipped: null },
       [],
+      GITHUB_WORDS,
     );
     expect(sarifProblems(stoppedText)).toEqual([]);
   });
@@ -166,7 +174,7 @@ describe("SARIF for code scanning", () => {
   it("stays within GitHub's limits however many findings there are", () => {
     const one = planned(HEAD, [finding({ explanation: "x".repeat(3000) })])[0]!;
     const many = Array.from({ length: MAX_SARIF_RESULTS + 5 }, (_, i) => ({ ...one, id: `${i}` }));
-    const text = sarifLog(tool, done, many);
+    const text = sarifLog(tool, done, many, GITHUB_WORDS);
     expect(sarifProblems(text)).toEqual([]);
     expect(text).toContain("findings were left out to fit GitHub's limits");
   });

@@ -6,6 +6,8 @@
 // but its code's. On GitHub (no `references`) the same input is written as before.
 
 import { describe, expect, it } from "@jest/globals";
+import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
+import { gitLabWords } from "../../../src/forges/gitlab/words.ts";
 import { renderInlineComment } from "../../../src/review/render-inline.ts";
 import { sanitizeMarkdown } from "../../../src/review/sanitize.ts";
 import { cmarkJudges, cmarkOracle } from "../../support/gfm-oracle.ts";
@@ -68,11 +70,13 @@ describe("model text on a host with wide references", () => {
     };
     const anchor = { path: "a.ts", line: 1 } as Parameters<typeof renderInlineComment>[1];
     const gitlab = textOutsideCode(
-      cmarkOracle(renderInlineComment(finding, anchor, "0123456789abcdef", false, GITLAB)),
+      cmarkOracle(
+        renderInlineComment(finding, anchor, "0123456789abcdef", false, GITLAB, gitLabWords("loupe-bot")),
+      ),
     );
     expect(gitlab).toContain("Merging ！12 breaks ～backend");
     const github = textOutsideCode(
-      cmarkOracle(renderInlineComment(finding, anchor, "0123456789abcdef", false, GITHUB)),
+      cmarkOracle(renderInlineComment(finding, anchor, "0123456789abcdef", false, GITHUB, GITHUB_WORDS)),
     );
     expect(github).toContain("Merging !12 breaks ~backend");
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import type { ChangedFile } from "../../../src/domain/changed-file.ts";
 import type { Finding } from "../../../src/domain/finding.ts";
+import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 import { anchorFinding, planReview } from "../../../src/review/anchor.ts";
 import { extractFingerprints, fingerprintFinding } from "../../../src/review/fingerprint.ts";
 
@@ -147,6 +148,7 @@ describe("planReview", () => {
     maxInline: 10,
     alreadyPosted: new Set<string>(),
     repository,
+    words: GITHUB_WORDS,
   };
 
   it("puts every finding in exactly one bucket", () => {

@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from "@jest/globals";
 import type { Finding } from "../../../src/domain/finding.ts";
+import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 import { FileCode } from "../../../src/review/file-code.ts";
 import {
   fingerprintCode,
@@ -43,6 +44,7 @@ function plan(findings: readonly Finding[]) {
     maxInline: 50,
     alreadyPosted: new Set(),
     repository: { owner: "acme", repo: "widgets", host: "github.com" },
+    words: GITHUB_WORDS,
   });
 }
 

@@ -46,6 +46,7 @@ const plan = (ledger: LedgerEntry[], f: Finding = REWORDED) =>
     maxInline: 10,
     alreadyPosted: new Set(),
     repository,
+    words: GITHUB_WORDS,
     ledger,
   });
 

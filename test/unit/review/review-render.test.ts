@@ -41,7 +41,7 @@ function finding(over: Partial<Finding> = {}): Finding {
 
 describe("renderInlineComment", () => {
   it("shows badge, title, fields and the fingerprint marker, sanitised", () => {
-    const body = renderInlineComment(finding(), anchor, FP, true, repository);
+    const body = renderInlineComment(finding(), anchor, FP, true, repository, GITHUB_WORDS);
     expect(body).toContain("🟠 **High** · Unchecked input");
     expect(body).toContain("＠admin");
     expect(body).toContain("＃3");
@@ -63,7 +63,7 @@ describe("renderInlineComment", () => {
     ["a suggestion the caller disallows", "fixed();", false, anchor, /\*\*Suggested code\*\*/],
     ["no suggestion", null, true, anchor, null],
   ])("renders %s", (_name, suggestion, allowed, a, pattern) => {
-    const body = renderInlineComment(finding({ suggestion }), a, FP, allowed, repository);
+    const body = renderInlineComment(finding({ suggestion }), a, FP, allowed, repository, GITHUB_WORDS);
     if (pattern === null) expect(body).not.toContain("```");
     else expect(body).toMatch(pattern);
     if (!allowed || !a.fullRange) expect(body).not.toContain("suggestion\n");
@@ -71,14 +71,14 @@ describe("renderInlineComment", () => {
 
   it("uses a fence longer than any line of backticks alone in the suggestion", () => {
     const suggestion = "const s = `````;\n  `````  \nx";
-    const body = renderInlineComment(finding({ suggestion }), anchor, FP, true, repository);
+    const body = renderInlineComment(finding({ suggestion }), anchor, FP, true, repository, GITHUB_WORDS);
     // A run inside a line cannot close a fence; a line of five backticks alone can.
     expect(body).toContain(`\`\`\`\`\`\`suggestion\n${suggestion}\n\`\`\`\`\`\``);
   });
 
   it("offers a suggestion with a line of 254 backticks behind a fence of 255", () => {
     const suggestion = `a\n${"`".repeat(254)}\nb`;
-    const body = renderInlineComment(finding({ suggestion }), anchor, FP, true, repository);
+    const body = renderInlineComment(finding({ suggestion }), anchor, FP, true, repository, GITHUB_WORDS);
     expect(body).toContain(`${"`".repeat(255)}suggestion\n${suggestion}\n${"`".repeat(255)}\n`);
   });
 
@@ -86,7 +86,7 @@ describe("renderInlineComment", () => {
     "shows a suggestion with a line of %i backticks as plain code after a note, never as a suggestion",
     (n) => {
       const suggestion = `a\n${"`".repeat(n)}\nb`;
-      const body = renderInlineComment(finding({ suggestion }), anchor, FP, true, repository);
+      const body = renderInlineComment(finding({ suggestion }), anchor, FP, true, repository, GITHUB_WORDS);
       expect(body).not.toContain("suggestion\n");
       expect(body).toContain(
         "**Suggested code** (not offered as a one-click suggestion: a line of it is a run of 255 or more backticks, which GitHub cannot fence)",
@@ -96,7 +96,14 @@ describe("renderInlineComment", () => {
   );
 
   it("strips bidi controls from a suggestion (Trojan Source)", () => {
-    const body = renderInlineComment(finding({ suggestion: "a\u202Eb" }), anchor, FP, true, repository);
+    const body = renderInlineComment(
+      finding({ suggestion: "a\u202Eb" }),
+      anchor,
+      FP,
+      true,
+      repository,
+      GITHUB_WORDS,
+    );
     expect(body).toContain("suggestion\nab\n");
   });
 });
@@ -146,6 +153,7 @@ describe("renderReviewBody", () => {
     minSeverity: "low" as const,
     maxInline: 10,
     repository,
+    words: GITHUB_WORDS,
   };
 
   it("lists outside findings with their location and reason, counts the rest, ends with the marker", () => {
@@ -262,6 +270,7 @@ describe("limits whatever the model writes", () => {
       FP,
       true,
       repository,
+      GITHUB_WORDS,
     );
     expect(body.length).toBeLessThanOrEqual(65536);
     expect(body).not.toMatch(/^`+suggestion$/m);
@@ -275,6 +284,7 @@ describe("limits whatever the model writes", () => {
       FP,
       true,
       repository,
+      GITHUB_WORDS,
     );
     const first = body.split("\n")[0]!;
     expect(first.isWellFormed()).toBe(true);

@@ -4,7 +4,9 @@
 // then every GitLab note renderer over the generated hostile corpus with quick-action fragments.
 
 import { describe, expect, it } from "@jest/globals";
+import { GITHUB_WORDS } from "../../../../src/forges/github/words.ts";
 import { outgoing } from "../../../../src/forges/gitlab/gitlab-api.ts";
+import { gitLabWords } from "../../../../src/forges/gitlab/words.ts";
 import { inertCommands, plainFenceHolds } from "../../../../src/review/inert-commands.ts";
 import { renderInlineComment } from "../../../../src/review/render-inline.ts";
 import { cmarkOracle } from "../../../support/gfm-oracle.ts";
@@ -39,6 +41,18 @@ describe("the outgoing step of every GitLab note", () => {
       expect([ATTACKS[i], commands.length > 0]).toEqual([ATTACKS[i], true]);
     const after = live(ATTACKS.map(inertCommands));
     expect(after.map((commands, i) => [ATTACKS[i], commands])).toEqual(ATTACKS.map((a) => [a, []]));
+  });
+
+  it("finds commands by GitLab's regexp alone on any line start, after a Unicode line separator too", () => {
+    expect(regexEraCommands("Fine.\n/merge\n/approve\n  /close\n/draft\n/unassign @x")).toEqual([
+      "/merge",
+      "/approve",
+      "/draft",
+      "/unassign @x",
+    ]);
+    expect(regexEraCommands("/close")).toEqual(["/close"]);
+    expect(regexEraCommands("a\u2028/merge")).toEqual(["/merge"]);
+    expect(regexEraCommands("no command /merge here\n  /close")).toEqual([]);
   });
 
   it("keeps a plain fence without a command-like line, and indented code, as they are", () => {
@@ -84,13 +98,24 @@ describe("the outgoing step of every GitLab note", () => {
     };
     expect(plainFenceHolds("a\nb")).toBe(true);
     expect(plainFenceHolds("a\n```\nb")).toBe(false);
-    const gitlab = renderInlineComment(finding, anchor, "0123456789abcdef", true, GITLAB_REPOSITORY);
+    const gitlab = renderInlineComment(
+      finding,
+      anchor,
+      "0123456789abcdef",
+      true,
+      GITLAB_REPOSITORY,
+      gitLabWords("loupe-bot"),
+    );
     expect(gitlab).not.toContain("```suggestion");
     expect(gitlab).toContain("could end its block or run as a quick action");
-    const github = renderInlineComment(finding, anchor, "0123456789abcdef", true, {
-      ...GITLAB_REPOSITORY,
-      references: undefined,
-    });
+    const github = renderInlineComment(
+      finding,
+      anchor,
+      "0123456789abcdef",
+      true,
+      { ...GITLAB_REPOSITORY, references: undefined },
+      GITHUB_WORDS,
+    );
     expect(github).toContain("```suggestion\na\n/merge\nb\n```");
   });
 });

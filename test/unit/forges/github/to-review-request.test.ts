@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { toReviewRequest } from "../../../src/forges/github/webhooks/to-review-request.ts";
-import { webhookExample } from "../../support/webhook-examples.ts";
+import { toReviewRequest } from "../../../../src/forges/github/webhooks/to-review-request.ts";
+import { webhookExample } from "../../../support/webhook-examples.ts";
 
 const options = { appId: 123, rerunIdentifier: "rerun" };
 const HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"; // the examples' own head SHA

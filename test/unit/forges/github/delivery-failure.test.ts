@@ -8,9 +8,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import nock from "nock";
 import { Probot } from "probot";
-import { deliveryFailure } from "../../../src/forges/github/webhooks/delivery-failure.ts";
-import { testPrivateKey } from "../../support/probot-harness.ts";
-import { deliverWebhook } from "../../support/webhook-delivery.ts";
+import { deliveryFailure } from "../../../../src/forges/github/webhooks/delivery-failure.ts";
+import { testPrivateKey } from "../../../support/probot-harness.ts";
+import { deliverWebhook } from "../../../support/webhook-delivery.ts";
 
 const SECRET = "whsec-delivery-failure-test";
 const errors: unknown[] = [];
