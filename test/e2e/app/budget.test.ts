@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../../src/forges/github/external-id.ts";
-import { stopTurn } from "../../support/chat-turns.ts";
+import { nothingFound } from "../../support/chat-turns.ts";
 import { issueCommentEvent } from "../../support/fake-github-payloads.ts";
 import { reviewThroughServer } from "../../support/server-review.ts";
 import { type ServerWorld, startServerWorld } from "../../support/server-world.ts";
@@ -14,7 +14,7 @@ import { deliverWebhook } from "../../support/webhook-delivery.ts";
 
 /** A final review whose round the provider bills at 15,000 prompt (10,000 cached) and 100 completion tokens. */
 function expensiveReview() {
-  const body = stopTurn({ summary: "Fine.", findings: [], notes: [] });
+  const body = nothingFound();
   return {
     ...body,
     usage: {

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../../src/forges/github/external-id.ts";
-import { stopTurn } from "../../support/chat-turns.ts";
+import { nothingFound } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
 import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
@@ -29,7 +29,7 @@ let fixture: FixtureRepo;
 const replicas: LoupeProcess[] = [];
 
 function slowExpensiveReview(): ScriptedTurn {
-  const body = stopTurn({ summary: "Fine.", findings: [], notes: [] });
+  const body = nothingFound();
   const billed = {
     ...body,
     usage: { prompt_tokens: 15_000, completion_tokens: 100, total_tokens: PER_REVIEW },

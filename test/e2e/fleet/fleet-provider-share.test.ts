@@ -6,7 +6,7 @@
 
 import { afterEach, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../../src/forges/github/external-id.ts";
-import { stopTurn } from "../../support/chat-turns.ts";
+import { nothingFound } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
 import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
@@ -45,7 +45,7 @@ afterEach(async () => {
 const answer = (): ScriptedTurn => ({
   fault: "delay",
   ms: ANSWER_MS,
-  next: { body: stopTurn({ summary: "Fine.", findings: [], notes: [] }) },
+  next: { body: nothingFound() },
 });
 
 async function startWorld(
