@@ -1,6 +1,6 @@
 # Loupe, the GitHub App, for operators who deploy containers. Build: `docker build -t loupe .`
 # Run:   docker run -p 3000:3000 --env-file loupe.env -v loupe-state:/var/lib/loupe loupe
-# The install and start commands below are the ones test/e2e/production-install.test.ts runs in a
+# The install and start commands below are the ones test/e2e/install/production-install.test.ts runs in a
 # clean copy of the repository (outside Docker): keep them in step.
 
 # The install stage: npm, and a Node to run its scripts, are needed only to install.

@@ -5,6 +5,9 @@
 //   cores; each world has its own ports, directories and servers.
 // Native ESM mode (NODE_OPTIONS=--experimental-vm-modules): probot 14 and nock 15 are ESM-only.
 // @swc/jest only strips types; `tsc --noEmit` type-checks separately (TypeScript 7 has no JS API).
+import os from "node:os";
+import path from "node:path";
+
 const project = (displayName, roots) => ({
   displayName,
   testEnvironment: "<rootDir>/test/support/cpu-environment.js",
@@ -36,6 +39,11 @@ const project = (displayName, roots) => ({
 // The end-to-end tier still gives every file a fresh worker (a limit this low recycles it after
 // each file; about 0.4 s a file, small next to its suites), since its files have not all been run
 // one after another in one worker.
+// Node's compile cache for every process of the run: the jest workers (jest's own modules) and
+// the Loupe processes the tests start (test/support/compile-cache.ts passes it to those started
+// with an environment of their own). Node's own default place, where `loupe` keeps it too.
+process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "node-compile-cache");
+
 const e2eTier = process.argv.some(
   (arg, at) =>
     arg === "--selectProjects=e2e" || (arg === "--selectProjects" && process.argv[at + 1] === "e2e"),

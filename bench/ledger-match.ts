@@ -4,6 +4,7 @@
 // Run: node_modules/.bin/node bench/ledger-match.ts
 
 import type { Finding } from "../src/domain/finding.ts";
+import { GITHUB_WORDS } from "../src/forges/github/words.ts";
 import { findingIdentity } from "../src/review/finding-identity.ts";
 import type { LedgerEntry } from "../src/review/ledger.ts";
 import { planReview } from "../src/review/plan-review.ts";
@@ -58,6 +59,7 @@ const plan = (entries: LedgerEntry[]) => () =>
     maxInline: 50,
     alreadyPosted: new Set(),
     repository: { owner: "acme", repo: "widgets", host: "github.com" },
+    words: GITHUB_WORDS,
     ledger: entries,
   });
 

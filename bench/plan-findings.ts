@@ -4,6 +4,7 @@
 // Run: node_modules/.bin/node bench/plan-findings.ts
 
 import type { Finding } from "../src/domain/finding.ts";
+import { GITHUB_WORDS } from "../src/forges/github/words.ts";
 import { headFileCheck, validateFinalReview } from "../src/llm/final-review.ts";
 import { planReview } from "../src/review/plan-review.ts";
 import { memoryRepository } from "../test/support/memory-repository.ts";
@@ -46,6 +47,7 @@ const planMs = await cpuMs(() =>
     maxInline: 50,
     alreadyPosted: new Set(),
     repository: { owner: "acme", repo: "widgets", host: "github.com" },
+    words: GITHUB_WORDS,
   }),
 );
 console.log(`${Buffer.byteLength(text)} bytes, ${LINES} lines, 100 findings`);

@@ -15,6 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { runReviewCommand } from "../src/cli/review-command.ts";
+import { GITHUB_WORDS } from "../src/forges/github/words.ts";
 import { conclusionFor } from "../src/jobs/conclusion.ts";
 import { renderCheckRunOutput } from "../src/report/check-run-output.ts";
 import { finding, stopTurn, toolCallsTurn } from "../test/support/chat-turns.ts";
@@ -212,6 +213,7 @@ export async function readmePage(): Promise<string> {
     // A scripted model answers in milliseconds, and a measured duration would change the picture
     // on every run: the duration shown is a fixed, stated figure (see the README's caption).
     result: { ...json, duration_ms: PICTURE_DURATION_MS } as never,
+    words: GITHUB_WORDS,
     conclusion,
     findingsBySeverity: plan.findings_by_severity as never,
     filesReviewed: Number(json.files_reviewed),

@@ -2,7 +2,7 @@
 // The review ports it gives them run the repository work in a pool of worker threads, so that no
 // repository, however hostile, holds the event loop that serves webhooks and /healthz.
 
-import type { ApplicationFunction, Probot } from "probot";
+import type { ApplicationFunction } from "probot";
 import { createLoupeApp, type LoupeRuntime } from "./app.ts";
 import { type AppSettings, AppSettingsSchema } from "./config/app-settings.ts";
 import { readEnvOrThrow } from "./config/read-env.ts";
@@ -11,6 +11,7 @@ import { createIsolatedPorts } from "./isolation/isolated-ports.ts";
 import { repositoryWorkerEntry } from "./isolation/worker-entry.ts";
 import { createWorkerPool, type WorkerPool } from "./isolation/worker-pool.ts";
 import { deadlineGraceMs } from "./isolation/worker-thread.ts";
+import type { Logger } from "./log/job-logger.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 
 export interface LoupeFromEnvOptions {
@@ -30,13 +31,13 @@ export function createLoupe(
 ): {
   readonly app: ApplicationFunction;
   /** GitLab alone: the queues and runners without the GitHub App. */
-  readonly withoutApp: (log: Probot["log"]) => void;
+  readonly withoutApp: (log: Logger) => void;
   readonly started: Promise<LoupeProcessRuntime>;
 } {
   const { app: config, fleet, limits, replyLimits, provider, workers, appId } = settings;
   const metrics = options.metrics;
   const started = Promise.withResolvers<LoupeProcessRuntime>();
-  const build = (log: Probot["log"]) => {
+  const build = (log: Logger) => {
     // Where the operator's key goes, said once at startup (the host only: a path may carry an id).
     log.info({ provider_host: new URL(provider.baseURL).host, model: provider.model }, "model provider");
     const pool = createWorkerPool({
@@ -85,7 +86,7 @@ export function createLoupe(
   const app: ApplicationFunction = async (app, appOptions) => {
     await build(app.log).app(app, appOptions);
   };
-  const withoutApp = (log: Probot["log"]) => build(log).withoutApp(log);
+  const withoutApp = (log: Logger) => build(log).withoutApp(log);
   return { app, withoutApp, started: started.promise };
 }
 

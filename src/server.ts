@@ -10,14 +10,12 @@ import path from "node:path";
 import type { AppSettings } from "./config/app-settings.ts";
 import { loadEnvironment } from "./config/load-env.ts";
 import { readStartup } from "./config/startup.ts";
-import { createPermissionCache } from "./conversation/permission-cache.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
+import { withWriteSpacing } from "./forges/github/write-spacing.ts";
 import { checkGitLabAccess, type GitLabAccess } from "./forges/gitlab/check-access.ts";
-import { gitLabApi, tokenUser } from "./forges/gitlab/gitlab-api.ts";
-import { createGitLabCommentHandler } from "./forges/gitlab/gitlab-comment-handler.ts";
-import { createGitLabWebhook, type GitLabWebhook } from "./forges/gitlab/gitlab-webhook.ts";
+import { gitLabApi } from "./forges/gitlab/gitlab-api.ts";
 import { startAppServer } from "./http/app-server.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
@@ -25,7 +23,6 @@ import { createLoupe, type LoupeProcessRuntime } from "./index.ts";
 import { shutDownProcess } from "./jobs/process-shutdown.ts";
 import { createLog } from "./log/create-log.ts";
 import type { Logger } from "./log/job-logger.ts";
-import type { Metrics } from "./metrics/metrics.ts";
 import { createPrometheusMetrics } from "./metrics/prometheus-metrics.ts";
 import { readAppYml } from "./setup/app-manifest.ts";
 import { startSetupServer } from "./setup/setup-server.ts";
@@ -69,7 +66,6 @@ async function main(): Promise<void> {
   const readiness = createReadinessTracker();
   const loupe = createLoupe(settings, { metrics, stillDownLogMs: config.stillDownLogMs });
   let dashboard: RedisDashboard | null = null;
-  let gitLabHook: GitLabWebhook | null = null;
   const server = await startAppServer({
     env,
     log,
@@ -77,7 +73,7 @@ async function main(): Promise<void> {
     metrics,
     host: settings.host,
     port: settings.port,
-    writeSpacingMs: settings.github.writeSpacingMs,
+    octokit: withWriteSpacing(settings.github.writeSpacingMs),
     app: async (probot, options) => {
       // Without the GitHub App (GitLab alone) the queues start without Probot.
       if (probot === null) loupe.withoutApp(log);
@@ -85,12 +81,9 @@ async function main(): Promise<void> {
       const app = { log: probot?.log ?? log };
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
       const { redisUrl } = settings.fleet;
-      const { redisHealth, reviews, replies } = await loupe.started; // resolved by loupe.app above
-      if (gitlab !== null) {
-        const { gitlabHealth } = await loupe.started;
-        gitLabHook = gitLabRoute(gitlab, { reviews, replies, gitlabHealth }, metrics, app.log);
-        options.addHandler(gitLabHook.handle);
-      }
+      const { redisHealth, routes } = await loupe.started; // resolved by loupe.app above
+      // Each forge's own routes (GitLab's webhook); GitHub's come through Probot.
+      for (const route of routes) options.addHandler(route);
       dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log, redisHealth });
       if (dashboard !== null) options.addHandler(dashboard.handler);
     },
@@ -109,7 +102,7 @@ async function main(): Promise<void> {
       log,
       queues: [runtime.reviews, runtime.replies],
       after: [
-        () => gitLabHook?.close(),
+        () => runtime.closeForges(),
         () => runtime.workers.close(),
         () => server.stop(),
         () => dashboard?.close(),
@@ -153,29 +146,6 @@ function watchGitLab(
       ? `GitLab (GITLAB_URL=${url}) presents a TLS certificate Loupe does not trust: set NODE_EXTRA_CA_CERTS to its CA certificate`
       : null,
   );
-}
-
-/** GitLab's webhooks: merge request events to the review queue, note events to the conversation. */
-function gitLabRoute(
-  gitlab: NonNullable<AppSettings["gitlab"]>,
-  queues: Pick<LoupeProcessRuntime, "reviews" | "replies" | "gitlabHealth">,
-  metrics: Metrics,
-  log: Logger,
-): GitLabWebhook {
-  const api = gitLabApi({
-    url: gitlab.url,
-    token: gitlab.token,
-    retry: NO_RETRY,
-    health: queues.gitlabHealth,
-  });
-  const notes = createGitLabCommentHandler({
-    ...{ api, self: tokenUser(api), permissions: createPermissionCache(), log },
-    enqueueReview: (request) => queues.reviews.enqueue(request),
-    enqueueReply: (request) => queues.replies.enqueue(request),
-  });
-  log.info({ gitlab: gitlab.url }, "GitLab merge requests at /api/gitlab/webhooks");
-  const { webhookSecret: secret } = gitlab;
-  return createGitLabWebhook({ secret, queue: () => queues.reviews, notes, metrics, log });
 }
 
 /** A check at start waits for nothing: GitLab's answer now, or a line saying it is away. */

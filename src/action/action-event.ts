@@ -6,8 +6,8 @@
 import { parseCommand } from "../conversation/command.ts";
 import { type CommentAuthor, decideAuthor } from "../conversation/permission.ts";
 import type { GitHubReview } from "../domain/review-request.ts";
-import { toPullRequestComment } from "../webhooks/to-comment-event.ts";
-import { toPullRequestReview } from "../webhooks/to-review-request.ts";
+import { toPullRequestComment } from "../forges/github/webhooks/to-comment-event.ts";
+import { toPullRequestReview } from "../forges/github/webhooks/to-review-request.ts";
 
 export type ActionEvent =
   | { readonly kind: "review"; readonly request: GitHubReview }

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { loupeTool } from "../config/loupe-version.ts";
 import { LoupeError } from "../domain/errors.ts";
+import { GITHUB_WORDS } from "../forges/github/words.ts";
 import { reviewDocument, reviewSarif } from "../pipeline/machine-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 
@@ -53,11 +54,11 @@ export function writeMachineFiles(files: MachineFiles, outcome: ReviewOutcome): 
   const tool = loupeTool();
   const outputs: Record<string, string> = { "result-file": "", "sarif-file": "" };
   if (files.result !== null) {
-    write(files.result, `${JSON.stringify(reviewDocument(outcome, tool), null, 2)}\n`);
+    write(files.result, `${JSON.stringify(reviewDocument(outcome, tool, GITHUB_WORDS), null, 2)}\n`);
     outputs["result-file"] = files.result;
   }
   if (files.sarif !== null) {
-    write(files.sarif, reviewSarif(outcome, tool));
+    write(files.sarif, reviewSarif(outcome, tool, GITHUB_WORDS));
     outputs["sarif-file"] = files.sarif;
   }
   return outputs;

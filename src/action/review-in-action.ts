@@ -2,17 +2,16 @@
 // the App's check run (or none, when the token may not make one), reported through the step's
 // summary and outputs. A publish the token may not make (403) leaves the review in the summary.
 
-import { loupeTool } from "../config/loupe-version.ts";
 import type { GitHubReview } from "../domain/review-request.ts";
+import { type ReviewReporter, runReview } from "../forge/run-review.ts";
+import { gitHubHost } from "../forges/github/github-host.ts";
 import type { GitHubClient } from "../forges/github/octokit.ts";
 import { httpStatus } from "../forges/github/octokit.ts";
 import { retryWithin } from "../forges/github/retry-deadline.ts";
-import { reviewOnGitHub } from "../forges/github/review-on-github.ts";
 import { GITHUB_WORDS } from "../forges/github/words.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
-import { endingFor } from "../jobs/ending.ts";
-import type { RoundProgress } from "../llm/types.ts";
+import type { Ending } from "../jobs/ending.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { actionCheckRun } from "./action-check-run.ts";
 import { ACTION_SETTING_NAMES, type ActionSettings } from "./action-inputs.ts";
@@ -23,8 +22,8 @@ import {
   READ_ONLY_NOTE,
   reportOutcome,
   withCommentWorkflowNote,
-  withUnreachableNote,
   withReadOnlyNote,
+  withUnreachableNote,
 } from "./action-report.ts";
 import { writeMachineFiles } from "./machine-files.ts";
 import type { RunnerContext } from "./runner-context.ts";
@@ -52,51 +51,42 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   let watched: ReturnType<typeof watchRefusal> | null = null;
   const target = { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber };
   const run = actionCheckRun({ octokit, target, deadline: retry.deadline, log, sleep: input.sleep });
-  const review = {
-    host: {
-      octokit,
-      gitBaseUrl: context.serverUrl,
-      gitHost: new URL(context.serverUrl).host,
-      botLogin: async () => settings.botLogin,
-      retry,
-      ...(settings.configPath === null ? {} : { configPath: settings.configPath }),
-    },
+  let exitCode = 1;
+  const host = gitHubHost({
+    octokit,
     request,
-    ports,
-    run: {
-      signal: io.signal,
-      // pull_request_target runs for anyone's pull request, on the team's key: as in the App.
-      authorPolicy: settings.authorPolicy,
-      mention: async () => settings.mention,
-      names: ACTION_SETTING_NAMES,
-      prices: settings.prices,
-      now: Date.now,
-      started: (pullRequest: { readonly headSha: string }) => run.open(pullRequest.headSha),
-      onRound: (progress: RoundProgress) => run.current()?.progress(progress),
-      log,
-    },
-    watch: (host: PullRequestHost) => {
-      watched = watchRefusal(host);
-      return watched.host;
+    gitBaseUrl: context.serverUrl,
+    gitHost: new URL(context.serverUrl).host,
+    botLogin: async () => settings.botLogin,
+    retry,
+    fetchWorkspace: ports.fetchWorkspace,
+    ...(settings.configPath === null ? {} : { configPath: settings.configPath }),
+  });
+  // The check run, the step's summary and outputs: the action's report of the review.
+  const reporter: ReviewReporter = {
+    open: (headSha) => run.open(headSha),
+    progress: (progress) => run.current()?.progress(progress),
+    complete: async (checkRunEnding, gated) => {
+      const readOnly = watched?.refused() ?? false;
+      const ended = withCommentWorkflowNote(forTheAction(checkRunEnding), gated);
+      const reached = withUnreachableNote(ended, input.unreachable.gaveUp());
+      const ending = readOnly ? withReadOnlyNote(reached) : reached;
+      if (readOnly) io.stdout(annotation("warning", READ_ONLY_NOTE));
+      await run.current()?.complete(ending);
+      exitCode = report(gated, ending, { readOnly, noCheckRun: run.missing() });
+      return { reported: run.current() !== null, headSha: run.current()?.headSha ?? request.headSha };
     },
   };
-  return await reviewOnGitHub(review, async (outcome) => {
-    const gated = withActionGate(outcome, settings);
-    const readOnly = watched?.refused() ?? false;
-    const ended = withCommentWorkflowNote(
-      forTheAction(endingFor(gated, GITHUB_WORDS, loupeTool(), ACTION_SETTING_NAMES)),
-      gated,
-    );
-    const reached = withUnreachableNote(ended, input.unreachable.gaveUp());
-    const ending = readOnly ? withReadOnlyNote(reached) : reached;
-    if (readOnly) io.stdout(annotation("warning", READ_ONLY_NOTE));
-    await run.current()?.complete(ending);
+  const report = (
+    gated: ReviewOutcome,
+    ending: Ending,
+    check: { readonly readOnly: boolean; readonly noCheckRun: string | null },
+  ): number => {
     const report = reportOutcome({
       outcome: gated,
       ending,
       pullNumber: request.pullNumber,
-      readOnly,
-      noCheckRun: run.missing(),
+      ...check,
       failOn: settings.failOn,
     });
     appendSummary(context.summaryPath, report.summary);
@@ -110,7 +100,32 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
       if (settings.failOnIncomplete) return 1;
     }
     return report.failure === null ? 0 : 1;
-  });
+  };
+  await runReview(
+    {
+      request,
+      signal: io.signal,
+      ports,
+      // pull_request_target runs for anyone's pull request, on the team's key: as in the App.
+      authorPolicy: settings.authorPolicy,
+      log,
+      now: Date.now,
+      prices: settings.prices,
+      names: ACTION_SETTING_NAMES,
+      gate: (outcome) => withActionGate(outcome, settings),
+      watch: (pipelineHost) => {
+        watched = watchRefusal(pipelineHost);
+        return watched.host;
+      },
+    },
+    {
+      host,
+      words: GITHUB_WORDS,
+      reporter,
+      mention: async () => settings.mention,
+    },
+  );
+  return exitCode;
 }
 
 /** The check run concludes on the action's `fail-on` when one was given, as the job does. */

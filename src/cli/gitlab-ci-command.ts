@@ -1,6 +1,6 @@
 // `loupe gitlab-ci`: the job of Loupe's GitLab CI/CD component (templates/review.yml). It reviews
 // the merge request of the merge request pipeline it runs in with the App's own GitLab runner
-// (forges/gitlab/run-gitlab-review.ts on the GitLab host), and publishes the same review — draft notes and the
+// (jobs/run-review.ts with forges/gitlab/gitlab-review.ts), and publishes the same review — draft notes and the
 // summary note — without a commit status: the job is the merge request's status. The job's
 // checkout is never read: the configuration and guidance come from the default branch through
 // GitLab's API, the two commits from the target project over git.
@@ -15,8 +15,9 @@ import { readEnvOrThrow } from "../config/read-env.ts";
 import { LoupeError } from "../domain/errors.ts";
 import { SEVERITIES, type Severity } from "../domain/finding.ts";
 import { redactSecrets, registerSecret } from "../domain/redact.ts";
+import { runReview } from "../forge/run-review.ts";
 import { gitLabApi, tokenUser } from "../forges/gitlab/gitlab-api.ts";
-import { runGitLabReview } from "../forges/gitlab/run-gitlab-review.ts";
+import { gitLabReview } from "../forges/gitlab/gitlab-review.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { newJob } from "../jobs/review-job.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
@@ -71,18 +72,22 @@ export async function runGitLabCiCommand(argv: readonly string[], io: CliIo): Pr
       warn: (fields: object, msg: string) =>
         io.stderr(redactSecrets(`loupe: ${msg} ${JSON.stringify(fields)}\n`)),
     };
-    const settled = await runGitLabReview({
-      job,
-      signal: controller.signal,
-      ports,
-      config: { autoReviewAuthors: "everyone" },
-      gitlab,
-      log,
-      self: tokenUser(gitLabApi({ url: gitlab.url, token, retry: { sleep, now: Date.now, deadline: 0 } })),
-      sleep,
-      commitStatus: false,
-      gate: (outcome) => withGate(outcome, args.failOn),
-    });
+    const api = gitLabApi({ url: gitlab.url, token, retry: { sleep, now: Date.now, deadline: 0 } });
+    const settled = await runReview(
+      {
+        request: job.request,
+        signal: controller.signal,
+        ports,
+        authorPolicy: "everyone",
+        log,
+        gate: (outcome) => withGate(outcome, args.failOn),
+      },
+      await gitLabReview({
+        ...{ job, ports, gitlab, log, sleep, now: Date.now },
+        self: tokenUser(api),
+        commitStatus: false,
+      }),
+    );
     const { ending, outcome } = settled;
     io.stdout(`${ending.output.title}\n\n${ending.output.summary}\n`);
     if (gateReached(outcome, args.failOn)) {

@@ -4,6 +4,7 @@
 
 import type { ReviewCoverage } from "../domain/coverage.ts";
 import { type Cost, describeSpend } from "../domain/spend.ts";
+import { LOCAL_WORDS } from "../forges/local/words.ts";
 import type { LoopResult } from "../llm/types.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";
 import { renderCoverage } from "../report/coverage-output.ts";
@@ -26,12 +27,13 @@ export interface RenderLocalReviewInput {
 }
 
 export function renderLocalReviewMarkdown(input: RenderLocalReviewInput): string {
-  const out = [renderResultMarkdown({ ...input.result, review: null }).trimEnd(), ""];
+  const out = [renderResultMarkdown({ ...input.result, review: null }, LOCAL_WORDS).trimEnd(), ""];
   const leftOut = input.filesLeftOut > 0 ? ` (${input.filesLeftOut} left out: deleted, or by \`paths\`)` : "";
   out.push(`Configuration: ${input.configuration}. Files reviewed: ${input.filesReviewed}${leftOut}.`);
   out.push("", describeSpend(input.result.spend, input.cost));
   if (input.guidance !== undefined) out.push("", input.guidance);
-  if (input.coverage !== undefined) out.push("", serializeBlocks(renderCoverage(input.coverage)));
+  if (input.coverage !== undefined)
+    out.push("", serializeBlocks(renderCoverage(input.coverage, LOCAL_WORDS)));
   const plan = input.plan;
   if (plan !== null) {
     out.push("", `Findings: ${plan.placement}`, "");

@@ -8,6 +8,7 @@ import { CliSettingsSchema } from "../config/cli-settings.ts";
 import { loupeTool } from "../config/loupe-version.ts";
 import { readEnvOrThrow } from "../config/read-env.ts";
 import { LoupeError } from "../domain/errors.ts";
+import { GITHUB_WORDS } from "../forges/github/words.ts";
 import { localHost } from "../forges/local/local-host.ts";
 import { LOCAL_WORDS } from "../forges/local/words.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
@@ -96,7 +97,8 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
 
 function renderOutcome(outcome: ReviewOutcome, configuration: string, format: ReviewArgs["format"]): string {
   if (format === "sarif" && (outcome.kind === "reviewed" || outcome.kind === "skipped")) {
-    return reviewSarif(outcome, loupeTool());
+    // SARIF is uploaded to GitHub's code scanning: its limits, and its words for the change.
+    return reviewSarif(outcome, loupeTool(), GITHUB_WORDS);
   }
   switch (outcome.kind) {
     case "config_invalid":

@@ -5,6 +5,7 @@
 import { loupeTool } from "../config/loupe-version.ts";
 import type { ReviewCoverage } from "../domain/coverage.ts";
 import { gitHubComment } from "../forges/github/github-comment.ts";
+import { LOCAL_WORDS } from "../forges/local/words.ts";
 import { reviewDocument } from "../pipeline/machine-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import type { PlannedReview } from "../pipeline/review-ports.ts";
@@ -54,7 +55,7 @@ function coverageJson(coverage: ReviewCoverage) {
 export function reviewedJson(outcome: Reviewed, facts: ReviewFacts): string {
   const json = {
     // The agents' fields first (docs/review-result.schema.json); the loop result's after, as before.
-    ...reviewDocument(outcome, loupeTool()),
+    ...reviewDocument(outcome, loupeTool(), LOCAL_WORDS),
     ...outcome.result,
     cost: outcome.cost,
     configuration: facts.configuration,
@@ -69,7 +70,7 @@ export function reviewedJson(outcome: Reviewed, facts: ReviewFacts): string {
 
 export function skippedJson(outcome: Skipped, configuration: string): string {
   const json = {
-    ...reviewDocument(outcome, loupeTool()),
+    ...reviewDocument(outcome, loupeTool(), LOCAL_WORDS),
     skipped: { reason: outcome.code, detail: outcome.detail },
     configuration,
   };

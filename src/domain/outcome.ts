@@ -1,6 +1,9 @@
 // Why a review ended, and why a pull request was not reviewed at all. Each value maps to one
 // static sentence: these sentences are the only explanation Loupe publishes, so no provider
-// error body, path or secret can ever leak through them.
+// error body, path or secret can ever leak through them. The forge a sentence names is named in
+// its own words (forge-words.ts). `github_unavailable` keeps its name: it is a published code.
+
+import type { ForgeWords } from "./forge-words.ts";
 
 export const TERMINATION_REASONS = [
   "final_review",
@@ -24,7 +27,10 @@ export const TERMINATION_REASONS = [
 
 export type TerminationReason = (typeof TERMINATION_REASONS)[number];
 
-export const TERMINATION_SENTENCES: Readonly<Record<TerminationReason, string>> = {
+/** The sentences that name no forge: every reason but `github_unavailable`. */
+export const TERMINATION_SENTENCES: Readonly<
+  Record<Exclude<TerminationReason, "github_unavailable">, string>
+> = {
   final_review: "The model returned a final review that passed validation.",
   max_rounds: "The model did not finish within the allowed number of rounds.",
   max_tool_calls: "The model asked for more tool calls than a round or the review allows.",
@@ -44,8 +50,14 @@ export const TERMINATION_SENTENCES: Readonly<Record<TerminationReason, string>> 
     "Loupe's work on this repository needed more memory than its limit allows, so the review was stopped and nothing was published.",
   worker_timeout:
     "Loupe's work on this repository did not finish before its deadline, so the review was stopped and nothing was published.",
-  github_unavailable: "GitHub could not be reached or kept failing, so the review could not run.",
 };
+
+/** The one sentence a reason is published as, naming the forge in `words`. */
+export function terminationSentence(reason: TerminationReason, words: Pick<ForgeWords, "forge">): string {
+  return reason === "github_unavailable"
+    ? `${words.forge} could not be reached or kept failing, so the review could not run.`
+    : TERMINATION_SENTENCES[reason];
+}
 
 /**
  * The reasons set from outside the loop: the thread that did the review's repository work

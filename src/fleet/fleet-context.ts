@@ -6,7 +6,7 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { type CancelReason, isCancelReason } from "../domain/cancel-reason.ts";
 import type { ReviewRequest } from "../domain/review-request.ts";
-import type { KnownRun } from "../forges/github/check-runs/check-runs.ts";
+import type { KnownRun } from "../jobs/review-job.ts";
 import type { JobRunner } from "../jobs/review-queue.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";

@@ -7,8 +7,7 @@
 import { DelayedError, type Job, WaitingError } from "bullmq";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import { queueKey } from "../domain/review-request.ts";
-import type { KnownRun } from "../forges/github/check-runs/check-runs.ts";
-import type { ReviewJob } from "../jobs/review-job.ts";
+import type { KnownRun, ReviewJob } from "../jobs/review-job.ts";
 import { failedJob } from "./failed-job.ts";
 import { decodeReason, type FleetContext, type StoredJob } from "./fleet-context.ts";
 import { storedRequest } from "./stored-request.ts";

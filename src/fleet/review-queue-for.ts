@@ -1,5 +1,5 @@
 // The review queue a process runs: its own in memory, or with REDIS_URL the fleet's on Redis. Both
-// keep the same per-pull-request rules (test/integration/queue-contract.test.ts) and take the same
+// keep the same per-pull-request rules (test/integration/jobs/queue-contract.test.ts) and take the same
 // runner; a job that leaves the line without running has its queued check run cancelled.
 
 import type { CancelReason } from "../domain/cancel-reason.ts";

@@ -5,14 +5,13 @@
 // the webhook guard in front of Probot's middleware, Probot's /ping, the handlers the app adds
 // (/healthz, /readyz, /metrics, /queues), 404. Probot itself is the same: createProbot reads the
 // same variables, with the process's logger, the webhook secret Loupe checked at startup and
-// its Octokit with the writes spaced as GITHUB_WRITE_SPACING_MS says.
+// the GitHub forge's Octokit (its writes spaced as GITHUB_WRITE_SPACING_MS says).
 
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
-import { type ApplicationFunctionOptions, createProbot, type Probot } from "probot";
+import { type ApplicationFunctionOptions, createProbot, type Probot, type ProbotOctokit } from "probot";
 import { WEBHOOK_PATH } from "../config/webhook-target.ts";
-import { withWriteSpacing } from "../forges/github/write-spacing.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import { createAccessLog } from "./access-log.ts";
@@ -32,8 +31,8 @@ export interface AppServerOptions {
   readonly port: number;
   /** Probot's app function; given null for Probot when there is no GitHub App. */
   readonly app: (probot: Probot | null, options: ApplicationFunctionOptions) => Promise<void>;
-  /** GITHUB_WRITE_SPACING_MS: the least time between two writes to GitHub. */
-  readonly writeSpacingMs: number;
+  /** Probot's Octokit (the GitHub forge's: its writes spaced as GITHUB_WRITE_SPACING_MS says). */
+  readonly octokit: typeof ProbotOctokit;
 }
 
 export interface AppServer {
@@ -64,7 +63,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   else {
     const probot = createProbot({
       env: options.env,
-      overrides: { log, secret, Octokit: withWriteSpacing(options.writeSpacingMs) },
+      overrides: { log, secret, Octokit: options.octokit },
     });
     await probot.load((app) => options.app(app, { cwd: process.cwd(), addHandler }), {
       cwd: process.cwd(),

@@ -6,20 +6,24 @@
 import { loupeTool } from "../config/loupe-version.ts";
 import type { ForgeWords } from "../domain/forge-words.ts";
 import { ENVIRONMENT_NAMES, type SettingNames } from "../domain/setting-names.ts";
-import { CHECK_RUN_TEXT_LIMIT, type CompleteCheckRunInput } from "../forges/github/check-run.ts";
-import { reviewJsonBlock } from "../forges/github/check-runs/review-json-block.ts";
-import { cancelledOutput, configErrorOutput, failureOutput } from "../forges/github/check-runs/texts.ts";
 import { type LoupeTool, reviewDocument } from "../pipeline/machine-review.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { renderCheckRunOutput, renderSkipOutput, withMachineBlock } from "../report/check-run-output.ts";
-import type { CheckRunOutput } from "../report/review-report.ts";
+import type { CheckConclusion, CheckRunOutput } from "../report/review-report.ts";
 import { withSettingsSection } from "../report/settings-blocks.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import type { ReferenceSyntax } from "../review/wide-references.ts";
 import { conclusionFor } from "./conclusion.ts";
+import { cancelledOutput, configErrorOutput, failureOutput } from "./ending-texts.ts";
+import { reviewJsonBlock } from "./review-json-block.ts";
+
+/** The tightest limit of a report's text (a check run's summary and text): every ending fits it. */
+export const REPORT_TEXT_LIMIT = 65_535;
 
 /** How a review job ends on its forge (a check run, or a status and a note), and what the queue keeps. */
-export interface Ending extends Pick<CompleteCheckRunInput, "conclusion" | "output"> {
+export interface Ending {
+  readonly conclusion: CheckConclusion;
+  readonly output: CheckRunOutput;
   readonly remember: boolean;
 }
 
@@ -43,7 +47,7 @@ export function endingFor(
   names: SettingNames = ENVIRONMENT_NAMES,
   references?: ReferenceSyntax,
 ): Ending {
-  const block = reviewJsonBlock(reviewDocument(outcome, tool), CHECK_RUN_TEXT_LIMIT - TRACE_ROOM);
+  const block = reviewJsonBlock(reviewDocument(outcome, tool, words), REPORT_TEXT_LIMIT - TRACE_ROOM);
   switch (outcome.kind) {
     case "skipped":
       return {
@@ -86,6 +90,7 @@ export function endingFor(
         output: withSettingsSection(
           renderCheckRunOutput({
             result,
+            words,
             ...(words.showsConclusion ? { conclusion } : {}),
             findingsBySeverity: plan?.findingsBySeverity ?? emptySeverityCounts(),
             filesReviewed: outcome.filesReviewed,

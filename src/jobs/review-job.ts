@@ -3,7 +3,12 @@
 // process (no client, no callback): whoever runs it authenticates as the installation itself.
 
 import type { ReviewRequest } from "../domain/review-request.ts";
-import type { KnownRun } from "../forges/github/check-runs/check-runs.ts";
+
+/** A report Loupe made earlier for a job (GitHub's check run) and the commit it is about. */
+export interface KnownRun {
+  readonly id: number;
+  readonly headSha: string;
+}
 
 export interface ReviewJob<R extends ReviewRequest = ReviewRequest> {
   readonly request: R;

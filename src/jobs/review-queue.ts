@@ -5,8 +5,7 @@
 // acknowledged and GitHub keeps a failed delivery that can be redelivered.
 
 import type { ReviewRequest } from "../domain/review-request.ts";
-import type { KnownRun } from "../forges/github/check-runs/check-runs.ts";
-import type { ReviewJob } from "./review-job.ts";
+import type { KnownRun, ReviewJob } from "./review-job.ts";
 
 /** What the runner reports back: `remember` marks the SHA as reviewed (skips for drafts do not). */
 export interface JobSettlement {

@@ -1,5 +1,5 @@
 // What went wrong, for the operator's log: the check run and the pull request only ever say a
-// short public reason (forges/github/check-runs/texts.ts), so the log is where an operator learns why. One line,
+// short public reason (jobs/ending-texts.ts), so the log is where an operator learns why. One line,
 // redacted, bounded: the error's class and message, GitHub's status and the request it answered,
 // the first frames of an unexpected error's stack, and the cause it wraps.
 

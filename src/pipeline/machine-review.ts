@@ -6,7 +6,8 @@
 // reorder text (an instruction hidden in tag characters reaches no agent), and the `instruction`
 // of each finding is Loupe's own sentence around it.
 
-import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
+import { TERMINATION_SENTENCES, terminationSentence } from "../domain/outcome.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { stripInvisible } from "../review/markdown-text.ts";
 import type { ResolvedFinding, ReviewedFinding } from "../review/reviewed-findings.ts";
@@ -89,10 +90,10 @@ export function outcomeTerms(outcome: ReviewOutcome): SarifOutcome {
   }
 }
 
-function explanationOf(outcome: ReviewOutcome): string {
+function explanationOf(outcome: ReviewOutcome, words: ForgeWords): string {
   switch (outcome.kind) {
     case "reviewed":
-      return TERMINATION_SENTENCES[outcome.result.termination_reason];
+      return terminationSentence(outcome.result.termination_reason, words);
     case "skipped":
       return outcome.detail;
     case "cancelled":
@@ -138,8 +139,11 @@ function settingsJson(outcome: ReviewOutcome) {
   };
 }
 
-/** The agents' document (schema_version 1): a plain object, to print or to merge into more. */
-export function reviewDocument(outcome: ReviewOutcome, tool: LoupeTool) {
+/**
+ * The agents' document (schema_version 1): a plain object, to print or to merge into more.
+ * `words`: the forge's that reviewed the change, which its explanation may name.
+ */
+export function reviewDocument(outcome: ReviewOutcome, tool: LoupeTool, words: ForgeWords) {
   const terms = outcome.kind === "config_invalid" || outcome.kind === "failed" ? null : outcomeTerms(outcome);
   const reviewed = outcome.kind === "reviewed" ? outcome : null;
   const plan = reviewed?.plan ?? null;
@@ -152,7 +156,7 @@ export function reviewDocument(outcome: ReviewOutcome, tool: LoupeTool) {
       completed: terms?.completed ?? false,
       termination_reason: terms?.terminationReason ?? null,
       skip_reason: terms?.skipped ?? null,
-      explanation: explanationOf(outcome),
+      explanation: explanationOf(outcome, words),
       head_sha: reviewed?.headSha ?? null,
       coverage: coverageJson(outcome),
       cost: { source: cost.kind, dollars: cost.kind === "unpriced" ? null : cost.dollars },
@@ -168,7 +172,8 @@ export function reviewDocument(outcome: ReviewOutcome, tool: LoupeTool) {
 
 export type ReviewDocument = ReturnType<typeof reviewDocument>;
 
-export function reviewSarif(outcome: ReviewOutcome, tool: LoupeTool): string {
+/** `words`: those of the forge the SARIF is uploaded to (its limits, what its change is called). */
+export function reviewSarif(outcome: ReviewOutcome, tool: LoupeTool, words: ForgeWords): string {
   const plan = outcome.kind === "reviewed" ? outcome.plan : null;
-  return sarifLog(tool, outcomeTerms(outcome), plan?.findings ?? []);
+  return sarifLog(tool, outcomeTerms(outcome), plan?.findings ?? [], words);
 }

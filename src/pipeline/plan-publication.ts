@@ -38,6 +38,7 @@ export async function planPublication(input: PlanInput): Promise<PlannedReview> 
       alreadyPosted: input.postedFingerprints,
       ledger: input.ledger ?? [],
       repository,
+      words: input.words,
     },
     slices,
   );

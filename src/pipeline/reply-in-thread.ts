@@ -143,7 +143,7 @@ async function failed(
   const reason = stopped ?? "error";
   const detail = stopped === null ? redactSecrets(describeFailure(error, forge)).replace(/`/g, "") : null;
   run.log.warn({ comment: run.replyCommentId, error: errorDetail(error) }, "reply ended early");
-  const body = renderReplyFailure({ reason, detail, answering: run.replyCommentId });
+  const body = renderReplyFailure({ reason, detail, answering: run.replyCommentId, words: { forge } });
   await threads
     .reply({ rootCommentId: run.rootCommentId, body })
     .catch(() => run.log.warn({}, "the failure reply could not be posted"));
@@ -232,7 +232,7 @@ async function publishReply(
   if (answer === null) {
     const detail = result.validation_failures?.[0] ?? null;
     const reason = result.termination_reason;
-    await reply(renderReplyFailure({ reason, detail, answering: run.replyCommentId }));
+    await reply(renderReplyFailure({ reason, detail, answering: run.replyCommentId, words: host.words }));
     return { kind: "failed", reason };
   }
   const { thread, laterHumanReply, conversation } = context.located;

@@ -11,7 +11,7 @@ import type { ConversationApi } from "../conversation/conversation-api.ts";
 import { closedText, helpText, pausedText, resumedText } from "../conversation/help-text.ts";
 import { decideAuthor } from "../conversation/permission.ts";
 import { type ForgeTag, forgeTagOf, type ReviewRequest } from "../domain/review-request.ts";
-import type { CommentEvent } from "../webhooks/to-comment-event.ts";
+import type { CommentEvent } from "./comment-event.ts";
 
 /** A reply asked for in one of Loupe's threads, tagged with the forge that delivered it. */
 export type ThreadReplyRequest = AskedReply & ForgeTag;

@@ -6,7 +6,8 @@
 import type { ReviewCoverage } from "../domain/coverage.ts";
 import type { Severity } from "../domain/finding.ts";
 import { SEVERITIES } from "../domain/finding.ts";
-import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
+import { terminationSentence } from "../domain/outcome.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import type { SettingNames } from "../domain/setting-names.ts";
 import { type Cost, describeSpend } from "../domain/spend.ts";
@@ -31,6 +32,8 @@ const TRUNCATED = paragraph(emphasis(text("… (truncated by Loupe to fit a repo
 
 export interface CheckRunOutputInput {
   readonly result: LoopResult;
+  /** How the report names the forge that shows it. */
+  readonly words: ForgeWords;
   /** The check's conclusion, where the forge shows one beside the report (a commit status has its own). */
   readonly conclusion?: string;
   readonly findingsBySeverity: Record<Severity, number>;
@@ -59,20 +62,28 @@ export function renderCheckRunOutput(input: CheckRunOutputInput): Required<Check
   const total = SEVERITIES.reduce((sum, s) => sum + input.findingsBySeverity[s], 0);
   const reason = result.termination_reason;
   const summary: Block[] = [
-    paragraph(strong(text("Stopped:")), text(" "), code(reason), text(` — ${TERMINATION_SENTENCES[reason]}`)),
+    paragraph(
+      strong(text("Stopped:")),
+      text(" "),
+      code(reason),
+      text(` — ${terminationSentence(reason, input.words)}`),
+    ),
   ];
   if (result.retry_after_seconds !== undefined) {
     const seconds = Math.round(result.retry_after_seconds);
     summary.push(paragraph(text(`The provider asked Loupe to wait ${seconds} s before retrying.`)));
   }
-  summary.push(...renderResultDetails(result, input.names), ...renderVerification(result, input.references));
+  summary.push(
+    ...renderResultDetails(result, input.names),
+    ...renderVerification(result, input.words, input.references),
+  );
   const toolCalls = describeToolCalls(result, input.names);
   if (toolCalls !== null) summary.push(paragraph(text(toolCalls)));
   if (input.ledger !== undefined) summary.push(...ledgerBlocks(input.ledger, input.references));
   if (input.extraNote !== undefined && input.extraNote.trim() !== "") {
     summary.push(...neutral(input.extraNote, 8000, input.references));
   }
-  if (input.coverage !== undefined) summary.push(...renderCoverage(input.coverage));
+  if (input.coverage !== undefined) summary.push(...renderCoverage(input.coverage, input.words));
   const u = result.usage;
   summary.push(
     {

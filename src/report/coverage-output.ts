@@ -5,7 +5,8 @@
 
 import type { NotReviewedReason, ReviewCoverage } from "../domain/coverage.ts";
 import { NOT_REVIEWED_SENTENCES, STILL_OWED } from "../domain/coverage.ts";
-import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
+import { terminationSentence } from "../domain/outcome.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import { type Block, code, heading, type Inline, paragraph, strong, text } from "../review/markdown-tree.ts";
@@ -23,7 +24,7 @@ export function coverageTitle(coverage: ReviewCoverage | undefined): string {
   return ` · ${coverage.reviewedFiles} of ${coverage.reviewedFiles + expected.length} files reviewed`;
 }
 
-export function renderCoverage(coverage: ReviewCoverage): Block[] {
+export function renderCoverage(coverage: ReviewCoverage, words: ForgeWords): Block[] {
   const { passes } = coverage;
   // One loop: no passes to account for, only the files it left out or saw described.
   if (passes.length <= 1 && coverage.reviewedFiles > 0)
@@ -42,7 +43,7 @@ export function renderCoverage(coverage: ReviewCoverage): Block[] {
   ];
   const withReview = ran.filter((p) => p.ended === "final_review").length;
   if (tokens > 0 && coverage.reviewedFiles === 0) {
-    const why = [...new Set(ran.map((p) => p.ended!))].map((r) => `${r}: ${TERMINATION_SENTENCES[r]}`);
+    const why = [...new Set(ran.map((p) => p.ended!))].map((r) => `${r}: ${terminationSentence(r, words)}`);
     blocks.push(
       paragraph(
         text(`${tokens} tokens were spent and no pass returned a review, so nothing could be published. `),

@@ -6,6 +6,7 @@
 
 import type { ChangedFile } from "../domain/changed-file.ts";
 import type { Finding, Severity } from "../domain/finding.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import type { TimeSlices } from "../domain/time-slices.ts";
 import { anchorFinding, findingRange } from "./anchor-finding.ts";
 import { FileCode } from "./file-code.ts";
@@ -32,6 +33,8 @@ export interface PlanReviewInput {
   /** Loupe's findings on this pull request and their status (ledger.ts); none on a local review. */
   readonly ledger?: readonly LedgerEntry[];
   readonly repository: RepositoryRef;
+  /** The forge's words, for what an inline comment says of it. */
+  readonly words: ForgeWords;
 }
 
 /** What planning needs of one path, worked out once however many findings name it. */
@@ -154,7 +157,7 @@ class Planner {
       return;
     }
     const marks = { fingerprint, identity, raisedAgain };
-    const body = renderInlineComment(finding, anchor, marks, anchor.fullRange, input.repository);
+    const body = renderInlineComment(finding, anchor, marks, anchor.fullRange, input.repository, input.words);
     const range =
       anchor.startLine === undefined ? {} : { start_line: anchor.startLine, start_side: "RIGHT" as const };
     plan.inline.push({

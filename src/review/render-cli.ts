@@ -5,7 +5,8 @@
 
 import type { Finding } from "../domain/finding.ts";
 import { SEVERITIES } from "../domain/finding.ts";
-import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
+import { terminationSentence } from "../domain/outcome.ts";
 import { resultDetails, sameList } from "../llm/result-details.ts";
 import { describeToolCalls } from "../llm/transport/describe.ts";
 import type { LoopResult } from "../llm/types.ts";
@@ -16,7 +17,7 @@ import { INLINE_BUDGETS, locationText, renderFindingFields, titleText } from "./
 import { renderVerification } from "./render-verification.ts";
 import { sanitizeBlocks } from "./sanitize.ts";
 
-export function renderCliMarkdown(result: LoopResult): string {
+export function renderCliMarkdown(result: LoopResult, words: ForgeWords): string {
   const out: Block[] = [heading(1, text("Loupe review"))];
   const review = result.review;
   if (review !== null) {
@@ -35,7 +36,10 @@ export function renderCliMarkdown(result: LoopResult): string {
   }
   out.push(
     heading(2, text("Outcome")),
-    paragraph(code(result.termination_reason), text(`: ${TERMINATION_SENTENCES[result.termination_reason]}`)),
+    paragraph(
+      code(result.termination_reason),
+      text(`: ${terminationSentence(result.termination_reason, words)}`),
+    ),
     paragraph(
       text(
         `Rounds: ${result.rounds} · tool calls: ${result.tool_calls} · tokens: ${result.usage.total_tokens} · ${(result.duration_ms / 1000).toFixed(1)} s`,
@@ -48,7 +52,7 @@ export function renderCliMarkdown(result: LoopResult): string {
     out.push(paragraph(text(`The provider asked to retry after ${result.retry_after_seconds} s.`)));
   out.push(...renderDetails(result));
   // How the review ended comes first; what the verification pass did to its findings after it.
-  const verification = renderVerification(result);
+  const verification = renderVerification(result, words);
   if (verification.length > 0) out.push(heading(2, text("Verification")), ...verification);
   return `${serializeBlocks(out)}\n`;
 }

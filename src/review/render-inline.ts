@@ -3,6 +3,7 @@
 // the model wrote, the comment stays within GitHub's 65,536-character limit.
 
 import type { Finding } from "../domain/finding.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
 import { type FindingIdentity, identityMarker } from "./finding-identity.ts";
 import { fingerprintMarker } from "./fingerprint.ts";
 import { plainFenceHolds } from "./inert-commands.ts";
@@ -35,6 +36,7 @@ export function renderInlineComment(
   marks: FindingMarks | string,
   suggestionAllowed: boolean,
   repository: RepositoryRef,
+  words: ForgeWords,
 ): string {
   const { fingerprint, identity, raisedAgain } = typeof marks === "string" ? { fingerprint: marks } : marks;
   const head: Block[] = [
@@ -47,12 +49,10 @@ export function renderInlineComment(
     ...(identity === undefined ? [] : [hiddenMarker(identityMarker(identity))]),
   ];
   const room = MAX_COMMENT_BODY - serializeBlocks([...head, ...tail]).length - 2;
-  const suggestion = renderSuggestion(
-    finding.suggestion,
-    suggestionAllowed && anchor.fullRange,
+  const suggestion = renderSuggestion(finding.suggestion, suggestionAllowed && anchor.fullRange, words, {
     room,
-    repository.references === "wide",
-  );
+    plainFences: repository.references === "wide",
+  });
   return serializeBlocks([...head, ...suggestion, ...tail]);
 }
 
@@ -68,8 +68,11 @@ export function renderInlineComment(
 export function renderSuggestion(
   suggestion: string | null | undefined,
   allowed: boolean,
-  room = MAX_COMMENT_BODY,
-  plainFences = false,
+  words: ForgeWords,
+  {
+    room = MAX_COMMENT_BODY,
+    plainFences = false,
+  }: { readonly room?: number; readonly plainFences?: boolean } = {},
 ): Block[] {
   if (typeof suggestion !== "string") return [];
   const content = stripInvisible(suggestion).replace(/\n$/, "");
@@ -90,7 +93,7 @@ export function renderSuggestion(
       ? "its fence would not fit in a comment"
       : plainFences
         ? "a line of it could end its block or run as a quick action"
-        : "a line of it is a run of 255 or more backticks, which GitHub cannot fence";
+        : `a line of it is a run of 255 or more backticks, which ${words.forge} cannot fence`;
   const plain = [
     paragraph(strong(text("Suggested code")), text(` (not offered as a one-click suggestion: ${why})`)),
     codeBlock(content),

@@ -3,8 +3,9 @@
 // hidden marker naming the comment answered, so a retried or redelivered job never answers twice.
 // A loop that ended without a reply gets a short reply saying why, never silence.
 
+import type { ForgeWords } from "../domain/forge-words.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
-import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
+import { terminationSentence } from "../domain/outcome.ts";
 import type { FindingStatus } from "../llm/reply-schema.ts";
 import { serializeBlocks } from "./markdown-serialize.ts";
 import { type Block, emphasis, hiddenMarker, paragraph, text } from "./markdown-tree.ts";
@@ -83,11 +84,13 @@ export function renderReplyFailure(input: {
   readonly reason: TerminationReason | "error";
   readonly detail: string | null;
   readonly answering: number;
+  /** Names the forge a reason's sentence may name. */
+  readonly words: Pick<ForgeWords, "forge">;
 }): string {
   const why =
     input.reason === "error"
       ? "Something went wrong while Loupe worked on it."
-      : TERMINATION_SENTENCES[input.reason];
+      : terminationSentence(input.reason, input.words);
   const blocks: Block[] = [
     paragraph(text(`Loupe could not answer this reply. ${why}`)),
     ...(input.detail === null ? [] : [paragraph(emphasis(text(input.detail.slice(0, 2000))))]),

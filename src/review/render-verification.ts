@@ -8,7 +8,8 @@
 // each reference a host with wide references would link (wide-references.ts).
 
 import type { Finding } from "../domain/finding.ts";
-import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
+import { terminationSentence } from "../domain/outcome.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import { cutCodePoints } from "../domain/text.ts";
 import type { NotVerified, UnverifiedFinding } from "../domain/verification.ts";
@@ -33,7 +34,11 @@ export function listedText(value: string, max: number, references?: ReferenceSyn
   return references === "wide" ? neutralReferences(line) : line;
 }
 
-export function renderVerification(result: LoopResult, references?: ReferenceSyntax): Block[] {
+export function renderVerification(
+  result: LoopResult,
+  words: ForgeWords,
+  references?: ReferenceSyntax,
+): Block[] {
   const verification = result.verification;
   if (verification === undefined) return [];
   const where = (finding: Finding) => [
@@ -76,7 +81,7 @@ export function renderVerification(result: LoopResult, references?: ReferenceSyn
         text("The verifier gave no verdict: "),
         code(ended),
         text(
-          ` — ${TERMINATION_SENTENCES[ended]} No budget ran out: a model that does not answer in the verdict's schema, or a provider that fails, leaves findings unverified.`,
+          ` — ${terminationSentence(ended, words)} No budget ran out: a model that does not answer in the verdict's schema, or a provider that fails, leaves findings unverified.`,
         ),
       ),
     );

@@ -11,7 +11,8 @@
 
 import type { Log, ReportingDescriptor, Result } from "sarif";
 import { SEVERITIES, type Severity } from "../domain/finding.ts";
-import { TERMINATION_SENTENCES, type TerminationReason } from "../domain/outcome.ts";
+import type { ForgeWords } from "../domain/forge-words.ts";
+import { type TerminationReason, terminationSentence } from "../domain/outcome.ts";
 import { inertPlainText } from "./plain-text.ts";
 import type { ReviewedFinding } from "./reviewed-findings.ts";
 
@@ -50,13 +51,13 @@ export function ruleId(severity: Severity): string {
   return `loupe/${severity}`;
 }
 
-function rules(): ReportingDescriptor[] {
+function rules(words: ForgeWords): ReportingDescriptor[] {
   return SEVERITIES.map((severity) => ({
     id: ruleId(severity),
     name: `Loupe${severity[0]!.toUpperCase()}${severity.slice(1)}Finding`,
     shortDescription: { text: `A ${severity} finding of Loupe's review` },
     fullDescription: {
-      text: `A problem Loupe's reviewer found in the pull request's change and rated ${severity}.`,
+      text: `A problem Loupe's reviewer found in the ${words.change}'s change and rated ${severity}.`,
     },
     defaultConfiguration: { level: LEVEL[severity] },
     properties: { tags: ["loupe", "review"], "loupe/severity": severity },
@@ -76,7 +77,7 @@ function message(finding: ReviewedFinding): string {
   return inertPlainText(text, MAX_SARIF_MESSAGE);
 }
 
-function result(finding: ReviewedFinding): Result {
+function result(finding: ReviewedFinding, words: ForgeWords): Result {
   const [startLine, endLine] = finding.lines ?? [1, 1];
   const dismissed = finding.status === "dismissed" || finding.status === "withdrawn";
   return {
@@ -101,8 +102,8 @@ function result(finding: ReviewedFinding): Result {
               status: "accepted" as const,
               justification:
                 finding.status === "dismissed"
-                  ? "Dismissed by a person in the pull request."
-                  : "Withdrawn by Loupe in the pull request.",
+                  ? `Dismissed by a person in the ${words.change}.`
+                  : `Withdrawn by Loupe in the ${words.change}.`,
             },
           ],
         }
@@ -118,16 +119,16 @@ function result(finding: ReviewedFinding): Result {
   };
 }
 
-function invocation(outcome: SarifOutcome, left: number) {
+function invocation(outcome: SarifOutcome, left: number, words: ForgeWords) {
   const reason = outcome.terminationReason;
   const notes: { level: "error" | "warning" | "note"; text: string }[] = [];
   if (outcome.skipped !== null) {
     notes.push({ level: "note", text: `Not reviewed: ${outcome.skipDetail ?? outcome.skipped}` });
   } else if (!outcome.completed && reason !== null) {
-    notes.push({ level: "error", text: TERMINATION_SENTENCES[reason] });
+    notes.push({ level: "error", text: terminationSentence(reason, words) });
   }
   if (left > 0)
-    notes.push({ level: "warning", text: `${left} findings were left out to fit GitHub's limits.` });
+    notes.push({ level: "warning", text: `${left} findings were left out to fit ${words.forge}'s limits.` });
   return {
     // A skipped change ran as asked; a review that stopped short did not.
     executionSuccessful: outcome.skipped !== null || outcome.completed,
@@ -147,7 +148,13 @@ function invocation(outcome: SarifOutcome, left: number) {
   };
 }
 
-function log(tool: SarifTool, outcome: SarifOutcome, results: Result[], left: number): Log {
+function log(
+  tool: SarifTool,
+  outcome: SarifOutcome,
+  results: Result[],
+  left: number,
+  words: ForgeWords,
+): Log {
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -159,10 +166,10 @@ function log(tool: SarifTool, outcome: SarifOutcome, results: Result[], left: nu
             version: tool.version,
             semanticVersion: tool.version,
             ...(tool.informationUri === undefined ? {} : { informationUri: tool.informationUri }),
-            rules: rules(),
+            rules: rules(words),
           },
         },
-        invocations: [invocation(outcome, left)],
+        invocations: [invocation(outcome, left, words)],
         columnKind: "utf16CodeUnits",
         results,
       },
@@ -173,16 +180,18 @@ function log(tool: SarifTool, outcome: SarifOutcome, results: Result[], left: nu
 /**
  * The SARIF log's text. Findings are in the plan's order (the most severe first): when the
  * results or the file would pass GitHub's limits, the least severe are left out, and the run says
- * how many.
+ * how many. `words`: those of the forge the log is uploaded to.
  */
 export function sarifLog(
   tool: SarifTool,
   outcome: SarifOutcome,
   findings: readonly ReviewedFinding[],
+  words: ForgeWords,
 ): string {
-  let results = findings.slice(0, MAX_SARIF_RESULTS).map(result);
+  let results = findings.slice(0, MAX_SARIF_RESULTS).map((finding) => result(finding, words));
   for (;;) {
-    const text = `${JSON.stringify(log(tool, outcome, results, findings.length - results.length), null, 2)}\n`;
+    const left = findings.length - results.length;
+    const text = `${JSON.stringify(log(tool, outcome, results, left, words), null, 2)}\n`;
     const bytes = Buffer.byteLength(text, "utf8");
     if (bytes <= MAX_SARIF_BYTES || results.length === 0) return text;
     // Each result's share of the file is about even: drop the excess at once, then check again.

@@ -6,7 +6,6 @@
 // read with Loupe's object database, which never loads a whole pack to read one commit.
 
 import fs from "node:fs";
-import git from "isomorphic-git";
 import { LoupeError } from "../domain/errors.ts";
 import { resolveDirectRef } from "./direct-ref.ts";
 import { parseCommitHeader, tagTarget } from "./objects/commit-object.ts";
@@ -56,6 +55,9 @@ async function resolveName(store: RevisionStore, name: string, revision: string)
   if (/^[0-9a-f]{40}$/.test(ref)) return ref;
   const direct = await resolveDirectRef(store.gitdir, ref);
   if (direct !== undefined) return direct;
+  // Loaded only for what direct-ref.ts does not read (a symbolic ref, an abbreviated id): most
+  // revisions never need it, and it is a large module to load at a command's start.
+  const { default: git } = await import("isomorphic-git");
   try {
     return await git.resolveRef({ fs, gitdir: store.gitdir, ref });
   } catch {

@@ -5,7 +5,6 @@
 // revision parsing, merge-base).
 
 import fs from "node:fs";
-import git from "isomorphic-git";
 import { LoupeError } from "../domain/errors.ts";
 import { CorruptObjectStoreError, type GitObject, type GitObjectType } from "./objects/git-object.ts";
 import { createObjectDatabase, type ObjectDatabase } from "./objects/object-database.ts";
@@ -23,6 +22,9 @@ export interface ObjectStoreLocation {
 export function createObjectStore(gitdir: string): ObjectStoreLocation {
   const cache = {};
   const fallback = async (oid: string): Promise<GitObject | undefined> => {
+    // Loaded on first use: a search or a diff on packs Loupe reads never needs it, and loading it
+    // was a third of `loupe tool`'s start (bench/README.md, "Drift").
+    const { default: git } = await import("isomorphic-git");
     try {
       const found = await git.readObject({ fs, gitdir, oid, format: "content", cache });
       return { type: found.type as GitObjectType, bytes: found.object as Uint8Array };

@@ -34,7 +34,7 @@ const child = path.join(root, "test/support/drift-loupe.ts");
 const BOUNDS = {
   fetchCpu: 1,
   fetchMemory: 1.7,
-  searchWarmCpu: 3.6,
+  searchWarmCpu: 2.2,
   diffCpu: 5.5,
 } as const;
 type Figure = keyof typeof BOUNDS;

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { compileCacheEnv } from "./compile-cache.ts";
 import { PROJECT_ROOT } from "./loupe-process.ts";
 
 export const ACTION_ENTRY = path.join(PROJECT_ROOT, "dist-action", "index.js");
@@ -67,6 +68,7 @@ export async function runActionEntry(input: ActionRunInput): Promise<ActionRun> 
       GITHUB_OUTPUT: file("output"),
       GITHUB_STEP_SUMMARY: file("summary.md"),
       GITHUB_WORKSPACE: workspace,
+      ...compileCacheEnv(),
     };
     for (const [name, value] of Object.entries(input.inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
     Object.assign(env, input.env);

@@ -52,7 +52,17 @@ export function createPullRequestFixture(): PullRequestFixture {
   const baseSha = repo.commit("main moves on");
   repo.checkout("feature");
 
+  // A commit never changes, so neither does its comparison: each head commit's is computed once
+  // per fixture (ten git processes for this one) and handed out as a copy the caller may change.
+  // A branch name moves, so it is compared anew each time.
+  const comparisons = new Map<string, Record<string, unknown>>();
   const compareData = (head = headSha): Record<string, unknown> => {
+    if (!/^[0-9a-f]{40}$/.test(head)) return compareWithGit(head);
+    let comparison = comparisons.get(head);
+    if (comparison === undefined) comparisons.set(head, (comparison = compareWithGit(head)));
+    return structuredClone(comparison);
+  };
+  const compareWithGit = (head: string): Record<string, unknown> => {
     const statuses = repo.git("diff", "--name-status", mergeBaseSha, head).split("\n").filter(Boolean);
     const files = statuses.map((line) => {
       const [code, filename] = line.split("\t") as [string, string];

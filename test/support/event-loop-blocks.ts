@@ -1,21 +1,21 @@
-// How long the event loop was held, measured so that other processes' load does not count: a
-// 5 ms timer notes every gap between its runs, less the time the kernel kept this thread waiting
-// for a CPU in that gap (its run-queue delay, /proc/thread-self/schedstat). What is left is the
-// thread's own synchronous work — garbage collection and synchronous I/O included — which on a
-// busy two-core machine would otherwise be stretched by however many processes share the cores.
-// Where schedstat is missing (not Linux), the gaps are plain wall-clock time.
+// How long the event loop was held by this thread's own work, measured so that other processes'
+// load does not count: a 5 ms timer notes every gap between its runs, and the CPU time this thread
+// spent in that gap (`process.threadCpuUsage()`, user and kernel: garbage collection on this
+// thread, a fork's page-table copy and synchronous reads from the page cache included). Neither
+// the time the kernel kept the thread waiting for a CPU nor the time it slept waiting for V8's
+// helper threads counts: both grow with however many processes share the cores (on a 2-core
+// machine at load 17 the same review read 208–256 ms of wall clock less run-queue delay, for
+// 36–50 ms of the thread's own CPU), not with Loupe's code. A thread asleep in a synchronous wait
+// is not counted either: Loupe's server thread has none (its repository work runs in workers).
 //
 //   const probe = probeEventLoopBlocks();
 //   … the work …
 //   const { maxBlockMs, maxWallMs } = probe.stop();
 
-import fs from "node:fs";
 import { performance } from "node:perf_hooks";
 
-const SCHEDSTAT = "/proc/thread-self/schedstat";
-
 export interface EventLoopBlocks {
-  /** The longest gap between two runs of the timer, less this thread's run-queue delay in it (ms). */
+  /** The most CPU this thread spent between two runs of the timer (ms). */
   readonly maxBlockMs: number;
   /** The longest gap in wall-clock time (ms), load included. */
   readonly maxWallMs: number;
@@ -26,30 +26,24 @@ export interface EventLoopProbe {
   stop(): EventLoopBlocks;
 }
 
-/** This thread's total run-queue delay in ms, or 0 where the kernel does not say. */
-function runQueueDelayMs(): number {
-  try {
-    const fields = fs.readFileSync(SCHEDSTAT, "utf8").trim().split(/\s+/);
-    const ns = Number(fields[1]);
-    return Number.isFinite(ns) ? ns / 1e6 : 0;
-  } catch {
-    return 0;
-  }
+/** This thread's CPU time so far (ms). */
+export function threadCpuMs(): number {
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
 }
 
 export function probeEventLoopBlocks(intervalMs = 5): EventLoopProbe {
   let lastWall = performance.now();
-  let lastDelay = runQueueDelayMs();
+  let lastCpu = threadCpuMs();
   let maxBlockMs = 0;
   let maxWallMs = 0;
   const tick = (): void => {
     const wall = performance.now();
-    const delay = runQueueDelayMs();
-    const gap = wall - lastWall;
-    maxWallMs = Math.max(maxWallMs, gap);
-    maxBlockMs = Math.max(maxBlockMs, gap - (delay - lastDelay));
+    const cpu = threadCpuMs();
+    maxWallMs = Math.max(maxWallMs, wall - lastWall);
+    maxBlockMs = Math.max(maxBlockMs, cpu - lastCpu);
     lastWall = wall;
-    lastDelay = delay;
+    lastCpu = cpu;
   };
   const timer = setInterval(tick, intervalMs);
   let stopped = false;

@@ -23,9 +23,15 @@ const REGEXPS = INLINE_FORMS.map(
   (inline) => new RegExp(`${CODE}|${inline}|${HTML}|${QUOTE}|${COMMAND}`, "gmsi"),
 );
 
+// Every command the regexps find starts where this matches (their COMMAND alternative opens with
+// `^\/`, a line start in /m); a note without one holds no command, and skips the regexps, whose
+// `^.*` over a whole note (/s) backtracks through it from every line start.
+const COMMAND_START = /^\//m;
+
 /** The commands the regex era would run in `note` (GitLab deletes every \r first). */
 export function regexEraCommands(note: string): string[] {
   const text = note.replace(/\r/g, "");
+  if (!COMMAND_START.test(text)) return [];
   const found = new Set<string>();
   for (const regexp of REGEXPS)
     for (const match of text.matchAll(regexp))

@@ -7,8 +7,8 @@
 import type { Finding } from "../../src/domain/finding.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import { outgoing } from "../../src/forges/gitlab/gitlab-api.ts";
+import { summaryNoteText } from "../../src/forges/gitlab/gitlab-review.ts";
 import { SUMMARY_MARKER } from "../../src/forges/gitlab/merge-request-status.ts";
-import { summaryNoteText } from "../../src/forges/gitlab/run-gitlab-review.ts";
 import { gitLabSuggestion } from "../../src/forges/gitlab/suggestion.ts";
 import { gitLabWords } from "../../src/forges/gitlab/words.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
@@ -82,7 +82,14 @@ export const GITLAB_NOTE_RENDERERS: readonly GitLabNoteRenderer[] = [
   {
     name: "draft note of a disputed finding with a range's suggestion",
     render: (f) => {
-      const body = renderInlineComment(disputed(f), anchor, "00112233aabbccdd", true, GITLAB_REPOSITORY);
+      const body = renderInlineComment(
+        disputed(f),
+        anchor,
+        "00112233aabbccdd",
+        true,
+        GITLAB_REPOSITORY,
+        gitLabWords("loupe-bot"),
+      );
       return leaves("note", gitLabSuggestion({ path: "a.ts", line: 5, startLine: 3, body }));
     },
   },
@@ -127,6 +134,7 @@ export const GITLAB_NOTE_RENDERERS: readonly GitLabNoteRenderer[] = [
     render: (f) => {
       const output = renderCheckRunOutput({
         result: loopResult(f),
+        words: gitLabWords("loupe-bot"),
         conclusion: "success",
         findingsBySeverity: { critical: 0, high: 1, medium: 0, low: 0, info: 0 },
         filesReviewed: 1,

@@ -2,12 +2,15 @@
 // GitLab alone (none of the GitHub App's settings): the GitLab counterpart of server-world.ts,
 // set up and stopped in one place. The project's content is one changed file on branch `change`
 // unless the test gives its own; the hook is the fake GitLab's project hook pointed at Loupe.
+// `startGitLabWorldBesideApp` starts the same world with a server that runs the GitHub App too
+// (on a fake GitHub, with the test world's settings), as a server serving both forges is set up.
 
 import { stopTurn } from "./chat-turns.ts";
+import { type FakeGitHub, startFakeGitHub } from "./fake-github.ts";
 import { type FakeGitLab, startFakeGitLab } from "./fake-gitlab.ts";
 import { createOneChangeRepo, type FixtureRepo } from "./git-fixture.ts";
 import { type FakeGitLabHook, fakeGitLabHook } from "./gitlab-webhooks.ts";
-import { type LoupeProcess, startLoupeProcess } from "./loupe-process.ts";
+import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "./loupe-process.ts";
 import { type ScriptedProvider, type ScriptedTurn, startScriptedProvider } from "./scripted-provider.ts";
 
 export interface GitLabWorld {
@@ -20,7 +23,15 @@ export interface GitLabWorld {
   readonly secret: string;
   /** The project's hook (Idempotency-Key sent unless `idempotencyKey: false`). */
   readonly hook: FakeGitLabHook;
+  /** The server's environment, for another start with one setting changed. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Stops everything that was started, each part even when one fails; then throws the first failure. */
   stop(): Promise<void>;
+}
+
+/** The world whose server runs the GitHub App beside GitLab. */
+export interface GitLabBesideAppWorld extends GitLabWorld {
+  readonly github: FakeGitHub;
 }
 
 export interface GitLabWorldOptions {
@@ -35,6 +46,8 @@ export interface GitLabWorldOptions {
   readonly idempotencyKey?: boolean;
   /** More of the server's environment. */
   readonly extra?: Readonly<Record<string, string>>;
+  /** The verification pass runs, as by default in the product (the worlds script the reviewer alone). */
+  readonly verify?: boolean;
 }
 
 const NOTHING_FOUND: ScriptedTurn = { body: stopTurn({ summary: "Fine.", findings: [], notes: [] }) };
@@ -60,13 +73,31 @@ export function gitLabOnlyEnv(world: {
   };
 }
 
-export async function startGitLabWorld(options: GitLabWorldOptions): Promise<GitLabWorld> {
+export function startGitLabWorld(options: GitLabWorldOptions): Promise<GitLabWorld> {
+  return startWorld(options, null);
+}
+
+export async function startGitLabWorldBesideApp(options: GitLabWorldOptions): Promise<GitLabBesideAppWorld> {
+  const github = await startFakeGitHub();
+  // The world owns the fake GitHub from here: its stop (or a failed start) stops it too.
+  return { ...(await startWorld(options, github)), github };
+}
+
+async function startWorld(options: GitLabWorldOptions, github: FakeGitHub | null): Promise<GitLabWorld> {
   const secret = `gitlab-hook-e2e-${options.name}-${process.pid}-${Date.now()}`;
   const apiKey = `test-key-e2e-${options.name}-${process.pid}-${Date.now()}`;
   const project = options.project ?? "team/app";
-  const started: { stop(): Promise<void> | void }[] = [];
+  const started: { stop(): Promise<void> | void }[] = github ? [github] : [];
   const stop = async () => {
-    for (const part of started.reverse()) await part.stop();
+    const failures: unknown[] = [];
+    for (const part of started.reverse()) {
+      try {
+        await part.stop();
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (failures.length > 0) throw failures[0];
   };
   try {
     const fixture = (options.fixture ?? createOneChangeRepo)();
@@ -77,13 +108,27 @@ export async function startGitLabWorld(options: GitLabWorldOptions): Promise<Git
     const script = options.script ?? Array.from({ length: 20 }, () => NOTHING_FOUND);
     const provider = await startScriptedProvider([...script]);
     started.push(provider);
-    const env = gitLabOnlyEnv({
-      gitlab,
-      providerBaseURL: provider.baseURL,
-      apiKey,
-      secret,
-      ...(options.extra ? { extra: options.extra } : {}),
-    });
+    const env = github
+      ? fakeWorldEnv({
+          github,
+          providerBaseURL: provider.baseURL,
+          webhookSecret: `whsec-e2e-${options.name}-${process.pid}-${Date.now()}`,
+          apiKey,
+          extra: {
+            GITLAB_URL: gitlab.url,
+            GITLAB_TOKEN: gitlab.token,
+            GITLAB_WEBHOOK_SECRET: secret,
+            ...options.extra,
+          },
+        })
+      : gitLabOnlyEnv({
+          gitlab,
+          providerBaseURL: provider.baseURL,
+          apiKey,
+          secret,
+          ...(options.extra ? { extra: options.extra } : {}),
+        });
+    if (options.verify === true) delete env.REVIEW_VERIFY;
     const loupe = await startLoupeProcess({ command: "node", env });
     started.push(loupe);
     const hook = fakeGitLabHook({
@@ -91,7 +136,7 @@ export async function startGitLabWorld(options: GitLabWorldOptions): Promise<Git
       secret,
       ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
     });
-    return { gitlab, provider, loupe, fixture, project, secret, hook, stop };
+    return { gitlab, provider, loupe, fixture, project, secret, hook, env, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -8,7 +8,7 @@
 // Each latency is the wall-clock time less the time the server's main thread and this sampler's
 // waited for a CPU meanwhile (their run-queue delay, /proc/<pid>/task/<tid>/schedstat): what is
 // left is the server's own work and waiting, however many processes share the machine's cores —
-// the same correction as event-loop-blocks.ts. Where schedstat is missing, plain wall-clock time.
+// Where schedstat is missing, plain wall-clock time.
 
 import fs from "node:fs";
 import http from "node:http";

@@ -9,6 +9,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { compileCacheEnv } from "./compile-cache.ts";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -71,7 +72,7 @@ export function fakeWorldEnv(world: {
     LOG_LEVEL: "info",
     NODE_ENV: "production",
     // Writes 20 ms apart, not Probot's second (three for a review): a world's reviews would
-    // otherwise wait out GitHub's spacing on a fake that has none. test/e2e/app-server.test.ts
+    // otherwise wait out GitHub's spacing on a fake that has none. test/e2e/app/app-server.test.ts
     // keeps the production default.
     GITHUB_WRITE_SPACING_MS: "20",
     ...world.extra,
@@ -107,6 +108,7 @@ function spawnLoupe(options: LoupeProcessOptions, port: number) {
     TMPDIR: os.tmpdir(),
     HOST: "127.0.0.1",
     PORT: String(port),
+    ...compileCacheEnv(),
     ...options.env,
   };
   const [file, args] =

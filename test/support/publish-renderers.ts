@@ -4,8 +4,9 @@
 import type { Finding } from "../../src/domain/finding.ts";
 import { NO_SPEND } from "../../src/domain/spend.ts";
 import { clampOutput } from "../../src/forges/github/check-run.ts";
-import { configErrorOutput } from "../../src/forges/github/check-runs/texts.ts";
 import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
+import { LOCAL_WORDS } from "../../src/forges/local/words.ts";
+import { configErrorOutput } from "../../src/jobs/ending-texts.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 import {
   MAX_CHECK_RUN_FIELD,
@@ -146,7 +147,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
       const identity = findingIdentity({ ...finding(f), code: "" });
       const marks = { fingerprint: FPS[0], identity, raisedAgain: true };
       return {
-        markdown: renderInlineComment(finding(f), anchor, marks, true, REPOSITORY),
+        markdown: renderInlineComment(finding(f), anchor, marks, true, REPOSITORY, GITHUB_WORDS),
         expectation: {
           linkPrefix: LINK_PREFIX,
           markers: [fingerprintMarker(FPS[0]), identityMarker(identity)],
@@ -243,6 +244,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
       render: (f) => {
         const output = renderCheckRunOutput({
           result: loopResult(f),
+          words: GITHUB_WORDS,
           conclusion: f.tool,
           findingsBySeverity: { critical: 0, high: 1, medium: 0, low: 0, info: 0 },
           filesReviewed: 1,
@@ -304,7 +306,12 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
   {
     name: "thread reply failure",
     render: (f) => ({
-      markdown: renderReplyFailure({ reason: "invalid_model_response", detail: f.note, answering: 4242 }),
+      markdown: renderReplyFailure({
+        reason: "invalid_model_response",
+        detail: f.note,
+        answering: 4242,
+        words: GITHUB_WORDS,
+      }),
       expectation: { linkPrefix: null, markers: [replyMarker(4242)] },
       limit: 65536,
     }),
@@ -312,7 +319,7 @@ export const PUBLISH_RENDERERS: readonly PublishRenderer[] = [
   {
     name: "CLI markdown",
     render: (f) => ({
-      markdown: renderCliMarkdown(loopResult(f)),
+      markdown: renderCliMarkdown(loopResult(f), LOCAL_WORDS),
       expectation: none,
       limit: Number.POSITIVE_INFINITY,
     }),

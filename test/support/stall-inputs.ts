@@ -1,6 +1,6 @@
 // The hostile inputs that once held the event loop for seconds, built once for the tests that
-// feed them to Loupe: in process (test/integration/app-*-cost.test.ts) and as a real server
-// process (test/e2e/app-stall-inputs.test.ts).
+// feed them to Loupe: in process (test/integration/app/app-*-cost.test.ts) and as a real server
+// process (test/e2e/app/app-stall-inputs.test.ts).
 
 import { GLOB_LIMITS } from "../../src/config/glob.ts";
 import { finding } from "./chat-turns.ts";

@@ -99,22 +99,10 @@ const NEVER: readonly [string, (edge: Edge, folders: ReadonlyMap<string, Band>) 
   ],
   ["a folder below the apps imports cli/", (e, f) => bandOf(e.from, f) !== "apps" && e.to === "cli"],
   [
-    "the port, pipeline/, report/ or an engine imports a forge",
-    (e, f) =>
-      (["host", "pipeline", "report"].includes(e.from) || bandOf(e.from, f) === "engines") && isForge(e.to),
+    "nothing but the apps imports a forge",
+    (e, f) => isForge(e.to) && !isForge(e.from) && bandOf(e.from, f) !== "apps",
   ],
   ["a forge imports another forge", (e) => isForge(e.from) && isForge(e.to) && e.from !== e.to],
-  [
-    "replies/ calls GitHub but through the host (or the comment handler's conversation API)",
-    (e) => e.from === "replies" && e.to === "forges/github" && !REPLIES_MAY_IMPORT.includes(e.target),
-  ],
-];
-
-/** What replies/ may take from forges/github/: the client's type, the conversation API, the host. */
-const REPLIES_MAY_IMPORT = [
-  "forges/github/octokit.ts",
-  "forges/github/conversation-api.ts",
-  "forges/github/github-host.ts",
 ];
 
 /** What must never be written, whatever is imported: [why, folder, the text]. */
@@ -127,7 +115,7 @@ const NEVER_WRITTEN: readonly [string, string, RegExp][] = [
 ];
 
 /** Where no forge is named in a string: the port's users write every forge's texts in its words. */
-const FORGE_FREE = ["pipeline", "report", "conversation"];
+const FORGE_FREE = ["domain", "pipeline", "report", "conversation", "review"];
 /** The forges' names and words; `.github/loupe.yml` is a path every forge reads, not a name. */
 const FORGE_WORDS = /GitHub|GitLab|[Pp]ull request|[Mm]erge request|[Cc]heck run|Re-run/;
 
@@ -242,24 +230,38 @@ describe("the bands of src/", () => {
       write("replies/f.ts", 'import type { GitHubClient } from "../forges/github/octokit.ts";\n');
       write("pipeline/g.ts", '// GitHub, in a comment, is fine\nexport const note = "GitHub refused it";\n');
       write("conversation/h.ts", "export const help = `review the whole pull request`;\n");
+      write("review/i.ts", 'export const why = "which GitHub cannot fence";\n');
+      write("forges/gitlab/i.ts", 'import { c } from "../github/c.ts";\n');
+      // The apps choose and start the forges: their imports of one are the only ones allowed.
+      write(
+        "cli/j.ts",
+        'import { c } from "../forges/github/c.ts";\nimport { i } from "../forges/gitlab/i.ts";\n',
+      );
       const test = new Map<string, Band>([
         ["domain", "core"],
         ["llm", "engines"],
         ["forges/github", "adapters"],
+        ["forges/gitlab", "adapters"],
+        ["cli", "apps"],
         ["jobs", "adapters"],
         ["replies", "adapters"],
         ["pipeline", "pipeline"],
         ["conversation", "engines"],
+        ["review", "engines"],
       ]);
       expect(bandProblems(dir, test)).toEqual([
         "domain/a.ts (domain, core) imports llm/b.ts (llm, engines): upward",
+        "forges/gitlab/i.ts (forges/gitlab, adapters) imports forges/github/c.ts (forges/github, adapters): never (a forge imports another forge)",
+        "jobs/d.ts (jobs, adapters) imports forges/github/c.ts (forges/github, adapters): never (nothing but the apps imports a forge)",
         "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, adapters): upward",
         "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, adapters): never (an engine imports an adapter)",
-        "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, adapters): never (the port, pipeline/, report/ or an engine imports a forge)",
-        "replies/e.ts (replies, adapters) imports forges/github/c.ts (forges/github, adapters): never (replies/ calls GitHub but through the host (or the comment handler's conversation API))",
+        "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, adapters): never (nothing but the apps imports a forge)",
+        "replies/e.ts (replies, adapters) imports forges/github/c.ts (forges/github, adapters): never (nothing but the apps imports a forge)",
+        "replies/f.ts (replies, adapters) imports forges/github/octokit.ts (forges/github, adapters): never (nothing but the apps imports a forge)",
         "replies/e.ts: never (replies/ makes a direct Octokit call (a reply goes through the host))",
         "conversation/h.ts: never (a forge's name or words in a string: `review the whole pull request`)",
         'pipeline/g.ts: never (a forge\'s name or words in a string: "GitHub refused it")',
+        'review/i.ts: never (a forge\'s name or words in a string: "which GitHub cannot fence")',
       ]);
       expect(folderCycles(dir, test)).toEqual(["forges/github → jobs → forges/github"]);
     } finally {

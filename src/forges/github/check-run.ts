@@ -4,6 +4,7 @@
 // GitHub would reject for its size.
 
 import { cutCodePoints } from "../../domain/text.ts";
+import { REPORT_TEXT_LIMIT } from "../../jobs/ending.ts";
 import type { CheckConclusion, CheckRunOutput } from "../../report/review-report.ts";
 import { cutAtBlockBoundary } from "../../review/markdown-cut.ts";
 import { stripInvisible } from "../../review/markdown-text.ts";
@@ -18,7 +19,7 @@ export const RERUN_ACTION = {
 } as const;
 
 /** GitHub's limit on a check run's summary and text. */
-export const CHECK_RUN_TEXT_LIMIT = 65_535;
+export const CHECK_RUN_TEXT_LIMIT = REPORT_TEXT_LIMIT;
 const TITLE_LIMIT = 255;
 const TRUNCATED = "\n\n… (truncated to fit GitHub's limit)";
 

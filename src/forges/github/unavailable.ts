@@ -5,6 +5,7 @@
 
 import { errorKind } from "../../domain/error-kind.ts";
 import { isLoupeError } from "../../domain/errors.ts";
+import { ForgeUnavailableError } from "../../jobs/forge-unavailable.ts";
 
 const UNAVAILABLE_KINDS = new Set([
   "connection_refused",
@@ -23,10 +24,9 @@ export function isGitHubUnavailable(error: unknown, depth = CAUSE_DEPTH): boolea
 }
 
 /** What a review job throws once it has reported a review GitHub kept from running. */
-export class GitHubUnavailableError extends Error {
-  readonly terminationReason = "github_unavailable";
+export class GitHubUnavailableError extends ForgeUnavailableError {
   constructor(cause: unknown) {
-    super("GitHub could not be reached; the review did not run", { cause });
+    super("github_unavailable", "GitHub could not be reached; the review did not run", cause);
     this.name = "GitHubUnavailableError";
   }
 }

@@ -8,7 +8,7 @@
 // out is a clear skip, never a crash.
 
 import type { GitLabTag } from "../../domain/review-request.ts";
-import type { CommentSkip, PullRequestComment } from "../../webhooks/to-comment-event.ts";
+import type { CommentSkip, PullRequestComment } from "../../replies/comment-event.ts";
 import { GITLAB_NOTE_EVENTS } from "./gitlab-delivery-key.ts";
 
 type Json = Record<string, unknown>;

@@ -8,6 +8,8 @@
 // GitHub's secondary rate limits within a deadline; every text is clamped by forges/github/check-run.ts.
 
 import type { CancelReason } from "../../../domain/cancel-reason.ts";
+import { cancelledOutput } from "../../../jobs/ending-texts.ts";
+import type { KnownRun } from "../../../jobs/review-job.ts";
 import type { RoundProgress } from "../../../llm/types.ts";
 import { errorDetail } from "../../../log/error-detail.ts";
 import type { JobLogger } from "../../../log/job-logger.ts";
@@ -24,16 +26,10 @@ import { withSecondaryRetry } from "../retry-secondary.ts";
 import { GITHUB_WORDS } from "../words.ts";
 import { renderProgressOutput } from "./progress-output.ts";
 import { createProgressThrottle } from "./progress-throttle.ts";
-import { cancelledOutput, queuedOutput, reviewingOutput } from "./texts.ts";
+import { queuedOutput, reviewingOutput } from "./texts.ts";
 
 export interface RunTarget extends RepoRef {
   readonly pullNumber: number;
-}
-
-/** A check run Loupe made earlier and the commit it is about. */
-export interface KnownRun {
-  readonly id: number;
-  readonly headSha: string;
 }
 
 export interface OpenCheckRun {
