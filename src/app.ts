@@ -111,7 +111,7 @@ function startRuntime<W extends WorkspaceHandle>(
   // The forges are started once the queues exist (their webhooks enqueue); a job runs only after.
   let forges: ServedForges<W> | null = null;
   const served = () => forges!;
-  const common = { ports, authorPolicy: config.autoReviewAuthors };
+  const common = { ports, authorPolicy: config.autoReviewAuthors, now: options.now };
   const runner: JobRunner = async (job, signal, onCheckRun) =>
     runReview(
       {

@@ -14,11 +14,11 @@ import type { ReviewLimits } from "../config/review-limits.ts";
 import { LoupeError } from "../domain/errors.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
 import type { RoundProgress } from "../llm/types.ts";
-import type { ReviewPorts } from "../pipeline/review-ports.ts";
+import type { ReviewClock, ReviewPorts } from "../pipeline/review-ports.ts";
 import { stoppedRecord } from "../pipeline/stopped-review.ts";
 import { FETCH_TIMEOUT_MS } from "../workspace/fetch-timeout.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
-import type { WorkRequest } from "./protocol.ts";
+import { crossing, type WorkRequest } from "./protocol.ts";
 import type { WorkerLease, WorkerPool } from "./worker-pool.ts";
 import type { StopReason } from "./worker-thread.ts";
 
@@ -52,21 +52,21 @@ export function createIsolatedPorts(options: IsolatedPortsOptions): ReviewPorts<
       }
     },
     runLoop: async ({ view, signal, onRound, ...input }) => {
-      const request = { kind: "review_loop", workspace: view.id, input } as const;
+      const request = { kind: "review_loop", workspace: view.id, input: crossing(input) } as const;
       // A pass's deadline is its share of the review's time, kept here as for a whole review.
       const allowedMs = input.share?.timeoutMs ?? limits.timeoutMs;
-      const ran = await loopIn(view, request, { allowedMs, signal, onRound });
+      const ran = await loopIn(view, request, input.clock, { allowedMs, signal, onRound });
       return ran.kind === "done" ? ran.value : { ...ran.record, review: null };
     },
     runReplyLoop: async ({ view, signal, ...input }) => {
-      const request = { kind: "reply_loop", workspace: view.id, input } as const;
-      const ran = await loopIn(view, request, { allowedMs: replyLimits.timeoutMs, signal });
+      const request = { kind: "reply_loop", workspace: view.id, input: crossing(input) } as const;
+      const ran = await loopIn(view, request, input.clock, { allowedMs: replyLimits.timeoutMs, signal });
       return ran.kind === "done" ? ran.value : { ...ran.record, answer: null };
     },
     reviewLimits: limits,
     verifyFinding: async ({ view, signal, ...input }) => {
-      const request = { kind: "verify_loop", workspace: view.id, input } as const;
-      const ran = await loopIn(view, request, { allowedMs: input.limits.timeoutMs, signal });
+      const request = { kind: "verify_loop", workspace: view.id, input: crossing(input) } as const;
+      const ran = await loopIn(view, request, input.clock, { allowedMs: input.limits.timeoutMs, signal });
       return ran.kind === "done"
         ? ran.value
         : { ...ran.record, answer: null, refutation_proven: false, evidence_quoted: false };
@@ -102,9 +102,11 @@ type LoopRequest = Extract<WorkRequest, { kind: "review_loop" | "reply_loop" | "
 async function loopIn<R extends LoopRequest>(
   view: IsolatedWorkspace,
   request: R,
+  /** The review's clock, which the record of a stopped loop counts its time on. */
+  { now }: ReviewClock,
   options: { allowedMs: number; signal: AbortSignal; onRound?: (progress: RoundProgress) => void },
 ) {
-  const started = Date.now();
+  const started = now();
   let last: RoundProgress | null = null;
   const ran = await view.lease.call<R["kind"]>(request as Extract<WorkRequest, { kind: R["kind"] }>, {
     ...options,
@@ -114,7 +116,7 @@ async function loopIn<R extends LoopRequest>(
     },
   });
   if (ran.kind === "done") return ran;
-  return { kind: "stopped" as const, record: stoppedRecord(ran.reason, last, Date.now() - started) };
+  return { kind: "stopped" as const, record: stoppedRecord(ran.reason, last, now() - started) };
 }
 
 /** A fetch or a plan that was stopped: its reason as a LoupeError, or the cancellation as it came. */

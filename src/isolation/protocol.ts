@@ -17,6 +17,7 @@ import type {
   PlanInput,
   PlannedReview,
   ReplyLoopInput,
+  ReviewClock,
   VerifyInput,
   VerifyResult,
 } from "../pipeline/review-ports.ts";
@@ -33,22 +34,40 @@ export interface WorkerSetup {
   readonly tmpRoot: string;
 }
 
+/**
+ * A loop's input as it crosses: the review's clock as its offset from the machine's, which both
+ * threads share, taken at dispatch (a function cannot cross); the worker's clock counts from there.
+ */
+type Crossing<I, Stays extends keyof I> = Omit<I, Stays | "clock"> & {
+  readonly clock: { readonly offsetMs: number; readonly deadline: number };
+};
+
+export const crossing = <I extends { readonly clock: ReviewClock }>({ clock, ...input }: I) => ({
+  ...input,
+  clock: { offsetMs: clock.now() - Date.now(), deadline: clock.deadline },
+});
+
+export const arrived = <I extends { readonly clock: { offsetMs: number; deadline: number } }>(input: I) => ({
+  ...input,
+  clock: { now: () => Date.now() + input.clock.offsetMs, deadline: input.clock.deadline },
+});
+
 export type WorkRequest =
   | { readonly kind: "fetch"; readonly input: Omit<FetchWorkspaceInput, "signal"> }
   | {
       readonly kind: "review_loop";
       readonly workspace: number;
-      readonly input: Omit<LoopInput, "view" | "signal" | "onRound">;
+      readonly input: Crossing<LoopInput, "view" | "signal" | "onRound">;
     }
   | {
       readonly kind: "reply_loop";
       readonly workspace: number;
-      readonly input: Omit<ReplyLoopInput, "view" | "signal">;
+      readonly input: Crossing<ReplyLoopInput, "view" | "signal">;
     }
   | {
       readonly kind: "verify_loop";
       readonly workspace: number;
-      readonly input: Omit<VerifyInput, "view" | "signal">;
+      readonly input: Crossing<VerifyInput, "view" | "signal">;
     }
   | { readonly kind: "plan"; readonly workspace: number; readonly input: Omit<PlanInput, "view"> }
   | { readonly kind: "dispose"; readonly workspace: number };

@@ -12,6 +12,7 @@ import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import type { Workspace } from "../workspace/types.ts";
 import { gateClient } from "./gate-client.ts";
 import {
+  arrived,
   type FromWorker,
   type PlainPlan,
   type ToWorker,
@@ -121,15 +122,15 @@ async function perform(
     }
     case "review_loop":
       return await ports.runLoop({
-        ...request.input,
+        ...arrived(request.input),
         view: view(request.workspace),
         signal,
         onRound: (progress) => work.send({ type: "round", call, progress }),
       });
     case "reply_loop":
-      return await ports.runReplyLoop({ ...request.input, view: view(request.workspace), signal });
+      return await ports.runReplyLoop({ ...arrived(request.input), view: view(request.workspace), signal });
     case "verify_loop":
-      return await ports.verifyFinding({ ...request.input, view: view(request.workspace), signal });
+      return await ports.verifyFinding({ ...arrived(request.input), view: view(request.workspace), signal });
     case "plan": {
       const { allInBody, ...plan } = await ports.planReview({
         ...request.input,

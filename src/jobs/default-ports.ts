@@ -86,6 +86,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         toolCalls: options.provider.toolCalls,
         includeTrace: options.includeTrace ?? true,
         signal: input.signal,
+        ...input.clock,
         onRound: input.onRound,
       }),
     replyTimeoutMs: replyLimits.timeoutMs,
@@ -102,10 +103,11 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         toolCalls: options.provider.toolCalls,
         includeTrace: false,
         signal: input.signal,
+        ...input.clock,
       }),
     planReview: planPublication,
     reviewLimits: options.limits,
-    verifyFinding: async ({ view, finding, limits, signal, ...input }) => {
+    verifyFinding: async ({ view, finding, limits, signal, clock, ...input }) => {
       const ran = await runVerifyLoop({
         provider: chat,
         tools: toolsFor(view),
@@ -115,6 +117,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         toolCalls: options.provider.toolCalls,
         includeTrace: false,
         signal,
+        ...clock,
       });
       const quote = ran.answer?.verdict === "refuted" ? ran.answer.quote : null;
       const quotes = await quotesInHead(view, finding, quote);

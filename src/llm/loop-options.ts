@@ -21,7 +21,10 @@ export interface ToolLoopOptions<T> {
   includeTrace: boolean;
   signal?: AbortSignal;
   onRound?: (progress: RoundProgress) => void | Promise<void>;
+  /** The caller's clock (the review's); absent: the machine's. */
   now?: () => number;
+  /** An instant on `now`'s clock by which the loop ends, when sooner than its own time limit. */
+  deadline?: number;
   /** native (default here; the operator's default is auto, see provider-config), text or auto. */
   toolCalls?: ToolCallMode;
 }

@@ -21,6 +21,7 @@ export interface LoopStateOptions {
   readonly includeTrace: boolean;
   readonly transports: TransportChoice;
   readonly now: () => number;
+  readonly deadline?: number;
   readonly onRound?: (progress: RoundProgress) => void | Promise<void>;
 }
 
@@ -41,7 +42,7 @@ export class LoopState<T> {
     this.#options = options;
     this.#messages = structuredClone([...options.messages]);
     this.#started = options.now();
-    this.deadline = this.#started + options.limits.timeoutMs;
+    this.deadline = Math.min(this.#started + options.limits.timeoutMs, options.deadline ?? Infinity);
   }
 
   get rounds(): readonly RoundRecord[] {

@@ -46,6 +46,7 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
     includeTrace: options.includeTrace,
     transports,
     now,
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     ...(options.onRound === undefined ? {} : { onRound: options.onRound }),
   });
   const loop: Loop<T> = {
@@ -83,7 +84,9 @@ async function round<T>(loop: Loop<T>): Promise<Step<T>> {
   const sentAt = now();
   const outcome = await options.provider.complete(body, {
     signal,
-    deadline: state.deadline,
+    // The provider waits in the machine's time (its HTTP timeouts, the gate's queue): the time left
+    // on the loop's clock, from the machine's now.
+    deadline: Date.now() + (state.deadline - now()),
     onWait: (wait) => state.waiting(wait),
   });
   const durationMs = now() - sentAt;

@@ -25,7 +25,7 @@ export async function finderStep<W extends WorkspaceHandle>(
     total: withinGrant(ports.reviewLimits, input.budget.maxTokens),
     count: angles.length,
     unpaid: "stop",
-    now: input.now,
+    now: input.clock.now,
     run: (i, share) => passesStep(ports, { ...input, angle: angles[i]!, share }),
     resultOf: (step) => step.result,
   });

@@ -15,7 +15,7 @@ import type { ReviewFocus } from "../llm/focus-prompt.ts";
 import type { KnownFinding } from "../llm/ledger-prompt.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
-import type { LoopInput } from "./review-ports.ts";
+import type { LoopInput, ReviewClock } from "./review-ports.ts";
 import type { ScopeStep } from "./scope-step.ts";
 
 export interface LoopStepInput<W extends WorkspaceHandle> {
@@ -30,6 +30,7 @@ export interface LoopStepInput<W extends WorkspaceHandle> {
   readonly guidance: Guidance;
   readonly scope: ScopeStep;
   readonly signal: AbortSignal;
+  readonly clock: ReviewClock;
   readonly onRound: (progress: RoundProgress) => void;
   /** The budget's grant, when it is less than the review's own token budget; null: no cap. */
   readonly maxTokens: number | null;
@@ -55,6 +56,7 @@ export function loopInput<W extends WorkspaceHandle>(input: LoopStepInput<W>): L
       input.ruleOf,
     ),
     signal: input.signal,
+    clock: input.clock,
     onRound: input.onRound,
     ...(input.maxTokens === null ? {} : { maxTokens: input.maxTokens }),
     ...(input.angle === undefined ? {} : { angle: input.angle }),

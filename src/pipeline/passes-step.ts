@@ -39,8 +39,6 @@ export interface PassesStepInput<W extends WorkspaceHandle>
   readonly onRound?: (progress: RoundProgress) => void;
   /** A finder pass's share of the review's budget (finder-step.ts); absent: the whole of it. */
   readonly share?: LoopLimits;
-  /** The review's clock (tests control it). */
-  readonly now: () => number;
 }
 
 export interface PassesStep {
@@ -131,7 +129,7 @@ async function runPasses<W extends WorkspaceHandle>(
     count: plan.length,
     needs: (i) => passTokensNeeded(plan[i]!.reduce((sum, f) => sum + fileWeight(f), 0)),
     unpaid: "skip",
-    now: input.now,
+    now: input.clock.now,
     run,
     resultOf: (result) => result,
   });

@@ -115,10 +115,8 @@ async function replyBudget<W extends WorkspaceHandle>(
   ports: Ports<W>,
   run: ReplyRun,
 ): Promise<HeldBudget | { readonly kind: "refused"; readonly detail: string }> {
-  if (run.budget === undefined) return await heldOrRefused(undefined, ports.parseRepoConfig(null));
-  const file = (await host.repoConfig()).file;
-  const parsed = file.kind === "found" ? ports.parseRepoConfig(file.text) : ports.parseRepoConfig(null);
-  return await heldOrRefused(run.budget, parsed);
+  const file = run.budget === undefined ? null : (await host.repoConfig()).file;
+  return await heldOrRefused(run.budget, ports.parseRepoConfig(file?.kind === "found" ? file.text : null));
 }
 
 async function heldOrRefused(
@@ -195,6 +193,8 @@ function askModel<W extends WorkspaceHandle>(
   return ports.runReplyLoop({
     view: context.view,
     signal: run.signal,
+    // A reply's run has no clock of its own: the machine's, and no deadline but the reply's limit.
+    clock: { now: Date.now, deadline: Number.POSITIVE_INFINITY },
     ...(context.maxTokens === null ? {} : { maxTokens: context.maxTokens }),
     prompt: {
       repository: `${host.repository.owner}/${host.repository.repo}`,

@@ -27,8 +27,18 @@ import type { ResolvedFinding, ReviewedFinding } from "../review/reviewed-findin
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import type { LoopLimits } from "./pass-share.ts";
 
+/**
+ * The review's clock (ReviewRun.now) and the instant on it by which a loop must end (the review's
+ * deadline, or a verification's): a loop's time is the review's, wherever it runs.
+ */
+export interface ReviewClock {
+  readonly now: () => number;
+  readonly deadline: number;
+}
+
 export interface LoopInput<W extends WorkspaceHandle = Workspace> {
   readonly view: W;
+  readonly clock: ReviewClock;
   readonly repository: string;
   readonly pullRequest: PullRequest;
   readonly changedFiles: readonly ListedChange[];
@@ -59,6 +69,7 @@ export interface ReplyLoopInput<W extends WorkspaceHandle = Workspace> {
   /** The code the thread is about is read by the port, next to the workspace (from `finding`). */
   readonly prompt: Omit<ReplyPromptInput, "code">;
   readonly signal: AbortSignal;
+  readonly clock: ReviewClock;
   /** Fewer tokens than the reply's own budget, when that is all the budgets granted. */
   readonly maxTokens?: number;
 }
@@ -75,6 +86,7 @@ export interface VerifyInput<W extends WorkspaceHandle = Workspace> {
   /** Its share of what the review has left (verify-limits.ts). */
   readonly limits: LoopLimits;
   readonly signal: AbortSignal;
+  readonly clock: ReviewClock;
 }
 
 /** A verification loop's result, with what the head commit says of its quotes (review/refutation-quote.ts). */

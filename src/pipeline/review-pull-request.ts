@@ -18,7 +18,7 @@ import { prepareReview } from "./prepare-step.ts";
 import { publishStep } from "./publish-step.ts";
 import { startReviewDeadline, timedOutReading, timeLeftMs } from "./review-deadline.ts";
 import { cancellation, type ReviewOutcome } from "./review-outcome.ts";
-import type { ReviewPorts } from "./review-ports.ts";
+import type { ReviewClock, ReviewPorts } from "./review-ports.ts";
 import type { ReviewRun } from "./review-run.ts";
 import { fullyCovered, type Prepared, reviewedFacts } from "./reviewed-facts.ts";
 import { scopeStep } from "./scope-step.ts";
@@ -63,7 +63,8 @@ export async function reviewPullRequest<W extends WorkspaceHandle>(
   if (leftMs === 0)
     return stoppedBeforeLoop(prepared, "review_timeout", run.prices, guidanceNote(prepared, host));
   const timed = { ...ports, reviewLimits: { ...ports.reviewLimits, timeoutMs: leftMs } };
-  return await reviewInWorkspace(host, timed, run, { ...prepared, view: workspace.value, budget });
+  const clock = { now: run.now, deadline: deadline.at };
+  return await reviewInWorkspace(host, timed, run, { ...prepared, view: workspace.value, budget, clock });
 }
 
 /** The scope, the loop, the plan and publishing, with the two commits at hand. */
@@ -71,7 +72,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   host: PullRequestHost<W>,
   ports: ReviewPorts<W>,
   run: ReviewRun,
-  prepared: Prepared & { readonly view: W; readonly budget: HeldBudget },
+  prepared: Prepared & { readonly view: W; readonly budget: HeldBudget; readonly clock: ReviewClock },
 ): Promise<ReviewOutcome> {
   const { pullRequest, config, view } = prepared;
   const mergeBaseSha = prepared.changes.mergeBaseSha;
@@ -91,7 +92,6 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
     scope,
     words: host.words,
     signal: run.signal,
-    now: run.now,
     ...(run.onRound === undefined ? {} : { onRound: run.onRound }),
   });
   const { coverage } = passed;

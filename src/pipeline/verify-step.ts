@@ -72,6 +72,7 @@ export async function verifyStep<W extends WorkspaceHandle>(
   const asked = {
     view,
     signal,
+    clock: { now, deadline },
     repository: `${input.repository.owner}/${input.repository.repo}`,
     mergeBaseSha: input.mergeBaseSha,
     headSha: input.pullRequest.headSha,

@@ -34,7 +34,7 @@ const child = path.join(root, "test/support/drift-loupe.ts");
 const BOUNDS = {
   fetchCpu: 2,
   fetchMemory: 3.4,
-  searchWarmCpu: 3.6,
+  searchWarmCpu: 2.2,
   diffCpu: 5.5,
 } as const;
 type Figure = keyof typeof BOUNDS;
