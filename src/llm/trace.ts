@@ -4,8 +4,8 @@
 
 import { previewText } from "../domain/text.ts";
 import type { ToolExecution } from "../tools/types.ts";
-import type { Envelope } from "./envelope.ts";
-import type { TraceToolCall, TraceTurn } from "./types.ts";
+import type { RoundRecord } from "./loop-rounds.ts";
+import type { TraceToolCall, TraceTurn, Usage } from "./types.ts";
 import type { ValidCall } from "./validate-turn.ts";
 
 const encoder = new TextEncoder();
@@ -41,27 +41,40 @@ export function traceToolCall(call: ValidCall, execution: ToolExecution, maxByte
   };
 }
 
-export function traceTurn(
+/** The rounds as the protocol's trace: each model turn, and auto mode's switch before its round. */
+export function traceOf(records: readonly RoundRecord[]): TraceTurn[] {
+  const trace: TraceTurn[] = [];
+  let round = 0;
+  for (const record of records) {
+    const at = round + 1;
+    if (record.action !== "refused") round++;
+    if (record.switched) trace.push(entry(at, "switch_to_text_tool_calls", null, null, null));
+    const turn = record.turn;
+    if (turn === undefined) continue;
+    trace.push({
+      ...entry(round, record.action, turn.id, turn.model, record.finishReason, record.usage, turn.calls),
+      ...(turn.failures === undefined ? {} : { validation_failures: turn.failures }),
+    });
+  }
+  return trace;
+}
+
+function entry(
   round: number,
-  envelope: Envelope,
-  action: ProtocolAction,
-  toolCalls: readonly TraceToolCall[] = [],
-  validationFailures?: readonly string[],
+  action: ProtocolAction | RoundRecord["action"],
+  id: string | null,
+  model: string | null,
+  finishReason: string | null,
+  usage: Usage | null = null,
+  calls: readonly TraceToolCall[] = [],
 ): TraceTurn {
   return {
     round,
-    provider_request_id: envelope.id,
-    provider_model: envelope.model,
-    finish_reason: envelope.finishReason,
+    provider_request_id: id,
+    provider_model: model,
+    finish_reason: finishReason,
     protocol_action: action,
-    usage: envelope.usage,
-    tool_calls: toolCalls,
-    ...(validationFailures === undefined ? {} : { validation_failures: validationFailures }),
+    usage,
+    tool_calls: calls,
   };
-}
-
-/** Auto mode's switch to text markers: its own entry, no provider turn (the round's comes next). */
-export function traceSwitch(round: number): TraceTurn {
-  const none: Envelope = { id: null, model: null, finishReason: null, usage: null, spend: null };
-  return traceTurn(round, none, "switch_to_text_tool_calls");
 }
