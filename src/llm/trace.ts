@@ -5,7 +5,7 @@
 import { previewText } from "../domain/text.ts";
 import type { ToolExecution } from "../tools/types.ts";
 import type { RoundRecord } from "./loop-rounds.ts";
-import type { TraceToolCall, TraceTurn, Usage } from "./types.ts";
+import type { TraceToolCall, TraceTurn } from "./types.ts";
 import type { ValidCall } from "./validate-turn.ts";
 
 const encoder = new TextEncoder();
@@ -43,38 +43,28 @@ export function traceToolCall(call: ValidCall, execution: ToolExecution, maxByte
 
 /** The rounds as the protocol's trace: each model turn, and auto mode's switch before its round. */
 export function traceOf(records: readonly RoundRecord[]): TraceTurn[] {
-  const trace: TraceTurn[] = [];
   let round = 0;
-  for (const record of records) {
-    const at = round + 1;
+  return records.flatMap((record) => {
+    const switched = record.switched ? [{ ...NO_TURN, round: round + 1 }] : [];
     if (record.action !== "refused") round++;
-    if (record.switched) trace.push(entry(at, "switch_to_text_tool_calls", null, null, null));
-    const turn = record.turn;
-    if (turn === undefined) continue;
-    trace.push({
-      ...entry(round, record.action, turn.id, turn.model, record.finishReason, record.usage, turn.calls),
-      ...(turn.failures === undefined ? {} : { validation_failures: turn.failures }),
-    });
-  }
-  return trace;
+    const { turn, finishReason, action, usage } = record;
+    if (turn === undefined) return switched;
+    const failures = turn.failures === undefined ? {} : { validation_failures: turn.failures };
+    const ids = { provider_request_id: turn.id, provider_model: turn.model, finish_reason: finishReason };
+    return [
+      ...switched,
+      { round, ...ids, protocol_action: action, usage, tool_calls: turn.calls, ...failures },
+    ];
+  });
 }
 
-function entry(
-  round: number,
-  action: ProtocolAction | RoundRecord["action"],
-  id: string | null,
-  model: string | null,
-  finishReason: string | null,
-  usage: Usage | null = null,
-  calls: readonly TraceToolCall[] = [],
-): TraceTurn {
-  return {
-    round,
-    provider_request_id: id,
-    provider_model: model,
-    finish_reason: finishReason,
-    protocol_action: action,
-    usage,
-    tool_calls: calls,
-  };
-}
+/** Auto mode's switch to text markers: an entry of its own, with no provider turn. */
+const NO_TURN = {
+  round: 0,
+  provider_request_id: null,
+  provider_model: null,
+  finish_reason: null,
+  protocol_action: "switch_to_text_tool_calls",
+  usage: null,
+  tool_calls: [],
+} as const satisfies TraceTurn;
