@@ -40,10 +40,7 @@ export interface RoundRecord extends RoundResponse {
   /** For request_final_answer: the limit this turn reached, which the next round answers for. */
   readonly stop?: LimitStop;
   /** A model turn's ids, the calls it ran and the checks its answer failed: the rest of its trace entry. */
-  readonly turn?: {
-    readonly id: string | null;
-    readonly model: string | null;
-    readonly calls: readonly TraceToolCall[];
+  readonly turn?: Readonly<{ id: string | null; model: string | null; calls: readonly TraceToolCall[] }> & {
     readonly failures?: readonly string[];
   };
   /** Auto mode left native calls for text markers before this round: an entry of its own in the trace. */

@@ -1,7 +1,7 @@
 // What the tool loop keeps while it runs, and how that becomes its result. The rounds are an
 // append-only list of records (loop-rounds.ts): every count the budgets and the result read is a
-// fold over them. Besides them the loop keeps only what a round adds to: the conversation it
-// sends, the tool call ids already answered, the trace, and the one repair round and its record.
+// fold over them, and the trace is a view of them. Besides them the loop keeps only what a round
+// adds to: the conversation it sends, the tool call ids already answered, and the one repair round.
 // Nothing here is written from outside but through these methods.
 
 import type { ReviewLimits } from "../config/review-limits.ts";
@@ -34,8 +34,7 @@ export class LoopState<T> {
   /** Tool call ids already answered: a repeated id is a protocol violation. */
   readonly #seenIds = new Set<string>();
   #rounds: readonly RoundRecord[] = [];
-  /** Auto mode switched to text markers: the next round's record says so. */
-  #switched = false;
+  #switched = false; // auto mode switched to text markers: the next round's record says so
   #repair: PendingRepair | null = null;
   #repairRecord: RepairRound | undefined;
 
