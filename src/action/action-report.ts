@@ -4,9 +4,9 @@
 // or a configuration the author must fix, fails the job: Loupe's own trouble never blocks a merge.
 
 import { SEVERITIES, type Severity } from "../domain/finding.ts";
+import { gateReached } from "../jobs/conclusion.ts";
 import type { Ending } from "../jobs/ending.ts";
 import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
-import { isAtLeast } from "../review/severity.ts";
 
 export interface ActionReport {
   readonly summary: string;
@@ -65,16 +65,6 @@ export function withReadOnlyNote(ending: Ending): Ending {
     ...ending,
     output: { ...ending.output, summary: `${ending.output.summary}\n\n> ${READ_ONLY_NOTE}` },
   };
-}
-
-/** The gate the job applies: the action's `fail-on` when given, else the repository's `fail_on`. */
-export function gateReached(outcome: ReviewOutcome, failOn: Severity | null): boolean {
-  if (outcome.kind !== "reviewed" || outcome.plan === null) return false;
-  if (outcome.result.termination_reason !== "final_review") return false;
-  const counts = outcome.plan.findingsBySeverity;
-  return failOn === null
-    ? outcome.plan.gateFailed
-    : SEVERITIES.some((s) => counts[s] > 0 && isAtLeast(s, failOn));
 }
 
 export function reportOutcome(input: ReportInput): ActionReport {

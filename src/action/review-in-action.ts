@@ -18,7 +18,6 @@ import { ACTION_SETTING_NAMES, type ActionSettings } from "./action-inputs.ts";
 import { actionLogger, annotation, type Write } from "./action-log.ts";
 import {
   forTheAction,
-  gateReached,
   READ_ONLY_NOTE,
   reportOutcome,
   withCommentWorkflowNote,
@@ -112,7 +111,7 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
       now: Date.now,
       prices: settings.prices,
       names: ACTION_SETTING_NAMES,
-      gate: (outcome) => withActionGate(outcome, settings),
+      failOn: settings.failOn,
       watch: (pipelineHost) => {
         watched = watchRefusal(pipelineHost);
         return watched.host;
@@ -126,12 +125,6 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
     },
   );
   return exitCode;
-}
-
-/** The check run concludes on the action's `fail-on` when one was given, as the job does. */
-function withActionGate(outcome: ReviewOutcome, settings: ActionSettings): ReviewOutcome {
-  if (outcome.kind !== "reviewed" || outcome.plan === null || settings.failOn === null) return outcome;
-  return { ...outcome, plan: { ...outcome.plan, gateFailed: gateReached(outcome, settings.failOn) } };
 }
 
 /** The host as the pipeline sees it, noting when GitHub refused the review for want of permission. */

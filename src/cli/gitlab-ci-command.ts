@@ -1,6 +1,6 @@
 // `loupe gitlab-ci`: the job of Loupe's GitLab CI/CD component (templates/review.yml). It reviews
 // the merge request of the merge request pipeline it runs in with the App's own GitLab runner
-// (jobs/run-review.ts with forges/gitlab/gitlab-review.ts), and publishes the same review — draft notes and the
+// (forge/run-review.ts with forges/gitlab/gitlab-review.ts), and publishes the same review — draft notes and the
 // summary note — without a commit status: the job is the merge request's status. The job's
 // checkout is never read: the configuration and guidance come from the default branch through
 // GitLab's API, the two commits from the target project over git.
@@ -9,7 +9,6 @@
 // without the project's variables: without GITLAB_TOKEN the job prints one line saying so and
 // passes, so a contributor's pipeline is not failed for what only a maintainer can set.
 
-import { gateReached } from "../action/action-report.ts";
 import { CliSettingsSchema } from "../config/cli-settings.ts";
 import { readEnvOrThrow } from "../config/read-env.ts";
 import { LoupeError } from "../domain/errors.ts";
@@ -18,9 +17,9 @@ import { redactSecrets, registerSecret } from "../domain/redact.ts";
 import { runReview } from "../forge/run-review.ts";
 import { gitLabApi, tokenUser } from "../forges/gitlab/gitlab-api.ts";
 import { gitLabReview } from "../forges/gitlab/gitlab-review.ts";
+import { gateReached } from "../jobs/conclusion.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { newJob } from "../jobs/review-job.ts";
-import type { ReviewOutcome } from "../pipeline/review-outcome.ts";
 import { VALUE_OPTIONS } from "./help.ts";
 import type { CliIo } from "./io.ts";
 
@@ -80,7 +79,7 @@ export async function runGitLabCiCommand(argv: readonly string[], io: CliIo): Pr
         ports,
         authorPolicy: "everyone",
         log,
-        gate: (outcome) => withGate(outcome, args.failOn),
+        failOn: args.failOn,
       },
       await gitLabReview({
         ...{ job, ports, gitlab, log, sleep, now: Date.now },
@@ -104,12 +103,6 @@ export async function runGitLabCiCommand(argv: readonly string[], io: CliIo): Pr
   } finally {
     process.off("SIGTERM", onSignal);
   }
-}
-
-/** The check run's conclusion follows the job's `fail-on` when one was given, as the job does. */
-function withGate(outcome: ReviewOutcome, failOn: Severity | null): ReviewOutcome {
-  if (outcome.kind !== "reviewed" || outcome.plan === null || failOn === null) return outcome;
-  return { ...outcome, plan: { ...outcome.plan, gateFailed: gateReached(outcome, failOn) } };
 }
 
 interface Pipeline {

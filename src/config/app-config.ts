@@ -74,7 +74,7 @@ export const AppConfigSchema = v.pipe(
     gitHost: env.GHE_HOST,
     /**
      * Where Loupe records the check runs it has not completed yet, so that after a crash it
-     * completes them at start (open-runs-journal.ts); null to keep no record.
+     * completes them at start (forges/github/check-runs/open-runs-journal.ts); null to keep no record.
      */
     stateDir: env.LOUPE_STATE_DIR ?? null,
     /** Whose pull requests are reviewed without being asked (a repository may tighten it). */

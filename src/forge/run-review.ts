@@ -10,11 +10,13 @@ import { loupeTool } from "../config/loupe-version.ts";
 import type { AuthorPolicy } from "../domain/author-policy.ts";
 import type { BudgetOwner } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
+import type { Severity } from "../domain/finding.ts";
 import type { ForgeWords } from "../domain/forge-words.ts";
 import { type AskedReview, type ForgeTag, queueKey } from "../domain/review-request.ts";
 import type { SettingNames } from "../domain/setting-names.ts";
 import type { Prices } from "../domain/spend.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
+import { withFailOn } from "../jobs/conclusion.ts";
 import { type Ending, endingFor } from "../jobs/ending.ts";
 import type { ForgeUnavailableError } from "../jobs/forge-unavailable.ts";
 import { type AppBudget, reviewBudgetFor } from "../jobs/review-budget.ts";
@@ -76,8 +78,8 @@ export interface RunReviewOptions<W extends WorkspaceHandle> {
   readonly prices?: Prices | null;
   /** Told once, after the report is completed: the metrics and the review's log line. */
   readonly onEnded?: (ending: ReviewEnded) => void;
-  /** The outcome as the caller gates it (the Action's and the CI job's `fail-on`), before it is shown. */
-  readonly gate?: (outcome: ReviewOutcome) => ReviewOutcome;
+  /** The caller's `fail-on` (the Action's input, the CI job's option); absent: the repository's `fail_on`. */
+  readonly failOn?: Severity | null;
   /** How texts name settings where they are read (the Action: its inputs). */
   readonly names?: SettingNames;
   /** The host as the pipeline sees it (the Action watches its publisher for a refusal). */
@@ -124,7 +126,7 @@ export async function runReview<W extends WorkspaceHandle>(
     log.warn({ error: errorDetail(error) }, "review ended early");
     return named?.outcome ?? cancellation(signal) ?? { kind: "failed", error };
   });
-  const outcome = report ? (options.gate?.(reviewed) ?? reviewed) : reviewed;
+  const outcome = report ? withFailOn(reviewed, options.failOn ?? null) : reviewed;
   // Where the report is also a comment (GitLab's summary note), its model text links as the host's.
   const ending = endingFor(outcome, forge.words, loupeTool(), options.names, host.repository.references);
   // Handed back to the shared queue: the report stays open for the replica that takes the job over

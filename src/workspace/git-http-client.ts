@@ -5,9 +5,9 @@
 // pack in memory while it indexes it, so a huge repository must stop at the wire, not in the heap.
 
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from "isomorphic-git";
+import { addWants } from "./extra-wants.ts";
 import { mayCarryToken } from "./git-http-auth.ts";
 import { requestOverHttp } from "./git-http-request.ts";
-import { addWants } from "./extra-wants.ts";
 import { divertPack, type PackSink } from "./pack-diverter.ts";
 import { advertisesThinPack, requestThinPack } from "./thin-pack.ts";
 

@@ -3,7 +3,7 @@
 // src/service.ts, adds src/util.ts and a lockfile (excluded by the default paths). `compareData`
 // answers GET /compare/{base}...{head} the way GitHub does, with patches taken from native git.
 
-import { createRepo, type FixtureRepo } from "./git-fixture.ts";
+import { createRepo, type FixtureRepo, importHistory } from "./git-fixture.ts";
 import { publishRepository, setRef } from "./git-server-repos.ts";
 
 export const SERVICE_BASE = [
@@ -39,18 +39,28 @@ export interface PullRequestFixture {
 
 export function createPullRequestFixture(): PullRequestFixture {
   const repo = createRepo();
-  repo.write("README.md", "# Hello\n");
-  repo.write("src/service.ts", SERVICE_BASE);
-  const mergeBaseSha = repo.commit("base");
-  repo.branch("feature");
-  repo.write("src/service.ts", SERVICE_HEAD);
-  repo.write("src/util.ts", "export const twice = (n: number) => n * 2;\n");
-  repo.write("package-lock.json", '{ "lockfileVersion": 3 }\n');
-  const headSha = repo.commit("feature: write first");
-  repo.checkout("main");
-  repo.write("README.md", "# Hello\n\nMain moved on.\n");
-  const baseSha = repo.commit("main moves on");
-  repo.checkout("feature");
+  const [mergeBaseSha, headSha, baseSha] = importHistory(
+    repo,
+    [
+      {
+        branch: "main",
+        message: "base",
+        files: { "README.md": "# Hello\n", "src/service.ts": SERVICE_BASE },
+      },
+      {
+        branch: "feature",
+        from: "main",
+        message: "feature: write first",
+        files: {
+          "src/service.ts": SERVICE_HEAD,
+          "src/util.ts": "export const twice = (n: number) => n * 2;\n",
+          "package-lock.json": '{ "lockfileVersion": 3 }\n',
+        },
+      },
+      { branch: "main", message: "main moves on", files: { "README.md": "# Hello\n\nMain moved on.\n" } },
+    ],
+    "feature",
+  ) as [string, string, string];
 
   // A commit never changes, so neither does its comparison: each head commit's is computed once
   // per fixture (ten git processes for this one) and handed out as a copy the caller may change.
@@ -58,8 +68,8 @@ export function createPullRequestFixture(): PullRequestFixture {
   const comparisons = new Map<string, Record<string, unknown>>();
   const compareData = (head = headSha): Record<string, unknown> => {
     if (!/^[0-9a-f]{40}$/.test(head)) return compareWithGit(head);
-    let comparison = comparisons.get(head);
-    if (comparison === undefined) comparisons.set(head, (comparison = compareWithGit(head)));
+    const comparison = comparisons.get(head) ?? compareWithGit(head);
+    comparisons.set(head, comparison);
     return structuredClone(comparison);
   };
   const compareWithGit = (head: string): Record<string, unknown> => {

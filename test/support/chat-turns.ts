@@ -65,6 +65,11 @@ export function stopTurn(
   };
 }
 
+/** A final review that found nothing: what the model answers on a clean change. */
+export function nothingFound(): Record<string, unknown> {
+  return stopTurn({ summary: "Fine.", findings: [], notes: [] });
+}
+
 export function review(findings: readonly Record<string, unknown>[] = [], notes: readonly string[] = []) {
   return { summary: "Looks fine overall.", findings, notes };
 }

@@ -14,6 +14,11 @@ export interface PayloadTarget {
   readonly installationId: number;
 }
 
+/** `octo/<repo>` on a fake GitHub, as the worlds create it: default branch main, installation 1. */
+export function fakeGitHubTarget(github: { readonly url: string }, repo: string): PayloadTarget {
+  return { htmlBase: github.url, owner: "octo", repo, defaultBranch: "main", installationId: 1 };
+}
+
 export interface PullRequestFacts {
   readonly number: number;
   readonly headSha: string;

@@ -86,6 +86,24 @@ export function runGitAsync(
   });
 }
 
+/**
+ * The commit HEAD names in a work tree's repository, read from its files (a `git rev-parse` is a
+ * process, and every fixture commit asked for one): HEAD holds a commit id or `ref: <name>`, and
+ * the ref is a loose file or a line of packed-refs (after an automatic gc).
+ */
+export function headCommit(workTree: string): string {
+  const gitDir = path.join(workTree, ".git");
+  const head = fs.readFileSync(path.join(gitDir, "HEAD"), "utf8").trim();
+  const ref = /^ref: (.+)$/.exec(head)?.[1];
+  if (ref === undefined) return head;
+  const loose = path.join(gitDir, ...ref.split("/"));
+  if (fs.existsSync(loose)) return fs.readFileSync(loose, "utf8").trim();
+  const packed = fs.readFileSync(path.join(gitDir, "packed-refs"), "utf8");
+  const line = packed.split("\n").find((entry) => entry.endsWith(` ${ref}`));
+  if (line === undefined) throw new Error(`git fixture: HEAD names ${ref}, which does not exist`);
+  return line.slice(0, 40);
+}
+
 export function createRepo(options: CreateRepoOptions = {}): FixtureRepo {
   const root = fs.mkdtempSync(path.join(options.tmpRoot ?? os.tmpdir(), "loupe-fixture-"));
   const home = path.join(root, "home");
@@ -130,7 +148,7 @@ export function createRepo(options: CreateRepoOptions = {}): FixtureRepo {
         "-m",
         message,
       );
-      return git("rev-parse", "HEAD");
+      return headCommit(dir);
     },
     branch(name, from) {
       git("checkout", "--quiet", "-b", name, ...(from === undefined ? [] : [from]));
@@ -154,6 +172,75 @@ export function createRepo(options: CreateRepoOptions = {}): FixtureRepo {
   };
 }
 
+/** One commit of `importHistory`: the files it writes over its parent's tree. */
+export interface ImportedCommit {
+  /** The branch it is committed on. */
+  readonly branch: string;
+  /**
+   * Where a branch's first commit starts: a branch committed earlier in the history, or a commit
+   * id already in the repository. Later commits of the branch follow its tip; without it, a
+   * branch's first commit is a root commit.
+   */
+  readonly from?: string;
+  readonly message: string;
+  readonly files: Readonly<Record<string, string>>;
+}
+
+/**
+ * Commits a whole history in one `git fast-import` process, then checks `checkout` out into the
+ * work tree: three processes, where `write`/`commit`/`branch` take one a branch and three a
+ * commit (most of an end-to-end world's start-up processes). Commits are dated now, by the
+ * fixture identity, like `commit`'s. Returns each commit's id, in order.
+ */
+export function importHistory(
+  repo: FixtureRepo,
+  commits: readonly ImportedCommit[],
+  checkout: string,
+): string[] {
+  const stream: string[] = [];
+  const data = (text: string) => stream.push(`data ${Buffer.byteLength(text)}`, text);
+  const tips = new Map<string, number>();
+  const who = "Loupe Fixture <fixture@loupe.invalid> now";
+  for (const [i, commit] of commits.entries()) {
+    const mark = i + 1;
+    stream.push(`commit refs/heads/${commit.branch}`, `mark :${mark}`, `author ${who}`, `committer ${who}`);
+    data(`${commit.message}\n`);
+    const tip = tips.get(commit.branch);
+    const from = commit.from === undefined ? undefined : tips.get(commit.from);
+    if (tip !== undefined) stream.push(`from :${tip}`);
+    else if (from !== undefined) stream.push(`from :${from}`);
+    else if (commit.from !== undefined) stream.push(`from ${commit.from}`);
+    for (const [file, content] of Object.entries(commit.files)) {
+      if (/[\n"]/.test(file)) throw new Error(`importHistory: a path fast-import would need quoted: ${file}`);
+      stream.push(`M 100644 inline ${file}`);
+      data(content);
+    }
+    stream.push("");
+    tips.set(commit.branch, mark);
+  }
+  const marks = path.join(repo.home, `marks-${process.hrtime.bigint()}`);
+  execFileSync(
+    "git",
+    [...IDENTITY, ...SAFE_CONFIG, "fast-import", "--quiet", "--date-format=now", `--export-marks=${marks}`],
+    {
+      cwd: repo.dir,
+      env: gitEnvironment(repo.home),
+      input: `${stream.join("\n")}\n`,
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
+  const ids = new Map(
+    fs
+      .readFileSync(marks, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => line.split(" ") as [string, string]),
+  );
+  fs.rmSync(marks);
+  repo.git("checkout", "--quiet", "--force", checkout);
+  return commits.map((_, i) => ids.get(`:${i + 1}`)!);
+}
+
 /** A branch of `createOneChangeRepo`: `src/a.ts` set to `export const a = <a>;`, from `from`. */
 export interface OneChange {
   readonly branch: string;
@@ -170,13 +257,18 @@ export function createOneChangeRepo(
   changes: readonly OneChange[] = [{ branch: "change", a: 2 }],
 ): FixtureRepo {
   const repo = createRepo();
-  repo.write("src/a.ts", "export const a = 1;\n");
-  repo.commit("a");
-  for (const change of changes) {
-    repo.branch(change.branch, change.from ?? "main");
-    repo.write("src/a.ts", `export const a = ${change.a};\n`);
-    repo.commit(`a is ${change.a}`);
-  }
-  repo.checkout("main");
+  importHistory(
+    repo,
+    [
+      { branch: "main", message: "a", files: { "src/a.ts": "export const a = 1;\n" } },
+      ...changes.map((change) => ({
+        branch: change.branch,
+        from: change.from ?? "main",
+        message: `a is ${change.a}`,
+        files: { "src/a.ts": `export const a = ${change.a};\n` },
+      })),
+    ],
+    "main",
+  );
   return repo;
 }

@@ -5,7 +5,7 @@
 // `startGitLabWorldBesideApp` starts the same world with a server that runs the GitHub App too
 // (on a fake GitHub, with the test world's settings), as a server serving both forges is set up.
 
-import { stopTurn } from "./chat-turns.ts";
+import { nothingFound } from "./chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "./fake-github.ts";
 import { type FakeGitLab, startFakeGitLab } from "./fake-gitlab.ts";
 import { createOneChangeRepo, type FixtureRepo } from "./git-fixture.ts";
@@ -50,7 +50,7 @@ export interface GitLabWorldOptions {
   readonly verify?: boolean;
 }
 
-const NOTHING_FOUND: ScriptedTurn = { body: stopTurn({ summary: "Fine.", findings: [], notes: [] }) };
+const NOTHING_FOUND: ScriptedTurn = { body: nothingFound() };
 
 export function gitLabOnlyEnv(world: {
   readonly gitlab: Pick<FakeGitLab, "url" | "token">;

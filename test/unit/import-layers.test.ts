@@ -1,4 +1,4 @@
-// The folders of src/ sit in five bands (docs/architecture.md draws them, and the glossary under the
+// The folders of src/ sit in six bands (docs/architecture.md draws them, and the glossary under the
 // drawing is read here, so the picture and the rule cannot drift apart). An import may point to its
 // own band or a band below; inside a band, the folders' imports form no cycle; a short "never" list
 // holds what must stay true whatever the bands allow. Entry points (src/*.ts) are apps.
@@ -10,7 +10,7 @@ import { describe, expect, it } from "@jest/globals";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const SRC = path.join(ROOT, "src");
-const BANDS = ["core", "engines", "pipeline", "adapters", "apps"] as const;
+const BANDS = ["core", "engines", "pipeline", "adapters", "forges", "apps"] as const;
 type Band = (typeof BANDS)[number];
 
 /** Folder → band, from the doc's `### band` headings and their `- \`folder/\`` lines. */
@@ -230,6 +230,7 @@ describe("the bands of src/", () => {
       write("replies/f.ts", 'import type { GitHubClient } from "../forges/github/octokit.ts";\n');
       write("pipeline/g.ts", '// GitHub, in a comment, is fine\nexport const note = "GitHub refused it";\n');
       write("conversation/h.ts", "export const help = `review the whole pull request`;\n");
+      write("llm/k.ts", 'import { d } from "../jobs/d.ts";\n');
       write("review/i.ts", 'export const why = "which GitHub cannot fence";\n');
       write("forges/gitlab/i.ts", 'import { c } from "../github/c.ts";\n');
       // The apps choose and start the forges: their imports of one are the only ones allowed.
@@ -240,8 +241,8 @@ describe("the bands of src/", () => {
       const test = new Map<string, Band>([
         ["domain", "core"],
         ["llm", "engines"],
-        ["forges/github", "adapters"],
-        ["forges/gitlab", "adapters"],
+        ["forges/github", "forges"],
+        ["forges/gitlab", "forges"],
         ["cli", "apps"],
         ["jobs", "adapters"],
         ["replies", "adapters"],
@@ -251,13 +252,17 @@ describe("the bands of src/", () => {
       ]);
       expect(bandProblems(dir, test)).toEqual([
         "domain/a.ts (domain, core) imports llm/b.ts (llm, engines): upward",
-        "forges/gitlab/i.ts (forges/gitlab, adapters) imports forges/github/c.ts (forges/github, adapters): never (a forge imports another forge)",
-        "jobs/d.ts (jobs, adapters) imports forges/github/c.ts (forges/github, adapters): never (nothing but the apps imports a forge)",
-        "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, adapters): upward",
-        "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, adapters): never (an engine imports an adapter)",
-        "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, adapters): never (nothing but the apps imports a forge)",
-        "replies/e.ts (replies, adapters) imports forges/github/c.ts (forges/github, adapters): never (nothing but the apps imports a forge)",
-        "replies/f.ts (replies, adapters) imports forges/github/octokit.ts (forges/github, adapters): never (nothing but the apps imports a forge)",
+        "forges/gitlab/i.ts (forges/gitlab, forges) imports forges/github/c.ts (forges/github, forges): never (a forge imports another forge)",
+        "jobs/d.ts (jobs, adapters) imports forges/github/c.ts (forges/github, forges): upward",
+        "jobs/d.ts (jobs, adapters) imports forges/github/c.ts (forges/github, forges): never (nothing but the apps imports a forge)",
+        "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, forges): upward",
+        "llm/b.ts (llm, engines) imports forges/github/c.ts (forges/github, forges): never (nothing but the apps imports a forge)",
+        "llm/k.ts (llm, engines) imports jobs/d.ts (jobs, adapters): upward",
+        "llm/k.ts (llm, engines) imports jobs/d.ts (jobs, adapters): never (an engine imports an adapter)",
+        "replies/e.ts (replies, adapters) imports forges/github/c.ts (forges/github, forges): upward",
+        "replies/e.ts (replies, adapters) imports forges/github/c.ts (forges/github, forges): never (nothing but the apps imports a forge)",
+        "replies/f.ts (replies, adapters) imports forges/github/octokit.ts (forges/github, forges): upward",
+        "replies/f.ts (replies, adapters) imports forges/github/octokit.ts (forges/github, forges): never (nothing but the apps imports a forge)",
         "replies/e.ts: never (replies/ makes a direct Octokit call (a reply goes through the host))",
         "conversation/h.ts: never (a forge's name or words in a string: `review the whole pull request`)",
         'pipeline/g.ts: never (a forge\'s name or words in a string: "GitHub refused it")',

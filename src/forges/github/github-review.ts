@@ -1,4 +1,4 @@
-// What GitHub gives the one review job (jobs/run-review.ts) for an App's job: the GitHub host on
+// What GitHub gives the one review job (forge/run-review.ts) for an App's job: the GitHub host on
 // the installation's client, its check run as the reporter (the queued one when it waits on the
 // same commit, else a new one), the installation as the budget's owner, and GitHub's failures:
 // a review that failed before its check run was asked for still reports somewhere — but not on a

@@ -1,4 +1,4 @@
-// What GitLab gives the one review job (jobs/run-review.ts) for a merge request: the GitLab host,
+// What GitLab gives the one review job (forge/run-review.ts) for a merge request: the GitLab host,
 // a commit status on the head (pending once the merge request is read; success, failed or
 // canceled at the end, by the same rule the check run concludes by) and one summary note updated
 // in place, which carries the check run's texts. A status GitLab refuses never fails the review:
@@ -27,7 +27,7 @@ export interface GitLabReviewOptions<W extends WorkspaceHandle> {
   /** configProject: GITLAB_CONFIG_PROJECT, the organisation layer; absent (the CI component): none. */
   readonly gitlab: Pick<NonNullable<GitLabConfig>, "url" | "token" | "statusName"> &
     Partial<Pick<NonNullable<GitLabConfig>, "configProject">>;
-  /** The job's log (jobs/run-review.ts's jobLog). */
+  /** The job's log (forge/run-review.ts's jobLog). */
   readonly log: JobLogger;
   /** The token's own username, looked up once per process. */
   readonly self: () => Promise<string>;

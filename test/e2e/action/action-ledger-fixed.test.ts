@@ -9,7 +9,7 @@ import { formatExternalId } from "../../../src/forges/github/external-id.ts";
 import { runActionEntry } from "../../support/action-runner.ts";
 import { review, stopTurn } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import type { FixtureRepo } from "../../support/git-fixture.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../../support/scripted-provider.ts";
 import { createValuesRepo, VALUES, v10Finding } from "../../support/values-repo.ts";
@@ -20,13 +20,7 @@ const FINDING = v10Finding();
 let github: FakeGitHub;
 let fixture: FixtureRepo;
 const providers: ScriptedProvider[] = [];
-const target = () => ({
-  htmlBase: github.url,
-  owner: "octo",
-  repo: "fixes",
-  defaultBranch: "main",
-  installationId: 1,
-});
+const target = () => fakeGitHubTarget(github, "fixes");
 
 beforeAll(async () => {
   fixture = createValuesRepo();

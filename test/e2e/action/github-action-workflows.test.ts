@@ -12,7 +12,7 @@ import { parse } from "yaml";
 import { runActionEntry } from "../../support/action-runner.ts";
 import { stopTurn, toolCallsTurn } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { issueCommentEvent, pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, issueCommentEvent, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import type { FixtureRepo } from "../../support/git-fixture.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../../support/scripted-provider.ts";
 import { createValuesRepo, V10_TITLE, v10Review } from "../../support/values-repo.ts";
@@ -34,13 +34,7 @@ let fixture: FixtureRepo;
 const providers: ScriptedProvider[] = [];
 let nextNumber = 40;
 const workflows = documentedWorkflows(fs.readFileSync(path.join(ROOT, "docs/github-action.md"), "utf8"));
-const target = () => ({
-  htmlBase: github.url,
-  owner: "octo",
-  repo: "values",
-  defaultBranch: "main",
-  installationId: 1,
-});
+const target = () => fakeGitHubTarget(github, "values");
 
 beforeAll(async () => {
   fixture = createValuesRepo();

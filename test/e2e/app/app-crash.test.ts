@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../../support/scripted-provider.ts";
@@ -65,13 +65,7 @@ describe("a killed Loupe process", () => {
   it("leaves nothing in progress once the next process has started", async () => {
     const first = await start();
     const pr = github.addPullRequest({ owner: "octo", repo: "crash", number: 3, headRef: "change" });
-    const target = {
-      htmlBase: github.url,
-      owner: "octo",
-      repo: "crash",
-      defaultBranch: "main",
-      installationId: 1,
-    };
+    const target = fakeGitHubTarget(github, "crash");
     await deliverWebhook({
       url: first.webhookUrl,
       event: "pull_request",

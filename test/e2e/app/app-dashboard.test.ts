@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
 import { parseJsonLines } from "../../support/json-lines.ts";
 import {
@@ -74,13 +74,7 @@ describe("the queue dashboard of npm start", () => {
     expect(queues.map((queue) => queue.name)).toEqual(["loupe-reviews", "loupe-replies"]);
     // A review the fleet queued from a webhook is there, running (the model never answers).
     const pr = github.addPullRequest({ owner: "octo", repo: "dash", number: 5, headRef: "change" });
-    const target = {
-      htmlBase: github.url,
-      owner: "octo",
-      repo: "dash",
-      defaultBranch: "main",
-      installationId: 1,
-    };
+    const target = fakeGitHubTarget(github, "dash");
     const delivered = await deliverWebhook({
       url: loupe.webhookUrl,
       event: "pull_request",

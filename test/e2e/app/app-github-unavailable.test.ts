@@ -11,7 +11,11 @@ import { afterAll, describe, expect, it } from "@jest/globals";
 import { Queue } from "bullmq";
 import { startFailingProxy } from "../../support/failing-proxy.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { type PullRequestFacts, pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import {
+  fakeGitHubTarget,
+  type PullRequestFacts,
+  pullRequestEvent,
+} from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
 import { parseJsonLines } from "../../support/json-lines.ts";
 import { fakeWorldEnv, freePort, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
@@ -48,13 +52,7 @@ async function deliverPullRequest(
   github: FakeGitHub,
   pr: PullRequestFacts,
 ): Promise<void> {
-  const target = {
-    htmlBase: github.url,
-    owner: "octo",
-    repo: "away",
-    defaultBranch: "main",
-    installationId: 1,
-  };
+  const target = fakeGitHubTarget(github, "away");
   const payload = pullRequestEvent("opened", target, pr);
   const delivered = await deliverWebhook({
     url: loupe.webhookUrl,

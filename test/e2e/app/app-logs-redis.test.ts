@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Queue } from "bullmq";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { duplicateKeys, parseJsonLines } from "../../support/json-lines.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
 import { type RedisServer, startRedisServer } from "../../support/redis-server.ts";
@@ -49,13 +49,7 @@ afterAll(async () => {
 
 describe("a replica whose Redis is away, then back", () => {
   it("logs down, still down and up in JSON lines, and a failed delivery without its payload", async () => {
-    const target = {
-      htmlBase: github.url,
-      owner: "octo",
-      repo: "logs",
-      defaultBranch: "main",
-      installationId: 1,
-    };
+    const target = fakeGitHubTarget(github, "logs");
     const payload = pullRequestEvent("opened", target, {
       ...{ number: 3, headSha: "a".repeat(40), headRef: "change", baseRef: "main", baseSha: "b".repeat(40) },
       ...{ title: `${BODY_MARK} title`, body: BODY_MARK.repeat(3_000) },

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { stopTurn } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
 import { parseJsonLines } from "../../support/json-lines.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
@@ -51,13 +51,7 @@ afterAll(async () => {
 describe("the provider's errors", () => {
   it("are counted by kind, with no repository label", async () => {
     const pr = github.addPullRequest({ owner: "octo", repo: "flaky", number: 4, headRef: "change" });
-    const target = {
-      htmlBase: github.url,
-      owner: "octo",
-      repo: "flaky",
-      defaultBranch: "main",
-      installationId: 1,
-    };
+    const target = fakeGitHubTarget(github, "flaky");
     const payload = pullRequestEvent("opened", target, pr);
     await deliverWebhook({ url: loupe.webhookUrl, event: "pull_request", payload, secret: SECRET });
     const ended = await loupe.until(

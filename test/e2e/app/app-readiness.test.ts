@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
 import { type ScriptedProvider, startScriptedProvider } from "../../support/scripted-provider.ts";
@@ -48,13 +48,7 @@ describe("/readyz over the process's life", () => {
   it("is 200 while running, 503 'shutting down' after SIGTERM while a review finishes", async () => {
     expect((await fetch(`${loupe.url}/readyz`)).status).toBe(200);
     const pr = github.addPullRequest({ owner: "octo", repo: "ready", number: 5, headRef: "change" });
-    const target = {
-      htmlBase: github.url,
-      owner: "octo",
-      repo: "ready",
-      defaultBranch: "main",
-      installationId: 1,
-    };
+    const target = fakeGitHubTarget(github, "ready");
     await deliverWebhook({
       url: loupe.webhookUrl,
       event: "pull_request",

@@ -7,7 +7,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import type { FixtureRepo } from "../../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
 import {
@@ -44,13 +44,7 @@ const V10: KnownFinding = {
 };
 
 /** The repository the webhooks name (the fake's URL is known once it has started). */
-const target = () => ({
-  htmlBase: github.url,
-  owner: "octo",
-  repo: "values",
-  defaultBranch: "main",
-  installationId: 1,
-});
+const target = () => fakeGitHubTarget(github, "values");
 
 beforeAll(async () => {
   fixture = createValuesRepo();

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../../src/forges/github/external-id.ts";
-import { issueCommentEvent, pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, issueCommentEvent, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { requestKind } from "../../support/realistic-model.ts";
 import { type ServerWorld, startServerWorld } from "../../support/server-world.ts";
 import { deliverWebhook } from "../../support/webhook-delivery.ts";
@@ -26,13 +26,7 @@ afterAll(async () => {
 
 it("skips a stranger's pull request without a model request, then reviews it on a maintainer's command", async () => {
   const { github, provider, loupe, secret: SECRET } = world;
-  const target = {
-    htmlBase: github.url,
-    owner: "octo",
-    repo: "public",
-    defaultBranch: "main",
-    installationId: 1,
-  };
+  const target = fakeGitHubTarget(github, "public");
   const pr = github.addPullRequest({ owner: "octo", repo: "public", number: 9, headRef: "change" });
   const opened = pullRequestEvent("opened", target, pr);
   opened.pull_request.user.login = "stranger";

@@ -6,15 +6,15 @@
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../../src/forges/github/external-id.ts";
-import { stopTurn } from "../../support/chat-turns.ts";
-import { issueCommentEvent } from "../../support/fake-github-payloads.ts";
+import { nothingFound } from "../../support/chat-turns.ts";
+import { fakeGitHubTarget, issueCommentEvent } from "../../support/fake-github-payloads.ts";
 import { reviewThroughServer } from "../../support/server-review.ts";
 import { type ServerWorld, startServerWorld } from "../../support/server-world.ts";
 import { deliverWebhook } from "../../support/webhook-delivery.ts";
 
 /** A final review whose round the provider bills at 15,000 prompt (10,000 cached) and 100 completion tokens. */
 function expensiveReview() {
-  const body = stopTurn({ summary: "Fine.", findings: [], notes: [] });
+  const body = nothingFound();
   return {
     ...body,
     usage: {
@@ -95,13 +95,7 @@ it("refuses the review past the daily cap with the reset time, and a maintainer'
   expect(provider.requests).toHaveLength(1);
 
   const pr = github.addPullRequest({ owner: "octo", repo: "spend", number: 2, headRef: "change" });
-  const target = {
-    htmlBase: github.url,
-    owner: "octo",
-    repo: "spend",
-    defaultBranch: "main",
-    installationId: 1,
-  };
+  const target = fakeGitHubTarget(github, "spend");
   const command = await deliverWebhook({
     url: loupe.webhookUrl,
     event: "issue_comment",

@@ -6,14 +6,14 @@
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../../src/forges/github/external-id.ts";
-import { stopTurn } from "../../support/chat-turns.ts";
-import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { nothingFound } from "../../support/chat-turns.ts";
+import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo } from "../../support/git-fixture.ts";
 import { type ServerWorld, startServerWorld } from "../../support/server-world.ts";
 import { deliverWebhook } from "../../support/webhook-delivery.ts";
 
 function billedReview() {
-  const body = stopTurn({ summary: "Fine.", findings: [], notes: [] });
+  const body = nothingFound();
   return {
     body: { ...body, usage: { prompt_tokens: 15_000, completion_tokens: 100, total_tokens: 15_100 } },
   };
@@ -42,13 +42,7 @@ afterAll(async () => {
 
 it("skips a push past the pull request's cap with the command to go on, and reviews other pull requests", async () => {
   const { github, loupe, provider, secret } = world;
-  const target = {
-    htmlBase: github.url,
-    owner: "octo",
-    repo: "capped",
-    defaultBranch: "main",
-    installationId: 1,
-  };
+  const target = fakeGitHubTarget(github, "capped");
   const send = async (action: string, number: number, headRef: string) => {
     const pr = github.addPullRequest({ owner: "octo", repo: "capped", number, headRef });
     const delivery = await deliverWebhook({

@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { stopTurn } from "../../support/chat-turns.ts";
-import { reviewCommentReplyEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, reviewCommentReplyEvent } from "../../support/fake-github-payloads.ts";
 import { reviewThroughServer } from "../../support/server-review.ts";
 import { ONE_CHANGE_FINDING, type ServerWorld, startServerWorld } from "../../support/server-world.ts";
 import { deliverWebhook } from "../../support/webhook-delivery.ts";
@@ -75,13 +75,7 @@ it("refuses the author's reply past the day's cap with one line, and asks the mo
     login: AUTHOR,
     body: text,
   });
-  const target = {
-    htmlBase: github.url,
-    owner: "octo",
-    repo: "replies",
-    defaultBranch: "main",
-    installationId: 1,
-  };
+  const target = fakeGitHubTarget(github, "replies");
   const delivery = await deliverWebhook({
     url: loupe.webhookUrl,
     event: "pull_request_review_comment",

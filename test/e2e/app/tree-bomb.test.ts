@@ -14,7 +14,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { runActionEntry } from "../../support/action-runner.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { type GitHttpServer, startGitHttpServer } from "../../support/git-http-server.ts";
 import { publishRepository } from "../../support/git-server-repos.ts";
 import { PROJECT_ROOT } from "../../support/loupe-process.ts";
@@ -153,13 +153,7 @@ describe("a tree bomb of 10^9 paths", () => {
     async () => {
       const rssFile = path.join(scratch, "action-rss");
       const pr = github.addPullRequest({ owner: "octo", repo: "bomb", number: 1, headRef: bomb.headRef });
-      const target = {
-        htmlBase: github.url,
-        owner: "octo",
-        repo: "bomb",
-        defaultBranch: "main",
-        installationId: 1,
-      };
+      const target = fakeGitHubTarget(github, "bomb");
       const { installation: _installation, ...payload } = pullRequestEvent("opened", target, pr) as Record<
         string,
         unknown

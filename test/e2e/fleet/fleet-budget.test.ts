@@ -5,9 +5,9 @@
 
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../../src/forges/github/external-id.ts";
-import { stopTurn } from "../../support/chat-turns.ts";
+import { nothingFound } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
 import { type RedisServer, startRedisServer } from "../../support/redis-server.ts";
@@ -29,7 +29,7 @@ let fixture: FixtureRepo;
 const replicas: LoupeProcess[] = [];
 
 function slowExpensiveReview(): ScriptedTurn {
-  const body = stopTurn({ summary: "Fine.", findings: [], notes: [] });
+  const body = nothingFound();
   const billed = {
     ...body,
     usage: { prompt_tokens: 15_000, completion_tokens: 100, total_tokens: PER_REVIEW },
@@ -76,13 +76,7 @@ afterAll(async () => {
 });
 
 it("never spends past the cap across three replicas racing for it", async () => {
-  const target = {
-    htmlBase: github.url,
-    owner: "octo",
-    repo: "capped",
-    defaultBranch: "main",
-    installationId: 1,
-  };
+  const target = fakeGitHubTarget(github, "capped");
   const pulls = Array.from({ length: PULLS }, (_, i) =>
     github.addPullRequest({ owner: "octo", repo: "capped", number: i + 1, headRef: `change-${i + 1}` }),
   );

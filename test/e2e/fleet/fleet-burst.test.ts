@@ -9,7 +9,11 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { type PullRequestFacts, pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import {
+  fakeGitHubTarget,
+  type PullRequestFacts,
+  pullRequestEvent,
+} from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
 import { startRealisticModel } from "../../support/realistic-model.ts";
@@ -30,13 +34,7 @@ let provider: ScriptedProvider;
 let fixture: FixtureRepo;
 const replicas: LoupeProcess[] = [];
 
-const target = () => ({
-  htmlBase: github.url,
-  owner: "octo",
-  repo: "burst",
-  defaultBranch: "main",
-  installationId: 1,
-});
+const target = () => fakeGitHubTarget(github, "burst");
 
 async function startReplica(): Promise<LoupeProcess> {
   const loupe = await startLoupeProcess({

@@ -6,9 +6,9 @@
 
 import { afterEach, expect, it } from "@jest/globals";
 import { formatExternalId } from "../../../src/forges/github/external-id.ts";
-import { stopTurn } from "../../support/chat-turns.ts";
+import { nothingFound } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
 import { fakeWorldEnv, type LoupeProcess, startLoupeProcess } from "../../support/loupe-process.ts";
 import { type RedisServer, startRedisServer } from "../../support/redis-server.ts";
@@ -45,7 +45,7 @@ afterEach(async () => {
 const answer = (): ScriptedTurn => ({
   fault: "delay",
   ms: ANSWER_MS,
-  next: { body: stopTurn({ summary: "Fine.", findings: [], notes: [] }) },
+  next: { body: nothingFound() },
 });
 
 async function startWorld(
@@ -81,13 +81,7 @@ async function startWorld(
 
 /** Opens the pull requests, one delivery to each replica in turn; their completed check runs. */
 async function reviewAll(w: World, pulls: number) {
-  const target = {
-    htmlBase: w.github.url,
-    owner: "octo",
-    repo: "shared",
-    defaultBranch: "main",
-    installationId: 1,
-  };
+  const target = fakeGitHubTarget(w.github, "shared");
   const prs = Array.from({ length: pulls }, (_, i) =>
     w.github.addPullRequest({
       owner: "octo",

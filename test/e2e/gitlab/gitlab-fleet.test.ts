@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { stopTurn } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { pullRequestEvent } from "../../support/fake-github-payloads.ts";
+import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { type FakeGitLab, startFakeGitLab } from "../../support/fake-gitlab.ts";
 import type { FixtureRepo } from "../../support/git-fixture.ts";
 import { deliverGitLabEvent, mergeRequestEvent, noteEvent } from "../../support/gitlab-webhooks.ts";
@@ -79,13 +79,7 @@ describe("a fleet with GitLab and GitHub work in the same queues", () => {
   it("reviews a pull request and a merge request once each, whichever replica took them", async () => {
     const [a, b] = replicas as [LoupeProcess, LoupeProcess];
     const pr = github.addPullRequest({ owner: "octo", repo: "values", number: 3, headRef: "change-v10" });
-    const target = {
-      htmlBase: github.url,
-      owner: "octo",
-      repo: "values",
-      defaultBranch: "main",
-      installationId: 1,
-    };
+    const target = fakeGitHubTarget(github, "values");
     const mrHead = gitlab.addMergeRequest({ project: "team/values", iid: 3, sourceBranch: "change-v10" })
       .diffRefs.head_sha;
     const opened = mergeRequestEvent({ project: "team/values", iid: 3, headSha: mrHead, action: "open" });

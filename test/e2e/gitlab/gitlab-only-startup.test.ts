@@ -4,20 +4,13 @@
 // App without GitLab is every other test's start.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { stopTurn } from "../../support/chat-turns.ts";
+import { nothingFound } from "../../support/chat-turns.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
-import { type FakeGitLab, startFakeGitLab } from "../../support/fake-gitlab.ts";
-import { createRepo, type FixtureRepo } from "../../support/git-fixture.ts";
+import type { FakeGitLab } from "../../support/fake-gitlab.ts";
 import { deliverGitLabEvent, mergeRequestEvent } from "../../support/gitlab-webhooks.ts";
-import {
-  fakeWorldEnv,
-  type LoupeProcess,
-  runLoupeToExit,
-  startLoupeProcess,
-} from "../../support/loupe-process.ts";
-import { type ScriptedProvider, startScriptedProvider } from "../../support/scripted-provider.ts";
+import { type GitLabWorld, startGitLabWorld } from "../../support/gitlab-world.ts";
+import { type LoupeProcess, runLoupeToExit } from "../../support/loupe-process.ts";
 
-const GITLAB_SECRET = `gitlab-hook-only-${process.pid}-${Date.now()}`;
 const GITHUB_APP = [
   "APP_ID",
   "PRIVATE_KEY",
@@ -27,54 +20,41 @@ const GITHUB_APP = [
   "GITHUB_WRITE_SPACING_MS",
 ];
 
+let world: GitLabWorld;
 let github: FakeGitHub;
 let gitlab: FakeGitLab;
-let provider: ScriptedProvider;
 let loupe: LoupeProcess;
-let fixture: FixtureRepo;
 
-/** The world's settings with GitLab's, less every one of the GitHub App's, plus `extra`. */
+/** The world's settings (GitLab's), less every one of the GitHub App's, plus `extra`. */
 function gitLabOnly(extra: Record<string, string> = {}): Record<string, string> {
-  const env = fakeWorldEnv({
-    github,
-    providerBaseURL: provider.baseURL,
-    webhookSecret: "unused",
-    apiKey: `test-key-gitlab-only-${process.pid}`,
-    extra: { GITLAB_URL: gitlab.url, GITLAB_TOKEN: gitlab.token, GITLAB_WEBHOOK_SECRET: GITLAB_SECRET },
-  });
+  const env = { ...world.env };
   for (const name of GITHUB_APP) delete env[name];
   return { ...env, ...extra };
 }
 
 beforeAll(async () => {
-  fixture = createRepo();
-  fixture.write("src/a.ts", "export const a = 1;\n");
-  fixture.commit("a");
-  fixture.branch("change");
-  fixture.write("src/a.ts", "export const a = 2;\n");
-  fixture.commit("a is 2");
-  fixture.checkout("main");
+  // A fake GitHub runs beside the world, so that a request to GitHub would be seen.
   github = await startFakeGitHub();
-  gitlab = await startFakeGitLab();
-  gitlab.addProject({ path: "team/only", source: fixture, members: { dev: 30 } });
-  provider = await startScriptedProvider([{ body: stopTurn({ summary: "Fine.", findings: [], notes: [] }) }]);
-  loupe = await startLoupeProcess({ command: "node", env: gitLabOnly() });
+  world = await startGitLabWorld({
+    name: "only",
+    project: "team/only",
+    script: [{ body: nothingFound() }],
+  });
+  ({ gitlab, loupe } = world);
 }, 60_000);
 
 afterAll(async () => {
-  await loupe?.stop();
-  await provider?.stop();
-  await gitlab?.stop();
+  await world?.stop();
   await github?.stop();
-  fixture?.dispose();
 });
 
 describe("Loupe with GitLab alone", () => {
   it("starts without the GitHub App's settings and reviews a merge request", async () => {
+    expect(Object.keys(world.env).filter((name) => GITHUB_APP.includes(name))).toEqual([]);
     const head = gitlab.addMergeRequest({ project: "team/only", iid: 1, sourceBranch: "change" }).diffRefs
       .head_sha;
     const event = mergeRequestEvent({ project: "team/only", iid: 1, headSha: head, action: "open" });
-    expect(await deliverGitLabEvent(`${loupe.url}/api/gitlab/webhooks`, GITLAB_SECRET, event)).toBe(200);
+    expect(await deliverGitLabEvent(`${loupe.url}/api/gitlab/webhooks`, world.secret, event)).toBe(200);
     await loupe.until(
       () => gitlab.statuses.find((s) => s.sha === head && s.status === "success"),
       "the final status",

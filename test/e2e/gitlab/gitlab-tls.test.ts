@@ -6,7 +6,7 @@
 // trusted: ready, and a merge request reviewed over HTTPS, API and git alike.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { stopTurn } from "../../support/chat-turns.ts";
+import { nothingFound } from "../../support/chat-turns.ts";
 import { type FakeGitLab, startFakeGitLab } from "../../support/fake-gitlab.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
 import { fakeGitLabHook, mergeRequestEvent } from "../../support/gitlab-webhooks.ts";
@@ -27,7 +27,7 @@ beforeAll(async () => {
   gitlab = await startFakeGitLab();
   gitlab.addProject({ path: "team/app", source: fixture, members: { dev: 30 } });
   proxy = await startHttpsProxy(gitlab.url);
-  provider = await startScriptedProvider([{ body: stopTurn({ summary: "Fine.", findings: [], notes: [] }) }]);
+  provider = await startScriptedProvider([{ body: nothingFound() }]);
 }, 60_000);
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "@jest/globals";
-import { createRepo } from "../../support/git-fixture.ts";
+import { createOneChangeRepo, createRepo, headCommit, importHistory } from "../../support/git-fixture.ts";
 
 describe("git fixture", () => {
   const repo = createRepo();
@@ -30,5 +30,70 @@ describe("git fixture", () => {
     expect(repo.git("ls-tree", "HEAD", "run.sh")).toMatch(/^100755 /);
     repo.dispose();
     expect(fs.existsSync(repo.dir)).toBe(false);
+  });
+});
+
+describe("a history imported in one process", () => {
+  it("commits each branch from where it starts, keeps the parent's files, and checks one out", () => {
+    const repo = createRepo();
+    const [base, feature, next, fix] = importHistory(
+      repo,
+      [
+        { branch: "main", message: "base", files: { "a.txt": "a\n", "dir/b.txt": "b\n" } },
+        { branch: "feature", from: "main", message: "feature", files: { "a.txt": "feature\n" } },
+        { branch: "feature", message: "next", files: { "c.txt": "c\n" } },
+        { branch: "fix", from: "feature", message: "fix", files: { "dir/b.txt": "fixed\n" } },
+      ],
+      "feature",
+    );
+    expect(repo.revParse("main")).toBe(base);
+    expect(repo.revParse("feature")).toBe(next);
+    expect(repo.revParse("fix")).toBe(fix);
+    expect(repo.git("rev-list", "--parents", "-1", "fix")).toBe(`${fix} ${next}`);
+    expect(repo.git("rev-list", "--parents", "-1", feature!)).toBe(`${feature} ${base}`);
+    expect(repo.git("ls-tree", "-r", "--name-only", "fix")).toBe("a.txt\nc.txt\ndir/b.txt");
+    expect(repo.git("show", "fix:dir/b.txt")).toBe("fixed");
+    expect(repo.git("log", "-1", "--format=%an <%ae>|%cn|%s", "fix")).toBe(
+      "Loupe Fixture <fixture@loupe.invalid>|Loupe Fixture|fix",
+    );
+    // The work tree and index are the checked-out branch's, clean.
+    expect(repo.git("symbolic-ref", "HEAD")).toBe("refs/heads/feature");
+    expect(fs.readFileSync(`${repo.dir}/a.txt`, "utf8")).toBe("feature\n");
+    expect(repo.git("status", "--porcelain")).toBe("");
+    repo.dispose();
+  });
+
+  it("gives the end-to-end repository: main and a branch per change, main checked out", () => {
+    const repo = createOneChangeRepo([
+      { branch: "change", a: 2 },
+      { branch: "pushed", a: 3, from: "change" },
+    ]);
+    expect(repo.git("show", "main:src/a.ts")).toBe("export const a = 1;");
+    expect(repo.git("show", "change:src/a.ts")).toBe("export const a = 2;");
+    expect(repo.git("rev-parse", "pushed^")).toBe(repo.revParse("change"));
+    expect(repo.git("rev-parse", "change^")).toBe(repo.revParse("main"));
+    expect(repo.git("symbolic-ref", "HEAD")).toBe("refs/heads/main");
+    expect(repo.git("status", "--porcelain")).toBe("");
+    repo.write("src/a.ts", "export const a = 9;\n");
+    expect(repo.commit("more")).toBe(repo.revParse("main"));
+    repo.dispose();
+  });
+});
+
+describe("the commit a fixture commit returns, read from the repository's files", () => {
+  it("follows HEAD to a loose ref, to packed-refs, or is HEAD itself when detached", () => {
+    const repo = createRepo();
+    repo.write("a.txt", "a\n");
+    const first = repo.commit("first");
+    expect(first).toBe(repo.git("rev-parse", "HEAD"));
+    repo.git("pack-refs", "--all");
+    expect(fs.existsSync(`${repo.dir}/.git/refs/heads/main`)).toBe(false);
+    expect(headCommit(repo.dir)).toBe(first);
+    repo.checkout(first);
+    repo.write("a.txt", "detached\n");
+    const detached = repo.commit("detached");
+    expect(repo.git("rev-parse", "HEAD")).toBe(detached);
+    expect(detached).not.toBe(first);
+    repo.dispose();
   });
 });
