@@ -81,21 +81,3 @@ export async function listReviewThreads(
 export async function resolveReviewThread(octokit: GraphQLClient, threadId: string): Promise<void> {
   await octokit.graphql(RESOLVE_MUTATION, { threadId });
 }
-
-/** Resolves each thread in turn; returns how many GitHub confirmed (and which) and how many failed. */
-export async function resolveThreads(
-  octokit: GraphQLClient,
-  threads: readonly ReviewThread[],
-): Promise<{ resolved: number; failed: number; resolvedThreads: ReviewThread[] }> {
-  const resolvedThreads: ReviewThread[] = [];
-  let failed = 0;
-  for (const thread of threads) {
-    try {
-      await resolveReviewThread(octokit, thread.id);
-      resolvedThreads.push(thread);
-    } catch {
-      failed++;
-    }
-  }
-  return { resolved: resolvedThreads.length, failed, resolvedThreads };
-}
