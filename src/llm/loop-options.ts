@@ -6,6 +6,7 @@ import type { ReviewLimits } from "../config/review-limits.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
 import type { ToolRegistry } from "../tools/types.ts";
 import type { FinalAnswer } from "./final-answer.ts";
+import type { StopRule } from "./loop-limits.ts";
 import type { ChatMessage, ChatProvider, ProviderFailureDetail } from "./provider.ts";
 import type { RepairRound, RoundProgress } from "./types.ts";
 
@@ -25,6 +26,8 @@ export interface ToolLoopOptions<T> {
   now?: () => number;
   /** An instant on `now`'s clock by which the loop ends, when sooner than its own time limit. */
   deadline?: number;
+  /** What makes a round the final-answer round, in order (loop-limits.ts); absent: the protocol's. */
+  stopWhen?: readonly StopRule[];
   /** native (default here; the operator's default is auto, see provider-config), text or auto. */
   toolCalls?: ToolCallMode;
 }

@@ -72,7 +72,8 @@ async function round<T>(loop: Loop<T>): Promise<Step<T>> {
   // limit is reached: the one the last turn reached, or the one this round would break.
   const reached =
     state.repair === null
-      ? (requestedStop(state.rounds) ?? nextRoundLimit(state.tally(), state.clock(), limits))
+      ? (requestedStop(state.rounds) ??
+        nextRoundLimit(state.tally(), state.clock(), limits, options.stopWhen))
       : null;
   const finalRound = reached !== null;
   const history: readonly ChatMessage[] =
