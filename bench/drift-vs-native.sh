@@ -4,6 +4,8 @@
 #   - fetch head + merge-base of the date-fns fixture (bench/build-fixture-repo.sh) over the test
 #     git server, against `git init --bare` + two `git fetch --depth 1`; the idle process's own
 #     peak (Node with the fetch code loaded, nothing run) measured in the same run;
+#   - the same fetch in a process that has fetched once (the App's warm worker), its own time,
+#     against a second native fetch of the round;
 #   - fetch depth 1 of one rails/rails commit (v8.0.0) from a mirror, served the same way;
 #   - search, whole process: `loupe tool search_repository` (bin/loupe.js, compile cache warm)
 #     against `git grep -F -n`, on the fixture's pack and on the rails mirror's pack;
@@ -11,6 +13,7 @@
 #     (bench/diff-render.ts), against `git diff -M v7.0.0...v8.0.0` (the merge-base, as Loupe
 #     diffs a pull request) and `git diff -M v7.0.0 v8.0.0`.
 # usage: bench/drift-vs-native.sh RAILS_GIT_DIR [RUNS]
+#   DRIFT_ONLY=fetch: only the fetch figures (date-fns, its idle process, rails), no search or diff.
 #   RAILS_GIT_DIR: a bare clone (or mirror) of https://github.com/rails/rails with tags v7.0.0 and v8.0.0
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -50,13 +53,21 @@ loupe_search() { "$node" "$root/bin/loupe.js" tool search_repository --repo "$1"
 
 # Warm-up: compile cache, page cache.
 measure warmup "$node" "$here/fetch-workspace.ts" "$url/big.git" "$head_sha" "$merge_base" --tmp "$tmp/w"
-loupe_search "$fixture/big.git" "$head_sha" > /dev/null
+[ "${DRIFT_ONLY:-}" = fetch ] || loupe_search "$fixture/big.git" "$head_sha" > /dev/null
 for run in $(seq "$runs"); do
   measure idle "$node" --input-type=module -e "await import('$root/src/workspace/fetch.ts')"
   measure fetch-loupe "$node" "$here/fetch-workspace.ts" "$url/big.git" "$head_sha" "$merge_base" --tmp "$tmp/w"
   measure fetch-native bash -c 'native_fetch "$@"' - "$tmp/w" "$url/big.git" "$head_sha" "$merge_base"
+  # The same fetch in a process that has fetched once already (the App's warm repository worker):
+  # its own wall and CPU time, from the JSON line, against the same round's native fetch.
+  rm -rf "$tmp/w"; mkdir -p "$tmp/w"; sync
+  "$node" "$here/fetch-workspace.ts" "$url/big.git" "$head_sha" "$merge_base" --tmp "$tmp/w" --warm |
+    sed -E 's/.*"readyMs":([0-9]+),"cpuMs":([0-9]+).*/fetch-loupe-warm \1 \2/' |
+    awk '{ printf "%s %.3f %.3f 0 0\n", $1, $2 / 1000, $3 / 1000 }' >> "$results"
+  measure fetch-native-again bash -c 'native_fetch "$@"' - "$tmp/w" "$url/big.git" "$head_sha" "$merge_base"
   measure rails-fetch-loupe "$node" "$here/fetch-workspace.ts" "$url/rails.git" "$rails_head" "$rails_head" --tmp "$tmp/w"
   measure rails-fetch-native bash -c 'native_fetch "$@"' - "$tmp/w" "$url/rails.git" "$rails_head" "$rails_head"
+  [ "${DRIFT_ONLY:-}" = fetch ] && { echo "run $run done" >&2; continue; }
   measure search-fixture "$node" "$root/bin/loupe.js" tool search_repository --repo "$fixture/big.git" --base "$head_sha" --head "$head_sha" --args "{\"query\":\"$query\"}"
   measure grep-fixture git -C "$fixture/big.git" grep -F -n "$query" "$head_sha"
   measure search-rails "$node" "$root/bin/loupe.js" tool search_repository --repo "$rails" --base "$rails_head" --head "$rails_head" --args "{\"query\":\"$query\"}"
@@ -72,6 +83,7 @@ awk -v runs="$runs" '
   { n[$1]++; wall[$1, n[$1]] = $2; cpu[$1, n[$1]] = $3 + $4; if ($5 > rss[$1]) rss[$1] = $5 }
   function sortv(a, k,   i, j, t) { for (i = 2; i <= k; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t } }
   function pair(name, ours, theirs,   i, w, c) {
+    if (n[ours] == 0 || n[theirs] == 0) return
     for (i = 1; i <= runs; i++) { w[i] = wall[ours, i] / wall[theirs, i]; c[i] = cpu[ours, i] / cpu[theirs, i] }
     sortv(w, runs); sortv(c, runs)
     printf "%-34s wall %.2fx (%.2f-%.2f)  cpu %.2fx (%.2f-%.2f)  peak RSS %d / %d MB\n", name,
@@ -79,6 +91,7 @@ awk -v runs="$runs" '
   }
   END {
     pair("fetch head + merge-base, date-fns", "fetch-loupe", "fetch-native")
+    pair("the same in a warm process (its own)", "fetch-loupe-warm", "fetch-native-again")
     printf "%-34s peak RSS %d MB\n", "idle process (fetch code loaded)", rss["idle"] / 1024
     pair("fetch depth 1, rails", "rails-fetch-loupe", "rails-fetch-native")
     pair("search, whole process, date-fns", "search-fixture", "grep-fixture")

@@ -115,7 +115,7 @@ export async function fetchWorkspace(options: FetchWorkspaceOptions): Promise<Wo
     }
     what = "the commit trees";
     const head = await readCommitSnapshot(store, options.headSha, { signal });
-    const mergeBaseSnapshot = await readCommitSnapshot(store, mergeBase, { signal });
+    const mergeBaseSnapshot = await readCommitSnapshot(store, mergeBase, { signal, reuse: head });
     signal.throwIfAborted();
     return {
       head,

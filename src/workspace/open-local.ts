@@ -43,7 +43,9 @@ export async function openLocalRepository(options: OpenLocalOptions): Promise<Wo
   const headSnapshot = await readCommitSnapshot(store, head, walk);
   // Snapshots are immutable: when head is the merge-base (a tool run on one commit), share it.
   const mergeBaseSnapshot =
-    mergeBase === head ? headSnapshot : await readCommitSnapshot(store, mergeBase, walk);
+    mergeBase === head
+      ? headSnapshot
+      : await readCommitSnapshot(store, mergeBase, { ...walk, reuse: headSnapshot });
   return {
     head: headSnapshot,
     mergeBase: mergeBaseSnapshot,

@@ -67,6 +67,12 @@ export interface SnapshotOptions {
   readonly signal?: AbortSignal;
   /** Default: SNAPSHOT_LIMITS (snapshot-bounds.ts says why). */
   readonly limits?: SnapshotLimits;
+  /**
+   * A snapshot read before (the review's head, when this is its merge-base): an entry with the
+   * same path, mode and id is taken from it rather than made again. Most of a merge-base's files
+   * are the head's, and on a 100,000-file tree a second copy of each was tens of megabytes.
+   */
+  readonly reuse?: CommitSnapshot;
 }
 
 export async function readCommitSnapshot(
@@ -76,7 +82,12 @@ export async function readCommitSnapshot(
 ): Promise<CommitSnapshot> {
   const treeOid = commitTreeId(await readTyped(store, commit, "commit"), commit);
   const entries: TreeEntry[] = [];
-  const walk = { bounds: new SnapshotWalk(commit, options), parsed: new Map<string, TreeItem[]>() };
+  const walk: Walk = {
+    bounds: new SnapshotWalk(commit, options),
+    parsed: new Map<string, TreeItem[]>(),
+    parsedItems: 0,
+    reuse: options.reuse?.byPath,
+  };
   await collectTree(store, { oid: treeOid, prefix: "", depth: 0 }, entries, walk);
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { commit, entries, byPath: new Map(entries.map((entry) => [entry.path, entry])) };
@@ -85,13 +96,18 @@ export async function readCommitSnapshot(
 /**
  * Trees parsed lately, by id. A tree listed again (the same directory under several names, or a
  * tree bomb's) is read and parsed once while it stays here; a few hundred cover any repetition
- * within one walk's nesting, and cost nothing in a tree whose directories are all different.
+ * within one walk's nesting, and cost nothing in a tree whose directories are all different. The
+ * items they hold are bounded too: a monorepo's directories of a thousand files each would
+ * otherwise keep a quarter of a million parsed items alive for nothing.
  */
 const PARSED_TREES_KEPT = 256;
+const PARSED_ITEMS_KEPT = 16_384;
 
 interface Walk {
   readonly bounds: SnapshotWalk;
   readonly parsed: Map<string, TreeItem[]>;
+  parsedItems: number;
+  readonly reuse: ReadonlyMap<string, TreeEntry> | undefined;
 }
 
 async function collectTree(
@@ -102,23 +118,25 @@ async function collectTree(
 ): Promise<void> {
   const { prefix, depth } = tree;
   await walk.bounds.enterTree(depth);
-  const items = await treeItems(store, tree.oid, walk.parsed);
+  const items = await treeItems(store, tree.oid, walk);
   for (const item of items) {
     const path = prefix === "" ? item.name : `${prefix}/${item.name}`;
     if (item.kind === "tree") {
       await collectTree(store, { oid: item.oid, prefix: path, depth: depth + 1 }, out, walk);
     } else {
       walk.bounds.addPath();
-      out.push({ path, mode: item.kind, oid: item.oid });
+      const same = walk.reuse?.get(path);
+      out.push(
+        same !== undefined && same.oid === item.oid && same.mode === item.kind
+          ? same
+          : { path, mode: item.kind, oid: item.oid },
+      );
     }
   }
 }
 
-async function treeItems(
-  store: ObjectStoreLocation,
-  oid: string,
-  parsed: Map<string, TreeItem[]>,
-): Promise<TreeItem[]> {
+async function treeItems(store: ObjectStoreLocation, oid: string, walk: Walk): Promise<TreeItem[]> {
+  const { parsed } = walk;
   const kept = parsed.get(oid);
   if (kept !== undefined) return kept;
   let items: TreeItem[];
@@ -128,8 +146,14 @@ async function treeItems(
     if (!(error instanceof CorruptObjectStoreError)) throw error;
     throw new LoupeError("git_repository_invalid", `the object store is damaged: ${error.message}`);
   }
-  if (parsed.size >= PARSED_TREES_KEPT) parsed.delete(parsed.keys().next().value as string);
+  if (items.length > PARSED_ITEMS_KEPT) return items;
+  for (const [oldest, held] of parsed) {
+    if (parsed.size < PARSED_TREES_KEPT && walk.parsedItems + items.length <= PARSED_ITEMS_KEPT) break;
+    parsed.delete(oldest);
+    walk.parsedItems -= held.length;
+  }
   parsed.set(oid, items);
+  walk.parsedItems += items.length;
   return items;
 }
 

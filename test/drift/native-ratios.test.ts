@@ -32,8 +32,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 const child = path.join(root, "test/support/drift-loupe.ts");
 
 const BOUNDS = {
-  fetchCpu: 2,
-  fetchMemory: 3.4,
+  fetchCpu: 1,
+  fetchMemory: 1.7,
   searchWarmCpu: 2.2,
   diffCpu: 5.5,
 } as const;

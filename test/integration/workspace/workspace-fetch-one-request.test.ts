@@ -64,6 +64,24 @@ describe("fetchWorkspace asks for both commits at once", () => {
     await workspace.dispose();
   });
 
+  it("shares the merge-base's unchanged entries with the head's snapshot", async () => {
+    const workspace = await fetchWorkspace({
+      url: server.url("owner/repo"),
+      headSha: sha.head!,
+      mergeBaseSha: sha.base!,
+      tmpRoot,
+    });
+    const { head, mergeBase } = workspace;
+    expect(mergeBase.byPath.get("src/file-0.txt")).toBe(head.byPath.get("src/file-0.txt"));
+    const changed = mergeBase.byPath.get("src/file-3.txt")!;
+    expect(changed).not.toBe(head.byPath.get("src/file-3.txt"));
+    expect(`${changed.path} ${changed.oid}`).toBe(
+      entries(sha.base!).find((line) => line.startsWith("src/file-3.txt ")),
+    );
+    expect(mergeBase.byPath.has("NEW.md")).toBe(false);
+    await workspace.dispose();
+  });
+
   it("names the merge-base when only the merge-base is refused", async () => {
     const before = server.requests.length;
     const error = await loupeRejection(
