@@ -9,8 +9,12 @@ import type { LimitStop, RoundsTally } from "./loop-rounds.ts";
 
 export type { LimitStop } from "./loop-rounds.ts";
 
+/**
+ * The caller's clock (the review's, ReviewRun.now) and the instant on it by which a loop must end:
+ * a loop's time is its caller's, wherever it runs.
+ */
 export interface LoopClock {
-  readonly now: number;
+  readonly now: () => number;
   readonly deadline: number;
 }
 
@@ -31,7 +35,7 @@ export const tokensShort: StopRule = (done, _, limits) =>
   done.rounds > 0 && tokensLeft(done, limits) < done.lastRoundTokens ? "token_budget" : null;
 /** Two more rounds of the slowest kind seen so far must fit: this one and the final answer. */
 export const timeShort: StopRule = (done, clock) =>
-  done.rounds > 0 && clock.deadline - clock.now < 2 * done.longestRoundMs ? "review_timeout" : null;
+  done.rounds > 0 && clock.deadline - clock.now() < 2 * done.longestRoundMs ? "review_timeout" : null;
 
 /** The protocol's limits, in its order: what a loop stops on unless its caller composes others. */
 export const PROTOCOL_STOPS: readonly StopRule[] = [lastRound, callsUsed, tokensShort, timeShort];
@@ -54,7 +58,7 @@ export function repairRoundLimit(
 ): LimitStop | null {
   if (done.rounds >= limits.maxRounds) return "max_rounds";
   if (tokensLeft(done, limits) < done.lastRoundTokens) return "token_budget";
-  return clock.deadline - clock.now < done.longestRoundMs ? "review_timeout" : null;
+  return clock.deadline - clock.now() < done.longestRoundMs ? "review_timeout" : null;
 }
 
 const tokensLeft = (done: RoundsTally, limits: ReviewLimits) => limits.maxTokens - done.usage.total_tokens;

@@ -63,7 +63,7 @@ export class LoopState<T> {
     return tally(this.#rounds);
   }
   clock(): LoopClock {
-    return { now: this.#options.now(), deadline: this.deadline };
+    return { now: this.#options.now, deadline: this.deadline };
   }
   /** The number of the round in flight (its record is not written yet). */
   roundInFlight(): number {
