@@ -41,23 +41,26 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-export interface ReviewLike {
+/** One of the reviews on a pull request, as the host read it (the port's record of it). */
+export interface ReviewText {
   readonly id: number;
-  readonly body?: string | null;
-  readonly user?: { readonly login?: string; readonly type?: string } | null;
-  readonly submitted_at?: string | null;
+  readonly body: string | null;
+  /** null when the host no longer knows the author (a deleted account). */
+  readonly author: { readonly login: string; readonly isBot: boolean } | null;
+  /** ISO 8601; null when the host gives no time. */
+  readonly submittedAt: string | null;
 }
 
 /** The state in the newest of Loupe's own reviews that carries the marker, or null. */
-export function lastReviewedState(reviews: readonly ReviewLike[], botLogin: string): ReviewedState | null {
+export function lastReviewedState(reviews: readonly ReviewText[], botLogin: string): ReviewedState | null {
   let newest: { at: string; id: number; state: ReviewedState } | null = null;
   for (const review of reviews) {
-    if (review.user?.type !== "Bot" || review.user.login !== botLogin) continue;
-    if (typeof review.body !== "string") continue;
+    if (review.author?.isBot !== true || review.author.login !== botLogin) continue;
+    if (review.body === null) continue;
     const found = [...review.body.matchAll(MARKER)];
     const last = found[found.length - 1];
     if (last === undefined) continue;
-    const at = review.submitted_at ?? "";
+    const at = review.submittedAt ?? "";
     if (newest === null || at > newest.at || (at === newest.at && review.id > newest.id)) {
       newest = {
         at,

@@ -1,16 +1,16 @@
-// A pull request review thread as GitHub's GraphQL API describes it (pullRequest.reviewThreads),
-// and the questions Loupe asks of one: did Loupe start it, which finding is it, and is a person's
-// reply still waiting for an answer. GraphQL names a bot by its slug (`loupe`), REST by
-// `loupe[bot]`: Loupe is only ever its bot account — the slug counts only with the type `Bot`
-// (a person may own the login `loupe`), and `<slug>[bot]` is a login no person can hold.
+// A review thread in the port's words (each forge maps its own: GitHub's GraphQL threads, GitLab's
+// discussions), and the questions Loupe asks of one: did Loupe start it, which finding is it, and
+// is a person's reply still waiting for an answer. GitHub's GraphQL names a bot by its slug
+// (`loupe`), REST by `loupe[bot]`: Loupe is only ever its bot account — the slug counts only for a
+// bot (a person may own the login `loupe`), and `<slug>[bot]` is a login no person can hold.
 
 import { extractFingerprints } from "../review/fingerprint.ts";
 import { slugOf } from "./command.ts";
 
-/** Someone GitHub's GraphQL API names: a `User`, a `Bot`, … */
+/** Someone a forge names on a thread: a person, or a bot account (an App, an access token's user). */
 export interface Actor {
   readonly login: string;
-  readonly __typename?: string;
+  readonly isBot: boolean;
 }
 
 export interface ThreadComment {
@@ -44,12 +44,12 @@ export function isBotComment(comment: ThreadComment, botLogin: string): boolean 
   return comment.author !== null && isLoupeActor(comment.author, botLogin);
 }
 
-/** Loupe's bot account: `<slug>[bot]` (REST), or the slug with the type `Bot` (GraphQL). */
+/** Loupe's bot account: `<slug>[bot]` (GitHub's REST), or the slug of a bot (GitHub's GraphQL). */
 export function isLoupeActor(actor: Actor, botLogin: string): boolean {
   const login = actor.login.toLowerCase();
   const bot = botLogin.toLowerCase();
-  if (login === bot && (actor.__typename === "Bot" || /\[bot\]$/.test(bot))) return true;
-  return actor.__typename === "Bot" && login === slugOf(bot);
+  if (login === bot && (actor.isBot || /\[bot\]$/.test(bot))) return true;
+  return actor.isBot && login === slugOf(bot);
 }
 
 /** Loupe's finding fingerprint when Loupe started the thread, else null. */

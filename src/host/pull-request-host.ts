@@ -104,22 +104,11 @@ export interface HostThreadList {
   readonly threads: readonly ReviewThread[];
 }
 
-/** Review threads: read them, answer in one, resolve them (a review's and a reply's way alike). */
+/**
+ * Review threads: read them, answer in one, resolve one (a review's and a reply's way alike).
+ * Which of Loupe's threads to resolve is decided once, over the port (pipeline/resolve-fixed.ts).
+ */
 export interface HostThreads {
-  /** Resolves Loupe's own threads whose finding no longer applies; counts what it did. */
-  resolveFixed(input: {
-    readonly raised: ReadonlySet<string>;
-    readonly newFiles: readonly ChangedFile[] | null;
-    readonly hasReviewComments: boolean;
-  }): Promise<{
-    readonly resolved: number;
-    readonly failed: number;
-    /**
-     * The fingerprints of the findings it resolved, which the ledger then counts fixed; absent
-     * when the host cannot say which (the counts then stay as read before the review, and say so).
-     */
-    readonly fingerprints?: readonly string[];
-  }>;
   /** Every review thread of the pull request, with its comments in order. */
   list(): Promise<HostThreadList>;
   /** Posts a reply at the end of the thread whose first comment is `rootCommentId`. */

@@ -13,8 +13,9 @@ import { parseConfigLayer } from "../config/repo-config.ts";
 import type { ReviewLimits } from "../config/review-limits.ts";
 import { LoupeError } from "../domain/errors.ts";
 import { TERMINATION_SENTENCES } from "../domain/outcome.ts";
+import type { LoopClock } from "../llm/loop-limits.ts";
 import type { RoundProgress } from "../llm/types.ts";
-import type { ReviewClock, ReviewPorts } from "../pipeline/review-ports.ts";
+import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import { stoppedRecord } from "../pipeline/stopped-review.ts";
 import { FETCH_TIMEOUT_MS } from "../workspace/fetch-timeout.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
@@ -103,7 +104,7 @@ async function loopIn<R extends LoopRequest>(
   view: IsolatedWorkspace,
   request: R,
   /** The review's clock, which the record of a stopped loop counts its time on. */
-  { now }: ReviewClock,
+  { now }: LoopClock,
   options: { allowedMs: number; signal: AbortSignal; onRound?: (progress: RoundProgress) => void },
 ) {
   const started = now();

@@ -9,6 +9,7 @@ import type { ReviewLimits } from "../config/review-limits.ts";
 import { isLoupeErrorCode, LoupeError } from "../domain/errors.ts";
 import { redactSecrets } from "../domain/redact.ts";
 import type { FetchWorkspaceInput } from "../host/pull-request-host.ts";
+import type { LoopClock } from "../llm/loop-limits.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
 import type { LoopResult, RoundProgress, ToolLoopResult } from "../llm/types.ts";
 import type { DependencyName } from "../metrics/metrics.ts";
@@ -17,7 +18,6 @@ import type {
   PlanInput,
   PlannedReview,
   ReplyLoopInput,
-  ReviewClock,
   VerifyInput,
   VerifyResult,
 } from "../pipeline/review-ports.ts";
@@ -42,7 +42,7 @@ type Crossing<I, Stays extends keyof I> = Omit<I, Stays | "clock"> & {
   readonly clock: { readonly offsetMs: number; readonly deadline: number };
 };
 
-export const crossing = <I extends { readonly clock: ReviewClock }>({ clock, ...input }: I) => ({
+export const crossing = <I extends { readonly clock: LoopClock }>({ clock, ...input }: I) => ({
   ...input,
   clock: { offsetMs: clock.now() - Date.now(), deadline: clock.deadline },
 });

@@ -86,7 +86,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         toolCalls: options.provider.toolCalls,
         includeTrace: options.includeTrace ?? true,
         signal: input.signal,
-        ...input.clock,
+        clock: input.clock,
         onRound: input.onRound,
       }),
     replyTimeoutMs: replyLimits.timeoutMs,
@@ -103,7 +103,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         toolCalls: options.provider.toolCalls,
         includeTrace: false,
         signal: input.signal,
-        ...input.clock,
+        clock: input.clock,
       }),
     planReview: planPublication,
     reviewLimits: options.limits,
@@ -117,7 +117,7 @@ export function createDefaultPorts(options: DefaultPortsOptions): ReviewPorts {
         toolCalls: options.provider.toolCalls,
         includeTrace: false,
         signal,
-        ...clock,
+        clock,
       });
       const quote = ran.answer?.verdict === "refuted" ? ran.answer.quote : null;
       const quotes = await quotesInHead(view, finding, quote);

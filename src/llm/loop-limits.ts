@@ -9,28 +9,45 @@ import type { LimitStop, RoundsTally } from "./loop-rounds.ts";
 
 export type { LimitStop } from "./loop-rounds.ts";
 
+/**
+ * The caller's clock (the review's, ReviewRun.now) and the instant on it by which a loop must end:
+ * a loop's time is its caller's, wherever it runs.
+ */
 export interface LoopClock {
-  readonly now: number;
+  readonly now: () => number;
   readonly deadline: number;
 }
 
-export const roundsLeft = (done: RoundsTally, limits: ReviewLimits): number => limits.maxRounds - done.rounds;
-export const toolCallsLeft = (done: RoundsTally, limits: ReviewLimits): number =>
-  limits.maxToolCalls - done.toolCalls;
-export const tokensLeft = (done: RoundsTally, limits: ReviewLimits): number =>
-  limits.maxTokens - done.usage.total_tokens;
-export const timeLeft = (clock: LoopClock): number => clock.deadline - clock.now;
+/**
+ * A stop rule: the limit the next round would break, read from the rounds so far and the clock, or
+ * null. The loop's caller composes its rules (ToolLoopOptions.stopWhen); before each round the
+ * loop asks them in order, and the first that answers makes that round the final-answer round.
+ */
+export type StopRule = (done: RoundsTally, clock: LoopClock, limits: ReviewLimits) => LimitStop | null;
+
+/** The last allowed round is itself the final-answer round: a loop never sends more than maxRounds. */
+export const lastRound: StopRule = (done, _, limits) =>
+  done.rounds + 1 >= limits.maxRounds ? "max_rounds" : null;
+export const callsUsed: StopRule = (done, _, limits) =>
+  done.toolCalls >= limits.maxToolCalls ? "max_tool_calls" : null;
+/** The next prompt is at least as large as the last round's whole use. */
+export const tokensShort: StopRule = (done, _, limits) =>
+  done.rounds > 0 && tokensLeft(done, limits) < done.lastRoundTokens ? "token_budget" : null;
+/** Two more rounds of the slowest kind seen so far must fit: this one and the final answer. */
+export const timeShort: StopRule = (done, clock) =>
+  done.rounds > 0 && clock.deadline - clock.now() < 2 * done.longestRoundMs ? "review_timeout" : null;
+
+/** The protocol's limits, in its order: what a loop stops on unless its caller composes others. */
+export const PROTOCOL_STOPS: readonly StopRule[] = [lastRound, callsUsed, tokensShort, timeShort];
 
 /** Which limit makes the next round the final-answer round, or null when a normal round fits. */
-export function nextRoundLimit(done: RoundsTally, clock: LoopClock, limits: ReviewLimits): LimitStop | null {
-  // The last allowed round is itself the final-answer round: a review never sends more than
-  // maxRounds requests.
-  if (roundsLeft(done, limits) <= 1) return "max_rounds";
-  if (toolCallsLeft(done, limits) <= 0) return "max_tool_calls";
-  if (done.rounds > 0 && tokensLeft(done, limits) < done.lastRoundTokens) return "token_budget";
-  // Two more rounds of the slowest kind seen so far must fit: this one and the final answer.
-  if (done.rounds > 0 && timeLeft(clock) < 2 * done.longestRoundMs) return "review_timeout";
-  return null;
+export function nextRoundLimit(
+  done: RoundsTally,
+  clock: LoopClock,
+  limits: ReviewLimits,
+  rules: readonly StopRule[] = PROTOCOL_STOPS,
+): LimitStop | null {
+  return rules.reduce<LimitStop | null>((stop, rule) => stop ?? rule(done, clock, limits), null);
 }
 
 /** Whether the one repair round still fits: a round left, its tokens, and time for one round. */
@@ -39,11 +56,12 @@ export function repairRoundLimit(
   clock: LoopClock,
   limits: ReviewLimits,
 ): LimitStop | null {
-  if (roundsLeft(done, limits) <= 0) return "max_rounds";
+  if (done.rounds >= limits.maxRounds) return "max_rounds";
   if (tokensLeft(done, limits) < done.lastRoundTokens) return "token_budget";
-  if (timeLeft(clock) < done.longestRoundMs) return "review_timeout";
-  return null;
+  return clock.deadline - clock.now() < done.longestRoundMs ? "review_timeout" : null;
 }
+
+const tokensLeft = (done: RoundsTally, limits: ReviewLimits) => limits.maxTokens - done.usage.total_tokens;
 
 export function limitReason(stop: LimitStop): TerminationReason {
   return stop === "tool_content" ? "invalid_model_response" : stop;

@@ -6,6 +6,7 @@ import type { ReviewLimits } from "../config/review-limits.ts";
 import type { TerminationReason } from "../domain/outcome.ts";
 import type { ToolRegistry } from "../tools/types.ts";
 import type { FinalAnswer } from "./final-answer.ts";
+import type { LoopClock, StopRule } from "./loop-limits.ts";
 import type { ChatMessage, ChatProvider, ProviderFailureDetail } from "./provider.ts";
 import type { RepairRound, RoundProgress } from "./types.ts";
 
@@ -21,10 +22,10 @@ export interface ToolLoopOptions<T> {
   includeTrace: boolean;
   signal?: AbortSignal;
   onRound?: (progress: RoundProgress) => void | Promise<void>;
-  /** The caller's clock (the review's); absent: the machine's. */
-  now?: () => number;
-  /** An instant on `now`'s clock by which the loop ends, when sooner than its own time limit. */
-  deadline?: number;
+  /** The caller's clock and its deadline, when sooner than the loop's own limit; absent: the machine's. */
+  clock?: LoopClock;
+  /** What makes a round the final-answer round, in order (loop-limits.ts); absent: the protocol's. */
+  stopWhen?: readonly StopRule[];
   /** native (default here; the operator's default is auto, see provider-config), text or auto. */
   toolCalls?: ToolCallMode;
 }

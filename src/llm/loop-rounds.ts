@@ -1,12 +1,13 @@
 // The tool loop's rounds, recorded once each and never changed: what the provider answered (usage,
-// spend, finish reason, how long it took) and what the loop did with it (its action, the tool calls
-// it counted, the result bytes it sent back). Every count the loop's budgets and its result read is
-// a fold over this list (loop-limits.ts holds the rules), so no counter can drift from the rounds.
+// spend, finish reason, how long it took, its ids) and what the loop did with it (its action, the
+// tool calls it counted and ran, the result bytes it sent back). Every count the loop's limits and
+// its result read is a fold over this list (loop-limits.ts holds the rules), and the trace is this
+// list as the protocol shows it (trace.ts): one record per round, so nothing can drift from it.
 
 import { addSpend, NO_SPEND, type Spend } from "../domain/spend.ts";
 import { addUsage } from "./envelope.ts";
 import type { ProtocolAction } from "./trace.ts";
-import type { Usage } from "./types.ts";
+import type { TraceToolCall, Usage } from "./types.ts";
 
 /** A limit that stops the loop. "tool_content" ends as invalid_model_response (the protocol's wording). */
 export type LimitStop = "max_rounds" | "max_tool_calls" | "token_budget" | "review_timeout" | "tool_content";
@@ -36,8 +37,14 @@ export interface RoundRecord extends RoundResponse {
   readonly toolCalls: number;
   /** The bytes of tool results sent back to the model. */
   readonly toolContentBytes: number;
-  /** For request_final_answer: the budget this turn reached, which the next round answers for. */
+  /** For request_final_answer: the limit this turn reached, which the next round answers for. */
   readonly stop?: LimitStop;
+  /** A model turn's ids, the calls it ran and the checks its answer failed: the rest of its trace entry. */
+  readonly turn?: Readonly<{ id: string | null; model: string | null; calls: readonly TraceToolCall[] }> & {
+    readonly failures?: readonly string[];
+  };
+  /** Auto mode left native calls for text markers before this round: an entry of its own in the trace. */
+  readonly switched?: true;
 }
 
 /** A response without a turn: no usage, no spend. */

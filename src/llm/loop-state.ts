@@ -1,7 +1,7 @@
 // What the tool loop keeps while it runs, and how that becomes its result. The rounds are an
 // append-only list of records (loop-rounds.ts): every count the budgets and the result read is a
-// fold over them. Besides them the loop keeps only what a round adds to: the conversation it
-// sends, the tool call ids already answered, the trace, and the one repair round and its record.
+// fold over them, and the trace is a view of them. Besides them the loop keeps only what a round
+// adds to: the conversation it sends, the tool call ids already answered, and the one repair round.
 // Nothing here is written from outside but through these methods.
 
 import type { ReviewLimits } from "../config/review-limits.ts";
@@ -11,7 +11,7 @@ import type { LoopEnding, PendingRepair } from "./loop-options.ts";
 import { type RoundRecord, type RoundsTally, type TurnAction, tally } from "./loop-rounds.ts";
 import type { ChatMessage } from "./provider.ts";
 import type { ProviderWait } from "./provider-gate.ts";
-import { traceSwitch, traceTurn } from "./trace.ts";
+import { traceOf } from "./trace.ts";
 import type { TransportChoice } from "./transport/choose.ts";
 import type { RepairRound, RoundProgress, ToolLoopResult, TraceTurn } from "./types.ts";
 
@@ -33,8 +33,8 @@ export class LoopState<T> {
   readonly #messages: ChatMessage[];
   /** Tool call ids already answered: a repeated id is a protocol violation. */
   readonly #seenIds = new Set<string>();
-  readonly #trace: TraceTurn[] = [];
   #rounds: readonly RoundRecord[] = [];
+  #switched = false; // auto mode switched to text markers: the next round's record says so
   #repair: PendingRepair | null = null;
   #repairRecord: RepairRound | undefined;
 
@@ -63,7 +63,7 @@ export class LoopState<T> {
     return tally(this.#rounds);
   }
   clock(): LoopClock {
-    return { now: this.#options.now(), deadline: this.deadline };
+    return { now: this.#options.now, deadline: this.deadline };
   }
   /** The number of the round in flight (its record is not written yet). */
   roundInFlight(): number {
@@ -76,26 +76,31 @@ export class LoopState<T> {
     for (const id of answeredIds) this.#seenIds.add(id);
   }
 
-  /** Auto mode left native calls for text markers: its own trace entry, no provider turn. */
+  /** Auto mode left native calls for text markers: the trace shows it before the round in flight. */
   switched(): void {
-    this.#trace.push(traceSwitch(this.roundInFlight()));
+    this.#switched = true;
   }
 
   /** A round that ends without a turn to report (refused, failed, cancelled). */
   record(round: RoundRecord): void {
-    this.#rounds = [...this.#rounds, round];
+    this.#rounds = [...this.#rounds, this.#switched ? { ...round, switched: true } : round];
+    this.#switched = false;
   }
 
-  /** The round's record, its entry in the trace, then the caller's progress report. */
+  /** The round's record, with what its trace entry shows of the turn, then the caller's progress report. */
   async report(
     round: RoundRecord & { readonly action: TurnAction },
     envelope: Envelope,
     calls: TraceTurn["tool_calls"] = [],
     failures?: readonly string[],
   ): Promise<void> {
-    this.record(round);
-    const done = this.tally();
-    this.#trace.push(traceTurn(done.rounds, envelope, round.action, calls, failures));
+    const turn = {
+      id: envelope.id,
+      model: envelope.model,
+      calls,
+      ...(failures === undefined ? {} : { failures }),
+    };
+    this.record({ ...round, turn });
     await this.#options.onRound?.(this.#progress());
   }
 
@@ -151,7 +156,7 @@ export class LoopState<T> {
       rounds: done.rounds,
       tool_calls: done.toolCalls,
       duration_ms: Math.max(0, Math.round(now() - this.#started)),
-      trace: includeTrace && !isErrorReason(ending.reason) ? this.#trace : null,
+      trace: includeTrace && !isErrorReason(ending.reason) ? traceOf(this.#rounds) : null,
       ...(ending.retryAfterSeconds === undefined ? {} : { retry_after_seconds: ending.retryAfterSeconds }),
       ...(this.#repairRecord === undefined ? {} : { repair: this.#repairRecord }),
       ...(ending.validationFailures === undefined ? {} : { validation_failures: ending.validationFailures }),

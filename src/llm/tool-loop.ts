@@ -34,7 +34,7 @@ interface Loop<T> {
 }
 
 export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolLoopResult<T>> {
-  const now = options.now ?? Date.now;
+  const now = options.clock?.now ?? Date.now;
   const transports = chooseTransport(options.toolCalls ?? "native", {
     model: options.model,
     schemas: options.tools.schemas,
@@ -46,7 +46,7 @@ export async function runToolLoop<T>(options: ToolLoopOptions<T>): Promise<ToolL
     includeTrace: options.includeTrace,
     transports,
     now,
-    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+    ...(options.clock === undefined ? {} : { deadline: options.clock.deadline }),
     ...(options.onRound === undefined ? {} : { onRound: options.onRound }),
   });
   const loop: Loop<T> = {
@@ -72,7 +72,8 @@ async function round<T>(loop: Loop<T>): Promise<Step<T>> {
   // limit is reached: the one the last turn reached, or the one this round would break.
   const reached =
     state.repair === null
-      ? (requestedStop(state.rounds) ?? nextRoundLimit(state.tally(), state.clock(), limits))
+      ? (requestedStop(state.rounds) ??
+        nextRoundLimit(state.tally(), state.clock(), limits, options.stopWhen))
       : null;
   const finalRound = reached !== null;
   const history: readonly ChatMessage[] =

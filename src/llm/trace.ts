@@ -4,7 +4,7 @@
 
 import { previewText } from "../domain/text.ts";
 import type { ToolExecution } from "../tools/types.ts";
-import type { Envelope } from "./envelope.ts";
+import type { RoundRecord } from "./loop-rounds.ts";
 import type { TraceToolCall, TraceTurn } from "./types.ts";
 import type { ValidCall } from "./validate-turn.ts";
 
@@ -41,27 +41,30 @@ export function traceToolCall(call: ValidCall, execution: ToolExecution, maxByte
   };
 }
 
-export function traceTurn(
-  round: number,
-  envelope: Envelope,
-  action: ProtocolAction,
-  toolCalls: readonly TraceToolCall[] = [],
-  validationFailures?: readonly string[],
-): TraceTurn {
-  return {
-    round,
-    provider_request_id: envelope.id,
-    provider_model: envelope.model,
-    finish_reason: envelope.finishReason,
-    protocol_action: action,
-    usage: envelope.usage,
-    tool_calls: toolCalls,
-    ...(validationFailures === undefined ? {} : { validation_failures: validationFailures }),
-  };
+/** The rounds as the protocol's trace: each model turn, and auto mode's switch before its round. */
+export function traceOf(records: readonly RoundRecord[]): TraceTurn[] {
+  let round = 0;
+  return records.flatMap((record) => {
+    const switched = record.switched ? [{ ...NO_TURN, round: round + 1 }] : [];
+    if (record.action !== "refused") round++;
+    const { turn, finishReason, action, usage } = record;
+    if (turn === undefined) return switched;
+    const failures = turn.failures === undefined ? {} : { validation_failures: turn.failures };
+    const ids = { provider_request_id: turn.id, provider_model: turn.model, finish_reason: finishReason };
+    return [
+      ...switched,
+      { round, ...ids, protocol_action: action, usage, tool_calls: turn.calls, ...failures },
+    ];
+  });
 }
 
-/** Auto mode's switch to text markers: its own entry, no provider turn (the round's comes next). */
-export function traceSwitch(round: number): TraceTurn {
-  const none: Envelope = { id: null, model: null, finishReason: null, usage: null, spend: null };
-  return traceTurn(round, none, "switch_to_text_tool_calls");
-}
+/** Auto mode's switch to text markers: an entry of its own, with no provider turn. */
+const NO_TURN = {
+  round: 0,
+  provider_request_id: null,
+  provider_model: null,
+  finish_reason: null,
+  protocol_action: "switch_to_text_tool_calls",
+  usage: null,
+  tool_calls: [],
+} as const satisfies TraceTurn;

@@ -13,9 +13,10 @@ import type { Guidance } from "../guidance/types.ts";
 import type { HostRepository } from "../host/pull-request-host.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
 import type { KnownFinding } from "../llm/ledger-prompt.ts";
+import type { LoopClock } from "../llm/loop-limits.ts";
 import type { RoundProgress } from "../llm/types.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
-import type { LoopInput, ReviewClock } from "./review-ports.ts";
+import type { LoopInput } from "./review-ports.ts";
 import type { ScopeStep } from "./scope-step.ts";
 
 export interface LoopStepInput<W extends WorkspaceHandle> {
@@ -30,7 +31,7 @@ export interface LoopStepInput<W extends WorkspaceHandle> {
   readonly guidance: Guidance;
   readonly scope: ScopeStep;
   readonly signal: AbortSignal;
-  readonly clock: ReviewClock;
+  readonly clock: LoopClock;
   readonly onRound: (progress: RoundProgress) => void;
   /** The budget's grant, when it is less than the review's own token budget; null: no cap. */
   readonly maxTokens: number | null;

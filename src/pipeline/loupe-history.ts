@@ -7,7 +7,7 @@
 // commented on costs no thread listing.
 
 import { dismissalCandidates, MAX_LEDGER_ENTRIES, readLedger } from "../conversation/finding-ledger.ts";
-import { lastReviewedState, type ReviewedState, type ReviewLike } from "../conversation/review-state.ts";
+import { lastReviewedState, type ReviewedState } from "../conversation/review-state.ts";
 import type { HostHistory, HostPeople, HostText } from "../host/pull-request-host.ts";
 import { extractIdentities } from "../review/finding-identity.ts";
 import { extractFingerprints } from "../review/fingerprint.ts";
@@ -52,7 +52,7 @@ export async function readLoupeHistory(
   }
   const threads = hasIdentities ? await threadEntries(history, people, records.self) : [];
   const ledger = [...threads, ...bodyEntries(reviews)];
-  const lastReviewed = lastReviewedState(reviews.map(reviewLike), records.self);
+  const lastReviewed = lastReviewedState(reviews, records.self);
   return { fingerprints, lastReviewed, hasReviewComments, ledger };
 }
 
@@ -99,14 +99,4 @@ function bodyEntries(own: readonly HostText[]): LedgerEntry[] {
     }
   }
   return entries;
-}
-
-function reviewLike(text: HostText): ReviewLike {
-  return {
-    id: text.id,
-    body: text.body,
-    user:
-      text.author === null ? null : { login: text.author.login, type: text.author.isBot ? "Bot" : "User" },
-    submitted_at: text.submittedAt,
-  };
 }

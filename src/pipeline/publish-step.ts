@@ -10,6 +10,7 @@ import { reviewMarker } from "../review/render.ts";
 import { resolvedFindings } from "../review/reviewed-findings.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { describeFailure } from "./describe-failure.ts";
+import { type Resolved, resolveFixed } from "./resolve-fixed.ts";
 import type { FindingEvents } from "./review-outcome.ts";
 import type { PlannedReview } from "./review-ports.ts";
 import type { ScopeStep } from "./scope-step.ts";
@@ -71,7 +72,7 @@ export async function publishStep(input: PublishStepInput): Promise<Published> {
   let counted = plan;
   if (host.threads !== undefined && input.complete) {
     try {
-      const resolved = await host.threads.resolveFixed({
+      const resolved = await resolveFixed(host.threads, {
         raised: plan.raised,
         newFiles: input.scope.newFiles,
         hasReviewComments: input.scope.history.hasReviewComments,
@@ -94,9 +95,9 @@ export async function publishStep(input: PublishStepInput): Promise<Published> {
 function countResolved(
   plan: PlannedReview,
   ledger: readonly LedgerEntry[],
-  fingerprints: readonly string[] | undefined,
+  fingerprints: readonly string[],
 ): PlannedReview {
-  if (fingerprints === undefined || fingerprints.length === 0) return plan;
+  if (fingerprints.length === 0) return plan;
   const { fresh, dismissedRepeats } = plan.ledger;
   const after = afterResolution(ledger, new Set(fingerprints));
   return {
@@ -106,18 +107,9 @@ function countResolved(
   };
 }
 
-function describeResolved(outcome: {
-  readonly resolved: number;
-  readonly failed: number;
-  readonly fingerprints?: readonly string[];
-}): string | null {
+function describeResolved(outcome: Resolved): string | null {
   if (outcome.resolved === 0 && outcome.failed === 0) return null;
   const noun = outcome.resolved === 1 ? "thread" : "threads";
   const failed = outcome.failed > 0 ? ` (${outcome.failed} could not be resolved)` : "";
-  // A host that cannot say which findings it resolved leaves the counts as read before the review.
-  const unsure =
-    outcome.resolved > 0 && outcome.fingerprints === undefined
-      ? " The finding ledger's counts are as they were before this review."
-      : "";
-  return `Resolved ${outcome.resolved} of Loupe's earlier ${noun} whose finding no longer applies${failed}.${unsure}`;
+  return `Resolved ${outcome.resolved} of Loupe's earlier ${noun} whose finding no longer applies${failed}.`;
 }

@@ -17,6 +17,7 @@ import type { GuidanceFile } from "../guidance/types.ts";
 import type { FetchWorkspace, HostComment, HostRepository } from "../host/pull-request-host.ts";
 import type { ReviewFocus } from "../llm/focus-prompt.ts";
 import type { KnownFinding } from "../llm/ledger-prompt.ts";
+import type { LoopClock } from "../llm/loop-limits.ts";
 import type { PassFocus } from "../llm/prompt.ts";
 import type { ReplyPromptInput } from "../llm/reply-prompt.ts";
 import type { ThreadReply } from "../llm/reply-schema.ts";
@@ -27,18 +28,9 @@ import type { ResolvedFinding, ReviewedFinding } from "../review/reviewed-findin
 import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import type { LoopLimits } from "./pass-share.ts";
 
-/**
- * The review's clock (ReviewRun.now) and the instant on it by which a loop must end (the review's
- * deadline, or a verification's): a loop's time is the review's, wherever it runs.
- */
-export interface ReviewClock {
-  readonly now: () => number;
-  readonly deadline: number;
-}
-
 export interface LoopInput<W extends WorkspaceHandle = Workspace> {
   readonly view: W;
-  readonly clock: ReviewClock;
+  readonly clock: LoopClock;
   readonly repository: string;
   readonly pullRequest: PullRequest;
   readonly changedFiles: readonly ListedChange[];
@@ -69,7 +61,7 @@ export interface ReplyLoopInput<W extends WorkspaceHandle = Workspace> {
   /** The code the thread is about is read by the port, next to the workspace (from `finding`). */
   readonly prompt: Omit<ReplyPromptInput, "code">;
   readonly signal: AbortSignal;
-  readonly clock: ReviewClock;
+  readonly clock: LoopClock;
   /** Fewer tokens than the reply's own budget, when that is all the budgets granted. */
   readonly maxTokens?: number;
 }
@@ -86,7 +78,7 @@ export interface VerifyInput<W extends WorkspaceHandle = Workspace> {
   /** Its share of what the review has left (verify-limits.ts). */
   readonly limits: LoopLimits;
   readonly signal: AbortSignal;
-  readonly clock: ReviewClock;
+  readonly clock: LoopClock;
 }
 
 /** A verification loop's result, with what the head commit says of its quotes (review/refutation-quote.ts). */

@@ -7,6 +7,7 @@
 
 import { reviewedMarker } from "../conversation/review-state.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
+import type { LoopClock } from "../llm/loop-limits.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { withSettings } from "./applied-settings.ts";
 import { budgetStep, type HeldBudget } from "./budget-step.ts";
@@ -18,7 +19,7 @@ import { prepareReview } from "./prepare-step.ts";
 import { publishStep } from "./publish-step.ts";
 import { startReviewDeadline, timedOutReading, timeLeftMs } from "./review-deadline.ts";
 import { cancellation, type ReviewOutcome } from "./review-outcome.ts";
-import type { ReviewClock, ReviewPorts } from "./review-ports.ts";
+import type { ReviewPorts } from "./review-ports.ts";
 import type { ReviewRun } from "./review-run.ts";
 import { fullyCovered, type Prepared, reviewedFacts } from "./reviewed-facts.ts";
 import { scopeStep } from "./scope-step.ts";
@@ -72,7 +73,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   host: PullRequestHost<W>,
   ports: ReviewPorts<W>,
   run: ReviewRun,
-  prepared: Prepared & { readonly view: W; readonly budget: HeldBudget; readonly clock: ReviewClock },
+  prepared: Prepared & { readonly view: W; readonly budget: HeldBudget; readonly clock: LoopClock },
 ): Promise<ReviewOutcome> {
   const { pullRequest, config, view } = prepared;
   const mergeBaseSha = prepared.changes.mergeBaseSha;

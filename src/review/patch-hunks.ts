@@ -52,6 +52,20 @@ export function walkPatch(patch: string, visitor: PatchVisitor): boolean {
   return walker.wellFormed();
 }
 
+/** A file's diff text as a host's `patch` (its hunks from the first `@@`; none: binary), and its counts. */
+export function patchOf(diff: string): { patch: string | null; additions: number; deletions: number } {
+  const start = diff.startsWith("@@") ? 0 : diff.indexOf("\n@@") + 1;
+  if (start === 0 && !diff.startsWith("@@")) return { patch: null, additions: 0, deletions: 0 };
+  const counts = { patch: diff.slice(start).replace(/\n$/, ""), additions: 0, deletions: 0 };
+  walkPatch(counts.patch, {
+    line(kind) {
+      if (kind === "+") counts.additions++;
+      else if (kind === "-") counts.deletions++;
+    },
+  });
+  return counts;
+}
+
 /**
  * Returns the hunks of a unified-diff patch. A malformed patch yields [] rather than a partial
  * answer: a wrong commentable set is worse than none, since it causes the 422.

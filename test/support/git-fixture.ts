@@ -86,6 +86,24 @@ export function runGitAsync(
   });
 }
 
+/**
+ * The commit HEAD names in a work tree's repository, read from its files (a `git rev-parse` is a
+ * process, and every fixture commit asked for one): HEAD holds a commit id or `ref: <name>`, and
+ * the ref is a loose file or a line of packed-refs (after an automatic gc).
+ */
+export function headCommit(workTree: string): string {
+  const gitDir = path.join(workTree, ".git");
+  const head = fs.readFileSync(path.join(gitDir, "HEAD"), "utf8").trim();
+  const ref = /^ref: (.+)$/.exec(head)?.[1];
+  if (ref === undefined) return head;
+  const loose = path.join(gitDir, ...ref.split("/"));
+  if (fs.existsSync(loose)) return fs.readFileSync(loose, "utf8").trim();
+  const packed = fs.readFileSync(path.join(gitDir, "packed-refs"), "utf8");
+  const line = packed.split("\n").find((entry) => entry.endsWith(` ${ref}`));
+  if (line === undefined) throw new Error(`git fixture: HEAD names ${ref}, which does not exist`);
+  return line.slice(0, 40);
+}
+
 export function createRepo(options: CreateRepoOptions = {}): FixtureRepo {
   const root = fs.mkdtempSync(path.join(options.tmpRoot ?? os.tmpdir(), "loupe-fixture-"));
   const home = path.join(root, "home");
@@ -130,7 +148,7 @@ export function createRepo(options: CreateRepoOptions = {}): FixtureRepo {
         "-m",
         message,
       );
-      return git("rev-parse", "HEAD");
+      return headCommit(dir);
     },
     branch(name, from) {
       git("checkout", "--quiet", "-b", name, ...(from === undefined ? [] : [from]));

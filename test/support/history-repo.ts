@@ -2,7 +2,7 @@
 // (OFS_DELTA or REF_DELTA), for the object-store tests that use native git as the oracle.
 
 import { execFileSync } from "node:child_process";
-import { createRepo, type FixtureRepo, gitEnvironment } from "./git-fixture.ts";
+import { createRepo, type FixtureRepo, gitEnvironment, importHistory } from "./git-fixture.ts";
 
 /** `commits` commits of a 400-line text, a smaller text per commit and a binary file. */
 export function historyRepo(commits: number): FixtureRepo {
@@ -31,12 +31,13 @@ export function chainRepo(commits: number): FixtureRepo {
     { length: 400 },
     (_, line) => `line ${line} of a file that changes one line a commit\n`,
   );
-  for (let n = 0; n < commits; n += 1) {
+  // One fast-import for the whole history (already packed: the tests repack it as they need).
+  const history = Array.from({ length: commits }, (_, n) => {
     const line = (n * 7) % lines.length;
     lines[line] = `line ${line} changed in commit ${n}\n`;
-    repo.write("chain.txt", lines.join(""));
-    repo.commit(`commit ${n}`);
-  }
+    return { branch: "main", message: `commit ${n}`, files: { "chain.txt": lines.join("") } };
+  });
+  importHistory(repo, history, "main");
   return repo;
 }
 

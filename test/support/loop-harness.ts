@@ -5,6 +5,7 @@ import type { ToolCallMode } from "../../src/config/provider-config.ts";
 import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/review-limits.ts";
 import { createOpenAiProvider } from "../../src/llm/client.ts";
 import { type ReviewPromptInput, runReviewLoop } from "../../src/llm/loop.ts";
+import type { StopRule } from "../../src/llm/loop-limits.ts";
 import { runReplyLoop } from "../../src/llm/reply-loop.ts";
 import type { ReplyPromptInput } from "../../src/llm/reply-prompt.ts";
 import type { ThreadReply } from "../../src/llm/reply-schema.ts";
@@ -65,6 +66,8 @@ export async function runScriptedReview(
     toolCalls?: ToolCallMode;
     /** Options of the scripted server (e.g. refuse requests that carry `tools`). */
     server?: ScriptedProviderOptions;
+    /** The loop's stop rules, as its caller composes them (the protocol's if absent). */
+    stopWhen?: readonly StopRule[];
   } = {},
 ): Promise<HarnessRun & { tools: SpyRegistry }> {
   const server = await startScriptedProvider(script, options.server);
@@ -86,6 +89,7 @@ export async function runScriptedReview(
       includeTrace: options.includeTrace ?? true,
       toolCalls: options.toolCalls ?? "native",
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.stopWhen === undefined ? {} : { stopWhen: options.stopWhen }),
     });
     return { result, requests: server.requests, tools, limits, elapsed: Date.now() - started };
   } finally {

@@ -19,7 +19,6 @@ import { readOrganisationConfigFile } from "./organisation-config-file.ts";
 import { publishReview } from "./publish-review.ts";
 import { readRepoConfigFile } from "./repo-config-file.ts";
 import { type GitHubTarget, resolvePullRequest } from "./resolve-pull-request.ts";
-import { resolveFixedThreads } from "./resolve-threads.ts";
 import type { SecondaryRetryOptions } from "./retry-secondary.ts";
 import { listReviewThreads, resolveReviewThread } from "./review-threads.ts";
 import { GITHUB_WORDS } from "./words.ts";
@@ -96,14 +95,6 @@ export function gitHubHost<W extends WorkspaceHandle>(
         }),
     },
     threads: {
-      resolveFixed: async (input) =>
-        resolveFixedThreads({
-          octokit,
-          repoRef: ref,
-          pullNumber: request.pullNumber,
-          botLogin: await options.botLogin(),
-          ...input,
-        }),
       list: async () => ({ self: await options.botLogin(), threads: await listReviewThreads(octokit, pr) }),
       reply: async ({ rootCommentId, body }) => {
         await octokit.rest.pulls.createReplyForReviewComment({

@@ -3,7 +3,7 @@
 // time) and resolved one mutation at a time, so a failure leaves the rest untouched and is
 // counted, not thrown.
 
-import type { ReviewThread, ThumbsDown } from "../../conversation/review-thread.ts";
+import type { Actor, ReviewThread } from "../../conversation/review-thread.ts";
 import { graphqlInSlices } from "./graphql-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 
@@ -31,21 +31,38 @@ const RESOLVE_MUTATION = `mutation($threadId: ID!) {
 /** Enough for any pull request a person can still read; a guard against a cursor that never ends. */
 const MAX_PAGES = 20;
 
+/** Someone as GraphQL names them: a `User`, a `Bot`, … */
+interface GraphQLActor {
+  readonly login: string;
+  readonly __typename?: string;
+}
+
 interface ThreadsPage {
   repository: {
     pullRequest: {
       reviewThreads: {
         pageInfo: { hasNextPage: boolean; endCursor: string | null };
         nodes: Array<
-          Omit<ReviewThread, "comments" | "thumbsDown"> & {
-            comments: { nodes: ReviewThread["comments"] };
-            root?: { nodes: Array<{ reactions?: { nodes: ThumbsDown[] } }> };
+          Omit<ReviewThread, "comments" | "thumbsDown" | "resolvedBy"> & {
+            resolvedBy?: GraphQLActor | null;
+            comments: {
+              nodes: Array<{ databaseId: number | null; body: string; author: GraphQLActor | null }>;
+            };
+            root?: {
+              nodes: Array<{
+                reactions?: { nodes: Array<{ createdAt: string | null; user: GraphQLActor | null }> };
+              }>;
+            };
           }
         >;
       };
     } | null;
   } | null;
 }
+
+/** The port's actor: GraphQL's type `Bot` is a bot account. */
+const actor = (named: GraphQLActor | null): Actor | null =>
+  named === null ? null : { login: named.login, isBot: named.__typename === "Bot" };
 
 export type GraphQLClient = Pick<GitHubClient, "graphql" | "request">;
 
@@ -64,12 +81,17 @@ export async function listReviewThreads(
     );
     const connection = data.repository?.pullRequest?.reviewThreads;
     if (!connection) break;
-    for (const { root, ...node } of connection.nodes) {
+    for (const { root, resolvedBy, ...node } of connection.nodes) {
       const thumbsDown = root?.nodes[0]?.reactions?.nodes;
       threads.push({
         ...node,
-        comments: node.comments.nodes,
-        ...(thumbsDown === undefined ? {} : { thumbsDown }),
+        comments: node.comments.nodes.map((comment) => ({ ...comment, author: actor(comment.author) })),
+        ...(resolvedBy === undefined ? {} : { resolvedBy: actor(resolvedBy) }),
+        ...(thumbsDown === undefined
+          ? {}
+          : {
+              thumbsDown: thumbsDown.map((down) => ({ createdAt: down.createdAt, user: actor(down.user) })),
+            }),
       });
     }
     if (!connection.pageInfo.hasNextPage || connection.pageInfo.endCursor === null) break;
@@ -80,22 +102,4 @@ export async function listReviewThreads(
 
 export async function resolveReviewThread(octokit: GraphQLClient, threadId: string): Promise<void> {
   await octokit.graphql(RESOLVE_MUTATION, { threadId });
-}
-
-/** Resolves each thread in turn; returns how many GitHub confirmed (and which) and how many failed. */
-export async function resolveThreads(
-  octokit: GraphQLClient,
-  threads: readonly ReviewThread[],
-): Promise<{ resolved: number; failed: number; resolvedThreads: ReviewThread[] }> {
-  const resolvedThreads: ReviewThread[] = [];
-  let failed = 0;
-  for (const thread of threads) {
-    try {
-      await resolveReviewThread(octokit, thread.id);
-      resolvedThreads.push(thread);
-    } catch {
-      failed++;
-    }
-  }
-  return { resolved: resolvedThreads.length, failed, resolvedThreads };
 }

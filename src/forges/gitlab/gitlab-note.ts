@@ -10,6 +10,7 @@
 import type { GitLabTag } from "../../domain/review-request.ts";
 import type { CommentSkip, PullRequestComment } from "../../replies/comment-event.ts";
 import { GITLAB_NOTE_EVENTS } from "./gitlab-delivery-key.ts";
+import { BOT_USERNAME } from "./merge-request.ts";
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | null => (typeof v === "object" && v !== null ? (v as Json) : null);
@@ -17,9 +18,6 @@ const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? 
 const num = (v: unknown): number | null =>
   typeof v === "number" && Number.isSafeInteger(v) && v > 0 ? v : null;
 const skip = (message: string): CommentSkip => ({ kind: "skip", message });
-
-/** Project and group access tokens act as bot users: two bots must not talk forever. */
-const BOT_USERNAME = /^(project|group)_\d+_bot/;
 
 /** The comment, and the discussion it is in (every GitLab note has one). */
 export type GitLabNote = PullRequestComment & GitLabTag & { readonly discussionId: string };

@@ -6,6 +6,7 @@
 // moved while listing is named.
 
 import type { ChangedFile, ChangeSet } from "../../domain/changed-file.ts";
+import { patchOf } from "../../review/patch-hunks.ts";
 import type { GitLabApi } from "./gitlab-api.ts";
 import { projectId } from "./gitlab-api.ts";
 import { type DiffRefs, type GitLabTarget, type MergeRequestAnswer, projectPath } from "./merge-request.ts";
@@ -55,9 +56,7 @@ function cutByGitLab(mr: MergeRequestAnswer): boolean {
 }
 
 export function changedFile(diff: MergeRequestDiff): ChangedFile {
-  const patch =
-    diff.too_large === true || diff.collapsed === true || diff.diff === "" ? null : hunks(diff.diff);
-  const lines = patch === null ? [] : patch.split("\n");
+  const cut = diff.too_large === true || diff.collapsed === true || diff.diff === "";
   return {
     filename: diff.new_path,
     status: diff.new_file
@@ -68,16 +67,6 @@ export function changedFile(diff: MergeRequestDiff): ChangedFile {
           ? "renamed"
           : "modified",
     previousFilename: diff.renamed_file ? diff.old_path : null,
-    patch,
-    additions: lines.filter((l) => l.startsWith("+")).length,
-    deletions: lines.filter((l) => l.startsWith("-")).length,
+    ...(cut ? { patch: null, additions: 0, deletions: 0 } : patchOf(diff.diff)),
   };
-}
-
-/** The hunks alone: any `---`/`+++` header lines before the first `@@` are dropped. */
-function hunks(diff: string): string | null {
-  const start = diff.startsWith("@@") ? 0 : diff.indexOf("\n@@") + 1;
-  if (start === 0 && !diff.startsWith("@@")) return null; // "Binary files … differ" and the like
-  const text = diff.slice(start);
-  return text.endsWith("\n") ? text.slice(0, -1) : text;
 }

@@ -50,7 +50,7 @@ export const DEVELOPER_ACCESS = 30;
 const OWNER_ACCESS = 50;
 
 /** Project and group access tokens act as bot users named project_<id>_bot… or group_<id>_bot…. */
-const BOT_USERNAME = /^(project|group)_\d+_bot/;
+export const BOT_USERNAME = /^(project|group)_\d+_bot/;
 
 export interface ReadMergeRequest {
   readonly pullRequest: PullRequest;

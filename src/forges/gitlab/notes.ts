@@ -5,6 +5,7 @@
 import type { ReviewThread, ThumbsDown } from "../../conversation/review-thread.ts";
 import type { HostRecords, HostText } from "../../host/pull-request-host.ts";
 import type { GitLabApi } from "./gitlab-api.ts";
+import { BOT_USERNAME } from "./merge-request.ts";
 
 export interface NoteAnswer {
   readonly id: number;
@@ -97,7 +98,10 @@ async function thumbsDown(api: GitLabApi, mr: string, noteId: number): Promise<T
     .slice(0, MAX_THUMBS_DOWN)
     .map((award) => ({
       createdAt: award.created_at,
-      user: award.user === null ? null : { login: award.user.username },
+      user:
+        award.user === null
+          ? null
+          : { login: award.user.username, isBot: BOT_USERNAME.test(award.user.username) },
     }));
 }
 
@@ -107,9 +111,10 @@ function threadOf(
   position: NonNullable<NoteAnswer["position"]>,
   { self, head }: { readonly self: string; readonly head: string | null },
 ): ReviewThread {
+  // Loupe's token user, or a project's or group's access token user: GitLab's bot accounts.
   const login = (username: string) => ({
     login: username,
-    ...(username === self ? { __typename: "Bot" } : {}),
+    isBot: username === self || BOT_USERNAME.test(username),
   });
   return {
     id: discussion.id,

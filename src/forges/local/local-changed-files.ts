@@ -4,6 +4,7 @@
 // `diff --git`/`---`/`+++` header lines, as GitHub gives it; none for binary or too-large files.
 
 import type { ChangedFile } from "../../domain/changed-file.ts";
+import { patchOf } from "../../review/patch-hunks.ts";
 import { DEFAULT_TOOL_LIMITS } from "../../tools/limits.ts";
 import { formatChangePatch } from "../../tools/unified-diff.ts";
 import type { ChangeStatus, TreeChange } from "../../workspace/tree-diff.ts";
@@ -28,16 +29,11 @@ export async function localChangedFiles(
     const text = await formatChangePatch(change, { objects, maxFileBytes: DEFAULT_TOOL_LIMITS.maxFileBytes });
     // A type change is two patches (the old entry deleted, the new one added): the head's is last.
     const lastPatch = text.slice(Math.max(0, text.lastIndexOf("\ndiff --git ") + 1));
-    const lines = lastPatch.replace(/\n$/, "").split("\n");
-    const first = lines.findIndex((line) => line.startsWith("@@ "));
-    const hunks = first < 0 ? [] : lines.slice(first);
     files.push({
       filename: change.path,
       status: GITHUB_STATUS[change.status],
       previousFilename: change.previousPath ?? null,
-      patch: hunks.length === 0 ? null : hunks.join("\n"),
-      additions: hunks.filter((line) => line.startsWith("+")).length,
-      deletions: hunks.filter((line) => line.startsWith("-")).length,
+      ...patchOf(lastPatch),
       ...(change.similarity === undefined ? {} : { similarity: change.similarity }),
     });
   }

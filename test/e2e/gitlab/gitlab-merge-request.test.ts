@@ -78,6 +78,9 @@ describe("Loupe reviewing a GitLab merge request", () => {
     expect(summaries).toHaveLength(1);
     expect(summaries[0]!.body).toContain("The model returned a final review that passed validation.");
     expect(summaries[0]!.author).toBe(gitlab.username);
+    // Whatever Loupe wrote on the merge request is in GitLab's words, never in GitHub's.
+    expect(gitlab.written.length).toBeGreaterThan(0);
+    for (const text of gitlab.written) expect(text).not.toMatch(/GitHub|[Cc]heck run|Re-run review/);
 
     // The workspace came over git HTTP with the token as a header, never in a URL or a log line.
     expect(gitlab.gitRequests.some((r) => r.url.includes("git-upload-pack"))).toBe(true);
@@ -117,6 +120,7 @@ describe("Loupe reviewing a GitLab merge request", () => {
     const summaries = gitlab.notes.filter((n) => n.body.startsWith("<!-- loupe:summary -->"));
     expect(summaries).toHaveLength(1);
     expect(summaries[0]!.body).toContain(`incremental: 1 commit since ${oldHead.slice(0, 7)}`);
+    for (const text of gitlab.written) expect(text).not.toMatch(/GitHub|[Cc]heck run|Re-run review/);
     expect(gitlab.publishes).toHaveLength(1); // nothing new to say, as on GitHub: no second review
     expect(gitlab.requests.some((r) => r.url.includes("/repository/compare?"))).toBe(true);
   });

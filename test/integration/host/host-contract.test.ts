@@ -14,9 +14,11 @@ import { gitHubHost } from "../../../src/forges/github/github-host.ts";
 import { gitLabApi } from "../../../src/forges/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../../../src/forges/gitlab/gitlab-host.ts";
 import { localHost } from "../../../src/forges/local/local-host.ts";
-import type { PullRequestHost } from "../../../src/host/pull-request-host.ts";
+import type { HostReview, PullRequestHost } from "../../../src/host/pull-request-host.ts";
 import { replyInThread } from "../../../src/pipeline/reply-in-thread.ts";
+import { resolveFixed } from "../../../src/pipeline/resolve-fixed.ts";
 import { scopeStep } from "../../../src/pipeline/scope-step.ts";
+import { fingerprintMarker } from "../../../src/review/fingerprint.ts";
 import { fetchWorkspace } from "../../../src/workspace/fetch.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
 import { type FakeGitLab, startFakeGitLab } from "../../support/fake-gitlab.ts";
@@ -39,9 +41,13 @@ beforeAll(async () => {
   repo.commit("a kinder configuration");
   repo.checkout("main");
   github = await startFakeGitHub();
-  github.addRepository({ owner: "octo", repo: "app", source: repo, config: CONFIG });
+  github.addRepository({
+    ...{ owner: "octo", repo: "app", source: repo, config: CONFIG },
+    collaborators: { dev: "write", guest: "read" },
+  });
   gitlab = await startFakeGitLab();
-  gitlab.addProject({ path: "group/sub/app", source: repo });
+  // GitLab's access levels: Developer (30) may push, Reporter (20) may not.
+  gitlab.addProject({ path: "group/sub/app", source: repo, members: { dev: 30, guest: 20 } });
 }, 60_000);
 
 afterAll(async () => {
@@ -157,6 +163,85 @@ describe.each(hosts)("%s", (_name, make) => {
     await using host = make();
     expect(Array.isArray(await host.guidance.source.list(".github/nothing"))).toBe(true);
     expect(await host.guidance.source.read("NOT-THERE.md", 1_000)).toEqual({ kind: "missing" });
+  });
+});
+
+/** The forges' hosts, which have every optional capability: the same questions to each. */
+const forgeHosts = hosts.filter(([name]) => name !== "the local host");
+
+describe.each(forgeHosts)("%s's optional capabilities", (_name, make) => {
+  const fingerprint = "0123456789abcdef";
+  const review = (headSha: string, run: number): HostReview => ({
+    headSha,
+    marker: `<!-- loupe:review head=t run=${run} -->`,
+    body: `A review. <!-- loupe:review head=t run=${run} -->`,
+    comments: [{ path: "src/a.ts", line: 1, body: `A finding.\n\n${fingerprintMarker(fingerprint)}` }],
+    allInBody: () => `All in the body. <!-- loupe:review head=t run=${run} -->`,
+  });
+
+  it("threads: listed with Loupe's login, answered at their end, resolved one by one", async () => {
+    await using host = make();
+    const pullRequest = await host.pullRequest();
+    await host.changes(pullRequest);
+    await host.publisher!.publish(review(pullRequest.headSha, 1));
+    const threads = host.threads!;
+    const listed = await threads.list();
+    const [thread] = listed.threads;
+    expect(listed.threads).toHaveLength(1);
+    expect([thread!.path, thread!.isResolved]).toEqual(["src/a.ts", false]);
+    expect(thread!.comments[0]!.body).toContain("A finding.");
+    const rootCommentId = thread!.comments[0]!.databaseId!;
+    expect(isBotComment(thread!.comments[0]!, listed.self)).toBe(true);
+    await threads.reply({ rootCommentId, body: "An answer." });
+    await threads.resolve(thread!.id);
+    const after = (await threads.list()).threads[0]!;
+    expect(after.comments.map((c) => c.body)).toEqual([thread!.comments[0]!.body, "An answer."]);
+    expect(after.isResolved).toBe(true);
+    await expect(threads.reply({ rootCommentId: rootCommentId + 1_000, body: "Lost." })).rejects.toThrow();
+  });
+
+  it("resolution: a thread whose file went away is resolved, and named by its finding's fingerprint", async () => {
+    await using host = make();
+    const pullRequest = await host.pullRequest();
+    const { files } = await host.changes(pullRequest);
+    await host.publisher!.publish(review(pullRequest.headSha, 2));
+    const gone = files
+      .filter((f) => f.filename === "src/a.ts")
+      .map((f) => ({ ...f, status: "removed" as const }));
+    const raised = new Set<string>();
+    const outcome = await resolveFixed(host.threads!, { raised, newFiles: gone, hasReviewComments: true });
+    expect(outcome).toEqual({ resolved: 1, failed: 0, fingerprints: [fingerprint] });
+    expect((await host.threads!.list()).threads.map((t) => t.isResolved)).toEqual([true]);
+    // Raised again by the new review: the same finding's thread stays open.
+    await host.publisher!.publish(review(pullRequest.headSha, 3));
+    const again = await resolveFixed(host.threads!, {
+      raised: new Set([fingerprint]),
+      newFiles: gone,
+      hasReviewComments: true,
+    });
+    expect(again).toEqual({ resolved: 0, failed: 0, fingerprints: [] });
+  });
+
+  it("people: someone who may push writes; someone who may only read does not", async () => {
+    await using host = make();
+    expect(await host.people!.canWrite("dev")).toBe(true);
+    expect(await host.people!.canWrite("guest")).toBe(false);
+  });
+
+  it("history: Loupe's texts read raw, its threads, and what changed since a commit", async () => {
+    await using host = make();
+    const pullRequest = await host.pullRequest();
+    await host.changes(pullRequest);
+    const history = host.history!;
+    expect(await history.read()).toMatchObject({ comments: [], reviews: [] });
+    await host.publisher!.publish(review(pullRequest.headSha, 4));
+    const records = await history.read();
+    expect(records.reviews).toHaveLength(1);
+    expect(records.comments.map((c) => c.body)).toEqual([review(pullRequest.headSha, 4).comments[0]!.body]);
+    expect((await history.threads()).map((t) => t.path)).toEqual(["src/a.ts"]);
+    const since = await history.changedSince(pullRequest.baseSha, pullRequest.headSha);
+    expect(since).toMatchObject({ status: "ahead", aheadBy: 2 });
+    expect(since!.files.map((f) => f.filename)).toEqual([".github/loupe.yml", "src/a.ts"]);
   });
 });
 

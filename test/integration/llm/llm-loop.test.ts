@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "@jest/globals";
 import { isWorkerStopReason, TERMINATION_REASONS } from "../../../src/domain/outcome.ts";
+import { PROTOCOL_STOPS, type StopRule } from "../../../src/llm/loop-limits.ts";
 import { finding, review, stopTurn, toolCallsTurn } from "../../support/chat-turns.ts";
 import { bodyAt, runScriptedReview, TEST_API_KEY } from "../../support/loop-harness.ts";
 
@@ -178,6 +179,19 @@ describe("spend, as the provider bills it", () => {
 });
 
 describe("budgets end with a final-answer round first", () => {
+  it("asks for the final answer once a stop rule its caller composed answers", async () => {
+    const round1 = toolCallsTurn([{ id: "c1", name: "inspect_git_diff", arguments: {} }]);
+    // This caller wants one round of tools at most: its own rule, after the protocol's.
+    const oneToolRound: StopRule = (done) => (done.toolCalls >= 1 ? "max_tool_calls" : null);
+    const { result, requests } = await runScriptedReview([{ body: round1 }, { body: good() }], {
+      stopWhen: [...PROTOCOL_STOPS, oneToolRound],
+    });
+    expect(result.termination_reason).toBe("final_review");
+    expect(bodyAt(requests, 0).tool_choice).toBe("auto");
+    expect(bodyAt(requests, 1).tool_choice).toBe("none");
+    expect(result.trace?.map((turn) => turn.protocol_action)).toEqual(["execute_tools", "final_review"]);
+  });
+
   it("asks for the final answer in the last allowed round, with tools still listed", async () => {
     const round1 = toolCallsTurn([{ id: "c1", name: "inspect_git_diff", arguments: {} }]);
     const { result, requests } = await runScriptedReview([{ body: round1 }, { body: good() }], {

@@ -7,13 +7,13 @@ import { statusMarker } from "../../../src/review/render-reply.ts";
 
 const BOT = "loupe[bot]";
 const identity = findingIdentity({ path: "a.ts", code: "x();", title: "Bad x", explanation: "x is bad." });
-const loupe = (body: string) => ({ databaseId: 1, body, author: { login: "loupe", __typename: "Bot" } });
-const LOUPE = { login: "loupe", __typename: "Bot" };
-const user = (login: string) => ({ login, __typename: "User" });
+const loupe = (body: string) => ({ databaseId: 1, body, author: { login: "loupe", isBot: true } });
+const LOUPE = { login: "loupe", isBot: true };
+const user = (login: string) => ({ login, isBot: false });
 const person = (login: string, body = "hm") => ({
   databaseId: 2,
   body,
-  author: { login, __typename: "User" },
+  author: { login, isBot: false },
 });
 const ROOT = loupe(
   `🟠 **High** · Bad \\*x\\*\n\n${fingerprintMarker("0123456789abcdef")}\n${identityMarker(identity)}`,
@@ -120,7 +120,7 @@ describe("the ledger read from Loupe's threads", () => {
   it("records a reply's dismissal by a GitLab username (dots and underscores), never by a name with spaces", () => {
     for (const login of ["jane.doe", "dev_1", "a-b.c_d"]) {
       const comments = [ROOT, person(login, "@loupe intended"), loupe(statusMarker("dismissed", login))];
-      const resolved = thread({ comments, isResolved: true, resolvedBy: { login: "loupe" } });
+      const resolved = thread({ comments, isResolved: true, resolvedBy: { login: "loupe", isBot: false } });
       expect(statusOf(resolved, [login])).toMatchObject({ status: "dismissed", dismissal: { by: login } });
     }
     expect(statusMarker("dismissed", "jane doe -->")).toBe("<!-- loupe:status=dismissed -->");

@@ -11,11 +11,11 @@ import { fingerprintMarker } from "../../../src/review/fingerprint.ts";
 const BOT = "loupe[bot]";
 const fp = (n: number) => n.toString(16).padStart(16, "0");
 // GraphQL spells a bot's login without "[bot]".
-const loupeSays = (body: string) => ({ databaseId: 1, body, author: { login: "loupe", __typename: "Bot" } });
+const loupeSays = (body: string) => ({ databaseId: 1, body, author: { login: "loupe", isBot: true } });
 const personSays = (body: string, login = "octocat") => ({
   databaseId: 2,
   body,
-  author: { login, __typename: "User" },
+  author: { login, isBot: false },
 });
 
 function thread(n: number, changes: Partial<ReviewThread> = {}): ReviewThread {
@@ -36,7 +36,7 @@ describe("thread helpers", () => {
     expect(loupeFingerprint(thread(1), BOT)).toBe(fp(1));
     const rest = {
       ...thread(1),
-      comments: [{ databaseId: 1, body: fingerprintMarker(fp(1)), author: { login: BOT } }],
+      comments: [{ databaseId: 1, body: fingerprintMarker(fp(1)), author: { login: BOT, isBot: false } }],
     };
     expect(loupeFingerprint(rest, BOT)).toBe(fp(1));
     const forged = { ...thread(1), comments: [personSays(fingerprintMarker(fp(1)), "loupe")] };

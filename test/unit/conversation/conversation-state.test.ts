@@ -11,7 +11,7 @@ import { gitLabWords } from "../../../src/forges/gitlab/words.ts";
 import { sanitizeMarkdown } from "../../../src/review/sanitize.ts";
 
 const BOT = "loupe[bot]";
-const loupe = { login: BOT, type: "Bot" };
+const loupe = { login: BOT, isBot: true };
 const A = "a".repeat(40);
 const B = "b".repeat(40);
 const M = "c".repeat(40);
@@ -39,9 +39,9 @@ describe("reviewed state", () => {
     const older = reviewedMarker({ headSha: A, mergeBaseSha: M, configDigest: digest });
     const newer = reviewedMarker({ headSha: B, mergeBaseSha: M, configDigest: digest });
     const reviews = [
-      { id: 2, user: loupe, body: `x ${newer}`, submitted_at: "2026-01-02T00:00:00Z" },
-      { id: 1, user: loupe, body: `y ${older}`, submitted_at: "2026-01-01T00:00:00Z" },
-      { id: 3, user: { login: "mallory", type: "User" }, body: older, submitted_at: "2026-01-09T00:00:00Z" },
+      { id: 2, author: loupe, body: `x ${newer}`, submittedAt: "2026-01-02T00:00:00Z" },
+      { id: 1, author: loupe, body: `y ${older}`, submittedAt: "2026-01-01T00:00:00Z" },
+      { id: 3, author: { login: "mallory", isBot: false }, body: older, submittedAt: "2026-01-09T00:00:00Z" },
     ];
     expect(lastReviewedState(reviews, BOT)).toEqual({ headSha: B, mergeBaseSha: M, configDigest: digest });
     expect(lastReviewedState([], BOT)).toBeNull();
@@ -55,7 +55,8 @@ describe("reviewed state", () => {
       host: "github.com",
       maxLength: 1000,
     });
-    expect(lastReviewedState([{ id: 1, user: loupe, body: published }], BOT)).toBeNull();
+    const review = { id: 1, author: loupe, body: published, submittedAt: null };
+    expect(lastReviewedState([review], BOT)).toBeNull();
   });
 
   it("refuses to write a malformed marker", () => {

@@ -20,7 +20,7 @@ const answered = (tokens: number, durationMs = 10): RoundResponse => ({
   spend: null,
   finishReason: "stop",
 });
-const clock = (msLeft: number) => ({ now: 0, deadline: msLeft });
+const clock = (msLeft: number) => ({ now: () => 0, deadline: msLeft });
 
 describe("the rounds' tally", () => {
   it("counts rounds, calls, tokens and bytes sent, the last answered round and the slowest request", () => {

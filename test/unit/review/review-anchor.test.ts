@@ -2,8 +2,9 @@ import { describe, expect, it } from "@jest/globals";
 import type { ChangedFile } from "../../../src/domain/changed-file.ts";
 import type { Finding } from "../../../src/domain/finding.ts";
 import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
-import { anchorFinding, planReview } from "../../../src/review/anchor.ts";
+import { anchorFinding } from "../../../src/review/anchor-finding.ts";
 import { extractFingerprints, fingerprintFinding } from "../../../src/review/fingerprint.ts";
+import { planReview } from "../../../src/review/plan-review.ts";
 
 const repository = { owner: "acme", repo: "widgets", host: "github.com" };
 

@@ -4,8 +4,8 @@ import type { FinalReview, Finding } from "../../../src/domain/finding.ts";
 import type { ForgeWords } from "../../../src/domain/forge-words.ts";
 import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 import { gitLabWords } from "../../../src/forges/gitlab/words.ts";
-import { planReview } from "../../../src/review/anchor.ts";
 import { extractFingerprints } from "../../../src/review/fingerprint.ts";
+import { planReview } from "../../../src/review/plan-review.ts";
 import type { InlineAnchor } from "../../../src/review/plan-types.ts";
 import {
   hasReviewMarker,

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "@jest/globals";
-import { createOneChangeRepo, createRepo, importHistory } from "../../support/git-fixture.ts";
+import { createOneChangeRepo, createRepo, headCommit, importHistory } from "../../support/git-fixture.ts";
 
 describe("git fixture", () => {
   const repo = createRepo();
@@ -76,6 +76,24 @@ describe("a history imported in one process", () => {
     expect(repo.git("status", "--porcelain")).toBe("");
     repo.write("src/a.ts", "export const a = 9;\n");
     expect(repo.commit("more")).toBe(repo.revParse("main"));
+    repo.dispose();
+  });
+});
+
+describe("the commit a fixture commit returns, read from the repository's files", () => {
+  it("follows HEAD to a loose ref, to packed-refs, or is HEAD itself when detached", () => {
+    const repo = createRepo();
+    repo.write("a.txt", "a\n");
+    const first = repo.commit("first");
+    expect(first).toBe(repo.git("rev-parse", "HEAD"));
+    repo.git("pack-refs", "--all");
+    expect(fs.existsSync(`${repo.dir}/.git/refs/heads/main`)).toBe(false);
+    expect(headCommit(repo.dir)).toBe(first);
+    repo.checkout(first);
+    repo.write("a.txt", "detached\n");
+    const detached = repo.commit("detached");
+    expect(repo.git("rev-parse", "HEAD")).toBe(detached);
+    expect(detached).not.toBe(first);
     repo.dispose();
   });
 });

@@ -4,12 +4,14 @@
 // a retry after Loupe stopped in the middle of publishing, and an earlier crashed run's drafts.
 
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import type { ChangedFile } from "../../../../src/domain/changed-file.ts";
 import { gitLabApi } from "../../../../src/forges/gitlab/gitlab-api.ts";
 import { gitLabHost } from "../../../../src/forges/gitlab/gitlab-host.ts";
 import type { HostComment, HostReview } from "../../../../src/host/pull-request-host.ts";
 import { publishStep } from "../../../../src/pipeline/publish-step.ts";
 import type { PlannedReview } from "../../../../src/pipeline/review-ports.ts";
 import type { ScopeStep } from "../../../../src/pipeline/scope-step.ts";
+import type { LedgerEntry } from "../../../../src/review/ledger.ts";
 import { fetchWorkspace } from "../../../../src/workspace/fetch.ts";
 import { type FakeGitLab, startFakeGitLab } from "../../../support/fake-gitlab.ts";
 import { createRepo, type FixtureRepo } from "../../../support/git-fixture.ts";
@@ -87,6 +89,25 @@ const COMMENTS = [
   comment(2, "src/lines.ts", 4),
   comment(3, "src/other.ts", 7),
 ];
+/** A plan of `open` findings already on the ledger, with nothing new to post. */
+const emptyPlan = (open: number): PlannedReview => ({
+  comments: [],
+  body: "",
+  allInBody: () => "",
+  postable: true,
+  findingsBySeverity: { critical: 0, high: open, medium: 0, low: 0, info: 0 },
+  placement: "",
+  gateFailed: false,
+  raised: new Set(),
+  ledger: {
+    fresh: open,
+    counts: { open, fixed: 0, withdrawn: 0, dismissed: 0 },
+    dismissedRepeats: 0,
+    dismissals: [],
+  },
+  findings: [],
+  resolved: [],
+});
 const review = (run: number, comments: readonly HostComment[] = COMMENTS): HostReview => {
   const marker = `<!-- loupe:review sha=${HEAD} run=${run} -->`;
   return {
@@ -189,22 +210,10 @@ describe("publishing a review on GitLab", () => {
     mr!.diffs = mr!.diffs.filter((d) => d.new_path !== "src/other.ts");
     const planned = review(7);
     const plan: PlannedReview = {
+      ...emptyPlan(3),
       comments: planned.comments,
       body: planned.body,
       allInBody: planned.allInBody,
-      postable: true,
-      findingsBySeverity: { critical: 0, high: 3, medium: 0, low: 0, info: 0 },
-      placement: "",
-      gateFailed: false,
-      raised: new Set(),
-      ledger: {
-        fresh: 3,
-        counts: { open: 3, fixed: 0, withdrawn: 0, dismissed: 0 },
-        dismissedRepeats: 0,
-        dismissals: [],
-      },
-      findings: [],
-      resolved: [],
     };
     const published = await publishStep({
       host,
@@ -220,5 +229,40 @@ describe("publishing a review on GitLab", () => {
       "1 of 3 inline comments could not be placed on their lines, so they were posted together in one note.",
     ]);
     everyFindingOnce(n, 7);
+  });
+
+  it("counts fixed the findings whose discussions it resolves after a complete review, as on GitHub", async () => {
+    const { host } = await makeHost();
+    await host.publisher!.publish(review(8));
+    const entry = (n: number, path: string, line: number): LedgerEntry => ({
+      identity: { code: n.toString(16).padStart(16, "0"), place: "00000000", claim: [] },
+      fingerprint: n.toString(16).padStart(16, "0"),
+      status: "open",
+      title: `Finding ${n}.`,
+      ...{ path, line, dismissal: null },
+    });
+    const ledger = [entry(1, "src/lines.ts", 3), entry(2, "src/lines.ts", 4), entry(3, "src/other.ts", 7)];
+    // The new commits removed src/other.ts: its finding's discussion no longer applies.
+    const newFiles = [{ filename: "src/other.ts", status: "removed", patch: null, previousFilename: null }];
+    const published = await publishStep({
+      host,
+      plan: { ...emptyPlan(ledger.length), comments: [], postable: false },
+      headSha: HEAD,
+      runId: 8,
+      scope: {
+        scope: null,
+        history: { fingerprints: new Set(), lastReviewed: null, hasReviewComments: true, ledger },
+        newFiles: newFiles as unknown as ChangedFile[],
+        configDigest: "",
+      },
+      complete: true,
+      log: { info: () => {}, warn: () => {} },
+    });
+    expect(published.notes).toEqual([
+      "Resolved 1 of Loupe's earlier thread whose finding no longer applies.",
+    ]);
+    expect(published.findings.fixed).toBe(1);
+    expect(published.plan.ledger.counts).toEqual({ open: 2, fixed: 1, withdrawn: 0, dismissed: 0 });
+    expect(published.plan.resolved.map((r) => r.title)).toEqual(["Finding 3."]);
   });
 });

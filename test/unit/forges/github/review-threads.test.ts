@@ -74,7 +74,12 @@ describe("listReviewThreads", () => {
     });
     const threads = await listReviewThreads(server.octokit(), PR);
     expect(threads).toHaveLength(101);
-    expect(threads[42]).toEqual({ ...thread(42), comments: thread(42).comments.nodes });
+    // In the port's words: GraphQL's type `Bot` is a bot account.
+    const comments = thread(42).comments.nodes.map(({ author, ...comment }) => ({
+      ...comment,
+      author: { login: author.login, isBot: author.__typename === "Bot" },
+    }));
+    expect(threads[42]).toEqual({ ...thread(42), comments });
     expect(server.requests.map((r) => JSON.parse(r.body).variables)).toEqual([
       { owner: "o", repo: "r", number: 7, cursor: null },
       { owner: "o", repo: "r", number: 7, cursor: "c1" },
