@@ -31,21 +31,26 @@ const project = (displayName, roots, environment = "cpu-environment.js") => ({
   },
 });
 
-// Both tiers reuse each worker from file to file: every file restores what it changed in the
-// worker process (test/support/restore-network.ts for nock; jest gives each file its own copy of
-// process.env; no test file uses fake timers, process handlers or a global dispatcher; every
-// server, redis-server and Loupe process a file starts is stopped in its afterAll or afterEach). Jest's ESM mode keeps part
-// of each file's modules alive, so a worker's heap grows by a few MB a file; past 128 MB it is
-// replaced, since the garbage collector's pauses grow with it and count in the suites that
-// measure event-loop blocks (at 256 MB, about 30 files a worker, one such suite measured 103 ms
-// against its 100 ms bound). The end-to-end tier gave every file a fresh worker until its files
-// were shown to restore what they change: a fresh worker costs about 0.4 s of CPU a file. Its
-// environment (test/support/e2e-environment.js) fails a file that leaves a program running.
+// The fast tier reuses each worker from file to file: every file restores what it changed in the
+// worker process (test/support/restore-network.ts). Jest's ESM mode keeps part of each file's
+// modules alive, so a worker's heap grows by a few MB a file; past 128 MB it is replaced, since the
+// garbage collector's pauses grow with it and count in the suites that measure event-loop blocks
+// (at 256 MB, about 30 files a worker, one such suite measured 103 ms against its 100 ms bound).
+// The end-to-end tier gives every file a fresh worker (a limit this low recycles it after each
+// file). Its files do restore what they change (jest gives each its own process.env; none uses
+// fake timers, process handlers or a global dispatcher; nock is restored as above; a file that
+// leaves a program running fails, test/support/e2e-environment.js), but reusing its workers
+// saved no CPU measurably (bench/README.md, round 3): its cost is the programs it starts.
 
 // Node's compile cache for every process of the run: the jest workers (jest's own modules) and
 // the Loupe processes the tests start (test/support/compile-cache.ts passes it to those started
 // with an environment of their own). Node's own default place, where `loupe` keeps it too.
 process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "node-compile-cache");
+
+const e2eTier = process.argv.some(
+  (arg, at) =>
+    arg === "--selectProjects=e2e" || (arg === "--selectProjects" && process.argv[at + 1] === "e2e"),
+);
 
 export default {
   projects: [
@@ -54,7 +59,7 @@ export default {
     project("drift", ["<rootDir>/test/drift"]),
   ],
   testTimeout: 60000,
-  workerIdleMemoryLimit: "128MB",
+  workerIdleMemoryLimit: e2eTier ? "1MB" : "128MB",
   reporters: [
     "default",
     "<rootDir>/test/support/timing-reporter.js",
