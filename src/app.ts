@@ -148,9 +148,8 @@ function startRuntime<W extends WorkspaceHandle>(
   forges = startForges(
     { github, gitlab: options.gitlab ?? null },
     {
-      ...{ config, ports, log, metrics, dependencies, sleep, onReviewEnded, onReplyEnded },
+      ...{ config, ports, log, metrics, dependencies, sleep },
       ...(options.now ? { now: options.now } : {}),
-      ...(budget ? { budget } : {}),
       queues: { reviews, replies },
       fleet: redisUrl !== null,
     },

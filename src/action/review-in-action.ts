@@ -4,11 +4,9 @@
 
 import type { GitHubReview } from "../domain/review-request.ts";
 import { type ReviewReporter, runReview } from "../forge/run-review.ts";
-import { gitHubHost } from "../forges/github/github-host.ts";
+import { gitHubReview } from "../forges/github/github-review.ts";
 import type { GitHubClient } from "../forges/github/octokit.ts";
 import { httpStatus } from "../forges/github/octokit.ts";
-import { retryWithin } from "../forges/github/retry-deadline.ts";
-import { GITHUB_WORDS } from "../forges/github/words.ts";
 import type { HostPublisher, PullRequestHost } from "../host/pull-request-host.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import type { Ending } from "../jobs/ending.ts";
@@ -44,37 +42,26 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
   const { context, settings, octokit, request, io } = input;
   const log = actionLogger(io.stdout);
   const ports = createDefaultPorts({ provider: settings.provider, limits: settings.limits });
-  const retry = { sleep: input.sleep, now: Date.now, deadline: Date.now() + ports.reviewTimeoutMs + 60_000 };
-  // Octokit's retries (1 s, 4 s, 9 s apart) end with the review's time, as in the App.
-  retryWithin(octokit, Date.now() + ports.reviewTimeoutMs);
   let watched: ReturnType<typeof watchRefusal> | null = null;
   const target = { owner: request.owner, repo: request.repo, pullNumber: request.pullNumber };
-  const run = actionCheckRun({ octokit, target, deadline: retry.deadline, log, sleep: input.sleep });
   let exitCode = 1;
-  const host = gitHubHost({
-    octokit,
-    request,
-    gitBaseUrl: context.serverUrl,
-    gitHost: new URL(context.serverUrl).host,
-    botLogin: async () => settings.botLogin,
-    retry,
-    fetchWorkspace: ports.fetchWorkspace,
-    ...(settings.configPath === null ? {} : { configPath: settings.configPath }),
-  });
   // The check run, the step's summary and outputs: the action's report of the review.
-  const reporter: ReviewReporter = {
-    open: (headSha) => run.open(headSha),
-    progress: (progress) => run.current()?.progress(progress),
-    complete: async (checkRunEnding, gated) => {
-      const readOnly = watched?.refused() ?? false;
-      const ended = withCommentWorkflowNote(forTheAction(checkRunEnding), gated);
-      const reached = withUnreachableNote(ended, input.unreachable.gaveUp());
-      const ending = readOnly ? withReadOnlyNote(reached) : reached;
-      if (readOnly) io.stdout(annotation("warning", READ_ONLY_NOTE));
-      await run.current()?.complete(ending);
-      exitCode = report(gated, ending, { readOnly, noCheckRun: run.missing() });
-      return { reported: run.current() !== null, headSha: run.current()?.headSha ?? request.headSha };
-    },
+  const reporter = (deadline: number): ReviewReporter => {
+    const run = actionCheckRun({ octokit, target, deadline, log, sleep: input.sleep });
+    return {
+      open: (headSha) => run.open(headSha),
+      progress: (progress) => run.current()?.progress(progress),
+      complete: async (checkRunEnding, gated) => {
+        const readOnly = watched?.refused() ?? false;
+        const ended = withCommentWorkflowNote(forTheAction(checkRunEnding), gated);
+        const reached = withUnreachableNote(ended, input.unreachable.gaveUp());
+        const ending = readOnly ? withReadOnlyNote(reached) : reached;
+        if (readOnly) io.stdout(annotation("warning", READ_ONLY_NOTE));
+        await run.current()?.complete(ending);
+        exitCode = report(gated, ending, { readOnly, noCheckRun: run.missing() });
+        return { reported: run.current() !== null, headSha: run.current()?.headSha ?? request.headSha };
+      },
+    };
   };
   const report = (
     gated: ReviewOutcome,
@@ -117,12 +104,22 @@ export async function reviewInAction(input: ReviewInActionInput): Promise<number
         return watched.host;
       },
     },
-    {
-      host,
-      words: GITHUB_WORDS,
+    gitHubReview({
+      request,
+      octokit,
+      host: {
+        gitBaseUrl: context.serverUrl,
+        gitHost: new URL(context.serverUrl).host,
+        botLogin: async () => settings.botLogin,
+        fetchWorkspace: ports.fetchWorkspace,
+        ...(settings.configPath === null ? {} : { configPath: settings.configPath }),
+      },
+      reviewTimeoutMs: ports.reviewTimeoutMs,
+      sleep: input.sleep,
+      now: Date.now,
       reporter,
       mention: async () => settings.mention,
-    },
+    }),
   );
   return exitCode;
 }

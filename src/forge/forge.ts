@@ -10,16 +10,13 @@ import type http from "node:http";
 import type { AppConfig } from "../config/app-config.ts";
 import type { CancelReason } from "../domain/cancel-reason.ts";
 import type { ForgeTag, ReviewRequest } from "../domain/review-request.ts";
-import type { AppBudget } from "../jobs/review-budget.ts";
 import type { KnownRun, ReviewJob } from "../jobs/review-job.ts";
 import type { ReviewQueue } from "../jobs/review-queue.ts";
 import type { Logger } from "../log/job-logger.ts";
 import type { DependencyStates } from "../metrics/dependency-state.ts";
 import type { Metrics } from "../metrics/metrics.ts";
-import type { ReviewEndedReporter } from "../metrics/review-ended.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
-import type { ReplyEnded } from "../replies/reply-ending.ts";
 import type { ReplyQueue } from "../replies/reply-queue.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import type { ForgeReply } from "./run-reply.ts";
@@ -38,10 +35,7 @@ export interface ForgeContext<W extends WorkspaceHandle> {
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The clock of caches and permissions (tests move it); absent: the process's. */
   readonly now?: () => number;
-  readonly budget?: AppBudget;
   readonly queues: { readonly reviews: ReviewQueue; readonly replies: ReplyQueue };
-  readonly onReviewEnded: ReviewEndedReporter;
-  readonly onReplyEnded: (ending: ReplyEnded) => void;
   /** REDIS_URL is set: several replicas share the queues. */
   readonly fleet: boolean;
 }

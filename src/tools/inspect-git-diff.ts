@@ -4,14 +4,12 @@
 // `files` lists every selected change (bounded separately, see FILES_BUDGET).
 
 import * as v from "valibot";
-import { changesOf } from "../diff/changes.ts";
 import { checkRepositoryPath } from "../workspace/safe-path.ts";
 import type { TreeChange } from "../workspace/tree-diff.ts";
 import { defineTool, type ToolContext } from "./definition.ts";
 import { LARGE_FILE_READS_PER_DIFF } from "./large-file.ts";
 import { failure, jsonStringLength, utf8Length } from "./result.ts";
 import type { ToolResult } from "./types.ts";
-import { formatChangePatch } from "./unified-diff.ts";
 
 export const InspectGitDiffArgs = v.strictObject({
   paths: v.optional(v.pipe(v.array(v.string()), v.maxLength(50)), []),
@@ -73,6 +71,12 @@ async function run(args: Args, { view, limits, signal }: ToolContext): Promise<T
     if (!checked.ok) return failure("invalid_path", `paths[${index}]: ${checked.message}`);
     filters.push(checked.path);
   }
+  // Loaded on first use: the rename detection and line diff are a third of the tools' code, and
+  // a command that never diffs (`loupe tool search_repository`) should not compile them.
+  const [{ changesOf }, { formatChangePatch }] = await Promise.all([
+    import("../diff/changes.ts"),
+    import("./unified-diff.ts"),
+  ]);
   const all = await changesOf(view);
   const changes =
     filters.length === 0

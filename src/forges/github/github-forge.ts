@@ -19,7 +19,7 @@ import { createCheckRuns } from "./check-runs/check-runs.ts";
 import { completeLeftOpenRuns } from "./check-runs/left-open-runs.ts";
 import { createOpenRunsJournal, NO_JOURNAL, type OpenRunsJournal } from "./check-runs/open-runs-journal.ts";
 import { gitHubHost } from "./github-host.ts";
-import { gitHubReview } from "./github-review.ts";
+import { appCheckRun, gitHubReview } from "./github-review.ts";
 import { observeGitHubRequests } from "./observe-requests.ts";
 import type { GitHubClient } from "./octokit.ts";
 import { retryWithin } from "./retry-deadline.ts";
@@ -76,17 +76,22 @@ export const GITHUB_FORGE: Forge<GitHubSetup> = {
     return {
       review: async (job, _signal, onCheckRun) => {
         const request = onGitHub(job.request);
+        const octokit = await installation(request.installationId);
+        const run = { job, request, octokit, checkRuns, ...(onCheckRun ? { onCheckRun } : {}) };
         return gitHubReview({
-          job,
-          request,
-          octokit: await installation(request.installationId),
-          host: { ...host, fetchWorkspace: ports.fetchWorkspace },
-          reviewTimeoutMs: ports.reviewTimeoutMs,
-          sleep: context.sleep,
-          now: Date.now,
-          checkRuns,
-          organisationConfigs,
-          ...(onCheckRun ? { onCheckRun } : {}),
+          ...{
+            request,
+            octokit,
+            reviewTimeoutMs: ports.reviewTimeoutMs,
+            sleep: context.sleep,
+            now: Date.now,
+          },
+          host: {
+            ...{ ...host, fetchWorkspace: ports.fetchWorkspace },
+            // The organisation's file through the App's cache, kept per installation.
+            organisationConfig: (read) => organisationConfigs.read(request, read),
+          },
+          reporter: (deadline) => appCheckRun(run, deadline),
         });
       },
       reply: async (asked) => {

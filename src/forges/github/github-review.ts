@@ -4,35 +4,30 @@
 // a review that failed before its check run was asked for still reports somewhere — but not on a
 // GitHub that is away, which ends the job `github_unavailable` and fails it visibly.
 
-import type { ConfigFile } from "../../config/config-file-read.ts";
 import { slugOf } from "../../conversation/command.ts";
-import type { GitHubAppReview } from "../../domain/review-request.ts";
+import type { GitHubAppReview, GitHubReview } from "../../domain/review-request.ts";
 import type { ForgeReview, ReviewReporter } from "../../forge/run-review.ts";
 import type { KnownRun, ReviewJob } from "../../jobs/review-job.ts";
 import type { WorkspaceHandle } from "../../workspace/types.ts";
 import type { CheckRuns, OpenCheckRun } from "./check-runs/check-runs.ts";
 import { type GitHubHostOptions, gitHubHost } from "./github-host.ts";
 import type { GitHubClient } from "./octokit.ts";
-import type { OrganisationConfigCache } from "./organisation-config-cache.ts";
 import { retryWithin } from "./retry-deadline.ts";
 import { GitHubUnavailableError, isGitHubUnavailable } from "./unavailable.ts";
 import { GITHUB_WORDS } from "./words.ts";
 
 export interface GitHubReviewOptions<W extends WorkspaceHandle> {
-  readonly job: ReviewJob;
-  /** The job's request, delivered to one installation of the App. */
-  readonly request: GitHubAppReview;
+  readonly request: GitHubReview;
   readonly octokit: GitHubClient;
-  readonly host: Omit<GitHubHostOptions<W>, "request" | "octokit" | "retry" | "organisationConfig">;
+  readonly host: Omit<GitHubHostOptions<W>, "request" | "octokit" | "retry">;
   /** The review's time: Octokit's retries end with it; the check run's completion gets a minute more. */
   readonly reviewTimeoutMs: number;
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly now: () => number;
-  readonly checkRuns: CheckRuns;
-  /** Told the check run as soon as it is open, so a later attempt of this job reuses it. */
-  readonly onCheckRun?: (run: KnownRun) => Promise<void>;
-  /** The organisation files the App keeps for a short time (absent: read for every review). */
-  readonly organisationConfigs?: OrganisationConfigCache;
+  /** The review's report, whose writes retry until `deadline`: the App's check run, the Action's. */
+  readonly reporter: (deadline: number) => ReviewReporter;
+  /** The handle a command mentions; absent: the App's slug. */
+  readonly mention?: () => Promise<string>;
 }
 
 export function gitHubReview<W extends WorkspaceHandle>(options: GitHubReviewOptions<W>): ForgeReview<W> {
@@ -42,32 +37,26 @@ export function gitHubReview<W extends WorkspaceHandle>(options: GitHubReviewOpt
   // Octokit's own retries (and their waits) end with the review's time; completing the check run
   // after it still gets one attempt per request, and secondary rate limits the margin above.
   retryWithin(octokit, startedAt + options.reviewTimeoutMs, now);
-  const cache = options.organisationConfigs;
-  const host = gitHubHost({
-    ...options.host,
-    octokit,
-    request,
-    retry: { sleep: options.sleep, now, deadline },
-    ...(cache === undefined
-      ? {}
-      : {
-          organisationConfig: (read: () => Promise<ConfigFile | null>) =>
-            cache.read({ installationId: request.installationId, owner: request.owner }, read),
-        }),
-  });
   return {
-    host,
+    host: gitHubHost({ ...options.host, octokit, request, retry: { sleep: options.sleep, now, deadline } }),
     words: GITHUB_WORDS,
-    mention: async () => slugOf(await options.host.botLogin()),
-    reporter: checkRunReporter(options, deadline),
+    mention: options.mention ?? (async () => slugOf(await options.host.botLogin())),
+    reporter: options.reporter(deadline),
   };
 }
 
-/** The job's check run: the queued one when it waits on the same commit, else a new one. */
-function checkRunReporter<W extends WorkspaceHandle>(
-  options: GitHubReviewOptions<W>,
-  deadline: number,
-): ReviewReporter {
+export interface AppCheckRunOptions {
+  readonly job: ReviewJob;
+  /** The job's request, delivered to one installation of the App. */
+  readonly request: GitHubAppReview;
+  readonly octokit: GitHubClient;
+  readonly checkRuns: CheckRuns;
+  /** Told the check run as soon as it is open, so a later attempt of this job reuses it. */
+  readonly onCheckRun?: (run: KnownRun) => Promise<void>;
+}
+
+/** The App job's check run: the queued one when it waits on the same commit, else a new one. */
+export function appCheckRun(options: AppCheckRunOptions, deadline: number): ReviewReporter {
   const { request } = options;
   let earlier = options.job.checkRun;
   let open: OpenCheckRun | null = null;

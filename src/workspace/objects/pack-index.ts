@@ -89,17 +89,37 @@ export function parsePackIndex(data: Buffer): PackIndex | undefined {
   };
 }
 
-const HEX = /^[0-9a-fA-F]{40}$/;
+/** Each ASCII code's hex digit value, or -1 when the character is not a hex digit. */
+const HEX_DIGIT = new Int8Array(128).fill(-1);
+for (let digit = 0; digit < 16; digit += 1) {
+  const lower = digit.toString(16);
+  HEX_DIGIT[lower.charCodeAt(0)] = digit;
+  HEX_DIGIT[lower.toUpperCase().charCodeAt(0)] = digit;
+}
 
-function idWords(oid: string): number[] | undefined {
-  if (!HEX.test(oid)) return undefined;
-  const words: number[] = [];
-  for (let word = 0; word < 5; word += 1) words.push(Number.parseInt(oid.slice(word * 8, word * 8 + 8), 16));
-  return words;
+/**
+ * The id's five big-endian words, or undefined when it is not 40 hex digits. Read digit by digit
+ * into one reused array: a regular expression, five slices and five parseInt calls per lookup
+ * were a tenth of a merge-base walk on rails (bench/README.md, issue 43). Lookups are synchronous,
+ * so one array serves every caller.
+ */
+const ID_WORDS = new Uint32Array(5);
+function idWords(oid: string): Uint32Array | undefined {
+  for (let word = 0; word < 5; word += 1) {
+    let value = 0;
+    for (let index = word * 8; index < word * 8 + 8; index += 1) {
+      const code = oid.charCodeAt(index);
+      const digit = code < 128 ? HEX_DIGIT[code]! : -1;
+      if (digit < 0) return undefined;
+      value = value * 16 + digit;
+    }
+    ID_WORDS[word] = value;
+  }
+  return ID_WORDS;
 }
 
 /** Orders an id (as words) against the 20 bytes at `at`: negative, zero or positive. */
-function compareId(words: readonly number[], data: Buffer, at: number): number {
+function compareId(words: Uint32Array, data: Buffer, at: number): number {
   for (let word = 0; word < 5; word += 1) {
     const stored = data.readUInt32BE(at + word * 4);
     if (words[word] !== stored) return words[word]! < stored ? -1 : 1;

@@ -13,6 +13,7 @@ import type { KnownRun } from "../../../jobs/review-job.ts";
 import type { RoundProgress } from "../../../llm/types.ts";
 import { errorDetail } from "../../../log/error-detail.ts";
 import type { JobLogger } from "../../../log/job-logger.ts";
+import type { CheckRunOutput } from "../../../report/review-report.ts";
 import {
   type CompleteCheckRunInput,
   completeCheckRun,
@@ -26,7 +27,6 @@ import { withSecondaryRetry } from "../retry-secondary.ts";
 import { GITHUB_WORDS } from "../words.ts";
 import { renderProgressOutput } from "./progress-output.ts";
 import { createProgressThrottle } from "./progress-throttle.ts";
-import { queuedOutput, reviewingOutput } from "./texts.ts";
 
 export interface RunTarget extends RepoRef {
   readonly pullNumber: number;
@@ -192,4 +192,15 @@ export function createCheckRuns(options: CheckRunsOptions): CheckRuns {
     cancel: (octokit, target, checkRunId, reason) => cancel(c, octokit, target, checkRunId, reason),
     open: (input) => open(c, input),
   };
+}
+
+function queuedOutput(headSha: string): CheckRunOutput {
+  return {
+    title: "Loupe: queued",
+    summary: `Loupe will review \`${headSha}\` as soon as a review slot is free.`,
+  };
+}
+
+function reviewingOutput(headSha: string): CheckRunOutput {
+  return { title: "Loupe: reviewing", summary: `Loupe is reviewing \`${headSha}\`.` };
 }
