@@ -1,14 +1,17 @@
 // Who may make Loupe act — pause or resume it, spend a review, get a thread reply: people who can
-// write to the repository, as GitHub's collaborator permission endpoint says. The webhook's
-// `author_association` is not enough: MEMBER is anyone in the organisation and COLLABORATOR
+// write to the repository, as GitHub's collaborator permission endpoint says. The author's role
+// (domain/author-role.ts) is not enough: a member is anyone in the organisation and a collaborator
 // anyone invited to the repository, read-only ones included. So every person is looked up (the
 // answer is cached for a short time, permission-cache.ts). Bots, Loupe included, are never
 // answered: two bots must not talk forever.
 
+import type { AuthorRole } from "../domain/author-role.ts";
+
 export interface CommentAuthor {
   readonly login: string | null;
   readonly type: string | null;
-  readonly authorAssociation: string | null;
+  /** null when the forge does not say (GitLab's note events). */
+  readonly role: AuthorRole | null;
 }
 
 export type AuthorDecision =

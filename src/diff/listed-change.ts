@@ -4,11 +4,11 @@
 // an added file; nothing is called binary that Loupe has not seen to be binary.
 
 import type { ChangedFile } from "../domain/changed-file.ts";
+import { type ListedStatus, listedStatus } from "./change-status.ts";
 
 export interface ListedChange {
   readonly path: string;
-  /** inspect_git_diff's words: added, modified, deleted, renamed, mode_changed, type_changed, or GitHub's. */
-  readonly status: string;
+  readonly status: ListedStatus;
   readonly previous_path?: string;
   /** A rename's similarity in percent (Loupe's diff). */
   readonly similarity?: number;
@@ -20,8 +20,7 @@ export interface ListedChange {
 export function listChangedFile(file: ChangedFile): ListedChange {
   return {
     path: file.filename,
-    // GitHub says "removed" where git and inspect_git_diff say "deleted".
-    status: file.status === "removed" ? "deleted" : file.status,
+    status: listedStatus(file.status),
     ...(file.previousFilename === null ? {} : { previous_path: file.previousFilename }),
     ...(file.similarity === undefined ? {} : { similarity: file.similarity }),
     additions: file.additions,

@@ -3,11 +3,13 @@
 // stranger opening fifty of them would spend it fifty times. A person with write access can always
 // ask for a review of any pull request with a command; this policy only holds back the automatic one.
 
+import type { AuthorRole } from "./author-role.ts";
+
 export const AUTHOR_POLICIES = ["everyone", "members", "writers"] as const;
 
 /**
  * `everyone`: any author. `members`: the repository's owners, its organisation's members and its
- * collaborators (GitHub's author association). `writers`: write access or more.
+ * collaborators (the author's role). `writers`: write access or more.
  */
 export type AuthorPolicy = (typeof AUTHOR_POLICIES)[number];
 
@@ -18,11 +20,11 @@ export interface PullRequestAuthor {
   /** null when the host does not say (a deleted account, a local change). */
   readonly login: string | null;
   readonly isBot: boolean;
-  /** GitHub's `author_association` (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, ...). */
-  readonly association: string;
+  /** Who the author is to the repository, as the forge says it. */
+  readonly role: AuthorRole;
 }
 
-const MEMBER_ASSOCIATIONS: ReadonlySet<string> = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
+const MEMBER_ROLES: ReadonlySet<AuthorRole> = new Set(["owner", "member", "collaborator"]);
 
 /** The stricter of two policies: a repository may tighten the operator's, never loosen it. */
 export function stricterPolicy(a: AuthorPolicy, b: AuthorPolicy): AuthorPolicy {
@@ -35,7 +37,7 @@ export function authorVerdict(
   author: PullRequestAuthor,
 ): "allowed" | "refused" | "ask" {
   if (policy === "everyone") return "allowed";
-  if (policy === "members") return MEMBER_ASSOCIATIONS.has(author.association) ? "allowed" : "refused";
-  if (author.association === "OWNER") return "allowed";
+  if (policy === "members") return MEMBER_ROLES.has(author.role) ? "allowed" : "refused";
+  if (author.role === "owner") return "allowed";
   return author.login === null ? "refused" : "ask";
 }

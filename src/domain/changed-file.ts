@@ -1,11 +1,17 @@
-// One changed file of a pull request, in GitHub's words whichever host found it: the App reads
-// GitHub's comparison, the CLI makes the same shape from Loupe's own diff, so anchoring, the
-// `paths` rules and the model's file list treat both alike.
+// One changed file of a pull request, in Loupe's words whichever forge found it: GitHub's
+// comparison, GitLab's merge request diffs and Loupe's own diff (the CLI) are each mapped into this
+// shape, so anchoring, the `paths` rules and the model's file list treat them alike.
+
+/**
+ * What happened to a file. `changed`: only its mode or type (a file made executable, a file
+ * turned into a symlink). The words are the ones the model's file list and the coverage report
+ * have always shown; `removed` is listed to the model as git's `deleted` (diff/change-status.ts).
+ */
+export type ChangeStatus = "added" | "modified" | "removed" | "renamed" | "copied" | "changed";
 
 export interface ChangedFile {
   readonly filename: string;
-  /** GitHub's status: added, removed, modified, renamed, copied, changed, unchanged. */
-  readonly status: string;
+  readonly status: ChangeStatus;
   readonly previousFilename: string | null;
   /** The unified hunks (no header lines); null for binary files and diffs over the host's limits. */
   readonly patch: string | null;

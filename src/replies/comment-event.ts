@@ -2,6 +2,7 @@
 // wrote it, and the thread it answers. Each forge maps its own webhooks to it (forges/*/).
 
 import type { CommentSource } from "../conversation/conversation-api.ts";
+import type { AuthorRole } from "../domain/author-role.ts";
 import type { ForgeTag } from "../domain/review-request.ts";
 
 /** A comment on a pull request, whoever delivered it (the Action's workflow has no installation). */
@@ -17,7 +18,8 @@ export interface PullRequestComment {
   readonly author: {
     readonly login: string | null;
     readonly type: string | null;
-    readonly authorAssociation: string | null;
+    /** null when the forge does not say (GitLab's note events). */
+    readonly role: AuthorRole | null;
   };
   /** Review comments: the thread's first comment, when this one is a reply. */
   readonly inReplyTo: number | null;

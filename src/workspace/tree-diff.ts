@@ -4,10 +4,11 @@
 
 import type { CommitSnapshot, EntryMode, TreeEntry } from "./types.ts";
 
-export type ChangeStatus = "added" | "modified" | "deleted" | "renamed" | "mode_changed" | "type_changed";
+/** git's words, as inspect_git_diff shows them; the port's are domain/changed-file.ts's (diff/change-status.ts). */
+export type TreeChangeStatus = "added" | "modified" | "deleted" | "renamed" | "mode_changed" | "type_changed";
 
 export interface TreeChange {
-  readonly status: ChangeStatus;
+  readonly status: TreeChangeStatus;
   /** The head-side path (the base-side path for a deletion). */
   readonly path: string;
   /** The base-side path of a rename. */
@@ -24,7 +25,7 @@ function kindOf(mode: EntryMode): Kind {
   return mode === "file" || mode === "executable" ? "regular" : mode;
 }
 
-function compareChange(oldEntry: TreeEntry, newEntry: TreeEntry): ChangeStatus | undefined {
+function compareChange(oldEntry: TreeEntry, newEntry: TreeEntry): TreeChangeStatus | undefined {
   if (kindOf(oldEntry.mode) !== kindOf(newEntry.mode)) return "type_changed";
   if (oldEntry.oid !== newEntry.oid) return "modified";
   return oldEntry.mode === newEntry.mode ? undefined : "mode_changed";

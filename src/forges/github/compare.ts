@@ -3,7 +3,7 @@
 // A comparison lists at most 300 files; for a larger pull request the files come from
 // pulls.listFiles instead, which lists up to 3,000.
 
-import type { ChangedFile, ChangeSet } from "../../domain/changed-file.ts";
+import type { ChangedFile, ChangeSet, ChangeStatus } from "../../domain/changed-file.ts";
 import { parseJsonInSlices, UNPARSED_BODY } from "./json-in-slices.ts";
 import { listPullRequestInSlices } from "./list-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
@@ -22,10 +22,31 @@ export interface GitHubFile {
   readonly contents_url?: string;
 }
 
+/**
+ * GitHub's file status in the port's words. GitHub documents two more: `changed` (only the mode
+ * changed, or the type), which is the port's `changed` too, and `unchanged`, a file GitHub lists
+ * without a change of its own, which Loupe treats as every host's modified file: its patch, if any,
+ * is read and anchored like any other. A word GitHub adds later is read the same way: a listed file
+ * changed somehow, and reviewing it as modified hides nothing, where dropping it would.
+ */
+export function changeStatus(status: string): ChangeStatus {
+  switch (status) {
+    case "added":
+    case "modified":
+    case "removed":
+    case "renamed":
+    case "copied":
+    case "changed":
+      return status;
+    default:
+      return "modified";
+  }
+}
+
 export function toChangedFile(f: GitHubFile): ChangedFile {
   return {
     filename: f.filename,
-    status: f.status,
+    status: changeStatus(f.status),
     previousFilename: f.previous_filename ?? null,
     patch: f.patch ?? null,
     additions: f.additions,

@@ -6,6 +6,7 @@ import { labelNames } from "../../conversation/pause-state.ts";
 import type { PullRequest } from "../../domain/pull-request.ts";
 import type { GitHubReview, ReviewTarget } from "../../domain/review-request.ts";
 import type { GitHubClient } from "./octokit.ts";
+import { authorRole } from "./webhooks/author-role.ts";
 
 /**
  * The target, and what the delivery said of the pull request (nothing for a re-run); or, for a
@@ -42,7 +43,7 @@ export async function resolvePullRequest(octokit: GitHubClient, request: GitHubT
     author: {
       login: data.user?.login ?? null,
       isBot: data.user?.type === "Bot",
-      association: data.author_association ?? "NONE",
+      role: authorRole(data.author_association),
     },
     open: data.state === "open",
     labels: labelNames(data.labels),

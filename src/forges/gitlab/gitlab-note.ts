@@ -65,7 +65,7 @@ export function gitLabNoteEvent(input: {
     author: {
       login,
       type: login !== null && BOT_USERNAME.test(login) ? "Bot" : "User",
-      authorAssociation: null,
+      role: null,
     },
     inReplyTo: threaded ? id : null,
     forge: "gitlab",

@@ -1,7 +1,8 @@
 // A merge request read from GitLab, in the port's words: its head and the target branch's commit
 // from `diff_refs` (GitLab's own diff is from base_sha, the merge-base, to head_sha), its author's
-// membership of the project as the association the author policy reads, and its state.
+// membership of the project as the role the author policy reads, and its state.
 
+import type { AuthorRole } from "../../domain/author-role.ts";
 import type { PullRequest } from "../../domain/pull-request.ts";
 import type { PullRequestRef } from "../../domain/review-request.ts";
 import { type GitLabApi, gitLabStatus, projectId } from "./gitlab-api.ts";
@@ -69,7 +70,7 @@ export async function readMergeRequest(api: GitLabApi, target: GitLabTarget): Pr
   const mr = await api.get<MergeRequestAnswer>(`/projects/${id}/merge_requests/${target.pullNumber}`);
   if (mr.diff_refs === null)
     throw new Error(`GitLab has not prepared the diff of !${mr.iid} yet (no diff_refs); try again`);
-  const association = mr.author === null ? "NONE" : await membership(api, id, mr.author.id);
+  const role = mr.author === null ? "none" : await membership(api, id, mr.author.id);
   const fork =
     mr.source_project_id !== undefined &&
     mr.target_project_id !== undefined &&
@@ -91,7 +92,7 @@ export async function readMergeRequest(api: GitLabApi, target: GitLabTarget): Pr
       author: {
         login: mr.author?.username ?? null,
         isBot: BOT_USERNAME.test(mr.author?.username ?? ""),
-        association,
+        role,
       },
       open: mr.state === "opened",
       labels: [...mr.labels],
@@ -99,11 +100,11 @@ export async function readMergeRequest(api: GitLabApi, target: GitLabTarget): Pr
   };
 }
 
-/** The author's membership, inherited ones included, as GitHub's association words. */
-async function membership(api: GitLabApi, id: string, userId: number): Promise<string> {
+/** The author's membership, inherited ones included, as a role. */
+async function membership(api: GitLabApi, id: string, userId: number): Promise<AuthorRole> {
   const level = await accessLevel(api, id, userId);
-  if (level === null) return "NONE";
-  return level >= OWNER_ACCESS ? "OWNER" : "MEMBER";
+  if (level === null) return "none";
+  return level >= OWNER_ACCESS ? "owner" : "member";
 }
 
 export async function accessLevel(api: GitLabApi, id: string, userId: number): Promise<number | null> {

@@ -1,24 +1,16 @@
-// The changed files of a local change in the shape of GitHub's compare `files[]`, so that the
+// The changed files of a local change as the port's ChangedFile (git's words mapped by
+// diff/change-status.ts), so that the
 // App's publishing plan decides which findings would be inline comments: the `patch` is the
 // hunks of Loupe's own diff (the one inspect_git_diff shows, git's algorithm), without the
 // `diff --git`/`---`/`+++` header lines, as GitHub gives it; none for binary or too-large files.
 
+import { changeStatusOfTree } from "../../diff/change-status.ts";
 import type { ChangedFile } from "../../domain/changed-file.ts";
 import { patchOf } from "../../review/patch-hunks.ts";
 import { DEFAULT_TOOL_LIMITS } from "../../tools/limits.ts";
 import { formatChangePatch } from "../../tools/unified-diff.ts";
-import type { ChangeStatus, TreeChange } from "../../workspace/tree-diff.ts";
+import type { TreeChange } from "../../workspace/tree-diff.ts";
 import type { ObjectReader } from "../../workspace/types.ts";
-
-/** GitHub's words for git's statuses ("removed" for a deletion, "changed" for a mode change). */
-const GITHUB_STATUS: Readonly<Record<ChangeStatus, string>> = {
-  added: "added",
-  modified: "modified",
-  deleted: "removed",
-  renamed: "renamed",
-  mode_changed: "changed",
-  type_changed: "changed",
-};
 
 export async function localChangedFiles(
   changes: readonly TreeChange[],
@@ -31,7 +23,7 @@ export async function localChangedFiles(
     const lastPatch = text.slice(Math.max(0, text.lastIndexOf("\ndiff --git ") + 1));
     files.push({
       filename: change.path,
-      status: GITHUB_STATUS[change.status],
+      status: changeStatusOfTree(change.status),
       previousFilename: change.previousPath ?? null,
       ...patchOf(lastPatch),
       ...(change.similarity === undefined ? {} : { similarity: change.similarity }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { mentionsBot, parseCommand, readableText } from "../../../src/conversation/command.ts";
 import { canWrite, decideAuthor } from "../../../src/conversation/permission.ts";
+import type { AuthorRole } from "../../../src/domain/author-role.ts";
 
 const BOT = "loupe[bot]";
 
@@ -67,40 +68,30 @@ describe("parseCommand", () => {
 });
 
 describe("decideAuthor", () => {
-  const person = (authorAssociation: string | null, login = "octocat", type = "User") => ({
-    login,
-    type,
-    authorAssociation,
-  });
+  const person = (role: AuthorRole | null, login = "octocat", type = "User") => ({ login, type, role });
 
-  // MEMBER and COLLABORATOR include people who can only read: every person is asked about.
-  it.each([
-    "OWNER",
-    "MEMBER",
-    "COLLABORATOR",
-    "CONTRIBUTOR",
-    "FIRST_TIME_CONTRIBUTOR",
-    "NONE",
-    null,
-    "SOMETHING_NEW",
-  ])("%s is checked with the permission API", (association) => {
-    expect(decideAuthor(person(association), BOT)).toEqual({ kind: "check_permission", login: "octocat" });
-  });
+  // Members and collaborators include people who can only read: every person is asked about.
+  it.each(["owner", "member", "collaborator", "contributor", "first_timer", "none", null] as const)(
+    "%s is checked with the permission API",
+    (role) => {
+      expect(decideAuthor(person(role), BOT)).toEqual({ kind: "check_permission", login: "octocat" });
+    },
+  );
 
   it("never answers itself or another bot, even an owner bot", () => {
-    expect(decideAuthor(person("OWNER", "loupe[bot]", "Bot"), BOT)).toEqual({
+    expect(decideAuthor(person("owner", "loupe[bot]", "Bot"), BOT)).toEqual({
       kind: "ignored",
       reason: "self",
     });
-    expect(decideAuthor(person("OWNER", "dependabot[bot]", "Bot"), BOT)).toEqual({
+    expect(decideAuthor(person("owner", "dependabot[bot]", "Bot"), BOT)).toEqual({
       kind: "ignored",
       reason: "bot",
     });
-    expect(decideAuthor(person("MEMBER", "renovate[bot]", "User"), BOT)).toEqual({
+    expect(decideAuthor(person("member", "renovate[bot]", "User"), BOT)).toEqual({
       kind: "ignored",
       reason: "bot",
     });
-    expect(decideAuthor(person("OWNER", ""), BOT)).toEqual({ kind: "ignored", reason: "no_login" });
+    expect(decideAuthor(person("owner", ""), BOT)).toEqual({ kind: "ignored", reason: "no_login" });
   });
 
   it("canWrite accepts write, maintain and admin only", () => {

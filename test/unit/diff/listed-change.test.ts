@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { changesOf } from "../../../src/diff/changes.ts";
 import { listChangedFile } from "../../../src/diff/listed-change.ts";
+import type { ChangedFile } from "../../../src/domain/changed-file.ts";
 import { localChangedFiles } from "../../../src/forges/local/local-changed-files.ts";
 import { buildInitialMessages } from "../../../src/llm/prompt.ts";
 import { memoryRepository } from "../../support/memory-repository.ts";
@@ -23,7 +24,7 @@ const userMessage = (changedFiles: Parameters<typeof buildInitialMessages>[0]["c
 
 describe("changed files listed to the model", () => {
   it("keeps GitHub's rename, its previous name and its line counts, and says deleted for removed", () => {
-    const listed = [
+    const files: ChangedFile[] = [
       {
         filename: "lib/store.ts",
         status: "renamed",
@@ -48,7 +49,8 @@ describe("changed files listed to the model", () => {
         additions: 0,
         deletions: 3,
       },
-    ].map(listChangedFile);
+    ];
+    const listed = files.map(listChangedFile);
     expect(listed).toEqual([
       { path: "lib/store.ts", status: "renamed", previous_path: "src/store.ts", additions: 2, deletions: 1 },
       { path: "big.json", status: "modified", additions: 40_000, deletions: 39_000 },
@@ -85,7 +87,7 @@ describe("changed files listed to the model", () => {
   it("lists whole entries up to a size bound, so kilobyte-long names cannot make a megabyte prompt", () => {
     const long = Array.from({ length: 300 }, (_, n) => ({
       path: `generated/${"a".repeat(4000)}-${n}.txt`,
-      status: "added",
+      status: "added" as const,
     }));
     const text = userMessage(long);
     const line = text.split("\n").find((l) => l.startsWith("Changed files (300,"))!;
@@ -98,7 +100,7 @@ describe("changed files listed to the model", () => {
     // Ordinary names: the count bound ends the list, as before.
     const short = Array.from({ length: 350 }, (_, n) => ({
       path: `src/module-${n}/index.ts`,
-      status: "modified",
+      status: "modified" as const,
     }));
     expect(userMessage(short)).toContain(
       `${JSON.stringify(short.slice(0, 300))} and 50 more (use inspect_git_diff)`,

@@ -1,39 +1,36 @@
-// Who may start an automatic review: the policy by author association, the repository tightening
+// Who may start an automatic review: the policy by the author's role, the repository tightening
 // (never loosening) the operator's choice, write access asked of the host, and asked-for reviews
 // never held back.
 
 import { describe, expect, it } from "@jest/globals";
 import { defaultRepoConfig } from "../../../src/config/repo-config-schema.ts";
 import { type AuthorPolicy, authorVerdict, stricterPolicy } from "../../../src/domain/author-policy.ts";
+import type { AuthorRole } from "../../../src/domain/author-role.ts";
 import type { PullRequest } from "../../../src/domain/pull-request.ts";
 import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 import { decideAuthor } from "../../../src/pipeline/author-step.ts";
 import { renderSkipOutput } from "../../../src/report/check-run-output.ts";
 
-const author = (association: string, login: string | null = "someone") => ({
-  login,
-  isBot: false,
-  association,
-});
+const author = (role: AuthorRole, login: string | null = "someone") => ({ login, isBot: false, role });
 
 describe("authorVerdict", () => {
   it.each([
-    ["everyone", "NONE", "allowed"],
-    ["members", "OWNER", "allowed"],
-    ["members", "MEMBER", "allowed"],
-    ["members", "COLLABORATOR", "allowed"],
-    ["members", "CONTRIBUTOR", "refused"],
-    ["members", "FIRST_TIME_CONTRIBUTOR", "refused"],
-    ["members", "NONE", "refused"],
-    ["writers", "OWNER", "allowed"],
-    ["writers", "MEMBER", "ask"],
-    ["writers", "NONE", "ask"],
-  ] as const)("%s and %s: %s", (policy, association, verdict) => {
-    expect(authorVerdict(policy, author(association))).toBe(verdict);
+    ["everyone", "none", "allowed"],
+    ["members", "owner", "allowed"],
+    ["members", "member", "allowed"],
+    ["members", "collaborator", "allowed"],
+    ["members", "contributor", "refused"],
+    ["members", "first_timer", "refused"],
+    ["members", "none", "refused"],
+    ["writers", "owner", "allowed"],
+    ["writers", "member", "ask"],
+    ["writers", "none", "ask"],
+  ] as const)("%s and %s: %s", (policy, role, verdict) => {
+    expect(authorVerdict(policy, author(role))).toBe(verdict);
   });
 
   it("refuses an author it cannot name under writers", () => {
-    expect(authorVerdict("writers", author("NONE", null))).toBe("refused");
+    expect(authorVerdict("writers", author("none", null))).toBe("refused");
   });
 });
 
@@ -45,7 +42,7 @@ it("lets a repository tighten the operator's policy, never loosen it", () => {
 });
 
 describe("decideAuthor", () => {
-  const pr = (association: string): PullRequest => ({
+  const pr = (role: AuthorRole): PullRequest => ({
     number: 7,
     url: "",
     title: "",
@@ -53,7 +50,7 @@ describe("decideAuthor", () => {
     headSha: "h",
     baseSha: "b",
     draft: false,
-    author: author(association, "stranger"),
+    author: author(role, "stranger"),
     open: true,
     labels: [],
   });
@@ -70,7 +67,7 @@ describe("decideAuthor", () => {
       words: GITHUB_WORDS,
       operatorPolicy: "members",
       config: defaultRepoConfig(),
-      pullRequest: pr("NONE"),
+      pullRequest: pr("none"),
       asked: false,
       people: people([]),
     });
@@ -86,7 +83,7 @@ describe("decideAuthor", () => {
         words: GITHUB_WORDS,
         operatorPolicy: "members",
         config: defaultRepoConfig(),
-        pullRequest: pr("NONE"),
+        pullRequest: pr("none"),
         asked: false,
         people: people([]),
         ...(mention === undefined ? {} : { mention }),
@@ -108,7 +105,7 @@ describe("decideAuthor", () => {
         words: GITHUB_WORDS,
         operatorPolicy: "writers",
         config,
-        pullRequest: pr("NONE"),
+        pullRequest: pr("none"),
         asked: true,
         people: undefined,
       }),
@@ -117,7 +114,7 @@ describe("decideAuthor", () => {
 
   it("holds back no local change: no one opened it on a host, and no one is asked about", async () => {
     const before = asked.length;
-    const local = { ...pr("NONE"), number: null, url: null, title: null, author: null };
+    const local = { ...pr("none"), number: null, url: null, title: null, author: null };
     for (const operatorPolicy of ["members", "writers"] as const) {
       const input = { operatorPolicy, config: defaultRepoConfig(), pullRequest: local, asked: false };
       expect(
@@ -133,7 +130,7 @@ describe("decideAuthor", () => {
 
   it("asks the host for write access under writers, and a repository cannot loosen the operator", async () => {
     const config = { ...defaultRepoConfig(), auto_review_authors: "everyone" as const };
-    const input = { operatorPolicy: "writers" as const, config, pullRequest: pr("MEMBER"), asked: false };
+    const input = { operatorPolicy: "writers" as const, config, pullRequest: pr("member"), asked: false };
     expect(
       await decideAuthor({
         words: GITHUB_WORDS,
@@ -159,7 +156,7 @@ describe("decideAuthor", () => {
       words: GITHUB_WORDS,
       operatorPolicy: "members",
       config,
-      pullRequest: pr("COLLABORATOR"),
+      pullRequest: pr("collaborator"),
       asked: false,
       people: people([]),
     });

@@ -4,7 +4,7 @@
 // coverage says of every file.
 
 import { describe, expect, it } from "@jest/globals";
-import type { ChangedFile } from "../../../src/domain/changed-file.ts";
+import type { ChangedFile, ChangeStatus } from "../../../src/domain/changed-file.ts";
 import type { Finding } from "../../../src/domain/finding.ts";
 import { addSpend, NO_SPEND } from "../../../src/domain/spend.ts";
 import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
@@ -45,7 +45,12 @@ function result(
   };
 }
 
-function file(filename: string, patch: string | null = "@@", lines = 1, status = "modified"): ChangedFile {
+function file(
+  filename: string,
+  patch: string | null = "@@",
+  lines = 1,
+  status: ChangeStatus = "modified",
+): ChangedFile {
   return { filename, status, previousFilename: null, patch, additions: lines, deletions: 0 };
 }
 

@@ -4,6 +4,7 @@
 // plain issues. Everything else about the comment (who wrote it, what it asks) is decided later.
 
 import type { CommentEvent, CommentSkip, PullRequestComment } from "../../../replies/comment-event.ts";
+import { authorRole } from "./author-role.ts";
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | null => (typeof v === "object" && v !== null ? (v as Json) : null);
@@ -65,7 +66,7 @@ export function toPullRequestComment(input: CommentInput): PullRequestComment | 
     author: {
       login: str(user?.login),
       type: str(user?.type),
-      authorAssociation: str(comment.author_association),
+      role: comment.author_association === undefined ? null : authorRole(comment.author_association),
     },
     inReplyTo: input.name === "pull_request_review_comment" ? num(comment.in_reply_to_id) : null,
     pullAuthor: str(obj(pull?.user)?.login),

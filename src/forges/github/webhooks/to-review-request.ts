@@ -14,6 +14,7 @@ import type {
   SkipReason,
 } from "../../../domain/review-request.ts";
 import { parseExternalId } from "../external-id.ts";
+import { authorRole } from "./author-role.ts";
 
 export interface WebhookInput {
   readonly name: string;
@@ -109,7 +110,7 @@ function fromPullRequest<B extends Repository>(d: Delivery<B>, event: string): M
     author: {
       login: str(obj(pr.user)?.login),
       isBot: obj(pr.user)?.type === "Bot",
-      association: str(pr.author_association) ?? "NONE",
+      role: authorRole(pr.author_association),
     },
     open: true,
     labels: labelNames(pr.labels),

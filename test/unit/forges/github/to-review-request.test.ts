@@ -36,7 +36,7 @@ describe("toReviewRequest: pull_request", () => {
               baseRef: "master",
               baseSha: payload.pull_request.base.sha,
               draft: false,
-              author: { login: "Codertocat", isBot: false, association: "OWNER" },
+              author: { login: "Codertocat", isBot: false, role: "owner" },
               open: true,
               labels: payload.pull_request.labels.map((l: { name: string }) => l.name),
             },

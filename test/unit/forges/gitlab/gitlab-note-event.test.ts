@@ -29,7 +29,7 @@ describe("gitLabNoteEvent", () => {
       pullNumber: 7,
       commentId: 301,
       body: "@loupe-bot review",
-      author: { login: "dev", type: "User", authorAssociation: null },
+      author: { login: "dev", type: "User", role: null },
       inReplyTo: null,
       forge: "gitlab",
       pullAuthor: null,
