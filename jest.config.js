@@ -8,9 +8,9 @@
 import os from "node:os";
 import path from "node:path";
 
-const project = (displayName, roots) => ({
+const project = (displayName, roots, environment = "cpu-environment.js") => ({
   displayName,
-  testEnvironment: "<rootDir>/test/support/cpu-environment.js",
+  testEnvironment: `<rootDir>/test/support/${environment}`,
   roots,
   testMatch: ["**/*.test.ts"],
   setupFilesAfterEnv: ["<rootDir>/test/support/restore-network.ts"],
@@ -36,9 +36,12 @@ const project = (displayName, roots) => ({
 // modules alive, so a worker's heap grows by a few MB a file; past 128 MB it is replaced, since the
 // garbage collector's pauses grow with it and count in the suites that measure event-loop blocks
 // (at 256 MB, about 30 files a worker, one such suite measured 103 ms against its 100 ms bound).
-// The end-to-end tier still gives every file a fresh worker (a limit this low recycles it after
-// each file; about 0.4 s a file, small next to its suites), since its files have not all been run
-// one after another in one worker.
+// The end-to-end tier gives every file a fresh worker (a limit this low recycles it after each
+// file). Its files do restore what they change (jest gives each its own process.env; none uses
+// fake timers, process handlers or a global dispatcher; nock is restored as above; a file that
+// leaves a program running fails, test/support/e2e-environment.js), but reusing its workers
+// saved no CPU measurably (bench/README.md, round 3): its cost is the programs it starts.
+
 // Node's compile cache for every process of the run: the jest workers (jest's own modules) and
 // the Loupe processes the tests start (test/support/compile-cache.ts passes it to those started
 // with an environment of their own). Node's own default place, where `loupe` keeps it too.
@@ -52,7 +55,7 @@ const e2eTier = process.argv.some(
 export default {
   projects: [
     project("fast", ["<rootDir>/test/unit", "<rootDir>/test/integration"]),
-    project("e2e", ["<rootDir>/test/e2e"]),
+    project("e2e", ["<rootDir>/test/e2e"], "e2e-environment.js"),
     project("drift", ["<rootDir>/test/drift"]),
   ],
   testTimeout: 60000,
