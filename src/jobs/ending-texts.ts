@@ -12,7 +12,9 @@ import type { CheckRunOutput } from "../report/review-report.ts";
 import { fitBlocks } from "../review/fit-blocks.ts";
 import { serializeBlocks } from "../review/markdown-serialize.ts";
 import { type Block, code, paragraph, strong, text } from "../review/markdown-tree.ts";
-import { REPORT_TEXT_LIMIT as CHECK_RUN_TEXT_LIMIT } from "./ending.ts";
+
+/** The tightest limit of a report's text (a check run's summary and text): every ending fits it. */
+export const REPORT_TEXT_LIMIT = 65_535;
 
 export function cancelledOutput(reason: CancelReason, words: ForgeWords): CheckRunOutput {
   if (reason.kind === "superseded") {
@@ -71,6 +73,6 @@ export function configErrorOutput(errors: readonly ConfigError[], words: ForgeWo
         : organisation.length === errors.length
           ? "The organisation's Loupe settings are invalid"
           : "The organisation's and the repository's Loupe settings are invalid",
-    summary: serializeBlocks(fitBlocks(blocks, CHECK_RUN_TEXT_LIMIT)),
+    summary: serializeBlocks(fitBlocks(blocks, REPORT_TEXT_LIMIT)),
   };
 }

@@ -14,11 +14,8 @@ import { withSettingsSection } from "../report/settings-blocks.ts";
 import { emptySeverityCounts } from "../review/severity.ts";
 import type { ReferenceSyntax } from "../review/wide-references.ts";
 import { conclusionFor } from "./conclusion.ts";
-import { cancelledOutput, configErrorOutput, failureOutput } from "./ending-texts.ts";
+import { cancelledOutput, configErrorOutput, failureOutput, REPORT_TEXT_LIMIT } from "./ending-texts.ts";
 import { reviewJsonBlock } from "./review-json-block.ts";
-
-/** The tightest limit of a report's text (a check run's summary and text): every ending fits it. */
-export const REPORT_TEXT_LIMIT = 65_535;
 
 /** How a review job ends on its forge (a check run, or a status and a note), and what the queue keeps. */
 export interface Ending {

@@ -6,8 +6,7 @@
 
 import { addSpend, NO_SPEND, type Spend } from "../domain/spend.ts";
 import { addUsage } from "./envelope.ts";
-import type { ProtocolAction } from "./trace.ts";
-import type { TraceToolCall, Usage } from "./types.ts";
+import type { ProtocolAction, TraceToolCall, Usage } from "./types.ts";
 
 /** A limit that stops the loop. "tool_content" ends as invalid_model_response (the protocol's wording). */
 export type LimitStop = "max_rounds" | "max_tool_calls" | "token_budget" | "review_timeout" | "tool_content";

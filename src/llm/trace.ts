@@ -10,19 +10,6 @@ import type { ValidCall } from "./validate-turn.ts";
 
 const encoder = new TextEncoder();
 
-export type ProtocolAction =
-  | "execute_tools"
-  | "final_review"
-  /** A budget was reached: this turn was not executed and a final-answer round follows. */
-  | "request_final_answer"
-  /** The final review failed validation: one repair request naming the failed checks follows. */
-  | "request_repair"
-  /** Text tool calls: prose without a marker got the one reminder; nothing ran. */
-  | "remind_marker"
-  /** Auto mode left native calls for text markers (the trace entry carries no provider turn). */
-  | "switch_to_text_tool_calls"
-  | "terminate";
-
 export function traceToolCall(call: ValidCall, execution: ToolExecution, maxBytes: number): TraceToolCall {
   // The protocol previews what the model reads (a file's numbered content) when there is one.
   const result = execution.result as Record<string, unknown>;

@@ -107,3 +107,17 @@ export interface RoundProgress {
   /** Set while the next request waits for its share of the provider (a wait, not a failure). */
   readonly waiting?: ProviderWait;
 }
+
+/** What the loop did with a turn, as the trace names it. */
+export type ProtocolAction =
+  | "execute_tools"
+  | "final_review"
+  /** A budget was reached: this turn was not executed and a final-answer round follows. */
+  | "request_final_answer"
+  /** The final review failed validation: one repair request naming the failed checks follows. */
+  | "request_repair"
+  /** Text tool calls: prose without a marker got the one reminder; nothing ran. */
+  | "remind_marker"
+  /** Auto mode left native calls for text markers (the trace entry carries no provider turn). */
+  | "switch_to_text_tool_calls"
+  | "terminate";

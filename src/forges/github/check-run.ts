@@ -4,7 +4,7 @@
 // GitHub would reject for its size.
 
 import { cutCodePoints } from "../../domain/text.ts";
-import { REPORT_TEXT_LIMIT } from "../../jobs/ending.ts";
+import { REPORT_TEXT_LIMIT } from "../../jobs/ending-texts.ts";
 import type { CheckConclusion, CheckRunOutput } from "../../report/review-report.ts";
 import { cutAtBlockBoundary } from "../../review/markdown-cut.ts";
 import { stripInvisible } from "../../review/markdown-text.ts";
