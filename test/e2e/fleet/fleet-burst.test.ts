@@ -1,8 +1,8 @@
 // A burst of pull requests in one installation, across a fleet of three replicas on one Redis,
 // against a fake GitHub that paces an installation's writes as GitHub does (a second apart there,
-// scaled down here with Loupe's own write spacing). Every webhook must be answered 2xx promptly —
-// before the fifth check run could even have been created — however far behind GitHub's pace the
-// queued check runs fall; every pull request is
+// scaled down here with Loupe's own write spacing). Every webhook must be answered 2xx without
+// waiting on GitHub — far sooner than the paced writes of its burst could have been made — however
+// far behind GitHub's pace the queued check runs fall; every pull request is
 // reviewed once, on one check run, and none is left open, also when a replica is SIGKILLed in the
 // middle of the burst (its announcements half made, its reviews taken over).
 
@@ -122,10 +122,14 @@ describe("a burst of pull requests across a fleet, GitHub pacing writes", () => 
     await victim.exited;
     answers.push(...(await deliverAll(pulls.slice(half), replicas.slice(0, 2))));
 
-    // Every webhook answered 2xx before the fifth check run could have been created.
+    // Every webhook answered 2xx without waiting on GitHub. The fake answers the installation's
+    // writes one pace apart, so a handler that awaited even one write (its check run) would answer
+    // the last of each half's concurrent deliveries no sooner than `half` paces after the first.
+    // The bound is half of that: it still fails such a handler, by twice, and leaves room for a
+    // machine shared with other work (the answers slow with load; the fake's pace does not).
     expect(answers.map((a) => a.status)).toEqual(pulls.map(() => 200));
     const slowest = Math.max(...answers.map((a) => a.latencyMs));
-    expect(slowest / PACE_MS).toBeLessThan(4);
+    expect(slowest / PACE_MS).toBeLessThan(half / 2);
 
     const runsOf = (pr: PullRequestFacts) => github.checkRuns.filter((r) => r.headSha === pr.headSha);
     const done = (pr: PullRequestFacts) =>
