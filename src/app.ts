@@ -112,14 +112,18 @@ function startRuntime<W extends WorkspaceHandle>(
   let forges: ServedForges<W> | null = null;
   const served = () => forges!;
   const common = { ports, authorPolicy: config.autoReviewAuthors, now: options.now };
-  const runner: JobRunner = async (job, signal, onCheckRun) =>
-    runReview(
+  const runner: JobRunner = async (job, signal, onCheckRun) => {
+    const { request } = job;
+    const change = { repository: `${request.owner}/${request.repo}`, pullNumber: request.pullNumber };
+    return runReview(
       {
-        ...{ ...common, request: job.request, signal, log: jobLog(log, job.request), onEnded: onReviewEnded },
+        ...{ ...common, request, signal, log: jobLog(log, request) },
+        onEnded: (ended) => onReviewEnded({ ...change, ...ended }),
         ...(budget ? { budget: { app: budget, owner: budgetOwnerOf(job.request) } } : {}),
       },
-      await served().of(job.request.forge).review(job, signal, onCheckRun),
+      await served().of(request.forge).review(job, signal, onCheckRun),
     );
+  };
   const timing = {
     ...(options.fleetTiming ? { fleetTiming: options.fleetTiming } : {}),
     redisHealth: dependencies.redis,

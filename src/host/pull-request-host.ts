@@ -47,11 +47,9 @@ export interface HostRecords {
   readonly reviews: readonly HostText[];
 }
 
-/** What was said before on the pull request, and what changed since a commit Loupe reviewed. */
+/** What was said before on the pull request (its threads are `HostThreads`), and what changed since a commit Loupe reviewed. */
 export interface HostHistory {
   read(): Promise<HostRecords>;
-  /** The review threads with who resolved them and the 👎 on their first comment. */
-  threads(): Promise<readonly ReviewThread[]>;
   /** compare from...to; null when the host cannot say (the old head is gone). */
   changedSince(
     fromSha: string,
@@ -105,12 +103,18 @@ export interface HostThreadList {
 }
 
 /**
- * Review threads: read them, answer in one, resolve one (a review's and a reply's way alike).
- * Which of Loupe's threads to resolve is decided once, over the port (pipeline/resolve-fixed.ts).
+ * Review threads: read them (the ledger's, a review's and a reply's one way), answer in one,
+ * resolve one. Which of Loupe's threads to resolve is decided once, over the port
+ * (pipeline/resolve-fixed.ts).
  */
 export interface HostThreads {
-  /** Every review thread of the pull request, with its comments in order. */
-  list(): Promise<HostThreadList>;
+  /**
+   * Every review thread of the pull request, with its comments in order and who resolved it.
+   * `thumbsDown`: with the 👎 on the first comment of Loupe's threads too (the ledger's
+   * dismissals), which a host may read at a cost (GitLab: a request a thread) and then reads only
+   * when asked; a host that reads them with the threads gives them either way.
+   */
+  list(options?: { readonly thumbsDown?: boolean }): Promise<HostThreadList>;
   /** Posts a reply at the end of the thread whose first comment is `rootCommentId`. */
   reply(input: { readonly rootCommentId: number; readonly body: string }): Promise<void>;
   /** Resolves one thread (its `ReviewThread.id`). */

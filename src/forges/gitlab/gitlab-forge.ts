@@ -18,7 +18,7 @@ import { createGitLabWebhook, GITLAB_WEBHOOK_PATH } from "./gitlab-webhook.ts";
 
 export type GitLabSetup = NonNullable<GitLabConfig>;
 
-export const GITLAB_FORGE: Forge<GitLabSetup> = {
+export const GITLAB_FORGE = {
   id: "gitlab",
   start: <W extends WorkspaceHandle>(gitlab: GitLabSetup, context: ForgeContext<W>): ServedForge<W> => {
     const { url, token } = gitlab;
@@ -77,4 +77,4 @@ export const GITLAB_FORGE: Forge<GitLabSetup> = {
       close: () => hook.close(),
     };
   },
-};
+} satisfies Forge<GitLabSetup>;
