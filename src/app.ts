@@ -62,8 +62,8 @@ export interface LoupeRuntime {
   readonly recovery: Promise<void>;
   /** Redis's state (REDIS_URL), for the other connections the process opens to it and /readyz. */
   readonly redisHealth: DependencyState;
-  /** GitLab's state (GITLAB_URL), as its API answers the process's calls: for /readyz. */
-  readonly gitlabHealth: DependencyState;
+  /** Why the process is not ready on a forge's account (a setting no waiting fixes), or null: for /readyz. */
+  notReady(): string | null;
   /** The forges' own routes (GitLab's webhook), for the server to mount. */
   readonly routes: readonly Route[];
   /** At shutdown, after the queues: what the forges hold. */
@@ -164,7 +164,8 @@ function startRuntime<W extends WorkspaceHandle>(
     replies,
     recovery: Promise.all(all.map((forge) => forge.recovery)).then(() => {}),
     redisHealth: dependencies.redis,
-    gitlabHealth: dependencies.gitlab,
+    notReady: () =>
+      all.map((forge) => forge.notReady?.() ?? null).find((problem) => problem !== null) ?? null,
     routes: all.flatMap((forge) => forge.routes),
     closeForges: () => {
       for (const forge of all) forge.close();

@@ -5,10 +5,12 @@
 // fails saying so. The local forge has no start: `loupe review` runs its one review itself (the
 // command does not load this registry, which would load the App's forges and the server's packages).
 
+import type { AppSettings } from "./config/app-settings.ts";
 import type { Forge, ForgeContext, ForgeId, ServedForge } from "./forge/forge.ts";
 import { GITHUB_FORGE, type GitHubSetup } from "./forges/github/github-forge.ts";
 import { GITLAB_FORGE, type GitLabSetup } from "./forges/gitlab/gitlab-forge.ts";
 import { LOCAL_FORGE } from "./forges/local/local-forge.ts";
+import type { Logger } from "./log/job-logger.ts";
 import type { WorkspaceHandle } from "./workspace/types.ts";
 
 /** The setup of each forge the App serves, in this process; null: not served here. */
@@ -51,4 +53,17 @@ export function startForges<W extends WorkspaceHandle>(
     },
     all: [...served.values()],
   };
+}
+
+/**
+ * The forges the settings configure, each checked by its forge before the process serves it: the
+ * settings to serve with, or the line the process stops with. (GitHub's setup is Probot's.)
+ */
+export async function checkForgesAtStart(
+  settings: AppSettings,
+  log: Logger,
+): Promise<AppSettings | { readonly stop: string }> {
+  if (settings.gitlab === null) return settings;
+  const gitlab = await FORGES.gitlab.checkAtStart(settings.gitlab, log);
+  return "stop" in gitlab ? gitlab : { ...settings, gitlab: gitlab.serve };
 }

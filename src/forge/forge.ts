@@ -64,11 +64,18 @@ export interface ServedForge<W extends WorkspaceHandle> {
   readonly recovery: Promise<void>;
   /** At shutdown: stops what the forge holds (deliveries waiting for a queue). */
   close(): void;
+  /** Why the process is not ready on the forge's account (a setting no waiting fixes), or null. */
+  notReady?(): string | null;
 }
+
+/** A forge's check before it is served: the line the process stops with, or the setup to serve, with what it found. */
+export type StartCheck<Setup> = { readonly stop: string } | { readonly serve: Setup };
 
 /** One forge: its id, and the ways it runs; one it does not have is absent (as the port's capabilities). */
 export interface Forge<Setup = never, Once = never> {
   readonly id: ForgeId;
+  /** Asked once before the process serves the forge: its setup against the forge itself (GitLab: its URL and token). */
+  checkAtStart?(setup: Setup, log: Logger): Promise<StartCheck<Setup>>;
   /** Served by the App's process, started with its own setup; absent: no webhook reaches it. */
   start?<W extends WorkspaceHandle>(setup: Setup, context: ForgeContext<W>): ServedForge<W>;
   /** One review outside the App's queues, for the app that asks (`loupe review`): the job's forge part. */
