@@ -65,12 +65,9 @@ export async function runGitLabCiCommand(argv: readonly string[], io: CliIo): Pr
       pullRequest: null,
       forge: "gitlab",
     });
-    const log = {
-      info: (fields: object, msg: string) =>
-        io.stderr(redactSecrets(`loupe: ${msg} ${JSON.stringify(fields)}\n`)),
-      warn: (fields: object, msg: string) =>
-        io.stderr(redactSecrets(`loupe: ${msg} ${JSON.stringify(fields)}\n`)),
-    };
+    const line = (fields: object, msg: string) =>
+      io.stderr(redactSecrets(`loupe: ${msg} ${JSON.stringify(fields)}\n`));
+    const log = { info: line, warn: line };
     const api = gitLabApi({ url: gitlab.url, token, retry: { sleep, now: Date.now, deadline: 0 } });
     const settled = await runReview(
       {

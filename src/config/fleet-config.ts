@@ -33,5 +33,3 @@ export const FleetConfigSchema = v.pipe(
     lockMs: env.FLEET_LOCK_MS ?? env.FLEET_LOCK_SECONDS * 1000,
   })),
 );
-
-export type FleetConfig = v.InferOutput<typeof FleetConfigSchema>;

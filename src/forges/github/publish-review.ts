@@ -8,8 +8,6 @@ import { gitHubComment } from "./github-comment.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 import { httpStatus } from "./octokit.ts";
 
-export { gitHubComment, type InlineComment } from "./github-comment.ts";
-
 import { isLoupeAuthored, listReviewsInSlices } from "./history-records.ts";
 import { type SecondaryRetryOptions, withSecondaryRetry } from "./retry-secondary.ts";
 
