@@ -203,7 +203,8 @@ export type ImportedFile =
 export function importHistory(
   repo: FixtureRepo,
   commits: readonly ImportedCommit[],
-  checkout: string,
+  /** The branch checked out into the work tree; null leaves the work tree as it is. */
+  checkout: string | null,
 ): string[] {
   const stream: string[] = [];
   const data = (text: string) => stream.push(`data ${Buffer.byteLength(text)}`, text);
@@ -252,7 +253,7 @@ export function importHistory(
       .map((line) => line.split(" ") as [string, string]),
   );
   fs.rmSync(marks);
-  repo.git("checkout", "--quiet", "--force", checkout);
+  if (checkout !== null) repo.git("checkout", "--quiet", "--force", checkout);
   return commits.map((_, i) => ids.get(`:${i + 1}`)!);
 }
 
