@@ -71,6 +71,9 @@ const hosts: readonly [string, () => MadeHost][] = [
           token: github.workflowToken("octo", "app"),
           baseUrl: `${github.url}/api/v3`,
           warn: () => {},
+          // The fake GitHub has no secondary rate limit: GitHub's spacing (3 s between two
+          // comments) would only make the file wait. The spacing itself: github-write-spacing.
+          writeSpacingMs: 20,
         }),
         request: {
           owner: "octo",
