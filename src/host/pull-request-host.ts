@@ -6,6 +6,7 @@
 
 import type { ConfigFile } from "../config/config-file-read.ts";
 import type { HeadComparison } from "../conversation/review-scope.ts";
+import type { HostText } from "../conversation/review-state.ts";
 import type { ReviewThread } from "../conversation/review-thread.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import type { ForgeWords } from "../domain/forge-words.ts";
@@ -28,16 +29,6 @@ export type { ConfigFileRead } from "../config/config-file-read.ts";
 
 /** `.github/loupe.yml` as the host reads it (never from the head), and where it came from, in words. */
 export type HostConfigFile = ConfigFile;
-
-/** One text the host keeps on the pull request (a review comment, a review's body), as written. */
-export interface HostText {
-  readonly id: number;
-  readonly body: string | null;
-  /** null when the host no longer knows the author (a deleted account). */
-  readonly author: { readonly login: string; readonly isBot: boolean } | null;
-  /** ISO 8601; null when the host gives no time. */
-  readonly submittedAt: string | null;
-}
 
 /** What was said on the pull request, raw: the pipeline applies Loupe's rules to it (loupe-history.ts). */
 export interface HostRecords {

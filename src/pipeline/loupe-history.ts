@@ -7,8 +7,9 @@
 // commented on costs no thread listing.
 
 import { dismissalCandidates, MAX_LEDGER_ENTRIES, readLedger } from "../conversation/finding-ledger.ts";
+import type { HostText } from "../conversation/review-state.ts";
 import { lastReviewedState, type ReviewedState } from "../conversation/review-state.ts";
-import type { HostHistory, HostPeople, HostText, HostThreads } from "../host/pull-request-host.ts";
+import type { HostHistory, HostPeople, HostThreads } from "../host/pull-request-host.ts";
 import { extractIdentities } from "../review/finding-identity.ts";
 import { extractFingerprints } from "../review/fingerprint.ts";
 import type { LedgerEntry } from "../review/ledger.ts";
