@@ -3,7 +3,8 @@
 // own setup when it is configured for it (GitHub: the App's Probot; GitLab: GITLAB_URL and its
 // token); a job whose forge this process does not serve (a fleet shared with replicas that do)
 // fails saying so. The local forge has no start: `loupe review` runs its one review itself (the
-// command does not load this registry, which would load the App's forges and the server's packages).
+// command does not load this registry, which would load the App's forges and their optional
+// packages).
 
 import type { AppSettings } from "./config/app-settings.ts";
 import type { Forge, ForgeContext, ForgeId, ServedForge } from "./forge/forge.ts";

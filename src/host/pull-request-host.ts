@@ -38,14 +38,16 @@ export interface HostRecords {
   readonly reviews: readonly HostText[];
 }
 
+/** Two heads compared: whether the old one is an ancestor of the new, and what changed since. */
+export interface HeadsCompared extends HeadComparison {
+  readonly files: readonly ChangedFile[];
+}
+
 /** What was said before on the pull request (its threads are `HostThreads`), and what changed since a commit Loupe reviewed. */
 export interface HostHistory {
   read(): Promise<HostRecords>;
   /** compare from...to; null when the host cannot say (the old head is gone). */
-  changedSince(
-    fromSha: string,
-    toSha: string,
-  ): Promise<(HeadComparison & { readonly files: readonly ChangedFile[] }) | null>;
+  changedSince(fromSha: string, toSha: string): Promise<HeadsCompared | null>;
 }
 
 /** One comment on a line (or lines) of the head's side of the diff. */

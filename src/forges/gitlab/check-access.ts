@@ -7,7 +7,7 @@ import type { GitLabConfig } from "../../config/gitlab-config.ts";
 import { tlsCode } from "../../domain/error-kind.ts";
 import type { StartCheck } from "../../forge/forge.ts";
 import type { Logger } from "../../log/job-logger.ts";
-import { type GitLabApi, GitLabError, gitLabApi } from "./gitlab-api.ts";
+import { type GitLabApi, GitLabError, gitLabApi, NO_RETRY } from "./gitlab-api.ts";
 
 /** GitLab's settings, and a certificate the check at start did not trust (served down: /readyz says why). */
 export type GitLabSetup = NonNullable<GitLabConfig> & { readonly untrusted?: { readonly error: unknown } };
@@ -80,9 +80,6 @@ export async function checkGitLabAccess(api: GitLabApi, url: string): Promise<Gi
     };
   }
 }
-
-/** A check at start waits for nothing: GitLab's answer now, or a line saying it is away. */
-const NO_RETRY = { sleep: async () => {}, now: Date.now, deadline: 0 };
 
 /** GitLab's settings checked against the instance: a wrong one stops the process, the rest is said. */
 export async function gitLabStartCheck(gitlab: GitLabSetup, log: Logger): Promise<StartCheck<GitLabSetup>> {

@@ -10,7 +10,7 @@ import { createPermissionCache } from "../../conversation/permission-cache.ts";
 import type { Forge, ForgeContext, ServedForge } from "../../forge/forge.ts";
 import type { WorkspaceHandle } from "../../workspace/types.ts";
 import { type GitLabSetup, gitLabStartCheck } from "./check-access.ts";
-import { gitLabApi, tokenUser } from "./gitlab-api.ts";
+import { gitLabApi, NO_RETRY, tokenUser } from "./gitlab-api.ts";
 import { createGitLabCommentHandler } from "./gitlab-comment-handler.ts";
 import { gitLabHost } from "./gitlab-host.ts";
 import { gitLabReview } from "./gitlab-review.ts";
@@ -27,12 +27,7 @@ export const GITLAB_FORGE = {
     const health = context.dependencies.gitlab;
     if (gitlab.untrusted !== undefined) health.failed(gitlab.untrusted.error);
     // The webhook's calls and the token's user wait for nothing: GitLab's answer now, or an error.
-    const api = gitLabApi({
-      url,
-      token,
-      retry: { sleep: async () => {}, now: Date.now, deadline: 0 },
-      health,
-    });
+    const api = gitLabApi({ url, token, retry: NO_RETRY, health });
     const self = tokenUser(api);
     const { reviews, replies } = context.queues;
     const notes = createGitLabCommentHandler({
