@@ -184,10 +184,12 @@ export interface ImportedCommit {
   readonly from?: string;
   readonly message: string;
   /** Text is a regular file's content; an executable file or a symbolic link say so. */
-  readonly files: Readonly<Record<string, string | ImportedFile>>;
+  readonly files: Readonly<Record<string, string | Uint8Array | ImportedFile>>;
   /** The commit's tree is its files alone, none of its parent's (fast-import's `deleteall`). */
   readonly replaceTree?: boolean;
 }
+
+const NEWLINE = Buffer.from("\n");
 
 /** A file of `importHistory` other than a regular one. */
 export type ImportedFile =
@@ -206,8 +208,11 @@ export function importHistory(
   /** The branch checked out into the work tree; null leaves the work tree as it is. */
   checkout: string | null,
 ): string[] {
-  const stream: string[] = [];
-  const data = (text: string) => stream.push(`data ${Buffer.byteLength(text)}`, text);
+  const stream: (string | Uint8Array)[] = [];
+  const data = (content: string | Uint8Array) => {
+    const bytes = Buffer.from(content);
+    stream.push(`data ${bytes.length}`, bytes);
+  };
   const tips = new Map<string, number>();
   const who = "Loupe Fixture <fixture@loupe.invalid> now";
   for (const [i, commit] of commits.entries()) {
@@ -223,7 +228,7 @@ export function importHistory(
     for (const [file, content] of Object.entries(commit.files)) {
       if (/[\n"]/.test(file)) throw new Error(`importHistory: a path fast-import would need quoted: ${file}`);
       const [mode, bytes] =
-        typeof content === "string"
+        typeof content === "string" || content instanceof Uint8Array
           ? ["100644", content]
           : "symlink" in content
             ? ["120000", content.symlink]
@@ -241,7 +246,7 @@ export function importHistory(
     {
       cwd: repo.dir,
       env: gitEnvironment(repo.home),
-      input: `${stream.join("\n")}\n`,
+      input: Buffer.concat(stream.flatMap((part) => [Buffer.from(part), NEWLINE])),
       stdio: ["pipe", "pipe", "pipe"],
     },
   );
