@@ -62,8 +62,8 @@ export interface LoupeRuntime {
   readonly recovery: Promise<void>;
   /** Redis's state (REDIS_URL), for the other connections the process opens to it and /readyz. */
   readonly redisHealth: DependencyState;
-  /** GitLab's state (GITLAB_URL), as its API answers the process's calls: for /readyz. */
-  readonly gitlabHealth: DependencyState;
+  /** Why the process is not ready on a forge's account (a setting no waiting fixes), or null: for /readyz. */
+  notReady(): string | null;
   /** The forges' own routes (GitLab's webhook), for the server to mount. */
   readonly routes: readonly Route[];
   /** At shutdown, after the queues: what the forges hold. */
@@ -112,14 +112,18 @@ function startRuntime<W extends WorkspaceHandle>(
   let forges: ServedForges<W> | null = null;
   const served = () => forges!;
   const common = { ports, authorPolicy: config.autoReviewAuthors, now: options.now };
-  const runner: JobRunner = async (job, signal, onCheckRun) =>
-    runReview(
+  const runner: JobRunner = async (job, signal, onCheckRun) => {
+    const { request } = job;
+    const change = { repository: `${request.owner}/${request.repo}`, pullNumber: request.pullNumber };
+    return runReview(
       {
-        ...{ ...common, request: job.request, signal, log: jobLog(log, job.request), onEnded: onReviewEnded },
+        ...{ ...common, request, signal, log: jobLog(log, request) },
+        onEnded: (ended) => onReviewEnded({ ...change, ...ended }),
         ...(budget ? { budget: { app: budget, owner: budgetOwnerOf(job.request) } } : {}),
       },
-      await served().of(job.request.forge).review(job, signal, onCheckRun),
+      await served().of(request.forge).review(job, signal, onCheckRun),
     );
+  };
   const timing = {
     ...(options.fleetTiming ? { fleetTiming: options.fleetTiming } : {}),
     redisHealth: dependencies.redis,
@@ -160,7 +164,8 @@ function startRuntime<W extends WorkspaceHandle>(
     replies,
     recovery: Promise.all(all.map((forge) => forge.recovery)).then(() => {}),
     redisHealth: dependencies.redis,
-    gitlabHealth: dependencies.gitlab,
+    notReady: () =>
+      all.map((forge) => forge.notReady?.() ?? null).find((problem) => problem !== null) ?? null,
     routes: all.flatMap((forge) => forge.routes),
     closeForges: () => {
       for (const forge of all) forge.close();

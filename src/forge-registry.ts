@@ -1,27 +1,38 @@
-// The forges Loupe serves, by id: a new forge is one folder under src/forges/ and one line here
-// (docs/architecture.md, "Adding a forge"). Each is started with its own setup when the process
-// is configured for it (GitHub: the App's Probot; GitLab: GITLAB_URL and its token); a job whose
-// forge this process does not serve (a fleet shared with replicas that do) fails saying so.
+// Loupe's forges, by id: a new forge is one folder under src/forges/ and one line here
+// (docs/architecture.md, "Adding a forge"). The App's process starts each forge it serves with its
+// own setup when it is configured for it (GitHub: the App's Probot; GitLab: GITLAB_URL and its
+// token); a job whose forge this process does not serve (a fleet shared with replicas that do)
+// fails saying so. The local forge has no start: `loupe review` runs its one review itself (the
+// command does not load this registry, which would load the App's forges and their optional
+// packages).
 
+import type { AppSettings } from "./config/app-settings.ts";
 import type { Forge, ForgeContext, ForgeId, ServedForge } from "./forge/forge.ts";
 import { GITHUB_FORGE, type GitHubSetup } from "./forges/github/github-forge.ts";
 import { GITLAB_FORGE, type GitLabSetup } from "./forges/gitlab/gitlab-forge.ts";
+import { LOCAL_FORGE } from "./forges/local/local-forge.ts";
+import type { Logger } from "./log/job-logger.ts";
 import type { WorkspaceHandle } from "./workspace/types.ts";
 
-/** Each forge's setup in this process; null: not served here. */
+/** The setup of each forge the App serves, in this process; null: not served here. */
 export interface ForgeSetups {
   readonly github: GitHubSetup | null;
   readonly gitlab: GitLabSetup | null;
 }
 
-const FORGES: { readonly [Id in ForgeId]: Forge<NonNullable<ForgeSetups[Id]>> } = {
+const FORGES = {
   github: GITHUB_FORGE,
   gitlab: GITLAB_FORGE,
-};
+  local: LOCAL_FORGE,
+} satisfies { readonly [Id in ForgeId]: { readonly id: Id } };
+
+type ServedId = keyof ForgeSetups;
+const SERVED: { readonly [Id in ServedId]: Required<Pick<Forge<NonNullable<ForgeSetups[Id]>>, "start">> } =
+  FORGES;
 
 export interface ServedForges<W extends WorkspaceHandle> {
   /** The forge of a job; throws when this process does not serve it. */
-  of(id: ForgeId): ServedForge<W>;
+  of(id: ServedId): ServedForge<W>;
   readonly all: readonly ServedForge<W>[];
 }
 
@@ -29,13 +40,12 @@ export function startForges<W extends WorkspaceHandle>(
   setups: ForgeSetups,
   context: ForgeContext<W>,
 ): ServedForges<W> {
-  const served = new Map<ForgeId, ServedForge<W>>();
-  const start = <Id extends ForgeId>(id: Id) => {
+  const served = new Map<ServedId, ServedForge<W>>();
+  const start = <Id extends ServedId>(id: Id) => {
     const setup = setups[id];
-    if (setup !== null)
-      served.set(id, (FORGES[id] as Forge<NonNullable<ForgeSetups[Id]>>).start(setup, context));
+    if (setup !== null) served.set(id, SERVED[id].start(setup, context));
   };
-  for (const id of Object.keys(FORGES) as ForgeId[]) start(id);
+  for (const id of Object.keys(setups) as ServedId[]) start(id);
   return {
     of: (id) => {
       const forge = served.get(id);
@@ -44,4 +54,17 @@ export function startForges<W extends WorkspaceHandle>(
     },
     all: [...served.values()],
   };
+}
+
+/**
+ * The forges the settings configure, each checked by its forge before the process serves it: the
+ * settings to serve with, or the line the process stops with. (GitHub's setup is Probot's.)
+ */
+export async function checkForgesAtStart(
+  settings: AppSettings,
+  log: Logger,
+): Promise<AppSettings | { readonly stop: string }> {
+  if (settings.gitlab === null) return settings;
+  const gitlab = await FORGES.gitlab.checkAtStart(settings.gitlab, log);
+  return "stop" in gitlab ? gitlab : { ...settings, gitlab: gitlab.serve };
 }

@@ -7,19 +7,17 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { AppSettings } from "./config/app-settings.ts";
 import { loadEnvironment } from "./config/load-env.ts";
 import { readStartup } from "./config/startup.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
+import { checkForgesAtStart } from "./forge-registry.ts";
 import { withWriteSpacing } from "./forges/github/write-spacing.ts";
-import { checkGitLabAccess, type GitLabAccess } from "./forges/gitlab/check-access.ts";
-import { gitLabApi } from "./forges/gitlab/gitlab-api.ts";
 import { startAppServer } from "./http/app-server.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
 import { createReadinessTracker } from "./http/readiness.ts";
-import { createLoupe, type LoupeProcessRuntime } from "./index.ts";
+import { createLoupe } from "./index.ts";
 import { shutDownProcess } from "./jobs/process-shutdown.ts";
 import { createLog } from "./log/create-log.ts";
 import type { Logger } from "./log/job-logger.ts";
@@ -46,12 +44,12 @@ async function main(): Promise<void> {
     process.once("SIGTERM", () => server.close(() => process.exit(0)));
     return;
   }
-  const { settings } = startup;
-  const { app: config, metricsToken, dashboard: dashboardCredentials } = settings;
+  const { settings: configured } = startup;
+  const { app: config, metricsToken, dashboard: dashboardCredentials } = configured;
   // Never released: wherever one of these shows up in a log line, it is redacted.
-  const { gitlab } = settings;
+  const { gitlab } = configured;
   for (const secret of [
-    settings.webhookSecret,
+    configured.webhookSecret,
     metricsToken,
     dashboardCredentials?.password,
     gitlab?.token,
@@ -59,9 +57,13 @@ async function main(): Promise<void> {
   ])
     registerSecret(secret ?? undefined);
   // Without the GitHub App no Probot runs: its lines are not labelled as Probot's.
-  const log = await createLog(settings.log, settings.appId === null ? "loupe" : "probot");
+  const log = await createLog(configured.log, configured.appId === null ? "loupe" : "probot");
   const version = logVersion(log);
-  const gitlabAccess = gitlab === null ? null : await checkGitLabAtStart(gitlab, log);
+  const settings = await checkForgesAtStart(configured, log);
+  if ("stop" in settings) {
+    process.stderr.write(`loupe: ${redactSecrets(settings.stop)}\n`);
+    process.exit(1);
+  }
   const metrics = createPrometheusMetrics({ version });
   const readiness = createReadinessTracker();
   const loupe = createLoupe(settings, { metrics, stillDownLogMs: config.stillDownLogMs });
@@ -94,7 +96,7 @@ async function main(): Promise<void> {
     () => runtime.reviews.isReady(),
     () => runtime.redisHealth.isDown(),
   );
-  if (gitlab !== null) watchGitLab(readiness, runtime.gitlabHealth, gitlab.url, gitlabAccess);
+  readiness.dependencyProblem(() => runtime.notReady());
   process.once("SIGTERM", () => {
     readiness.shuttingDown();
     void shutDownProcess({
@@ -111,45 +113,6 @@ async function main(): Promise<void> {
     });
   });
 }
-
-/** GitLab's settings checked against the instance: a wrong one stops the process, the rest is said. */
-async function checkGitLabAtStart(
-  gitlab: NonNullable<AppSettings["gitlab"]>,
-  log: Logger,
-): Promise<GitLabAccess> {
-  const api = gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY });
-  const access = await checkGitLabAccess(api, gitlab.url);
-  if (access.kind === "invalid") {
-    process.stderr.write(`loupe: ${redactSecrets(access.line)}\n`);
-    process.exit(1);
-  }
-  if (access.kind === "unreachable") log.warn({}, access.line);
-  if (access.kind === "ok") {
-    log.info({ gitlab: gitlab.url, user: access.username }, `GitLab: the token is @${access.username}'s`);
-    if (access.tokenNote !== undefined) log.warn({}, access.tokenNote);
-  }
-  // Started all the same (the GitHub App may be served too), and /readyz says why it is not ready.
-  if (access.kind === "untrusted") log.error({}, access.line);
-  return access;
-}
-
-/** /readyz is not ready while GitLab's certificate is not trusted (a setting to fix), and says so. */
-function watchGitLab(
-  readiness: ReturnType<typeof createReadinessTracker>,
-  health: LoupeProcessRuntime["gitlabHealth"],
-  url: string,
-  access: GitLabAccess | null,
-): void {
-  if (access?.kind === "untrusted") health.failed(access.error);
-  readiness.dependencyProblem(() =>
-    health.downKind() === "tls"
-      ? `GitLab (GITLAB_URL=${url}) presents a TLS certificate Loupe does not trust: set NODE_EXTRA_CA_CERTS to its CA certificate`
-      : null,
-  );
-}
-
-/** A check at start waits for nothing: GitLab's answer now, or a line saying it is away. */
-const NO_RETRY = { sleep: async () => {}, now: Date.now, deadline: 0 };
 
 /** The log's first line says which Loupe this is (loupe_build_info says it to the metrics). */
 function logVersion(log: Logger): string {

@@ -5,7 +5,9 @@
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
+import BottleneckLight from "bottleneck/light.js";
 import type { GitHubClient } from "../forges/github/octokit.ts";
+import { writeLimiters } from "../forges/github/write-limiters.ts";
 
 const ActionOctokit = Octokit.plugin(throttling, retry);
 
@@ -14,6 +16,11 @@ export interface ActionClientOptions {
   /** GITHUB_API_URL: github.com's API or a GitHub Enterprise Server's. */
   readonly baseUrl: string;
   readonly warn: (message: string) => void;
+  /**
+   * The least time between two writes (the plugin's own spacing, 1 s and 3 s for a write that
+   * notifies people, when not given): a test world against the fake GitHub wants almost none.
+   */
+  readonly writeSpacingMs?: number;
 }
 
 /**
@@ -51,6 +58,7 @@ export function actionGitHubClient(options: ActionClientOptions): GitHubClient {
     throttle: {
       onRateLimit: waited("Rate limit hit"),
       onSecondaryRateLimit: waited("Secondary rate limit hit"),
+      ...(options.writeSpacingMs === undefined ? {} : writeLimiters(BottleneckLight, options.writeSpacingMs)),
     },
   });
 }

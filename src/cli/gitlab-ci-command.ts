@@ -15,7 +15,7 @@ import { LoupeError } from "../domain/errors.ts";
 import { SEVERITIES, type Severity } from "../domain/finding.ts";
 import { redactSecrets, registerSecret } from "../domain/redact.ts";
 import { runReview } from "../forge/run-review.ts";
-import { gitLabApi, tokenUser } from "../forges/gitlab/gitlab-api.ts";
+import { gitLabApi, NO_RETRY, tokenUser } from "../forges/gitlab/gitlab-api.ts";
 import { gitLabReview } from "../forges/gitlab/gitlab-review.ts";
 import { gateReached } from "../jobs/conclusion.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
@@ -65,13 +65,10 @@ export async function runGitLabCiCommand(argv: readonly string[], io: CliIo): Pr
       pullRequest: null,
       forge: "gitlab",
     });
-    const log = {
-      info: (fields: object, msg: string) =>
-        io.stderr(redactSecrets(`loupe: ${msg} ${JSON.stringify(fields)}\n`)),
-      warn: (fields: object, msg: string) =>
-        io.stderr(redactSecrets(`loupe: ${msg} ${JSON.stringify(fields)}\n`)),
-    };
-    const api = gitLabApi({ url: gitlab.url, token, retry: { sleep, now: Date.now, deadline: 0 } });
+    const line = (fields: object, msg: string) =>
+      io.stderr(redactSecrets(`loupe: ${msg} ${JSON.stringify(fields)}\n`));
+    const log = { info: line, warn: line };
+    const api = gitLabApi({ url: gitlab.url, token, retry: NO_RETRY });
     const settled = await runReview(
       {
         request: job.request,

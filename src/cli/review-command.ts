@@ -1,27 +1,26 @@
-// `loupe review`: runs the App's review pipeline on a local repository (or a clone URL) with the
-// provider configured in the environment, with the repository configuration the App would use
-// (forges/local/config-file.ts), and prints the result with what the App would post for it. Exit 0 on
-// final_review (or when the App would skip the change), 1 on any other termination reason, 2 on
-// bad usage/configuration.
+// `loupe review`: the App's review job (forge/run-review.ts) on the local forge (a local
+// repository or a clone URL, forges/local/local-forge.ts) with the provider configured in the
+// environment, with the repository configuration the App would use (forges/local/config-file.ts),
+// and prints the result with what the App would post for it. Exit 0 on final_review (or when the
+// App would skip the change), 1 on any other termination reason, 2 on bad usage/configuration.
 
 import { CliSettingsSchema } from "../config/cli-settings.ts";
 import { loupeTool } from "../config/loupe-version.ts";
 import { readEnvOrThrow } from "../config/read-env.ts";
 import { LoupeError } from "../domain/errors.ts";
+import { runReview } from "../forge/run-review.ts";
 import { GITHUB_WORDS } from "../forges/github/words.ts";
-import { localHost } from "../forges/local/local-host.ts";
+import { LOCAL_FORGE } from "../forges/local/local-forge.ts";
 import { LOCAL_WORDS } from "../forges/local/words.ts";
 import { createDefaultPorts } from "../jobs/default-ports.ts";
 import { describeGuidance } from "../pipeline/describe-guidance.ts";
 import { reviewSarif } from "../pipeline/machine-review.ts";
-import { startReviewDeadline } from "../pipeline/review-deadline.ts";
 import type { ConfigError, ReviewOutcome } from "../pipeline/review-outcome.ts";
-import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
 import { VALUE_OPTIONS } from "./help.ts";
 import type { CliIo } from "./io.ts";
 import { renderLocalReviewMarkdown, renderSkipMarkdown } from "./render-review.ts";
 import { reviewedJson, skippedJson } from "./review-json.ts";
-import { type ReviewProgress, startReviewProgress } from "./review-progress.ts";
+import { startReviewProgress } from "./review-progress.ts";
 
 interface ReviewArgs {
   repo: string;
@@ -37,59 +36,34 @@ export async function runReviewCommand(argv: readonly string[], io: CliIo): Prom
   const { provider, limits, budget } = readEnvOrThrow(CliSettingsSchema, io.env);
   const ports = createDefaultPorts({ provider, limits, includeTrace: args.trace });
   const controller = new AbortController();
-  let progress: ReviewProgress | undefined;
   const onSignal = (): void => controller.abort();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-  // The review's time starts before the first git read: the local host reads the repository on
-  // the pipeline's first question, under the deadline's signal.
-  const deadline = startReviewDeadline({
-    timeoutMs: limits.timeoutMs,
-    now: Date.now,
-    signal: controller.signal,
-  });
+  const target = { host: new URL(provider.baseURL).host, model: provider.model, timeoutMs: limits.timeoutMs };
   try {
-    await using host = localHost({
-      repo: args.repo,
-      base: args.base,
-      head: args.head,
-      ...(args.config === undefined ? {} : { configFile: args.config }),
-      env: io.env,
-      signal: deadline.signal,
-    });
-    // A repository the host cannot read (too large, past the deadline) is the pipeline's to end:
-    // its first question meets the same failure, and the outcome names no configuration then.
-    const configuration = await host.repoConfig().then(
-      (file) => file.source,
-      () => "(the repository could not be read)",
+    // The App's own review job, with everything a person asking for a review implies.
+    const { outcome } = await runReview(
+      {
+        request: { rerun: true, trigger: "command.full_review" },
+        signal: controller.signal,
+        ports,
+        // Asked for: no author policy holds a review someone started by hand.
+        authorPolicy: "everyone",
+        prices: budget.prices,
+        now: Date.now,
+        log: { info: () => {}, warn: () => {} },
+      },
+      await LOCAL_FORGE.review({
+        ...{ repo: args.repo, base: args.base, head: args.head, env: io.env },
+        ...(args.config === undefined ? {} : { configFile: args.config }),
+        signal: controller.signal,
+        timeoutMs: limits.timeoutMs,
+        print: (outcome, configuration) => io.stdout(renderOutcome(outcome, configuration, args.format)),
+        ...(io.stderrIsTerminal === true ? { progress: () => startReviewProgress(io.stderr, target) } : {}),
+      }),
     );
-    const target = {
-      host: new URL(provider.baseURL).host,
-      model: provider.model,
-      timeoutMs: limits.timeoutMs,
-    };
-    const started = async () => {
-      if (io.stderrIsTerminal === true) progress = startReviewProgress(io.stderr, target);
-      return 0;
-    };
-    // The App's own pipeline, with everything a person asking for a review implies.
-    const outcome = await reviewPullRequest(host, ports, {
-      signal: controller.signal,
-      asked: true,
-      askedFull: true,
-      // Asked for: no author policy holds a review someone started by hand.
-      authorPolicy: "everyone",
-      prices: budget.prices,
-      now: Date.now,
-      deadline,
-      started,
-      onRound: (round) => progress?.onRound(round),
-      log: { info: () => {}, warn: () => {} },
-    });
-    io.stdout(renderOutcome(outcome, configuration, args.format));
     return outcome.kind === "reviewed" && outcome.result.termination_reason !== "final_review" ? 1 : 0;
   } finally {
-    progress?.stop();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }

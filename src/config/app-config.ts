@@ -4,7 +4,7 @@
 
 import * as v from "valibot";
 import { AUTHOR_POLICIES, DEFAULT_AUTHOR_POLICY } from "../domain/author-policy.ts";
-import { choiceVar, integerVar, shown } from "./env-fields.ts";
+import { choiceVar, integerVar, shown, textVar } from "./env-fields.ts";
 
 export const REVIEW_CONCURRENCY = integerVar("REVIEW_CONCURRENCY", 1, 16, 2);
 
@@ -16,28 +16,16 @@ export const AppConfigSchema = v.pipe(
     REPLY_CONCURRENCY: integerVar("REPLY_CONCURRENCY", 1, 16, 2),
     SHUTDOWN_GRACE_SECONDS: integerVar("SHUTDOWN_GRACE_SECONDS", 0, 300, 20),
     CHECK_RUN_PROGRESS_SECONDS: integerVar("CHECK_RUN_PROGRESS_SECONDS", 1, 300, 5),
-    CHECK_RUN_NAME: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        v.check(
-          (name) => name.length <= 100 && !/[\r\n]/.test(name),
-          "CHECK_RUN_NAME is not one line of at most 100 characters: shorten it, or unset it for Loupe review",
-        ),
-      ),
+    CHECK_RUN_NAME: textVar(
+      (name) => name.length <= 100 && !/[\r\n]/.test(name),
+      "CHECK_RUN_NAME is not one line of at most 100 characters: shorten it, or unset it for Loupe review",
       "Loupe review",
     ),
     GHE_PROTOCOL: choiceVar("GHE_PROTOCOL", ["https", "http"], "https"),
-    GHE_HOST: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        v.check(
-          (host) => HOST.test(host),
-          (issue) =>
-            `GHE_HOST=${shown(issue.input)} is not a host name: set the host (and optional :port) of GitHub Enterprise Server, without a scheme or path`,
-        ),
-      ),
+    GHE_HOST: textVar(
+      (host) => HOST.test(host),
+      (issue) =>
+        `GHE_HOST=${shown(issue.input)} is not a host name: set the host (and optional :port) of GitHub Enterprise Server, without a scheme or path`,
       "github.com",
     ),
     // While a dependency (Redis, GitHub) stays down, how often the log says so again, with the
@@ -47,15 +35,9 @@ export const AppConfigSchema = v.pipe(
     // every review); a push to `<owner>/.github`'s default branch forgets it at once.
     ORG_CONFIG_TTL_SECONDS: integerVar("ORG_CONFIG_TTL_SECONDS", 0, 3600, 60),
     AUTO_REVIEW_AUTHORS: choiceVar("AUTO_REVIEW_AUTHORS", AUTHOR_POLICIES, DEFAULT_AUTHOR_POLICY),
-    LOUPE_STATE_DIR: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        v.check(
-          (dir) => !/[\0\r\n]/.test(dir),
-          "LOUPE_STATE_DIR is not a directory path (it holds a line break): set one path",
-        ),
-      ),
+    LOUPE_STATE_DIR: textVar(
+      (dir) => !/[\0\r\n]/.test(dir),
+      "LOUPE_STATE_DIR is not a directory path (it holds a line break): set one path",
     ),
   }),
   v.transform((env) => ({

@@ -16,5 +16,3 @@ export const CliSettingsSchema = v.pipe(
   v.transform(fanOut(Object.keys(AREAS) as (keyof typeof AREAS)[])),
   v.object(AREAS),
 );
-
-export type CliSettings = v.InferOutput<typeof CliSettingsSchema>;

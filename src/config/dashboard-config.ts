@@ -4,6 +4,7 @@
 // (no lock-out needed); a user set without a password is taken for a forgotten password and refused.
 
 import * as v from "valibot";
+import { textVar } from "./env-fields.ts";
 
 export const DEFAULT_DASHBOARD_USER = "loupe";
 const MIN_PASSWORD = 16;
@@ -13,27 +14,15 @@ const PRINTABLE = /^[\x21-\x7e]+$/;
 
 export const DashboardSchema = v.pipe(
   v.object({
-    DASHBOARD_PASSWORD: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        v.check(
-          (p) => p.length >= MIN_PASSWORD && p.length <= MAX_LENGTH && PRINTABLE.test(p),
-          `DASHBOARD_PASSWORD must be ${MIN_PASSWORD} to ${MAX_LENGTH} printable characters without spaces: ` +
-            "generate one with `openssl rand -hex 24`",
-        ),
-      ),
+    DASHBOARD_PASSWORD: textVar(
+      (p) => p.length >= MIN_PASSWORD && p.length <= MAX_LENGTH && PRINTABLE.test(p),
+      `DASHBOARD_PASSWORD must be ${MIN_PASSWORD} to ${MAX_LENGTH} printable characters without spaces: ` +
+        "generate one with `openssl rand -hex 24`",
     ),
-    DASHBOARD_USER: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        v.check(
-          (user) => user.length <= MAX_LENGTH && PRINTABLE.test(user) && !user.includes(":"),
-          `DASHBOARD_USER must be at most ${MAX_LENGTH} printable characters without spaces or ':': ` +
-            `set a plain user name, or unset DASHBOARD_USER for ${DEFAULT_DASHBOARD_USER}`,
-        ),
-      ),
+    DASHBOARD_USER: textVar(
+      (user) => user.length <= MAX_LENGTH && PRINTABLE.test(user) && !user.includes(":"),
+      `DASHBOARD_USER must be at most ${MAX_LENGTH} printable characters without spaces or ':': ` +
+        `set a plain user name, or unset DASHBOARD_USER for ${DEFAULT_DASHBOARD_USER}`,
     ),
   }),
   v.check(

@@ -70,16 +70,19 @@ export function optionalChoiceVar<const T extends readonly [string, ...string[]]
   return v.optional(choiceText(name, choices, unsetMeans));
 }
 
+/** Text, trimmed, that `valid` accepts (`message`: the error line otherwise); unset, `fallback`. */
+export function textVar<const F extends string | undefined = undefined>(
+  valid: (text: string) => boolean,
+  message: v.ErrorMessage<v.CheckIssue<string>>,
+  fallback?: F,
+) {
+  return v.optional(v.pipe(v.string(), v.trim(), v.check(valid, message)), fallback as F);
+}
+
 /** Printable ASCII without spaces, at most `max` characters (a token); never shown. */
 export function tokenVar(name: string, max: number, fix: string) {
-  return v.optional(
-    v.pipe(
-      v.string(),
-      v.trim(),
-      v.check(
-        (text) => text.length <= max && /^[\x21-\x7e]+$/.test(text),
-        `${name} must be at most ${max} printable characters without spaces: ${fix}`,
-      ),
-    ),
+  return textVar(
+    (text) => text.length <= max && /^[\x21-\x7e]+$/.test(text),
+    `${name} must be at most ${max} printable characters without spaces: ${fix}`,
   );
 }

@@ -3,7 +3,7 @@
 // process (which would split the fleet into strangers).
 
 import * as v from "valibot";
-import { integerVar, optionalIntegerVar } from "./env-fields.ts";
+import { integerVar, optionalIntegerVar, textVar } from "./env-fields.ts";
 
 function isRedisUrl(text: string): boolean {
   return URL.canParse(text) && ["redis:", "rediss:"].includes(new URL(text).protocol);
@@ -14,16 +14,10 @@ export const FleetConfigSchema = v.pipe(
     FLEET_LOCK_SECONDS: integerVar("FLEET_LOCK_SECONDS", 5, 300, 30),
     // Below the 5 s floor, for test worlds that take replicas down and wait for the takeover.
     FLEET_LOCK_MS: optionalIntegerVar("FLEET_LOCK_MS", 1000, 300_000, "FLEET_LOCK_SECONDS"),
-    REDIS_URL: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        // The value is not shown: a Redis URL may carry its password.
-        v.check(
-          isRedisUrl,
-          "REDIS_URL is not a redis:// or rediss:// URL: set the fleet's Redis URL, or unset it for one process",
-        ),
-      ),
+    REDIS_URL: textVar(
+      // The value is not shown: a Redis URL may carry its password.
+      isRedisUrl,
+      "REDIS_URL is not a redis:// or rediss:// URL: set the fleet's Redis URL, or unset it for one process",
     ),
   }),
   v.transform((env) => ({
@@ -33,5 +27,3 @@ export const FleetConfigSchema = v.pipe(
     lockMs: env.FLEET_LOCK_MS ?? env.FLEET_LOCK_SECONDS * 1000,
   })),
 );
-
-export type FleetConfig = v.InferOutput<typeof FleetConfigSchema>;

@@ -12,5 +12,3 @@ export const GitHubConfigSchema = v.pipe(
   }),
   v.transform((env) => ({ writeSpacingMs: env.GITHUB_WRITE_SPACING_MS })),
 );
-
-export type GitHubConfig = v.InferOutput<typeof GitHubConfigSchema>;

@@ -25,5 +25,3 @@ export const LogConfigSchema = v.pipe(
     }),
   ),
 );
-
-export type LogConfig = v.InferOutput<typeof LogConfigSchema>;

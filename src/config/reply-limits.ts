@@ -37,5 +37,3 @@ export const ReplyLimitsSchema = v.pipe(
     timeoutMs: env.REPLY_TIMEOUT_MS,
   })),
 );
-
-export type ReplyLimits = v.InferOutput<typeof ReplyLimitsSchema>;

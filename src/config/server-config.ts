@@ -103,8 +103,6 @@ export const AppIdentitySchema = v.pipe(
   }),
 );
 
-export type AppIdentity = v.InferOutput<typeof AppIdentitySchema>;
-
 /** METRICS_TOKEN: the bearer token GET /metrics asks for, or null when /metrics is open. */
 export const MetricsTokenSchema = v.pipe(
   v.object({

@@ -33,5 +33,3 @@ export const WorkerConfigSchema = v.pipe(
     memoryMb: env.REVIEW_WORKER_MEMORY_MB,
   })),
 );
-
-export type WorkerConfig = v.InferOutput<typeof WorkerConfigSchema>;

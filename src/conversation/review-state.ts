@@ -41,8 +41,8 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** One of the reviews on a pull request, as the host read it (the port's record of it). */
-export interface ReviewText {
+/** One text the host keeps on the pull request (a review comment, a review's body), as written. */
+export interface HostText {
   readonly id: number;
   readonly body: string | null;
   /** null when the host no longer knows the author (a deleted account). */
@@ -52,7 +52,7 @@ export interface ReviewText {
 }
 
 /** The state in the newest of Loupe's own reviews that carries the marker, or null. */
-export function lastReviewedState(reviews: readonly ReviewText[], botLogin: string): ReviewedState | null {
+export function lastReviewedState(reviews: readonly HostText[], botLogin: string): ReviewedState | null {
   let newest: { at: string; id: number; state: ReviewedState } | null = null;
   for (const review of reviews) {
     if (review.author?.isBot !== true || review.author.login !== botLogin) continue;

@@ -72,10 +72,6 @@ export function isWorkerStopReason(value: unknown): value is WorkerStopReason {
   return typeof value === "string" && (WORKER_STOP_REASONS as readonly string[]).includes(value);
 }
 
-export function isTerminationReason(value: unknown): value is TerminationReason {
-  return typeof value === "string" && (TERMINATION_REASONS as readonly string[]).includes(value);
-}
-
 /**
  * Why a loop ended that the next loop of the same review would meet too (the same worker, the same
  * credentials, the same endpoint and model, the same provider's limit): after one of these, a

@@ -18,7 +18,6 @@ const GoldenPullSchema = v.object({
 
 export const GoldenFileSchema = v.array(GoldenPullSchema);
 
-export type GoldenComment = v.InferOutput<typeof GoldenCommentSchema>;
 export type GoldenPull = v.InferOutput<typeof GoldenPullSchema>;
 
 export interface PullAddress {

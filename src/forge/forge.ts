@@ -1,10 +1,12 @@
-// A forge, as the App's process serves it: the place a change under review lives (GitHub, GitLab),
-// each in its own folder under forges/, exporting one `Forge` value. Started with its own setup
-// (GitHub: the Probot app; GitLab: its instance and token) and what the process gives every forge
-// (this context), a forge gives the one review job and the one reply job what differs on it —
-// its host, its words, whom the spend is counted for, how it reports a review — and the webhook
-// routes the server mounts. The registry of forges is the apps' (src/forge-registry.ts); nothing
-// below the apps names a forge.
+// A forge: the place a change under review lives (GitHub, GitLab, a local repository), each in
+// its own folder under forges/, exporting one `Forge` value: its id and the ways it runs, an
+// absent one absent. A forge the App's process serves is started with its own setup (GitHub: the
+// Probot app; GitLab: its instance and token) and what the process gives every forge (this
+// context), and gives the one review job and the one reply job what differs on it — its host, its
+// words, whom the spend is counted for, how it reports a review — and the webhook routes the
+// server mounts. A forge no webhook reaches (the local one) runs one review at a time for the app
+// that asks. The registry of forges is the apps' (src/forge-registry.ts); nothing below the apps
+// names a forge.
 
 import type http from "node:http";
 import type { AppConfig } from "../config/app-config.ts";
@@ -18,12 +20,12 @@ import type { Metrics } from "../metrics/metrics.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
 import type { ReplyQueue } from "../replies/reply-queue.ts";
-import type { WorkspaceHandle } from "../workspace/types.ts";
+import type { Workspace, WorkspaceHandle } from "../workspace/types.ts";
 import type { ForgeReply } from "./run-reply.ts";
 import type { ForgeReview } from "./run-review.ts";
 
-/** A forge's id: the `forge` tag of the requests it delivers. */
-export type ForgeId = ForgeTag["forge"];
+/** A forge's id: the `forge` tag of the requests it delivers, or the local forge's (it delivers none). */
+export type ForgeId = ForgeTag["forge"] | "local";
 
 /** What the App's process gives every forge it serves. */
 export interface ForgeContext<W extends WorkspaceHandle> {
@@ -62,10 +64,20 @@ export interface ServedForge<W extends WorkspaceHandle> {
   readonly recovery: Promise<void>;
   /** At shutdown: stops what the forge holds (deliveries waiting for a queue). */
   close(): void;
+  /** Why the process is not ready on the forge's account (a setting no waiting fixes), or null. */
+  notReady?(): string | null;
 }
 
-/** One forge: its id, and how it starts with its own setup. */
-export interface Forge<Setup> {
+/** A forge's check before it is served: the line the process stops with, or the setup to serve, with what it found. */
+export type StartCheck<Setup> = { readonly stop: string } | { readonly serve: Setup };
+
+/** One forge: its id, and the ways it runs; one it does not have is absent (as the port's capabilities). */
+export interface Forge<Setup = never, Once = never> {
   readonly id: ForgeId;
-  start<W extends WorkspaceHandle>(setup: Setup, context: ForgeContext<W>): ServedForge<W>;
+  /** Asked once before the process serves the forge: its setup against the forge itself (GitLab: its URL and token). */
+  checkAtStart?(setup: Setup, log: Logger): Promise<StartCheck<Setup>>;
+  /** Served by the App's process, started with its own setup; absent: no webhook reaches it. */
+  start?<W extends WorkspaceHandle>(setup: Setup, context: ForgeContext<W>): ServedForge<W>;
+  /** One review outside the App's queues, for the app that asks (`loupe review`): the job's forge part. */
+  review?(once: Once): Promise<ForgeReview<Workspace>>;
 }

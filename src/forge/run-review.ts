@@ -1,5 +1,5 @@
 // The one review job, for every forge: the App's (GitHub and GitLab, in the same queues), the
-// Action's and GitLab's CI job. It runs the pipeline on the host the forge built for the job,
+// Action's, GitLab's CI job and `loupe review`'s on a local repository. It runs the pipeline on the host the forge built for the job,
 // asks the forge's reporter to open its report once the change is read (a check run, a pending
 // commit status) and to complete it with the ending, tells the metrics once, and settles the job.
 // The forge supplies only what differs: its host, its words, whom the spend is counted for, and
@@ -12,7 +12,7 @@ import type { BudgetOwner } from "../domain/budget.ts";
 import { isCancelReason } from "../domain/cancel-reason.ts";
 import type { Severity } from "../domain/finding.ts";
 import type { ForgeWords } from "../domain/forge-words.ts";
-import { type AskedReview, type ForgeTag, queueKey } from "../domain/review-request.ts";
+import { type AskedReview, queueKey } from "../domain/review-request.ts";
 import type { SettingNames } from "../domain/setting-names.ts";
 import type { Prices } from "../domain/spend.ts";
 import type { PullRequestHost } from "../host/pull-request-host.ts";
@@ -25,6 +25,7 @@ import type { RoundProgress } from "../llm/types.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import type { ReviewEnded } from "../metrics/review-ended.ts";
+import type { ReviewDeadline } from "../pipeline/review-deadline.ts";
 import { cancellation, type ReviewOutcome } from "../pipeline/review-outcome.ts";
 import type { ReviewPorts } from "../pipeline/review-ports.ts";
 import { reviewPullRequest } from "../pipeline/review-pull-request.ts";
@@ -62,10 +63,13 @@ export interface ForgeReview<W extends WorkspaceHandle> {
   readonly reporter: ReviewReporter;
   /** The handle a command mentions; absent: "mentioning Loupe". */
   readonly mention?: () => Promise<string>;
+  /** The review's deadline, started by a host that reads the repository before the pipeline asks (the local one). */
+  readonly deadline?: ReviewDeadline;
 }
 
 export interface RunReviewOptions<W extends WorkspaceHandle> {
-  readonly request: AskedReview & Pick<ForgeTag, "forge">;
+  /** How the review was asked: by a person (`rerun`), in full (`command.full_review`). */
+  readonly request: Pick<AskedReview, "rerun" | "trigger">;
   readonly signal: AbortSignal;
   readonly ports: ReviewPorts<W>;
   readonly authorPolicy: AuthorPolicy;
@@ -76,8 +80,8 @@ export interface RunReviewOptions<W extends WorkspaceHandle> {
   readonly budget?: { readonly app: AppBudget; readonly owner: BudgetOwner };
   /** The operator's prices; absent: the budget's. */
   readonly prices?: Prices | null;
-  /** Told once, after the report is completed: the metrics and the review's log line. */
-  readonly onEnded?: (ending: ReviewEnded) => void;
+  /** Told once, after the report is completed: the metrics and the review's log line (the caller names the change). */
+  readonly onEnded?: (ending: Omit<ReviewEnded, "repository" | "pullNumber">) => void;
   /** The caller's `fail-on` (the Action's input, the CI job's option); absent: the repository's `fail_on`. */
   readonly failOn?: Severity | null;
   /** How texts name settings where they are read (the Action: its inputs). */
@@ -114,6 +118,7 @@ export async function runReview<W extends WorkspaceHandle>(
     log,
     ...(forge.mention === undefined ? {} : { mention: forge.mention }),
     ...(options.names === undefined ? {} : { names: options.names }),
+    ...(forge.deadline === undefined ? {} : { deadline: forge.deadline }),
     started: (pullRequest) => reporter.open(pullRequest.headSha),
     onRound: (progress) => reporter.progress?.(progress),
     ...(options.budget === undefined ? {} : reviewBudgetFor(options.budget.app, options.budget.owner, now)),
@@ -138,8 +143,6 @@ export async function runReview<W extends WorkspaceHandle>(
   if (!report) return { remember: false, outcome, ending };
   const shown = await reporter.complete(ending, outcome);
   options.onEnded?.({
-    repository: `${request.owner}/${request.repo}`,
-    pullNumber: request.pullNumber,
     headSha: shown.headSha,
     conclusion: shown.reported ? ending.conclusion : "none",
     result: outcome.kind === "reviewed" ? outcome.result : null,

@@ -6,6 +6,7 @@
 
 import type { ConfigFile } from "../config/config-file-read.ts";
 import type { HeadComparison } from "../conversation/review-scope.ts";
+import type { HostText } from "../conversation/review-state.ts";
 import type { ReviewThread } from "../conversation/review-thread.ts";
 import type { ChangedFile, ChangeSet } from "../domain/changed-file.ts";
 import type { ForgeWords } from "../domain/forge-words.ts";
@@ -29,16 +30,6 @@ export type { ConfigFileRead } from "../config/config-file-read.ts";
 /** `.github/loupe.yml` as the host reads it (never from the head), and where it came from, in words. */
 export type HostConfigFile = ConfigFile;
 
-/** One text the host keeps on the pull request (a review comment, a review's body), as written. */
-export interface HostText {
-  readonly id: number;
-  readonly body: string | null;
-  /** null when the host no longer knows the author (a deleted account). */
-  readonly author: { readonly login: string; readonly isBot: boolean } | null;
-  /** ISO 8601; null when the host gives no time. */
-  readonly submittedAt: string | null;
-}
-
 /** What was said on the pull request, raw: the pipeline applies Loupe's rules to it (loupe-history.ts). */
 export interface HostRecords {
   /** Loupe's own login on the host: only its texts count as Loupe's. */
@@ -47,16 +38,16 @@ export interface HostRecords {
   readonly reviews: readonly HostText[];
 }
 
-/** What was said before on the pull request, and what changed since a commit Loupe reviewed. */
+/** Two heads compared: whether the old one is an ancestor of the new, and what changed since. */
+export interface HeadsCompared extends HeadComparison {
+  readonly files: readonly ChangedFile[];
+}
+
+/** What was said before on the pull request (its threads are `HostThreads`), and what changed since a commit Loupe reviewed. */
 export interface HostHistory {
   read(): Promise<HostRecords>;
-  /** The review threads with who resolved them and the 👎 on their first comment. */
-  threads(): Promise<readonly ReviewThread[]>;
   /** compare from...to; null when the host cannot say (the old head is gone). */
-  changedSince(
-    fromSha: string,
-    toSha: string,
-  ): Promise<(HeadComparison & { readonly files: readonly ChangedFile[] }) | null>;
+  changedSince(fromSha: string, toSha: string): Promise<HeadsCompared | null>;
 }
 
 /** One comment on a line (or lines) of the head's side of the diff. */
@@ -105,12 +96,18 @@ export interface HostThreadList {
 }
 
 /**
- * Review threads: read them, answer in one, resolve one (a review's and a reply's way alike).
- * Which of Loupe's threads to resolve is decided once, over the port (pipeline/resolve-fixed.ts).
+ * Review threads: read them (the ledger's, a review's and a reply's one way), answer in one,
+ * resolve one. Which of Loupe's threads to resolve is decided once, over the port
+ * (pipeline/resolve-fixed.ts).
  */
 export interface HostThreads {
-  /** Every review thread of the pull request, with its comments in order. */
-  list(): Promise<HostThreadList>;
+  /**
+   * Every review thread of the pull request, with its comments in order and who resolved it.
+   * `thumbsDown`: with the 👎 on the first comment of Loupe's threads too (the ledger's
+   * dismissals), which a host may read at a cost (GitLab: a request a thread) and then reads only
+   * when asked; a host that reads them with the threads gives them either way.
+   */
+  list(options?: { readonly thumbsDown?: boolean }): Promise<HostThreadList>;
   /** Posts a reply at the end of the thread whose first comment is `rootCommentId`. */
   reply(input: { readonly rootCommentId: number; readonly body: string }): Promise<void>;
   /** Resolves one thread (its `ReviewThread.id`). */

@@ -3,7 +3,7 @@
 // and the code around the anchored lines are data, JSON-quoted and labelled untrusted: a reply can
 // ask and argue, never instruct, and a claim that something is fixed is not evidence.
 
-import { anchoredCode, findingUnderQuestion } from "./finding-prompt.ts";
+import { anchoredCode, type FindingUnderQuestion, findingUnderQuestion } from "./finding-prompt.ts";
 import { clip, nonEmpty, OPERATOR_LABEL, TOOLS_RULE, UNTRUSTED_DATA_RULE } from "./prompt.ts";
 import type { ChatMessage } from "./provider.ts";
 import { threadReplyJsonSchema } from "./reply-schema.ts";
@@ -21,12 +21,7 @@ export interface ReplyPromptInput {
   readonly mergeBaseSha: string;
   readonly headSha: string;
   /** Loupe's finding as posted (the thread's first comment) and where GitHub anchors it now. */
-  readonly finding: {
-    readonly path: string;
-    readonly line: number | null;
-    readonly startLine: number | null;
-    readonly body: string;
-  };
+  readonly finding: FindingUnderQuestion;
   /** The comments after the finding, oldest first; the last one is the reply to answer. */
   readonly replies: readonly ThreadMessage[];
   /** The anchored lines with context at the head commit, numbered; a reason when they cannot be read. */

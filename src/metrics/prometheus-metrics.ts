@@ -4,7 +4,7 @@
 import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import { createBudgetGauge } from "./budget-gauge.ts";
 import { type BuildInfo, createSeries } from "./metric-series.ts";
-import type { Metrics, QueueStats } from "./metrics.ts";
+import type { Metrics, QueueStats, ReplyEndedReport, ReviewEndedReport } from "./metrics.ts";
 
 export interface PrometheusMetrics extends Metrics {
   readonly registry: Registry;
@@ -51,17 +51,21 @@ export function createPrometheusMetrics(
     },
   });
 
+  const spent = (report: ReviewEndedReport | ReplyEndedReport): void => {
+    if (report.promptTokens > 0) tokens.inc({ kind: "prompt" }, report.promptTokens);
+    if (report.completionTokens > 0) tokens.inc({ kind: "completion" }, report.completionTokens);
+    billed.inc({ kind: "input" }, report.spend.input_tokens);
+    billed.inc({ kind: "cached_input" }, report.spend.cached_input_tokens);
+    billed.inc({ kind: "output" }, report.spend.output_tokens);
+    if (report.dollars !== null) dollars.inc(report.dollars);
+  };
+
   return {
     registry,
     reviewEnded(report) {
       reviews.inc({ termination_reason: report.terminationReason, conclusion: report.conclusion });
       duration.observe(report.durationSeconds);
-      if (report.promptTokens > 0) tokens.inc({ kind: "prompt" }, report.promptTokens);
-      if (report.completionTokens > 0) tokens.inc({ kind: "completion" }, report.completionTokens);
-      billed.inc({ kind: "input" }, report.spend.input_tokens);
-      billed.inc({ kind: "cached_input" }, report.spend.cached_input_tokens);
-      billed.inc({ kind: "output" }, report.spend.output_tokens);
-      if (report.dollars !== null) dollars.inc(report.dollars);
+      spent(report);
       findings.inc({ event: "posted" }, report.findingsPosted);
       findings.inc({ event: "fixed" }, report.findingsFixed);
     },
@@ -70,13 +74,8 @@ export function createPrometheusMetrics(
       // A reply's verdict that the finding was wrong (withdrawn) or that a writer rejected it.
       if (report.findingStatus === "withdrawn" || report.findingStatus === "dismissed")
         findings.inc({ event: report.findingStatus });
-      if (report.promptTokens > 0) tokens.inc({ kind: "prompt" }, report.promptTokens);
-      if (report.completionTokens > 0) tokens.inc({ kind: "completion" }, report.completionTokens);
       // A reply's spend is counted with the reviews': the same bill, the same budgets.
-      billed.inc({ kind: "input" }, report.spend.input_tokens);
-      billed.inc({ kind: "cached_input" }, report.spend.cached_input_tokens);
-      billed.inc({ kind: "output" }, report.spend.output_tokens);
-      if (report.dollars !== null) dollars.inc(report.dollars);
+      spent(report);
     },
     toolCall(tool, ok) {
       toolCalls.inc({ tool, ok: ok ? "true" : "false" });

@@ -7,8 +7,9 @@
 // commented on costs no thread listing.
 
 import { dismissalCandidates, MAX_LEDGER_ENTRIES, readLedger } from "../conversation/finding-ledger.ts";
+import type { HostText } from "../conversation/review-state.ts";
 import { lastReviewedState, type ReviewedState } from "../conversation/review-state.ts";
-import type { HostHistory, HostPeople, HostText } from "../host/pull-request-host.ts";
+import type { HostHistory, HostPeople, HostThreads } from "../host/pull-request-host.ts";
 import { extractIdentities } from "../review/finding-identity.ts";
 import { extractFingerprints } from "../review/fingerprint.ts";
 import type { LedgerEntry } from "../review/ledger.ts";
@@ -33,6 +34,7 @@ const MAX_CHECKED = 50;
 
 export async function readLoupeHistory(
   history: HostHistory,
+  threads: HostThreads | undefined,
   people: HostPeople | undefined,
 ): Promise<LoupeHistory> {
   const records = await history.read();
@@ -50,19 +52,19 @@ export async function readLoupeHistory(
   for (const item of reviews) {
     if (item.body !== null) for (const fp of extractFingerprints(item.body)) fingerprints.add(fp);
   }
-  const threads = hasIdentities ? await threadEntries(history, people, records.self) : [];
-  const ledger = [...threads, ...bodyEntries(reviews)];
+  const entries = hasIdentities && threads ? await threadEntries(threads, people, records.self) : [];
+  const ledger = [...entries, ...bodyEntries(reviews)];
   const lastReviewed = lastReviewedState(reviews, records.self);
   return { fingerprints, lastReviewed, hasReviewComments, ledger };
 }
 
 /** Loupe's threads, each finding dismissed only by someone who can write to the repository. */
 async function threadEntries(
-  history: HostHistory,
+  host: HostThreads,
   people: HostPeople | undefined,
   self: string,
 ): Promise<LedgerEntry[]> {
-  const threads = await history.threads();
+  const { threads } = await host.list({ thumbsDown: true });
   // One answer per person for this review (logins are case-insensitive), however many threads
   // they reacted on or resolved.
   const asked = new Set<string>();

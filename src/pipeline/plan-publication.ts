@@ -8,7 +8,7 @@ import { TimeSlices } from "../domain/time-slices.ts";
 import { FileCode } from "../review/file-code.ts";
 import { summariseLedger } from "../review/ledger.ts";
 import { planReviewInSlices } from "../review/plan-review.ts";
-import { renderReviewBody } from "../review/render.ts";
+import { renderReviewBody } from "../review/render-body.ts";
 import { resolvedFindings, reviewedFindings } from "../review/reviewed-findings.ts";
 import { emptySeverityCounts, isAtLeast } from "../review/severity.ts";
 import { readRepositoryTextFile } from "../tools/repository-file.ts";

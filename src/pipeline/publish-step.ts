@@ -6,7 +6,7 @@ import type { PullRequestHost } from "../host/pull-request-host.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { JobLogger } from "../log/job-logger.ts";
 import { afterResolution, type LedgerEntry, summariseLedger } from "../review/ledger.ts";
-import { reviewMarker } from "../review/render.ts";
+import { reviewMarker } from "../review/review-marker.ts";
 import { resolvedFindings } from "../review/reviewed-findings.ts";
 import type { WorkspaceHandle } from "../workspace/types.ts";
 import { describeFailure } from "./describe-failure.ts";

@@ -66,8 +66,6 @@ export interface ReplyLoopInput<W extends WorkspaceHandle = Workspace> {
   readonly maxTokens?: number;
 }
 
-/** One verification's slice of what the review has left. */
-
 export interface VerifyInput<W extends WorkspaceHandle = Workspace> {
   readonly view: W;
   readonly repository: string;

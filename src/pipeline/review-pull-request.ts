@@ -79,6 +79,7 @@ async function reviewInWorkspace<W extends WorkspaceHandle>(
   const mergeBaseSha = prepared.changes.mergeBaseSha;
   const scope = await scopeStep({
     history: host.history,
+    threads: host.threads,
     people: host.people,
     askedFull: run.askedFull,
     config,

@@ -7,7 +7,7 @@ import type { RepoConfig } from "../config/repo-config-schema.ts";
 import { decideReviewScope, type ReviewScope } from "../conversation/review-scope.ts";
 import { configDigest } from "../conversation/review-state.ts";
 import type { ChangedFile } from "../domain/changed-file.ts";
-import type { HostHistory, HostPeople } from "../host/pull-request-host.ts";
+import type { HostHistory, HostPeople, HostThreads } from "../host/pull-request-host.ts";
 import { type LoupeHistory, NO_HISTORY, readLoupeHistory } from "./loupe-history.ts";
 
 export interface ScopeStep {
@@ -21,6 +21,8 @@ export interface ScopeStep {
 
 export async function scopeStep(input: {
   readonly history: HostHistory | undefined;
+  /** Loupe's threads, the ledger's findings; absent: the ledger lists only the review bodies'. */
+  readonly threads: HostThreads | undefined;
   /** Who may dismiss a finding (write access); absent: nobody's 👎 or resolution dismisses one. */
   readonly people: HostPeople | undefined;
   readonly askedFull: boolean;
@@ -31,7 +33,7 @@ export async function scopeStep(input: {
   const digest = configDigest(input.config);
   const host = input.history;
   if (host === undefined) return { scope: null, history: NO_HISTORY, newFiles: null, configDigest: digest };
-  const history = await readLoupeHistory(host, input.people);
+  const history = await readLoupeHistory(host, input.threads, input.people);
   let newFiles: readonly ChangedFile[] | null = null;
   const last = history.lastReviewed;
   const scope = await decideReviewScope({

@@ -10,9 +10,17 @@
 // only for the configured origin in the first place (git-http-client.ts). A proxy is used as
 // Node's own agents use one (HTTPS_PROXY with NODE_USE_ENV_PROXY=1).
 
-import http, { type IncomingMessage } from "node:http";
-import https from "node:https";
+import type { IncomingMessage } from "node:http";
 import type { GitHttpRequest, GitHttpResponse } from "isomorphic-git";
+
+// node:http and node:https are taken with `process.getBuiltinModule`, not imported: an ES import
+// of node:http builds its namespace by reading every export, and three of them (WebSocket,
+// CloseEvent, MessageEvent) are getters that load undici, Node's fetch, which a fetch over
+// node:http never uses. That load was about 90 ms of CPU, a tenth of a whole fetch's
+// (bench/README.md, issue 43); node:https is loaded only for an https URL.
+function clientFor(url: URL): Pick<typeof import("node:http"), "request"> {
+  return process.getBuiltinModule(url.protocol === "https:" ? "node:https" : "node:http");
+}
 
 const MAX_REDIRECTS = 20;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -72,8 +80,7 @@ function send(
   return new Promise((resolve, reject) => {
     const outgoing = { ...headers };
     if (body !== undefined) outgoing["Content-Length"] = String(body.byteLength);
-    const client = url.protocol === "https:" ? https : http;
-    const sent = client.request(url, { method, headers: outgoing, signal }, resolve);
+    const sent = clientFor(url).request(url, { method, headers: outgoing, signal }, resolve);
     sent.on("error", reject);
     sent.end(body);
   });

@@ -14,7 +14,8 @@ import { gitLabWords } from "../../src/forges/gitlab/words.ts";
 import type { LoopResult } from "../../src/llm/types.ts";
 import { renderCheckRunOutput } from "../../src/report/check-run-output.ts";
 import type { InlineAnchor, PublishPlan } from "../../src/review/plan-types.ts";
-import { renderInlineComment, renderReviewBody } from "../../src/review/render.ts";
+import { renderReviewBody } from "../../src/review/render-body.ts";
+import { renderInlineComment } from "../../src/review/render-inline.ts";
 import { renderThreadReply } from "../../src/review/render-reply.ts";
 import type { ModelFields } from "./publish-renderers.ts";
 

@@ -7,7 +7,7 @@ import type { Finding } from "../../src/domain/finding.ts";
 import { GITHUB_WORDS } from "../../src/forges/github/words.ts";
 import { findingIdentity } from "../../src/review/finding-identity.ts";
 import type { PublishPlan } from "../../src/review/plan-types.ts";
-import { MAX_REVIEW_BODY, renderReviewBody } from "../../src/review/render.ts";
+import { MAX_REVIEW_BODY, renderReviewBody } from "../../src/review/render-body.ts";
 import type { RepositoryRef } from "../../src/review/repository-link.ts";
 import { finding } from "./chat-turns.ts";
 

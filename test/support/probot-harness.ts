@@ -72,9 +72,11 @@ export interface ProbotHarnessOptions {
   readonly now?: () => number;
   /**
    * The repository work in worker threads, as the server runs it (src/isolation), instead of in
-   * this thread; `ports` is not used then. `entry`: a worker script of the test's own.
+   * this thread; `ports` is not used then. `entry`: a worker script of the test's own;
+   * `graceMs`: how long a worker past its deadline or asked to stop is waited for before it is
+   * terminated (the server's: deadlineGraceMs of the review's time, at least 2 s).
    */
-  readonly isolation?: { readonly entry?: URL; readonly memoryMb?: number };
+  readonly isolation?: { readonly entry?: URL; readonly memoryMb?: number; readonly graceMs?: number };
 }
 
 export interface ProbotHarness {
@@ -155,7 +157,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
           entry: options.isolation.entry ?? repositoryWorkerEntry(),
           setup: { provider: providerConfig, limits, replyLimits, includeTrace: true },
           memoryMb: options.isolation.memoryMb ?? WORKER_MEMORY_MB.default,
-          graceMs: deadlineGraceMs(limits.timeoutMs),
+          graceMs: options.isolation.graceMs ?? deadlineGraceMs(limits.timeoutMs),
           onWorkerEnded: (reason) => log.warn({ reason }, "repository worker ended"),
         });
   const common = {

@@ -17,19 +17,16 @@ import type { CheckRunOutput } from "../../src/report/review-report.ts";
 import { findingIdentity, identityMarker } from "../../src/review/finding-identity.ts";
 import { fingerprintMarker } from "../../src/review/fingerprint.ts";
 import type { InlineAnchor, PublishPlan } from "../../src/review/plan-types.ts";
-import {
-  MAX_REVIEW_BODY,
-  renderInlineComment,
-  renderReviewBody,
-  reviewMarker,
-} from "../../src/review/render.ts";
+import { MAX_REVIEW_BODY, renderReviewBody } from "../../src/review/render-body.ts";
 import { renderCliMarkdown } from "../../src/review/render-cli.ts";
+import { renderInlineComment } from "../../src/review/render-inline.ts";
 import {
   renderReplyFailure,
   renderThreadReply,
   replyMarker,
   statusMarker,
 } from "../../src/review/render-reply.ts";
+import { reviewMarker } from "../../src/review/review-marker.ts";
 import type { Expectation } from "./gfm-oracle.ts";
 
 export const REPOSITORY = { owner: "acme", repo: "widgets", host: "github.com" };

@@ -3,14 +3,10 @@
 // changed. A 404 (the old head is gone after a force-push) is an answer, not a failure.
 
 import type { HeadComparison } from "../../conversation/review-scope.ts";
-import type { ChangedFile } from "../../domain/changed-file.ts";
+import type { HeadsCompared } from "../../host/pull-request-host.ts";
 import { type GitHubFile, toChangedFile } from "./compare.ts";
 import { parseJsonInSlices, UNPARSED_BODY } from "./json-in-slices.ts";
 import { type GitHubClient, httpStatus, type RepoRef } from "./octokit.ts";
-
-export interface HeadsCompared extends HeadComparison {
-  readonly files: readonly ChangedFile[];
-}
 
 const STATUSES = new Set(["ahead", "behind", "diverged", "identical"]);
 

@@ -42,7 +42,7 @@ const CONVERSATION_EVENTS = ["issue_comment", "pull_request_review_comment"] as 
 /** How long the queued check run's request may keep retrying (waits of 1 s and 4 s). */
 const ANNOUNCE_RETRY_MS = 5_000;
 
-export const GITHUB_FORGE: Forge<GitHubSetup> = {
+export const GITHUB_FORGE = {
   id: "github",
   start: <W extends WorkspaceHandle>(setup: GitHubSetup, context: ForgeContext<W>): ServedForge<W> => {
     const { probot } = setup;
@@ -134,7 +134,7 @@ export const GITHUB_FORGE: Forge<GitHubSetup> = {
       close: () => {},
     };
   },
-};
+} satisfies Forge<GitHubSetup>;
 
 /** The handlers only map and enqueue; every other event the App receives is counted, not handled. */
 function registerHandlers<W extends WorkspaceHandle>(

@@ -82,7 +82,6 @@ export function gitHubHost<W extends WorkspaceHandle>(
     },
     history: {
       read: async () => readHistoryRecords(octokit, { ...pr, botLogin: await options.botLogin() }),
-      threads: () => listReviewThreads(octokit, pr),
       changedSince: (fromSha, toSha) => compareHeads(octokit, { ...ref, fromSha, toSha }),
     },
     publisher: {
@@ -95,6 +94,7 @@ export function gitHubHost<W extends WorkspaceHandle>(
         }),
     },
     threads: {
+      // GraphQL gives the 👎 with the threads, in the same query: asked or not.
       list: async () => ({ self: await options.botLogin(), threads: await listReviewThreads(octokit, pr) }),
       reply: async ({ rootCommentId, body }) => {
         await octokit.rest.pulls.createReplyForReviewComment({

@@ -2,7 +2,8 @@
 // piece at a time and mapped into the port's raw records. Which of them are Loupe's, and what they
 // mean (fingerprints, the last reviewed state, the ledger), the pipeline decides (loupe-history.ts).
 
-import type { HostRecords, HostText } from "../../host/pull-request-host.ts";
+import type { HostText } from "../../conversation/review-state.ts";
+import type { HostRecords } from "../../host/pull-request-host.ts";
 import { listPullRequestInSlices } from "./list-in-slices.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 

@@ -5,12 +5,9 @@
 
 import type { HostComment, Published } from "../../host/pull-request-host.ts";
 import { gitHubComment } from "./github-comment.ts";
+import { isLoupeAuthored, listReviewsInSlices } from "./history-records.ts";
 import type { GitHubClient, RepoRef } from "./octokit.ts";
 import { httpStatus } from "./octokit.ts";
-
-export { gitHubComment, type InlineComment } from "./github-comment.ts";
-
-import { isLoupeAuthored, listReviewsInSlices } from "./history-records.ts";
 import { type SecondaryRetryOptions, withSecondaryRetry } from "./retry-secondary.ts";
 
 export interface PublishReviewInput extends RepoRef {

@@ -3,8 +3,14 @@
 // token must be accepted, and carry the `api` scope (a read_api token cannot publish). An instance
 // that is down is not a misconfiguration: the process starts and says so.
 
+import type { GitLabConfig } from "../../config/gitlab-config.ts";
 import { tlsCode } from "../../domain/error-kind.ts";
-import { type GitLabApi, GitLabError } from "./gitlab-api.ts";
+import type { StartCheck } from "../../forge/forge.ts";
+import type { Logger } from "../../log/job-logger.ts";
+import { type GitLabApi, GitLabError, gitLabApi, NO_RETRY } from "./gitlab-api.ts";
+
+/** GitLab's settings, and a certificate the check at start did not trust (served down: /readyz says why). */
+export type GitLabSetup = NonNullable<GitLabConfig> & { readonly untrusted?: { readonly error: unknown } };
 
 export type GitLabAccess =
   /** `tokenNote`: a token whose type GitLab would not describe (400 from /personal_access_tokens/self). */
@@ -73,4 +79,22 @@ export async function checkGitLabAccess(api: GitLabApi, url: string): Promise<Gi
       line: `GITLAB_URL=${url} cannot be reached now (${detail}); reviews wait for it`,
     };
   }
+}
+
+/** GitLab's settings checked against the instance: a wrong one stops the process, the rest is said. */
+export async function gitLabStartCheck(gitlab: GitLabSetup, log: Logger): Promise<StartCheck<GitLabSetup>> {
+  const access = await checkGitLabAccess(
+    gitLabApi({ url: gitlab.url, token: gitlab.token, retry: NO_RETRY }),
+    gitlab.url,
+  );
+  if (access.kind === "invalid") return { stop: access.line };
+  if (access.kind === "unreachable") log.warn({}, access.line);
+  if (access.kind === "ok") {
+    log.info({ gitlab: gitlab.url, user: access.username }, `GitLab: the token is @${access.username}'s`);
+    if (access.tokenNote !== undefined) log.warn({}, access.tokenNote);
+  }
+  // Served all the same (the GitHub App may be served too), and /readyz says why it is not ready.
+  if (access.kind !== "untrusted") return { serve: gitlab };
+  log.error({}, access.line);
+  return { serve: { ...gitlab, untrusted: { error: access.error } } };
 }

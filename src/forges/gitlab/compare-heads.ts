@@ -3,8 +3,7 @@
 // commits and their diffs. GitLab's compare has no ahead/behind status of its own, hence the two
 // calls. A 404 (the old head is gone after a force-push) is an answer, not a failure.
 
-import type { HeadComparison } from "../../conversation/review-scope.ts";
-import type { ChangedFile } from "../../domain/changed-file.ts";
+import type { HeadsCompared } from "../../host/pull-request-host.ts";
 import { type GitLabApi, gitLabStatus } from "./gitlab-api.ts";
 import { changedFile, type MergeRequestDiff } from "./merge-request-changes.ts";
 
@@ -12,7 +11,7 @@ export async function compareHeads(
   api: GitLabApi,
   id: string,
   input: { readonly fromSha: string; readonly toSha: string },
-): Promise<(HeadComparison & { readonly files: readonly ChangedFile[] }) | null> {
+): Promise<HeadsCompared | null> {
   if (input.fromSha === input.toSha) return { status: "identical", aheadBy: 0, files: [] };
   try {
     const base = await api.get<{ id: string }>(

@@ -17,6 +17,9 @@ export interface GitLabRetry {
   readonly deadline: number;
 }
 
+/** Waits for nothing: GitLab's answer now, or its error (a check at start, a webhook's calls). */
+export const NO_RETRY: GitLabRetry = { sleep: async () => {}, now: Date.now, deadline: 0 };
+
 export interface GitLabApiOptions {
   /** The instance, e.g. https://gitlab.example.com (the API is under /api/v4). */
   readonly url: string;

@@ -6,31 +6,28 @@
 // user, whom the texts mention and whose notes are Loupe's, is looked up once for the process.
 
 import { setTimeout as wait } from "node:timers/promises";
-import type { GitLabConfig } from "../../config/gitlab-config.ts";
 import { createPermissionCache } from "../../conversation/permission-cache.ts";
 import type { Forge, ForgeContext, ServedForge } from "../../forge/forge.ts";
 import type { WorkspaceHandle } from "../../workspace/types.ts";
-import { gitLabApi, tokenUser } from "./gitlab-api.ts";
+import { type GitLabSetup, gitLabStartCheck } from "./check-access.ts";
+import { gitLabApi, NO_RETRY, tokenUser } from "./gitlab-api.ts";
 import { createGitLabCommentHandler } from "./gitlab-comment-handler.ts";
 import { gitLabHost } from "./gitlab-host.ts";
 import { gitLabReview } from "./gitlab-review.ts";
 import { createGitLabWebhook, GITLAB_WEBHOOK_PATH } from "./gitlab-webhook.ts";
 
-export type GitLabSetup = NonNullable<GitLabConfig>;
+export type { GitLabSetup } from "./check-access.ts";
 
-export const GITLAB_FORGE: Forge<GitLabSetup> = {
+export const GITLAB_FORGE = {
   id: "gitlab",
+  checkAtStart: gitLabStartCheck,
   start: <W extends WorkspaceHandle>(gitlab: GitLabSetup, context: ForgeContext<W>): ServedForge<W> => {
     const { url, token } = gitlab;
     const { ports, log } = context;
     const health = context.dependencies.gitlab;
+    if (gitlab.untrusted !== undefined) health.failed(gitlab.untrusted.error);
     // The webhook's calls and the token's user wait for nothing: GitLab's answer now, or an error.
-    const api = gitLabApi({
-      url,
-      token,
-      retry: { sleep: async () => {}, now: Date.now, deadline: 0 },
-      health,
-    });
+    const api = gitLabApi({ url, token, retry: NO_RETRY, health });
     const self = tokenUser(api);
     const { reviews, replies } = context.queues;
     const notes = createGitLabCommentHandler({
@@ -75,6 +72,11 @@ export const GITLAB_FORGE: Forge<GitLabSetup> = {
       routes: [hook.handle],
       recovery: Promise.resolve(),
       close: () => hook.close(),
+      // A certificate not trusted is a setting to fix (NODE_EXTRA_CA_CERTS), not an outage to wait out.
+      notReady: () =>
+        health.downKind() === "tls"
+          ? `GitLab (GITLAB_URL=${url}) presents a TLS certificate Loupe does not trust: set NODE_EXTRA_CA_CERTS to its CA certificate`
+          : null,
     };
   },
-};
+} satisfies Forge<GitLabSetup>;

@@ -20,7 +20,7 @@ import {
   readMergeRequest,
 } from "./merge-request.ts";
 import { mergeRequestChanges } from "./merge-request-changes.ts";
-import { readRecords, readThreads } from "./notes.ts";
+import { readRecords } from "./notes.ts";
 import { readOrganisationConfig } from "./organisation-config.ts";
 import { publishReview } from "./publish-review.ts";
 import { gitLabGuidanceSource, type ProjectRef, readConfigFile } from "./repository-files.ts";
@@ -97,7 +97,6 @@ export function gitLabHost<W extends WorkspaceHandle>(options: GitLabHostOptions
       }),
     history: {
       read: async () => readRecords(api, mr, await options.self()),
-      threads: async () => readThreads(api, mr, await options.self(), { thumbsDown: true }),
       changedSince: (fromSha, toSha) => compareHeads(api, project.id, { fromSha, toSha }),
     },
     publisher: {

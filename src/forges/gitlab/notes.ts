@@ -2,8 +2,9 @@
 // and threads. Loupe's own texts are those of the token's user: on GitLab that user is Loupe's
 // identity (a bot user or a project access token's), so its texts are marked as a bot's.
 
+import type { HostText } from "../../conversation/review-state.ts";
 import type { ReviewThread, ThumbsDown } from "../../conversation/review-thread.ts";
-import type { HostRecords, HostText } from "../../host/pull-request-host.ts";
+import type { HostRecords } from "../../host/pull-request-host.ts";
 import type { GitLabApi } from "./gitlab-api.ts";
 import { BOT_USERNAME } from "./merge-request.ts";
 

@@ -9,9 +9,9 @@ import { readThreads } from "./notes.ts";
 /** `mr`: the merge request's API path, /projects/:id/merge_requests/:iid. */
 export function gitLabThreads(api: GitLabApi, mr: string, self: () => Promise<string>): HostThreads {
   return {
-    list: async () => {
+    list: async (options) => {
       const login = await self();
-      return { self: login, threads: await readThreads(api, mr, login) };
+      return { self: login, threads: await readThreads(api, mr, login, options) };
     },
     async reply({ rootCommentId, body }) {
       const threads = await readThreads(api, mr, await self());

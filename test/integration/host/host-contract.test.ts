@@ -71,6 +71,9 @@ const hosts: readonly [string, () => MadeHost][] = [
           token: github.workflowToken("octo", "app"),
           baseUrl: `${github.url}/api/v3`,
           warn: () => {},
+          // The fake GitHub has no secondary rate limit: GitHub's spacing (3 s between two
+          // comments) would only make the file wait. The spacing itself: github-write-spacing.
+          writeSpacingMs: 20,
         }),
         request: {
           owner: "octo",
@@ -169,7 +172,15 @@ describe.each(hosts)("%s", (_name, make) => {
 /** The forges' hosts, which have every optional capability: the same questions to each. */
 const forgeHosts = hosts.filter(([name]) => name !== "the local host");
 
-describe.each(forgeHosts)("%s's optional capabilities", (_name, make) => {
+/** A person's 👎 on a comment, as each forge's page adds it. */
+const thumbsDownBy: Readonly<Record<string, (commentId: number, login: string) => void>> = {
+  "the GitHub host": (commentId, login) =>
+    github.personReactions.push({ commentId, login, content: "-1", createdAt: "2026-01-05T10:00:00Z" }),
+  "the GitLab host": (commentId, login) =>
+    gitlab.award(gitlab.notes.find((note) => note.id === commentId)!, "thumbsdown", login),
+};
+
+describe.each(forgeHosts)("%s's optional capabilities", (name, make) => {
   const fingerprint = "0123456789abcdef";
   const review = (headSha: string, run: number): HostReview => ({
     headSha,
@@ -198,6 +209,17 @@ describe.each(forgeHosts)("%s's optional capabilities", (_name, make) => {
     expect(after.comments.map((c) => c.body)).toEqual([thread!.comments[0]!.body, "An answer."]);
     expect(after.isResolved).toBe(true);
     await expect(threads.reply({ rootCommentId: rootCommentId + 1_000, body: "Lost." })).rejects.toThrow();
+  });
+
+  it("threads: the 👎 on Loupe's finding, listed with them when asked (the ledger's dismissals)", async () => {
+    await using host = make();
+    const pullRequest = await host.pullRequest();
+    await host.changes(pullRequest);
+    await host.publisher!.publish(review(pullRequest.headSha, 5));
+    const rootCommentId = (await host.threads!.list()).threads[0]!.comments[0]!.databaseId!;
+    thumbsDownBy[name]!(rootCommentId, "dev");
+    const { threads } = await host.threads!.list({ thumbsDown: true });
+    expect(threads.map((t) => t.thumbsDown?.map((down) => down.user?.login))).toEqual([["dev"]]);
   });
 
   it("resolution: a thread whose file went away is resolved, and named by its finding's fingerprint", async () => {
@@ -238,7 +260,7 @@ describe.each(forgeHosts)("%s's optional capabilities", (_name, make) => {
     const records = await history.read();
     expect(records.reviews).toHaveLength(1);
     expect(records.comments.map((c) => c.body)).toEqual([review(pullRequest.headSha, 4).comments[0]!.body]);
-    expect((await history.threads()).map((t) => t.path)).toEqual(["src/a.ts"]);
+    expect((await host.threads!.list({ thumbsDown: true })).threads.map((t) => t.path)).toEqual(["src/a.ts"]);
     const since = await history.changedSince(pullRequest.baseSha, pullRequest.headSha);
     expect(since).toMatchObject({ status: "ahead", aheadBy: 2 });
     expect(since!.files.map((f) => f.filename)).toEqual([".github/loupe.yml", "src/a.ts"]);
@@ -258,6 +280,7 @@ describe("an absent capability", () => {
     if (!config.ok) throw new Error("the fixture's configuration is valid");
     const step = await scopeStep({
       history: host.history,
+      threads: host.threads,
       people: host.people,
       askedFull: false,
       config: config.config,
@@ -344,6 +367,25 @@ describe("an absent capability", () => {
 });
 
 describe("the GitLab host's capabilities", () => {
+  it("reads the 👎 on Loupe's threads only when asked: each costs a request of its own", async () => {
+    await using host = hostNamed("the GitLab host")();
+    const pullRequest = await host.pullRequest();
+    await host.changes(pullRequest);
+    await host.publisher!.publish({
+      headSha: pullRequest.headSha,
+      marker: "<!-- loupe:review head=z run=1 -->",
+      body: "A review. <!-- loupe:review head=z run=1 -->",
+      comments: [{ path: "src/a.ts", line: 1, body: "A finding." }],
+      allInBody: () => "All in the body. <!-- loupe:review head=z run=1 -->",
+    });
+    const before = gitlab.requests.length;
+    const awards = () => gitlab.requests.slice(before).filter((r) => r.url.includes("/award_emoji")).length;
+    await host.threads!.list();
+    expect(awards()).toBe(0);
+    await host.threads!.list({ thumbsDown: true });
+    expect(awards()).toBe(1);
+  });
+
   it("has raw history, publishes once as one bulk publish, and recognises Loupe's own notes", async () => {
     await using host = hostNamed("the GitLab host")();
     const pullRequest = await host.pullRequest();

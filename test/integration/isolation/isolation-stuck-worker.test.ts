@@ -26,6 +26,14 @@ const app = useAppScenario({
   harness: { botLogin: "loupe-test[bot]" },
 });
 const SPINNING_WORKER = new URL("../../support/spinning-worker.ts", import.meta.url);
+/**
+ * How long a worker past its deadline, or asked to stop, is waited for before it is terminated:
+ * the server's least grace (deadlineGraceMs), rather than the tenth of a minute the second test's
+ * review time would give it. A spinning worker never answers, so the grace is only waited out; it
+ * is also the whole bound of the calls without a budget of their own (a plan, a dispose), which
+ * the reviews that do finish make.
+ */
+const GRACE_MS = 2_000;
 
 let harness: ProbotHarness | null = null;
 afterEach(async () => {
@@ -68,7 +76,7 @@ describe("a repository worker that never yields", () => {
     const timeoutMs = 12_000;
     harness = await app.start([{ body: stopTurn(review([])) }, { body: stopTurn(review([])) }], {
       limits: { timeoutMs },
-      isolation: { entry: SPINNING_WORKER },
+      isolation: { entry: SPINNING_WORKER, graceMs: GRACE_MS },
     });
     const h = harness;
     const gh = mockReviewStart(app.fx, { checkRunId: 1 });
@@ -102,7 +110,7 @@ describe("a repository worker that never yields", () => {
   it("superseded while it spins: the cancel it cannot hear is followed by terminate, and the new head is reviewed", async () => {
     harness = await app.start([{ body: stopTurn(review([])) }], {
       limits: { timeoutMs: 60_000 },
-      isolation: { entry: SPINNING_WORKER },
+      isolation: { entry: SPINNING_WORKER, graceMs: GRACE_MS },
     });
     const h = harness;
     const gh = mockReviewStart(app.fx, { checkRunId: 1 }).listReviewComments(PR).listReviews(PR);

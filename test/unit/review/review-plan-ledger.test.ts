@@ -4,7 +4,7 @@ import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 import { extractIdentities, findingIdentity } from "../../../src/review/finding-identity.ts";
 import type { LedgerEntry, LedgerStatus } from "../../../src/review/ledger.ts";
 import { planReview } from "../../../src/review/plan-review.ts";
-import { renderReviewBody } from "../../../src/review/render.ts";
+import { renderReviewBody } from "../../../src/review/render-body.ts";
 
 const repository = { owner: "acme", repo: "widgets", host: "github.com" };
 const HEAD = "const user = findUser(id);\nreturn user.name;\n";

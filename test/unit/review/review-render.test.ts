@@ -7,13 +7,9 @@ import { gitLabWords } from "../../../src/forges/gitlab/words.ts";
 import { extractFingerprints } from "../../../src/review/fingerprint.ts";
 import { planReview } from "../../../src/review/plan-review.ts";
 import type { InlineAnchor } from "../../../src/review/plan-types.ts";
-import {
-  hasReviewMarker,
-  MAX_REVIEW_BODY,
-  renderInlineComment,
-  renderReviewBody,
-  reviewMarker,
-} from "../../../src/review/render.ts";
+import { MAX_REVIEW_BODY, renderReviewBody } from "../../../src/review/render-body.ts";
+import { renderInlineComment } from "../../../src/review/render-inline.ts";
+import { hasReviewMarker, reviewMarker } from "../../../src/review/review-marker.ts";
 
 const repository = { owner: "acme", repo: "widgets", host: "github.com" };
 const SHA = "0123456789abcdef0123456789abcdef01234567";

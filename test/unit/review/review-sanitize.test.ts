@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { cutCodePoints } from "../../../src/domain/text.ts";
 import { extractFingerprints } from "../../../src/review/fingerprint.ts";
 import { stripInvisible } from "../../../src/review/markdown-text.ts";
-import { hasReviewMarker } from "../../../src/review/render.ts";
+import { hasReviewMarker } from "../../../src/review/review-marker.ts";
 import { sanitizeMarkdown, TRUNCATION_MARKER } from "../../../src/review/sanitize.ts";
 import { allProblems, micromarkOracle } from "../../support/gfm-oracle.ts";
 

@@ -1,6 +1,6 @@
 // GITHUB_WRITE_SPACING_MS as Probot's Octokit applies it: a Probot built with Loupe's Octokit, as
 // the App's server builds it, sends concurrent writes to a real HTTP server, which notes when each
-// one arrives. Writes arrive at least the spacing apart, the writes that notify people three times
+// one arrives; the Action's client (`writeSpacingMs`, which the test worlds lower) the same way. Writes arrive at least the spacing apart, the writes that notify people three times
 // that, reads are not held back; at the production default (1000 ms) as at a lowered one. Only
 // lower bounds are asserted: the spacing a setting promises, never a speed.
 
@@ -9,7 +9,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import nock from "nock";
 import { Probot } from "probot";
-import { DEFAULT_WRITE_SPACING_MS, withWriteSpacing } from "../../../../src/forges/github/write-spacing.ts";
+import { actionGitHubClient } from "../../../../src/action/github-client.ts";
+import { DEFAULT_WRITE_SPACING_MS } from "../../../../src/forges/github/write-limiters.ts";
+import { withWriteSpacing } from "../../../../src/forges/github/write-spacing.ts";
 import { testPrivateKey } from "../../../support/probot-harness.ts";
 
 let server: http.Server;
@@ -91,6 +93,25 @@ describe("GitHub write spacing (GITHUB_WRITE_SPACING_MS)", () => {
     expect(gaps("/repos/o/d/check-runs/")[0]).toBeGreaterThanOrEqual(
       DEFAULT_WRITE_SPACING_MS - slack(DEFAULT_WRITE_SPACING_MS),
     );
+  });
+
+  it("spaces the Action's writes by the spacing it is given, in place of the plugin's", async () => {
+    const octokit = actionGitHubClient({
+      token: "ghs_action",
+      baseUrl: base,
+      warn: () => {},
+      writeSpacingMs: 200,
+    });
+    await Promise.all([
+      ...[1, 2, 3].map((n) => octokit.request("PATCH /repos/o/a/check-runs/{id}", { id: n })),
+      ...[1, 2].map((n) => octokit.request("POST /repos/o/a/pulls/{n}/reviews", { n, body: "x" })),
+    ]);
+    expect(gaps("/repos/o/a/check-runs/")).toHaveLength(2);
+    expect(span("/repos/o/a/check-runs/")).toBeGreaterThanOrEqual(2 * 200 - 2 * slack(200));
+    expect(Math.max(...gaps("/repos/o/a/check-runs/"))).toBeLessThan(DEFAULT_WRITE_SPACING_MS);
+    expect(gaps("/repos/o/a/pulls/")).toHaveLength(1);
+    expect(span("/repos/o/a/pulls/")).toBeGreaterThanOrEqual(600 - slack(600));
+    expect(Math.max(...gaps("/repos/o/a/pulls/"))).toBeLessThan(3 * DEFAULT_WRITE_SPACING_MS);
   });
 
   it("does not hold reads back", async () => {

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { checkGitLabAccess } from "../../../../src/forges/gitlab/check-access.ts";
 import { gitLabApi } from "../../../../src/forges/gitlab/gitlab-api.ts";
+import { GITLAB_FORGE } from "../../../../src/forges/gitlab/gitlab-forge.ts";
 import { createGitLabWebhook, tokenMatches } from "../../../../src/forges/gitlab/gitlab-webhook.ts";
 import { createReviewQueue } from "../../../../src/jobs/queue.ts";
 import type { ReviewJob } from "../../../../src/jobs/review-job.ts";
@@ -58,6 +59,22 @@ describe("GitLab's settings at start", () => {
     expect(await check(`http://127.0.0.1:${port}`, gitlab.token)).toMatchObject({
       kind: "unreachable",
       line: expect.stringContaining(`GITLAB_URL=http://127.0.0.1:${port} cannot be reached now`),
+    });
+  });
+});
+
+describe("the GitLab forge's check at start", () => {
+  it("stops the process with the wrong setting's line, and serves a right one as set, saying whose token", async () => {
+    const lines: string[] = [];
+    const log = { info: (_: object, line: string) => lines.push(line), warn: () => {}, error: () => {} };
+    const configured = {
+      ...{ url: gitlab.url, token: gitlab.token, webhookSecret: "a-webhook-secret" },
+      ...{ statusName: "Loupe", configProject: null },
+    };
+    expect(await GITLAB_FORGE.checkAtStart(configured, log)).toEqual({ serve: configured });
+    expect(lines).toEqual(["GitLab: the token is @loupe-bot's"]);
+    expect(await GITLAB_FORGE.checkAtStart({ ...configured, token: "glpat-wrong" }, log)).toEqual({
+      stop: expect.stringMatching(/^GITLAB_TOKEN is not accepted by .* \(401\)/),
     });
   });
 });

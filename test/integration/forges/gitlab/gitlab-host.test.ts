@@ -161,7 +161,7 @@ describe("the GitLab host", () => {
     gitlab.award(finding, "thumbsdown_tone5", "rep");
     gitlab.award(finding, "thumbsup_tone3", "ops");
     gitlab.award(finding, "thumbsdown", "lead");
-    const threads = await host.history!.threads();
+    const { threads } = await host.threads!.list({ thumbsDown: true });
     const thread = threads.find((t) => t.comments[0]?.databaseId === finding.id)!;
     expect(thread.thumbsDown?.map((t) => t.user?.login)).toEqual(["dev", "rep", "lead"]);
   });
@@ -192,7 +192,7 @@ describe("the GitLab host", () => {
     repo.checkout("main");
     gitlab.pushBranch("team/app", repo, "traced");
     gitlab.addMergeRequest({ project: "team/app", iid: mr.iid, sourceBranch: "traced" });
-    const threads = await host.history!.threads();
+    const { threads } = await host.threads!.list({ thumbsDown: true });
     const thread = (note: typeof changed) => threads.find((t) => t.comments[0]?.databaseId === note!.id)!;
     expect(thread(changed)).toMatchObject({ isOutdated: true, line: 3 });
     expect(thread(kept)).toMatchObject({ isOutdated: false, line: 6 });

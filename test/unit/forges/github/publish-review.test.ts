@@ -4,8 +4,9 @@
 
 import { Readable } from "node:stream";
 import { describe, expect, it } from "@jest/globals";
+import type { InlineComment } from "../../../../src/forges/github/github-comment.ts";
 import type { GitHubClient } from "../../../../src/forges/github/octokit.ts";
-import { type InlineComment, publishReview } from "../../../../src/forges/github/publish-review.ts";
+import { publishReview } from "../../../../src/forges/github/publish-review.ts";
 
 const BOT = "loupe-test[bot]";
 const HEAD = "a".repeat(40);
