@@ -183,8 +183,18 @@ export interface ImportedCommit {
    */
   readonly from?: string;
   readonly message: string;
-  readonly files: Readonly<Record<string, string>>;
+  /** Text is a regular file's content; an executable file or a symbolic link say so. */
+  readonly files: Readonly<Record<string, string | Uint8Array | ImportedFile>>;
+  /** The commit's tree is its files alone, none of its parent's (fast-import's `deleteall`). */
+  readonly replaceTree?: boolean;
 }
+
+const NEWLINE = Buffer.from("\n");
+
+/** A file of `importHistory` other than a regular one. */
+export type ImportedFile =
+  | { readonly content: string; readonly executable: true }
+  | { readonly symlink: string };
 
 /**
  * Commits a whole history in one `git fast-import` process, then checks `checkout` out into the
@@ -195,10 +205,14 @@ export interface ImportedCommit {
 export function importHistory(
   repo: FixtureRepo,
   commits: readonly ImportedCommit[],
-  checkout: string,
+  /** The branch checked out into the work tree; null leaves the work tree as it is. */
+  checkout: string | null,
 ): string[] {
-  const stream: string[] = [];
-  const data = (text: string) => stream.push(`data ${Buffer.byteLength(text)}`, text);
+  const stream: (string | Uint8Array)[] = [];
+  const data = (content: string | Uint8Array) => {
+    const bytes = Buffer.from(content);
+    stream.push(`data ${bytes.length}`, bytes);
+  };
   const tips = new Map<string, number>();
   const who = "Loupe Fixture <fixture@loupe.invalid> now";
   for (const [i, commit] of commits.entries()) {
@@ -210,10 +224,17 @@ export function importHistory(
     if (tip !== undefined) stream.push(`from :${tip}`);
     else if (from !== undefined) stream.push(`from :${from}`);
     else if (commit.from !== undefined) stream.push(`from ${commit.from}`);
+    if (commit.replaceTree === true) stream.push("deleteall");
     for (const [file, content] of Object.entries(commit.files)) {
       if (/[\n"]/.test(file)) throw new Error(`importHistory: a path fast-import would need quoted: ${file}`);
-      stream.push(`M 100644 inline ${file}`);
-      data(content);
+      const [mode, bytes] =
+        typeof content === "string" || content instanceof Uint8Array
+          ? ["100644", content]
+          : "symlink" in content
+            ? ["120000", content.symlink]
+            : ["100755", content.content];
+      stream.push(`M ${mode} inline ${file}`);
+      data(bytes);
     }
     stream.push("");
     tips.set(commit.branch, mark);
@@ -225,7 +246,7 @@ export function importHistory(
     {
       cwd: repo.dir,
       env: gitEnvironment(repo.home),
-      input: `${stream.join("\n")}\n`,
+      input: Buffer.concat(stream.flatMap((part) => [Buffer.from(part), NEWLINE])),
       stdio: ["pipe", "pipe", "pipe"],
     },
   );
@@ -237,7 +258,7 @@ export function importHistory(
       .map((line) => line.split(" ") as [string, string]),
   );
   fs.rmSync(marks);
-  repo.git("checkout", "--quiet", "--force", checkout);
+  if (checkout !== null) repo.git("checkout", "--quiet", "--force", checkout);
   return commits.map((_, i) => ids.get(`:${i + 1}`)!);
 }
 

@@ -2,9 +2,15 @@
 // (OFS_DELTA or REF_DELTA), for the object-store tests that use native git as the oracle.
 
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { createRepo, type FixtureRepo, gitEnvironment, importHistory } from "./git-fixture.ts";
 
-/** `commits` commits of a 400-line text, a smaller text per commit and a binary file. */
+/**
+ * `commits` commits of a 400-line text, a smaller text per commit and a binary file, their
+ * objects loose as commits leave them: imported by one `git fast-import`, whose pack is then
+ * unpacked (four processes, where a commit at a time takes two a commit).
+ */
 export function historyRepo(commits: number): FixtureRepo {
   const repo = createRepo();
   const body = (n: number) =>
@@ -12,12 +18,26 @@ export function historyRepo(commits: number): FixtureRepo {
       { length: 400 },
       (_, line) => `line ${line} ${line % 37 === n % 37 ? `edit ${n}` : ""}\n`,
     ).join("");
-  for (let n = 0; n < commits; n += 1) {
-    repo.write("big.txt", body(n));
-    repo.write(`dir/file-${n % 3}.txt`, `${body(n).slice(0, 2000)}${n}\n`);
-    repo.write("bin.dat", Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * (n + 1)) % 256)));
-    repo.commit(`commit ${n}`);
+  const history = Array.from({ length: commits }, (_, n) => ({
+    branch: "main",
+    message: `commit ${n}`,
+    files: {
+      "big.txt": body(n),
+      [`dir/file-${n % 3}.txt`]: `${body(n).slice(0, 2000)}${n}\n`,
+      "bin.dat": Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * (n + 1)) % 256)),
+    },
+  }));
+  importHistory(repo, history, null);
+  const packs = path.join(repo.dir, ".git", "objects", "pack");
+  for (const name of fs.readdirSync(packs).filter((file) => file.endsWith(".pack"))) {
+    // Moved out first: git unpacks only the objects the store does not already hold.
+    const pack = path.join(repo.home, name);
+    fs.renameSync(path.join(packs, name), pack);
+    fs.rmSync(path.join(packs, name.replace(/\.pack$/, ".idx")));
+    gitBuffer(repo, ["unpack-objects", "-q"], fs.readFileSync(pack));
+    fs.rmSync(pack);
   }
+  repo.git("checkout", "--quiet", "--force", "main");
   return repo;
 }
 

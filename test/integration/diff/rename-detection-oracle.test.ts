@@ -13,11 +13,10 @@ import { detectRenames } from "../../../src/diff/detect-renames.ts";
 import { createToolRegistry } from "../../../src/tools/registry.ts";
 import { openLocalRepository } from "../../../src/workspace/open-local.ts";
 import { diffSnapshots } from "../../../src/workspace/tree-diff.ts";
-import { createRepo, type FixtureRepo } from "../../support/git-fixture.ts";
+import { createRepo, type FixtureRepo, type ImportedFile, importHistory } from "../../support/git-fixture.ts";
 import { seededRandom } from "../../support/seeded-random.ts";
 
-type File = string | { readonly content: string; readonly executable: true } | { readonly symlink: string };
-type Tree = Record<string, File>;
+type Tree = Record<string, string | ImportedFile>;
 interface Case {
   readonly base: Tree;
   readonly head: Tree;
@@ -135,32 +134,34 @@ let repo: FixtureRepo;
 const cases: { seed: number; base: string; head: string }[] = [];
 const SEEDS = Array.from({ length: 30 }, (_, seed) => seed);
 
-function writeTree(tree: Tree): void {
-  repo.git("rm", "-r", "-q", "--ignore-unmatch", ".");
-  for (const [file, content] of Object.entries(tree)) {
-    if (typeof content === "string") repo.write(file, content);
-    else if ("symlink" in content) {
-      fs.mkdirSync(path.dirname(path.join(repo.dir, file)), { recursive: true });
-      fs.symlinkSync(content.symlink, path.join(repo.dir, file));
-    } else {
-      repo.write(file, content.content);
-      repo.chmod(file, 0o755);
-    }
-  }
-}
-
 beforeAll(() => {
   repo = createRepo();
-  for (const seed of SEEDS) {
+  // Every case's base and head, each commit's tree its files alone, in one `git fast-import`.
+  const commits = SEEDS.flatMap((seed) => {
     const generated = randomCase(seed);
-    writeTree(generated.base);
-    const base = repo.commit(`base ${seed}`, { allowEmpty: true });
-    writeTree(generated.head);
-    cases.push({ seed, base, head: repo.commit(`head ${seed}`, { allowEmpty: true }) });
-  }
+    return (["base", "head"] as const).map((side) => ({
+      branch: "main",
+      message: `${side} ${seed}`,
+      replaceTree: true,
+      files: generated[side],
+    }));
+  });
+  const ids = importHistory(repo, commits, "main");
+  for (const [i, seed] of SEEDS.entries()) cases.push({ seed, base: ids[2 * i]!, head: ids[2 * i + 1]! });
 });
 
 afterAll(() => repo?.dispose());
+
+/** `git diff -M --name-status` of a case: read by two tests, run once. */
+const gitNameStatus = (() => {
+  const known = new Map<string, string[]>();
+  return (base: string, head: string): string[] => {
+    const rows =
+      known.get(`${base}..${head}`) ?? repo.git("diff", "-M", "--name-status", base, head).split("\n");
+    known.set(`${base}..${head}`, rows);
+    return rows;
+  };
+})();
 
 const nameStatus = (changes: Awaited<ReturnType<typeof changesOf>>) =>
   changes.map((c) =>
@@ -174,8 +175,7 @@ describe("rename detection against git diff -M", () => {
     const { base, head } = cases[seed]!;
     const workspace = await openLocalRepository({ dir: repo.dir, base, head });
     try {
-      const oracle = repo.git("diff", "-M", "--name-status", base, head).split("\n");
-      expect(nameStatus(await changesOf(workspace))).toEqual(oracle);
+      expect(nameStatus(await changesOf(workspace))).toEqual(gitNameStatus(base, head));
     } finally {
       await workspace.dispose();
     }
@@ -197,8 +197,7 @@ describe("rename detection against git diff -M", () => {
 
   it("exercises inexact renames on both sides of the threshold, and every kind of pairing", async () => {
     const all: string[] = [];
-    for (const { base, head } of cases)
-      all.push(...repo.git("diff", "-M", "--name-status", base, head).split("\n"));
+    for (const { base, head } of cases) all.push(...gitNameStatus(base, head));
     const scores = all.filter((row) => /^R\d{3}/.test(row)).map((row) => Number(row.slice(1, 4)));
     expect(scores.filter((s) => s < 100).length).toBeGreaterThanOrEqual(20);
     expect(scores.filter((s) => s >= 50 && s < 60).length).toBeGreaterThanOrEqual(3);

@@ -63,6 +63,35 @@ describe("a history imported in one process", () => {
     repo.dispose();
   });
 
+  it("commits executables and symbolic links, and a tree of a commit's files alone", () => {
+    const repo = createRepo();
+    const [first, second, third] = importHistory(
+      repo,
+      [
+        {
+          branch: "main",
+          message: "first",
+          files: {
+            "a.txt": "a\r\n\0",
+            "run.sh": { content: "echo\n", executable: true },
+            link: { symlink: "a.txt" },
+          },
+        },
+        { branch: "main", message: "second", replaceTree: true, files: { "b.txt": "" } },
+        { branch: "main", message: "third", files: { "c.txt": "c\n" } },
+      ],
+      "main",
+    );
+    expect(repo.git("ls-tree", "-r", "--format=%(objectmode) %(path)", first!)).toBe(
+      "100644 a.txt\n120000 link\n100755 run.sh",
+    );
+    expect(repo.git("cat-file", "-s", `${first}:a.txt`)).toBe("4"); // CR and NUL kept, byte for byte
+    expect(repo.git("cat-file", "-p", `${first}:link`)).toBe("a.txt");
+    expect(repo.git("ls-tree", "-r", "--name-only", second!)).toBe("b.txt");
+    expect(repo.git("ls-tree", "-r", "--name-only", third!)).toBe("b.txt\nc.txt");
+    repo.dispose();
+  });
+
   it("gives the end-to-end repository: main and a branch per change, main checked out", () => {
     const repo = createOneChangeRepo([
       { branch: "change", a: 2 },
