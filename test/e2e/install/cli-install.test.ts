@@ -2,7 +2,8 @@
 // `npm install -g --prefix <tmp> <tarball>` (and, as npx and projects do, a local install where
 // npm hoists the `node` dependency next to Loupe, and `npm install -g .` from the checkout, which
 // npm links), run from another directory with the machine's own `node` (Node 20 on these
-// machines) first on PATH and no npm script environment at all.
+// machines) first on PATH and no npm script environment at all. The installs go to memory when
+// the machine has room for them there (test/support/install-root.ts).
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -10,11 +11,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createRepo, type FixtureRepo } from "../../support/git-fixture.ts";
+import { installRoot } from "../../support/install-root.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
   .version;
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
+/** Two installs of the tarball of about 330 MB each, the tarball and the link, with room to spare. */
+const INSTALL_BYTES = 2 * 1024 ** 3;
 
 /** PATH without any node_modules/.bin (npm scripts put the project's Node 24 first). */
 const SYSTEM_PATH = (process.env.PATH ?? "/usr/bin:/bin")
@@ -75,7 +79,7 @@ let project: string;
 let repo: FixtureRepo;
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-install-"));
+  tmp = fs.mkdtempSync(path.join(installRoot(INSTALL_BYTES), "loupe-install-"));
   elsewhere = fs.mkdtempSync(path.join(tmp, "elsewhere-"));
   globalPrefix = path.join(tmp, "prefix");
   linkedPrefix = path.join(tmp, "linked");

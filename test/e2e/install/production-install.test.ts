@@ -2,18 +2,21 @@
 // Docker engine): the repository's tracked files copied to an empty directory, the Dockerfile's
 // install command (`npm ci --omit=dev`, from the npm registry or its local cache), then both the
 // README's `npm start` and the Dockerfile's CMD, configured with App credentials of a fake GitHub:
-// /healthz must answer. Everything the server needs at run time must be a dependency.
+// /healthz must answer. Everything the server needs at run time must be a dependency. The copy
+// goes to memory when the machine has room for it there (test/support/install-root.ts).
 
 import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
+import { installRoot } from "../../support/install-root.ts";
 import { fakeWorldEnv, PROJECT_ROOT, startLoupeProcess } from "../../support/loupe-process.ts";
 
 const run = promisify(execFile);
+/** The production dependencies with the `node` package's binary (about 330 MB), with room to spare. */
+const INSTALL_BYTES = 1024 ** 3;
 const dockerfile = fs.readFileSync(path.join(PROJECT_ROOT, "Dockerfile"), "utf8");
 let copy: string;
 let github: FakeGitHub;
@@ -33,7 +36,7 @@ function startCommand(): string[] {
 }
 
 beforeAll(async () => {
-  copy = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-production-"));
+  copy = fs.mkdtempSync(path.join(installRoot(INSTALL_BYTES), "loupe-production-"));
   // The tracked files as they are in the working tree: what a fresh clone (or `docker build`) sees.
   const files = execFileSync("git", ["ls-files", "-z"], { cwd: PROJECT_ROOT, encoding: "utf8" })
     .split("\0")
