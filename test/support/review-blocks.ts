@@ -16,7 +16,7 @@ import {
   type ReviewMocks,
 } from "./app-scenario.ts";
 import { finding, review, stopTurn } from "./chat-turns.ts";
-import { probeEventLoopBlocks } from "./event-loop-blocks.ts";
+import { type EventLoopBlocks, probeEventLoopBlocks } from "./event-loop-blocks.ts";
 import type { ProbotHarness } from "./probot-harness.ts";
 
 export interface OrdinaryReview {
@@ -39,17 +39,17 @@ export async function warmUpReview(app: AppScenario, ordinary: OrdinaryReview = 
   nock.cleanAll();
 }
 
-/** The pull request opened at `headSha` and drained; the longest block of the loop meanwhile. */
+/** The pull request opened at `headSha` and drained; the longest block of the loop meanwhile, and its bound. */
 export async function longestBlockOfReview(
   h: ProbotHarness,
   app: AppScenario,
   headSha?: string,
-): Promise<number> {
+): Promise<EventLoopBlocks> {
   const probe = probeEventLoopBlocks();
   try {
     await h.receive("pull_request", pullRequestPayload(app.fx, "opened", headSha));
     await h.drain();
-    return probe.stop().maxBlockMs;
+    return probe.stop();
   } finally {
     probe.stop();
   }

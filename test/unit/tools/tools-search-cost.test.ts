@@ -90,9 +90,9 @@ describe("cost linear in the bytes read", () => {
   it("lets other work run: no block of the event loop reaches 100 ms", async () => {
     const probe = probeEventLoopBlocks();
     const { result } = await search(files(48, ONE_CHARACTER), { query: NEAR_MISS });
-    const { maxBlockMs } = probe.stop();
+    const { maxBlockMs, boundMs } = probe.stop();
     expect(result).toMatchObject({ ok: true, matches: [], truncated: false });
-    expect(maxBlockMs).toBeLessThan(100);
+    expect(maxBlockMs).toBeLessThan(boundMs);
   });
 });
 
