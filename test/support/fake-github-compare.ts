@@ -60,14 +60,37 @@ export interface GitLocation {
   readonly home: string;
 }
 
+/**
+ * The commit a full object id names, per repository: an object never changes and the fake never
+ * removes one, so an id that named a commit names it for good (a branch name moves, and is asked
+ * each time; an id that names nothing yet may be pushed later, and is not kept). Each review asked
+ * for the same few ids a dozen times, a git process each.
+ */
+const COMMIT_OF_ID = new Map<string, string>();
+const FULL_ID = /^[0-9a-f]{40}$/;
+
+/** `git rev-parse <args> <revision>^{commit}`, from COMMIT_OF_ID when the revision is a full id. */
+async function revParseCommit(
+  where: GitLocation,
+  revision: string,
+  args: readonly string[] = [],
+): Promise<string> {
+  const key = `${where.gitdir}\0${revision}`;
+  const known = COMMIT_OF_ID.get(key);
+  if (known !== undefined) return known;
+  const commit = await runGitAsync(["rev-parse", ...args, `${revision}^{commit}`], {
+    cwd: where.gitdir,
+    home: where.home,
+  });
+  if (FULL_ID.test(revision)) COMMIT_OF_ID.set(key, commit);
+  return commit;
+}
+
 /** Resolves a branch name or SHA to a commit id; undefined when it names no commit. */
 export async function resolveCommit(where: GitLocation, revision: string): Promise<string | undefined> {
   if (!/^[\w./-]+$/.test(revision) || revision.startsWith("-")) return undefined;
   try {
-    return await runGitAsync(["rev-parse", "--verify", "--quiet", `${revision}^{commit}`], {
-      cwd: where.gitdir,
-      home: where.home,
-    });
+    return await revParseCommit(where, revision, ["--verify", "--quiet"]);
   } catch {
     return undefined;
   }
@@ -107,10 +130,7 @@ export async function compareCommits(
   threeDot = true,
 ): Promise<Comparison> {
   const git = (...args: string[]) => runGitAsync(args, { cwd: where.gitdir, home: where.home });
-  const [baseSha, headSha] = await Promise.all([
-    git("rev-parse", `${base}^{commit}`),
-    git("rev-parse", `${head}^{commit}`),
-  ]);
+  const [baseSha, headSha] = await Promise.all([revParseCommit(where, base), revParseCommit(where, head)]);
   const key = `${where.gitdir}\0${baseSha}\0${headSha}\0${threeDot}`;
   let comparison = COMPARISONS.get(key);
   if (comparison === undefined) {
@@ -128,13 +148,14 @@ async function compareShas(
   headSha: string,
   threeDot: boolean,
 ): Promise<Comparison> {
-  const [mergeBaseSha, ahead, behind, commitsText] = await Promise.all([
+  // Ahead by the commits base..head lists; behind by those head..base would.
+  const [mergeBaseSha, behind, commitsText] = await Promise.all([
     git("merge-base", baseSha, headSha),
-    git("rev-list", "--count", `${baseSha}..${headSha}`),
     git("rev-list", "--count", `${headSha}..${baseSha}`),
     git("rev-list", "--reverse", `${baseSha}..${headSha}`),
   ]);
-  const aheadBy = Number(ahead);
+  const commits = commitsText === "" ? [] : commitsText.split("\n");
+  const aheadBy = commits.length;
   const behindBy = Number(behind);
   const files = await filesBetween(where, git, threeDot ? mergeBaseSha : baseSha, headSha);
   return {
@@ -151,7 +172,7 @@ async function compareShas(
     baseSha,
     mergeBaseSha,
     headSha,
-    commits: commitsText === "" ? [] : commitsText.split("\n"),
+    commits,
     files,
   };
 }
