@@ -1,5 +1,8 @@
 // Two tiers as jest projects, so that `npx jest <any test file>` still finds its file:
-// - fast (`npm test`): the unit and integration suites, CPU-bound, two workers on two cores;
+// - fast (`npm test`): the unit and integration suites, three workers on two cores: with two, the
+//   machine was 130 % busy of 200 % (files that wait on a deadline or a child process leave their
+//   core idle); with three, 3:05 instead of 5:09 and 349 s of CPU instead of 400, the machine
+//   187 % busy; a fourth gains nothing (bench/README.md, round 4);
 // - e2e (`npm run test:e2e`): real server processes, redis-server, Chromium, the container and the
 //   packed install. Its suites mostly wait on those processes, so it runs four workers on two
 //   cores; each world has its own ports, directories and servers.
