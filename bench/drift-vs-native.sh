@@ -33,6 +33,8 @@ head_sha="$(git -C "$fixture/big.git" rev-parse refs/pull/1/head)"
 merge_base="$(git -C "$fixture/big.git" merge-base refs/heads/main refs/pull/1/head)"
 rails_head="$(git -C "$rails" rev-parse 'v8.0.0^{commit}')"
 query=loupe-bench-literal-that-is-nowhere
+# Every Loupe process runs with the V8 flags the `loupe` command gives Node.
+. "$here/loupe-node-flags.sh"
 
 "$node" "$here/git-http-serve.ts" "$tmp/served" > "$tmp/url" &
 server=$!
@@ -49,33 +51,33 @@ measure() { # label, command... (output discarded; a failing command stops the r
 }
 native_fetch() { git init -q --bare "$1/b" && git -C "$1/b" fetch -q --depth 1 "$2" "$3" && { [ "$3" = "$4" ] || git -C "$1/b" fetch -q --depth 1 "$2" "$4"; }; }
 export -f native_fetch
-loupe_search() { "$node" "$root/bin/loupe.js" tool search_repository --repo "$1" --base "$2" --head "$2" --args "{\"query\":\"$query\"}"; }
+loupe_search() { "$node" $node_flags "$root/bin/loupe.js" tool search_repository --repo "$1" --base "$2" --head "$2" --args "{\"query\":\"$query\"}"; }
 
 # Warm-up: compile cache, page cache.
-measure warmup "$node" "$here/fetch-workspace.ts" "$url/big.git" "$head_sha" "$merge_base" --tmp "$tmp/w"
+measure warmup "$node" $node_flags "$here/fetch-workspace.ts" "$url/big.git" "$head_sha" "$merge_base" --tmp "$tmp/w"
 [ "${DRIFT_ONLY:-}" = fetch ] || loupe_search "$fixture/big.git" "$head_sha" > /dev/null
 # The diff's modules too (run without arguments it loads them and prints its usage): a module
 # missing from the compile cache loads Node's TypeScript stripper, ~60 ms the first diff would pay.
-[ "${DRIFT_ONLY:-}" = fetch ] || "$node" "$here/diff-render.ts" 2> /dev/null || true
+[ "${DRIFT_ONLY:-}" = fetch ] || "$node" $node_flags "$here/diff-render.ts" 2> /dev/null || true
 for run in $(seq "$runs"); do
-  measure idle "$node" --input-type=module -e "await import('$root/src/workspace/fetch.ts')"
-  measure fetch-loupe "$node" "$here/fetch-workspace.ts" "$url/big.git" "$head_sha" "$merge_base" --tmp "$tmp/w"
+  measure idle "$node" $node_flags --input-type=module -e "await import('$root/src/workspace/fetch.ts')"
+  measure fetch-loupe "$node" $node_flags "$here/fetch-workspace.ts" "$url/big.git" "$head_sha" "$merge_base" --tmp "$tmp/w"
   measure fetch-native bash -c 'native_fetch "$@"' - "$tmp/w" "$url/big.git" "$head_sha" "$merge_base"
   # The same fetch in a process that has fetched once already (the App's warm repository worker):
   # its own wall and CPU time, from the JSON line, against the same round's native fetch.
   rm -rf "$tmp/w"; mkdir -p "$tmp/w"; sync
-  "$node" "$here/fetch-workspace.ts" "$url/big.git" "$head_sha" "$merge_base" --tmp "$tmp/w" --warm |
+  "$node" $node_flags "$here/fetch-workspace.ts" "$url/big.git" "$head_sha" "$merge_base" --tmp "$tmp/w" --warm |
     sed -E 's/.*"readyMs":([0-9]+),"cpuMs":([0-9]+).*/fetch-loupe-warm \1 \2/' |
     awk '{ printf "%s %.3f %.3f 0 0\n", $1, $2 / 1000, $3 / 1000 }' >> "$results"
   measure fetch-native-again bash -c 'native_fetch "$@"' - "$tmp/w" "$url/big.git" "$head_sha" "$merge_base"
-  measure rails-fetch-loupe "$node" "$here/fetch-workspace.ts" "$url/rails.git" "$rails_head" "$rails_head" --tmp "$tmp/w"
+  measure rails-fetch-loupe "$node" $node_flags "$here/fetch-workspace.ts" "$url/rails.git" "$rails_head" "$rails_head" --tmp "$tmp/w"
   measure rails-fetch-native bash -c 'native_fetch "$@"' - "$tmp/w" "$url/rails.git" "$rails_head" "$rails_head"
   [ "${DRIFT_ONLY:-}" = fetch ] && { echo "run $run done" >&2; continue; }
-  measure search-fixture "$node" "$root/bin/loupe.js" tool search_repository --repo "$fixture/big.git" --base "$head_sha" --head "$head_sha" --args "{\"query\":\"$query\"}"
+  measure search-fixture "$node" $node_flags "$root/bin/loupe.js" tool search_repository --repo "$fixture/big.git" --base "$head_sha" --head "$head_sha" --args "{\"query\":\"$query\"}"
   measure grep-fixture git -C "$fixture/big.git" grep -F -n "$query" "$head_sha"
-  measure search-rails "$node" "$root/bin/loupe.js" tool search_repository --repo "$rails" --base "$rails_head" --head "$rails_head" --args "{\"query\":\"$query\"}"
+  measure search-rails "$node" $node_flags "$root/bin/loupe.js" tool search_repository --repo "$rails" --base "$rails_head" --head "$rails_head" --args "{\"query\":\"$query\"}"
   measure grep-rails git -C "$rails" grep -F -n "$query" "$rails_head"
-  measure diff-loupe "$node" "$here/diff-render.ts" "$rails" v7.0.0 v8.0.0
+  measure diff-loupe "$node" $node_flags "$here/diff-render.ts" "$rails" v7.0.0 v8.0.0
   measure diff-native-3dot git -C "$rails" diff -M v7.0.0...v8.0.0
   measure diff-native-2dot git -C "$rails" diff -M v7.0.0 v8.0.0
   echo "run $run done" >&2

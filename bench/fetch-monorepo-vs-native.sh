@@ -13,6 +13,7 @@ work="$here/.work/mono"
 node="$root/node_modules/.bin/node"
 export GIT_CONFIG_NOSYSTEM=1 LC_ALL=C NODE_COMPILE_CACHE="$here/.work/compile-cache"
 mkdir -p "$work"
+. "$here/loupe-node-flags.sh" # Loupe's processes run with the V8 flags the `loupe` command gives Node
 [ -d "$work/mono.git" ] || "$node" "$here/build-monorepo.ts" "$work/mono.git" "$files" > "$work/shas"
 read -r head_sha merge_base < "$work/shas"
 tmp="$work/tmp"; rm -rf "$tmp"; mkdir -p "$tmp"
@@ -30,10 +31,10 @@ measure() {
 }
 native_fetch() { git init -q --bare "$1/b" && git -C "$1/b" fetch -q --depth 1 "$2" "$3" && git -C "$1/b" fetch -q --depth 1 "$2" "$4"; }
 export -f native_fetch
-measure warmup "$node" "$here/fetch-workspace.ts" "$url" "$head_sha" "$merge_base" --tmp "$tmp/w" > /dev/null
+measure warmup "$node" $node_flags "$here/fetch-workspace.ts" "$url" "$head_sha" "$merge_base" --tmp "$tmp/w" > /dev/null
 for _ in $(seq "$runs"); do
-  measure idle "$node" --input-type=module -e "await import('$root/src/workspace/fetch.ts')"
-  measure loupe "$node" "$here/fetch-workspace.ts" "$url" "$head_sha" "$merge_base" --tmp "$tmp/w"
+  measure idle "$node" $node_flags --input-type=module -e "await import('$root/src/workspace/fetch.ts')"
+  measure loupe "$node" $node_flags "$here/fetch-workspace.ts" "$url" "$head_sha" "$merge_base" --tmp "$tmp/w"
   measure native bash -c 'native_fetch "$@"' - "$tmp/w" "$url" "$head_sha" "$merge_base"
 done
 echo "(label wall-s user-s system-s peak-RSS-kB) → $results"
