@@ -103,8 +103,11 @@ describe("the webhook endpoint and hostile bodies", () => {
     expect(result.sentBytes).toBeGreaterThan(MAX_WEBHOOK_BYTES); // it did read up to the cap...
     expect(result.sentBytes / BODY_BYTES).toBeLessThan(0.5); // ...and stopped there
     const grownBytes = (loupe.peakRssKiB()! - rssBefore) * 1024;
-    // Reading it whole took 13 times the body's size; what is held now is at most the cap.
-    expect(grownBytes / BODY_BYTES).toBeLessThan(0.4);
+    // Reading it whole took 13 times the body's size (2.6 GB here); what is held now is the cap's
+    // 25 MiB of chunks, plus what the allocator and the collector have not yet handed back when
+    // the peak is taken: 81 MiB on one quiet run, against a bound of 80 that had held before.
+    // Four caps (half the body) leaves that room and still fails any whole read of the body.
+    expect(grownBytes).toBeLessThan(4 * MAX_WEBHOOK_BYTES);
     await loupe.until(() => (linesSince(before).length >= 2 ? true : undefined), "the refusal's lines");
     expect(linesSince(before).filter((line) => line.includes(MARKER))).toEqual([]);
     expect(await counted('loupe_webhook_deliveries_total{event="unverified",outcome="too_large"}')).toBe("2");

@@ -45,7 +45,10 @@ async function counted(series: string): Promise<string | undefined> {
 
 describe("a WEBHOOK_PROXY_URL channel", () => {
   it("forwards signed deliveries to the App, and the App still refuses forged ones", async () => {
-    expect(smee.subscribers()).toBe(1); // subscribed before the server reported itself started
+    // The server subscribes right after it starts listening, so /healthz (what startLoupeProcess
+    // waited for) can answer a moment before the channel has its subscriber: wait for it.
+    await loupe.until(() => (smee.subscribers() > 0 ? true : undefined), "the channel's subscriber");
+    expect(smee.subscribers()).toBe(1);
     const payload = { zen: "Design for failure.", hook_id: 1, hook: { type: "App", id: 1 } };
     const delivery = (signature: string) => ({
       headers: {
