@@ -14,6 +14,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
+import { REQUIRE_BANNER } from "../scripts/build-action.ts";
 import { freePort } from "../test/support/loupe-process.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -45,9 +46,7 @@ async function bundle(dir: string): Promise<string> {
       preserveSymlinks: true,
       external: OPTIONAL.flatMap((name) => [name, `${name}/*`]),
       logLevel: "error",
-      banner: {
-        js: 'import{createRequire as __loupeRequire}from"node:module";const require=__loupeRequire(import.meta.url);',
-      },
+      banner: { js: REQUIRE_BANNER },
     });
   }
   return path.join(dir, "src", "server.js");

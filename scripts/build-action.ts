@@ -14,6 +14,10 @@ import { build } from "esbuild";
 export const ROOT = path.resolve(import.meta.dirname, "..");
 export const BUNDLE = path.join(ROOT, "dist-action", "index.js");
 
+/** CommonJS packages inside an ES module bundle still call require() for Node's built-ins. */
+export const REQUIRE_BANNER =
+  'import{createRequire as __loupeRequire}from"node:module";const require=__loupeRequire(import.meta.url);';
+
 /** The bundle's text, built in memory. */
 export async function buildActionBundle(): Promise<string> {
   const result = await build({
@@ -30,10 +34,7 @@ export async function buildActionBundle(): Promise<string> {
     write: false,
     outfile: BUNDLE,
     logLevel: "warning",
-    // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
-    banner: {
-      js: 'import{createRequire as __loupeRequire}from"node:module";const require=__loupeRequire(import.meta.url);',
-    },
+    banner: { js: REQUIRE_BANNER },
   });
   const [file] = result.outputFiles;
   if (file === undefined) throw new Error("esbuild wrote no bundle");
