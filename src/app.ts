@@ -10,6 +10,7 @@ import type { AppConfig } from "./config/app-config.ts";
 import type { GitLabConfig } from "./config/gitlab-config.ts";
 import { budgetOwnerOf } from "./domain/budget.ts";
 import { countedBudget } from "./fleet/budget-store-for.ts";
+import type { Fleet } from "./fleet/fleet.ts";
 import { logFleetStart } from "./fleet/fleet-startup.ts";
 import { DEFAULT_FLEET_TIMING, type FleetTiming } from "./fleet/fleet-timing.ts";
 import { replyQueueFor } from "./fleet/reply-queue-for.ts";
@@ -40,8 +41,8 @@ export interface LoupeAppOptions<W extends WorkspaceHandle = Workspace> {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The process's metrics port (deliveries, queue, review endings); none by default. */
   readonly metrics?: Metrics;
-  /** REDIS_URL: the fleet's shared queue in Redis instead of this process's own queue. */
-  readonly redisUrl?: string | null;
+  /** REDIS_URL's fleet (loadFleet): its shared queues in Redis instead of this process's own. */
+  readonly fleet?: Fleet | null;
   readonly fleetTiming?: Partial<FleetTiming>;
   /** LOG_STILL_DOWN_SECONDS: how often a dependency still down is logged again. */
   readonly stillDownLogMs?: number;
@@ -100,14 +101,14 @@ function startRuntime<W extends WorkspaceHandle>(
   options: LoupeAppOptions<W>,
   github: Parameters<typeof startForges>[0]["github"],
 ): LoupeRuntime {
-  const redisUrl = options.redisUrl ?? null;
+  const fleet = options.fleet ?? null;
   const metrics = options.metrics ?? NO_METRICS;
   const dependencies = createDependencyStates(log, metrics, options.stillDownLogMs ?? 60_000);
-  if (redisUrl !== null) routeBottleneckErrors((error) => dependencies.redis.failed(error));
+  if (fleet !== null) routeBottleneckErrors((error) => dependencies.redis.failed(error));
   const { config, ports } = options;
   const onReviewEnded = createReviewEndedReporter(metrics, log);
   const onReplyEnded = createReplyEndedReporter(metrics, log, options.budget?.settings.prices ?? null);
-  const { budget } = countedBudget(options.budget, { redisUrl, stateDir: config.stateDir, log, metrics });
+  const { budget } = countedBudget(options.budget, { fleet, stateDir: config.stateDir, log, metrics });
   // The forges are started once the queues exist (their webhooks enqueue); a job runs only after.
   let forges: ServedForges<W> | null = null;
   const served = () => forges!;
@@ -128,10 +129,10 @@ function startRuntime<W extends WorkspaceHandle>(
     ...(options.fleetTiming ? { fleetTiming: options.fleetTiming } : {}),
     redisHealth: dependencies.redis,
   };
-  if (redisUrl !== null)
-    logFleetStart(log, redisUrl, { ...DEFAULT_FLEET_TIMING, ...options.fleetTiming }.lockMs);
+  if (fleet !== null)
+    logFleetStart(log, fleet.redisUrl, { ...DEFAULT_FLEET_TIMING, ...options.fleetTiming }.lockMs);
   const reviews = reviewQueueFor({
-    ...{ redisUrl, concurrency: config.reviewConcurrency, runner, log },
+    ...{ fleet, concurrency: config.reviewConcurrency, runner, log },
     // A forge with no report while a job waits (GitLab's status is set once the review starts) has none.
     announce: async (request) => (await served().of(request.forge).announce?.(request)) ?? null,
     cancel: async (request, reportId, reason) =>
@@ -145,7 +146,7 @@ function startRuntime<W extends WorkspaceHandle>(
       await served().of(request.forge).reply(request, signal),
     );
   const replies = replyQueueFor({
-    ...{ redisUrl, concurrency: config.replyConcurrency, runner: replyRunner, log },
+    ...{ fleet, concurrency: config.replyConcurrency, runner: replyRunner, log },
     ...timing,
   });
   const sleep = options.sleep ?? defaultSleep;
@@ -155,7 +156,7 @@ function startRuntime<W extends WorkspaceHandle>(
       ...{ config, ports, log, metrics, dependencies, sleep },
       ...(options.now ? { now: options.now } : {}),
       queues: { reviews, replies },
-      fleet: redisUrl !== null,
+      fleet: fleet !== null,
     },
   );
   const all = forges.all;

@@ -6,6 +6,7 @@ import type { ApplicationFunction } from "probot";
 import { createLoupeApp, type LoupeRuntime } from "./app.ts";
 import { type AppSettings, AppSettingsSchema } from "./config/app-settings.ts";
 import { readEnvOrThrow } from "./config/read-env.ts";
+import { type Fleet, loadFleet } from "./fleet/fleet.ts";
 import { providerGateFor } from "./fleet/provider-gate-for.ts";
 import { createIsolatedPorts } from "./isolation/isolated-ports.ts";
 import { repositoryWorkerEntry } from "./isolation/worker-entry.ts";
@@ -15,6 +16,8 @@ import type { Logger } from "./log/job-logger.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 
 export interface LoupeFromEnvOptions {
+  /** REDIS_URL's fleet, loaded (loadFleet), or null for the single process. */
+  readonly fleet: Fleet | null;
   readonly metrics?: Metrics;
   /** LOG_STILL_DOWN_SECONDS, in ms: how often a dependency still down is logged again. */
   readonly stillDownLogMs?: number;
@@ -27,14 +30,15 @@ export interface LoupeProcessRuntime extends LoupeRuntime {
 
 export function createLoupe(
   settings: AppSettings,
-  options: LoupeFromEnvOptions = {},
+  options: LoupeFromEnvOptions,
 ): {
   readonly app: ApplicationFunction;
   /** GitLab alone: the queues and runners without the GitHub App. */
   readonly withoutApp: (log: Logger) => void;
   readonly started: Promise<LoupeProcessRuntime>;
 } {
-  const { app: config, fleet, limits, replyLimits, provider, workers, appId } = settings;
+  const { app: config, limits, replyLimits, provider, workers, appId } = settings;
+  const { lockMs } = settings.fleet;
   const metrics = options.metrics;
   const started = Promise.withResolvers<LoupeProcessRuntime>();
   const build = (log: Logger) => {
@@ -46,7 +50,7 @@ export function createLoupe(
       setup: { provider, limits, replyLimits, includeTrace: true },
       memoryMb: workers.memoryMb,
       graceMs: deadlineGraceMs(limits.timeoutMs),
-      gate: providerGateFor(settings.providerShare, fleet.redisUrl, {
+      gate: providerGateFor(settings.providerShare, options.fleet, {
         ...(metrics === undefined
           ? {}
           : {
@@ -70,7 +74,7 @@ export function createLoupe(
       ports,
       appId,
       ...(metrics ? { metrics } : {}),
-      redisUrl: fleet.redisUrl,
+      fleet: options.fleet,
       ...(settings.gitlab === null ? {} : { gitlab: settings.gitlab }),
       budget: {
         settings: settings.budget,
@@ -78,7 +82,7 @@ export function createLoupe(
         replyMaxTokens: replyLimits.maxTokens,
       },
       ...(options.stillDownLogMs === undefined ? {} : { stillDownLogMs: options.stillDownLogMs }),
-      fleetTiming: { lockMs: fleet.lockMs, stalledIntervalMs: fleet.lockMs / 2, leaseMs: 2 * fleet.lockMs },
+      fleetTiming: { lockMs, stalledIntervalMs: lockMs / 2, leaseMs: 2 * lockMs },
     });
     void loupe.started.then((runtime) => started.resolve({ ...runtime, workers: pool }));
     return loupe;
@@ -92,6 +96,9 @@ export function createLoupe(
 
 // Probot's own runner loads this file with no `.env` of Loupe's: the environment alone, empty
 // values unset as `npm start` reads them, through the same schema.
-const app: ApplicationFunction = (probot, options) =>
-  createLoupe(readEnvOrThrow(AppSettingsSchema, process.env)).app(probot, options);
+const app: ApplicationFunction = async (probot, options) => {
+  const settings = readEnvOrThrow(AppSettingsSchema, process.env);
+  const fleet = await loadFleet(settings.fleet.redisUrl);
+  await createLoupe(settings, { fleet }).app(probot, options);
+};
 export default app;

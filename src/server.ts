@@ -7,12 +7,14 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { AppSettings } from "./config/app-settings.ts";
 import { loadEnvironment } from "./config/load-env.ts";
 import { readStartup } from "./config/startup.ts";
 import { openDashboard } from "./dashboard/open-dashboard.ts";
 import type { RedisDashboard } from "./dashboard/redis-dashboard.ts";
 import { redactSecrets, registerSecret } from "./domain/redact.ts";
 import { checkForgesAtStart } from "./forge-registry.ts";
+import { loadFleet } from "./fleet/fleet.ts";
 import { withWriteSpacing } from "./forges/github/write-spacing.ts";
 import { startAppServer } from "./http/app-server.ts";
 import { createOpsRoutes } from "./http/ops-routes.ts";
@@ -46,16 +48,7 @@ async function main(): Promise<void> {
   }
   const { settings: configured } = startup;
   const { app: config, metricsToken, dashboard: dashboardCredentials } = configured;
-  // Never released: wherever one of these shows up in a log line, it is redacted.
-  const { gitlab } = configured;
-  for (const secret of [
-    configured.webhookSecret,
-    metricsToken,
-    dashboardCredentials?.password,
-    gitlab?.token,
-    gitlab?.webhookSecret,
-  ])
-    registerSecret(secret ?? undefined);
+  registerOperatorSecrets(configured);
   // Without the GitHub App no Probot runs: its lines are not labelled as Probot's.
   const log = await createLog(configured.log, configured.appId === null ? "loupe" : "probot");
   const version = logVersion(log);
@@ -66,7 +59,8 @@ async function main(): Promise<void> {
   }
   const metrics = createPrometheusMetrics({ version });
   const readiness = createReadinessTracker();
-  const loupe = createLoupe(settings, { metrics, stillDownLogMs: config.stillDownLogMs });
+  const fleet = await loadFleet(settings.fleet.redisUrl);
+  const loupe = createLoupe(settings, { fleet, metrics, stillDownLogMs: config.stillDownLogMs });
   let dashboard: RedisDashboard | null = null;
   const server = await startAppServer({
     env,
@@ -82,11 +76,15 @@ async function main(): Promise<void> {
       else await loupe.app(probot, options);
       const app = { log: probot?.log ?? log };
       options.addHandler(createOpsRoutes({ readiness: readiness.check, metrics, metricsToken }));
-      const { redisUrl } = settings.fleet;
       const { redisHealth, routes } = await loupe.started; // resolved by loupe.app above
       // Each forge's own routes (GitLab's webhook); GitHub's come through Probot.
       for (const route of routes) options.addHandler(route);
-      dashboard = openDashboard({ credentials: dashboardCredentials, redisUrl, log: app.log, redisHealth });
+      dashboard = await openDashboard({
+        credentials: dashboardCredentials,
+        redisUrl: settings.fleet.redisUrl,
+        log: app.log,
+        redisHealth,
+      });
       if (dashboard !== null) options.addHandler(dashboard.handler);
     },
   });
@@ -112,6 +110,19 @@ async function main(): Promise<void> {
       exit: (code) => exitAfterLog(code),
     });
   });
+}
+
+/** Never released: wherever one of these shows up in a log line, it is redacted. */
+function registerOperatorSecrets(configured: AppSettings): void {
+  const { gitlab, dashboard } = configured;
+  for (const secret of [
+    configured.webhookSecret,
+    configured.metricsToken,
+    dashboard?.password,
+    gitlab?.token,
+    gitlab?.webhookSecret,
+  ])
+    registerSecret(secret ?? undefined);
 }
 
 /** The log's first line says which Loupe this is (loupe_build_info says it to the metrics). */

@@ -8,8 +8,7 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import type { DashboardCredentials } from "../config/dashboard-config.ts";
-import { REVIEW_QUEUE_NAME } from "../fleet/fleet-timing.ts";
-import { REPLY_QUEUE_NAME } from "../fleet/redis-reply-queue.ts";
+import { REPLY_QUEUE_NAME, REVIEW_QUEUE_NAME } from "../fleet/fleet-timing.ts";
 import { createQueueDashboard, type DashboardHandler } from "./queue-dashboard.ts";
 
 export interface RedisDashboardOptions {

@@ -3,8 +3,7 @@
 // taken over — what an operator compares across replicas that should share one queue.
 
 import type { JobLogger } from "../log/job-logger.ts";
-import { REVIEW_QUEUE_NAME } from "./fleet-timing.ts";
-import { REPLY_QUEUE_NAME } from "./redis-reply-queue.ts";
+import { REPLY_QUEUE_NAME, REVIEW_QUEUE_NAME } from "./fleet-timing.ts";
 
 export function redisTarget(redisUrl: string): { host: string; db: number; tls: boolean } {
   const url = new URL(redisUrl);

@@ -23,5 +23,6 @@ export const DEFAULT_FLEET_TIMING: FleetTiming = {
   enqueueTimeoutMs: 8_000,
 };
 
-/** The BullMQ queue's default name (the queue dashboard shows it too). */
+/** The BullMQ queues' default names (the queue dashboard shows them too). */
 export const REVIEW_QUEUE_NAME = "loupe-reviews";
+export const REPLY_QUEUE_NAME = "loupe-replies";

@@ -12,18 +12,18 @@ import {
   type GateTiming,
   type ProviderGate,
 } from "../llm/provider-gate.ts";
-import { createRedisGateBackend } from "./redis-provider-gate.ts";
+import type { Fleet } from "./fleet.ts";
 
 export function providerGateFor(
   share: ProviderShare,
-  redisUrl: string | null,
+  fleet: Fleet | null,
   options: { readonly observer?: GateObserver; readonly timing?: GateTiming } = {},
 ): ProviderGate {
   const timing = options.timing ?? DEFAULT_GATE_TIMING;
   const backend =
-    redisUrl === null
+    fleet === null
       ? createMemoryGateBackend(share, { leaseMs: timing.leaseMs })
-      : createRedisGateBackend(share, { redisUrl, leaseMs: timing.leaseMs });
+      : fleet.redis.createRedisGateBackend(share, { redisUrl: fleet.redisUrl, leaseMs: timing.leaseMs });
   const replica = randomUUID();
   let next = 0;
   return createProviderGate(backend, {

@@ -16,11 +16,9 @@ import type { DependencyState } from "../metrics/dependency-state.ts";
 import type { ThreadReplyRequest } from "../replies/handle-comment.ts";
 import type { ReplyEnqueueOutcome, ReplyQueue, ReplyRunner } from "../replies/reply-queue.ts";
 import { redisAddress } from "./fleet-context.ts";
-import type { FleetTiming } from "./fleet-timing.ts";
+import { type FleetTiming, REPLY_QUEUE_NAME } from "./fleet-timing.ts";
 import { redisHealthOr, watchRedis } from "./redis-health.ts";
 import { storedRequest } from "./stored-request.ts";
-
-export const REPLY_QUEUE_NAME = "loupe-replies";
 
 export interface RedisReplyQueueOptions {
   readonly redisUrl: string;

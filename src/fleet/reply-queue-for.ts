@@ -5,11 +5,12 @@ import { errorDetail } from "../log/error-detail.ts";
 import type { Logger } from "../log/job-logger.ts";
 import type { DependencyState } from "../metrics/dependency-state.ts";
 import { createReplyQueue, type ReplyQueue, type ReplyRunner } from "../replies/reply-queue.ts";
+import type { Fleet } from "./fleet.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
-import { createRedisReplyQueue } from "./redis-reply-queue.ts";
 
 export interface ReplyQueueChoice {
-  readonly redisUrl: string | null;
+  /** REDIS_URL's fleet, or null for the single process. */
+  readonly fleet: Fleet | null;
   readonly concurrency: number;
   readonly runner: ReplyRunner;
   readonly log: Logger;
@@ -19,7 +20,7 @@ export interface ReplyQueueChoice {
 }
 
 export function replyQueueFor(choice: ReplyQueueChoice): ReplyQueue {
-  if (choice.redisUrl === null) {
+  if (choice.fleet === null) {
     return createReplyQueue({
       concurrency: choice.concurrency,
       runner: choice.runner,
@@ -32,8 +33,8 @@ export function replyQueueFor(choice: ReplyQueueChoice): ReplyQueue {
         ),
     });
   }
-  return createRedisReplyQueue({
-    redisUrl: choice.redisUrl,
+  return choice.fleet.redis.createRedisReplyQueue({
+    redisUrl: choice.fleet.redisUrl,
     concurrency: choice.concurrency,
     runner: choice.runner,
     log: choice.log,

@@ -9,11 +9,12 @@ import type { JobRunner, ReviewQueue } from "../jobs/review-queue.ts";
 import { errorDetail } from "../log/error-detail.ts";
 import type { Logger } from "../log/job-logger.ts";
 import type { DependencyState } from "../metrics/dependency-state.ts";
+import type { Fleet } from "./fleet.ts";
 import type { FleetTiming } from "./fleet-timing.ts";
-import { createRedisQueue } from "./redis-queue.ts";
 
 export interface ReviewQueueChoice {
-  readonly redisUrl: string | null;
+  /** REDIS_URL's fleet, or null for the single process. */
+  readonly fleet: Fleet | null;
   readonly concurrency: number;
   readonly runner: JobRunner;
   readonly log: Logger;
@@ -27,7 +28,7 @@ export interface ReviewQueueChoice {
 }
 
 export function reviewQueueFor(choice: ReviewQueueChoice): ReviewQueue {
-  if (choice.redisUrl === null) {
+  if (choice.fleet === null) {
     return createReviewQueue({
       concurrency: choice.concurrency,
       runner: choice.runner,
@@ -39,8 +40,8 @@ export function reviewQueueFor(choice: ReviewQueueChoice): ReviewQueue {
       },
     });
   }
-  return createRedisQueue({
-    redisUrl: choice.redisUrl,
+  return choice.fleet.redis.createRedisQueue({
+    redisUrl: choice.fleet.redisUrl,
     concurrency: choice.concurrency,
     runner: choice.runner,
     log: choice.log,

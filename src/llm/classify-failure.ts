@@ -1,7 +1,7 @@
 // Turns one failed provider attempt into a classified reason, from the HTTP status and the SDK's
 // error class only (never from message text, which may carry the provider's body).
 
-import OpenAI from "openai";
+import { APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai/error";
 import { isResponseTooLarge } from "./bounded-fetch.ts";
 import type { NetworkFailure, ProviderFailureReason } from "./provider.ts";
 
@@ -29,13 +29,13 @@ export function classifyFailure(
   if (isResponseTooLarge(error)) return { reason: "upstream_response_too_large", retryable: false };
   if (
     Date.now() >= context.deadline ||
-    error instanceof OpenAI.APIConnectionTimeoutError ||
-    error instanceof OpenAI.APIUserAbortError
+    error instanceof APIConnectionTimeoutError ||
+    error instanceof APIUserAbortError
   ) {
     // Our per-attempt timeout and abort timer are both set to the review deadline.
     return { reason: "review_timeout", retryable: false };
   }
-  if (error instanceof OpenAI.APIError && typeof error.status === "number") {
+  if (error instanceof APIError && typeof error.status === "number") {
     const failure = classifyStatus(error.status, error.headers);
     if (error.status !== 400 && error.status !== 422) return failure;
     // Read, never kept: the message carries the provider's body (bounded by the response limit).

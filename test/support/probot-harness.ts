@@ -22,6 +22,7 @@ import { DEFAULT_REPLY_LIMITS } from "../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS, type ReviewLimits } from "../../src/config/review-limits.ts";
 import { WORKER_MEMORY_MB } from "../../src/config/worker-config.ts";
 import { DEFAULT_AUTHOR_POLICY } from "../../src/domain/author-policy.ts";
+import { loadFleet } from "../../src/fleet/fleet.ts";
 import { createIsolatedPorts } from "../../src/isolation/isolated-ports.ts";
 import { repositoryWorkerEntry } from "../../src/isolation/worker-entry.ts";
 import { createWorkerPool } from "../../src/isolation/worker-pool.ts";
@@ -164,7 +165,7 @@ export async function createProbotHarness(options: ProbotHarnessOptions): Promis
     config,
     appId: APP_ID,
     ...(options.botLogin === undefined ? {} : { botLogin: options.botLogin }),
-    ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
+    ...(options.redisUrl === undefined ? {} : { fleet: await loadFleet(options.redisUrl) }),
     ...(options.now === undefined ? {} : { now: options.now }),
     sleep: async (ms: number) => {
       sleeps.push(ms);

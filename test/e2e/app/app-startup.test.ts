@@ -3,11 +3,14 @@
 // endpoint → refused naming OPENAI_BASE_URL; each setting that would otherwise fail later or
 // quietly become something else → refused before anything listens, one line each, all of them at
 // once; `.env.example` copied to `.env` as it is changes nothing; /healthz, /readyz and a
-// token-protected /metrics answer.
+// token-protected /metrics answer; the single process loads nothing of the fleet's, the
+// dashboard's or the webhook proxy's (bullmq, ioredis, bull-board, smee-client and its undici:
+// together about a fifth of a start's CPU and 40 MB, bench/README.md).
 
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
 import {
@@ -128,10 +131,17 @@ describe("npm start with App credentials", () => {
   it("starts with .env.example copied to .env as it is, and serves the operator's endpoints", async () => {
     const token = `metrics-token-${process.pid}`;
     const stateDir = path.join(dir, "state", "nested");
+    const packagesFile = path.join(dir, "loaded-packages.txt");
     const loupe = await startLoupeProcess({
       command: "node",
       cwd: dir,
-      env: env({ METRICS_TOKEN: token, REVIEW_MODEL: "gpt-4.1-mini", LOUPE_STATE_DIR: stateDir }),
+      env: env({
+        METRICS_TOKEN: token,
+        REVIEW_MODEL: "gpt-4.1-mini",
+        LOUPE_STATE_DIR: stateDir,
+        NODE_OPTIONS: `--import=${pathToFileURL(path.join(PROJECT_ROOT, "test", "support", "record-packages.mjs"))}`,
+        LOADED_PACKAGES_FILE: packagesFile,
+      }),
     });
     try {
       expect(fs.readdirSync(stateDir)).toEqual([]); // created and written at start, the probe removed
@@ -157,6 +167,18 @@ describe("npm start with App credentials", () => {
       const first = JSON.parse(loupe.output().split("\n")[0]!);
       expect(first).toMatchObject({ msg: `Loupe ${version} starting`, version });
       expect(loupe.output()).not.toContain(API_KEY);
+      // What it loaded: the App's own (the recorder works), none of what only a fleet, a dashboard or a proxy needs.
+      const loaded = fs.readFileSync(packagesFile, "utf8").split("\n");
+      expect(loaded).toEqual(expect.arrayContaining(["probot", "prom-client"]));
+      const fleetOnly = [
+        "bullmq",
+        "ioredis",
+        "@bull-board/api",
+        "@bull-board/express",
+        "smee-client",
+        "undici",
+      ];
+      expect(loaded.filter((name) => fleetOnly.includes(name))).toEqual([]);
     } finally {
       await loupe.stop();
     }

@@ -1,5 +1,9 @@
+import { execFile } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { unlimitedGate } from "../../../src/jobs/memory-provider-gate.ts";
 import { createOpenAiProvider } from "../../../src/llm/client.ts";
@@ -302,5 +306,37 @@ describe("through a provider gate", () => {
       signal: new AbortController().signal,
     });
     expect(next.kind).toBe("expired");
+  });
+});
+
+describe("the SDK's loading", () => {
+  // Every repository worker builds a provider as it starts; the SDK's 240-odd modules wait for the
+  // first request. Judged in a fresh process, which records every openai module it loads.
+  it("loads the SDK's client with the first request, not when the provider is built", async () => {
+    server = await startScriptedProvider([{ body: stopTurn("x") }]);
+    const client = pathToFileURL(path.resolve(import.meta.dirname, "../../../src/llm/client.ts")).href;
+    const script = [
+      'import { registerHooks } from "node:module";',
+      "const loaded = new Set();",
+      "registerHooks({ load(url, context, next) {",
+      '  if (url.includes("/node_modules/openai/")) loaded.add(url.replace(/.*node_modules\\/openai\\//, ""));',
+      "  return next(url, context);",
+      "} });",
+      `const { createOpenAiProvider } = await import(${JSON.stringify(client)});`,
+      `const provider = createOpenAiProvider(${JSON.stringify({ baseURL: server.baseURL, apiKey: API_KEY, model: "m", maxResponseBytes: 1 << 20, maxRetries: 0, toolCalls: "native" })});`,
+      "const built = [...loaded];",
+      `const outcome = await provider.complete(${JSON.stringify(body)}, { signal: new AbortController().signal, deadline: Date.now() + 20000 });`,
+      "process.stdout.write(JSON.stringify({ built, requested: [...loaded], kind: outcome.kind }));",
+    ].join("\n");
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
+    const { built, requested, kind } = JSON.parse(stdout) as {
+      built: string[];
+      requested: string[];
+      kind: string;
+    };
+    expect(kind).toBe("response");
+    // Built: only the SDK's error classes, which classifying a failure needs.
+    expect(built.sort()).toEqual(["core/error.mjs", "error.mjs", "internal/errors.mjs"]);
+    expect(requested).toContain("client.mjs");
   });
 });
