@@ -32,6 +32,6 @@ NODE_OPTIONS=--experimental-vm-modules LOUPE_TEST_SLOWEST=0 \
   "$root/node_modules/.bin/jest" --selectProjects "$tier" --maxWorkers="$workers" >"$work/jest.log" 2>&1 || status=$?
 accton off >/dev/null
 dump-acct "$work/pacct" >"$work/acct.txt"
-grep -E '^(Tests|Time):' "$work/jest.log" || true
+grep -E '^(Tests|Time):|^FAIL|^  ● ' "$work/jest.log" | sort -u || true
 "$root/node_modules/.bin/node" "$here/tier-census-report.ts" "$work/exec.txt" "$work/acct.txt" "$rows"
 exit "$status"
