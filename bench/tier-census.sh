@@ -27,7 +27,8 @@ trap 'accton off >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 touch "$work/pacct"
 accton "$work/pacct" >/dev/null
 status=0
-NODE_OPTIONS=--experimental-vm-modules LOUPE_TEST_SLOWEST=0 \
+# As npm scripts run it: the project's Node 24 first on PATH, for jest and what the tests start.
+PATH="$root/node_modules/.bin:$PATH" NODE_OPTIONS=--experimental-vm-modules LOUPE_TEST_SLOWEST=0 \
   strace -f --seccomp-bpf -qq -e trace=execve -e signal=none -s 300 -o "$work/exec.txt" \
   "$root/node_modules/.bin/jest" --selectProjects "$tier" --maxWorkers="$workers" >"$work/jest.log" 2>&1 || status=$?
 accton off >/dev/null
