@@ -6,9 +6,8 @@
 import { execFileSync, spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
-import { freePort } from "../test/support/loupe-process.ts";
+import { freePort, ping } from "../test/support/loupe-process.ts";
 
 const SETTLE_MS = 1500;
 const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
@@ -39,16 +38,6 @@ export function serverEnv(compileCacheDir: string): NodeJS.ProcessEnv {
   };
 }
 
-function healthy(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const request = http.get(`http://127.0.0.1:${port}/healthz`, (response) => {
-      response.resume();
-      resolve(response.statusCode === 200);
-    });
-    request.on("error", () => resolve(false));
-  });
-}
-
 /** CPU milliseconds of a process, all its threads, user + system (proc(5): fields 14 and 15). */
 function cpuMs(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
@@ -69,7 +58,7 @@ export async function startOnce(root: string, entry: string, env: NodeJS.Process
     stdio: ["ignore", "ignore", "inherit"],
   });
   const exited = new Promise((resolve) => child.on("exit", resolve));
-  while (!(await healthy(port))) {
+  while (!(await ping(`http://127.0.0.1:${port}`))) {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

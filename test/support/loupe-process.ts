@@ -87,7 +87,8 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-function ping(url: string): Promise<boolean> {
+/** Whether the Loupe at `url` answers /healthz with 200 (false on any error, or after a second). */
+export function ping(url: string): Promise<boolean> {
   return new Promise((resolve) => {
     const request = http.get(`${url}/healthz`, (response) => {
       response.resume();
