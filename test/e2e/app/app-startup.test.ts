@@ -170,7 +170,7 @@ describe("npm start with App credentials", () => {
       // What it loaded: the App's own (the recorder works), none of what only a fleet, a dashboard or a proxy needs.
       const loaded = fs.readFileSync(packagesFile, "utf8").split("\n");
       expect(loaded).toEqual(expect.arrayContaining(["probot", "prom-client"]));
-      const fleetOnly = [
+      const notForTheSingleProcess = [
         "bullmq",
         "ioredis",
         "@bull-board/api",
@@ -178,7 +178,7 @@ describe("npm start with App credentials", () => {
         "smee-client",
         "undici",
       ];
-      expect(loaded.filter((name) => fleetOnly.includes(name))).toEqual([]);
+      expect(loaded.filter((name) => notForTheSingleProcess.includes(name))).toEqual([]);
     } finally {
       await loupe.stop();
     }
