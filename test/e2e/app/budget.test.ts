@@ -66,6 +66,12 @@ it("refuses the review past the daily cap with the reset time, and a maintainer'
   expect(first.history.at(-1)?.output?.summary).toContain(
     "Cost: \\$0.016 — 15,000 input (10,000 cached) and 100 output tokens.",
   );
+  // The job counts its review once its check run is complete: wait for its end line, as an
+  // operator's scrape a moment later would see it (under load the check run can come first).
+  await loupe.until(
+    () => (loupe.output().includes('"event":"review_ended"') ? true : undefined),
+    "the first review's end",
+  );
   const metrics = await (await fetch(`${loupe.url}/metrics`)).text();
   expect(metrics).toMatch(/^loupe_cost_dollars_total 0\.0158$/m);
   expect(metrics).toMatch(/^loupe_tokens_total\{kind="cached_input"\} 10000$/m);
