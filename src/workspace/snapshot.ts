@@ -10,6 +10,7 @@ import { CorruptObjectStoreError, type GitObject, type GitObjectType } from "./o
 import { createObjectDatabase, type ObjectDatabase } from "./objects/object-database.ts";
 import { commitTreeId, parseTree, type TreeItem } from "./objects/tree-object.ts";
 import { SNAPSHOT_LIMITS, type SnapshotLimits, SnapshotWalk } from "./snapshot-bounds.ts";
+import { lowerBound } from "./sorted-entries.ts";
 import type { CommitSnapshot, ObjectReader, TreeEntry } from "./types.ts";
 
 export interface ObjectStoreLocation {
@@ -181,14 +182,11 @@ async function collectTree(
 function copyDirectory(directory: string, walk: Walk, out: TreeEntry[]): void {
   const { entries } = walk.reuseTrees!;
   const prefix = `${directory}/`;
-  let low = 0;
-  let high = entries.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (entries[middle]!.path < prefix) low = middle + 1;
-    else high = middle;
-  }
-  for (let at = low; at < entries.length && entries[at]!.path.startsWith(prefix); at += 1) {
+  for (
+    let at = lowerBound(entries, prefix);
+    at < entries.length && entries[at]!.path.startsWith(prefix);
+    at += 1
+  ) {
     walk.bounds.addPath();
     out.push(entries[at]!);
   }
