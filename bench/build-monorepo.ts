@@ -1,15 +1,18 @@
 // Builds the monorepo of the fetch memory figure: FILES small source files (about 300 bytes each,
 // 1,000 to a directory), a base commit and a pull request changing one file in a hundred, written
 // with `git fast-import` into a bare repository and repacked. Prints `head merge-base` on stdout.
-// usage: node bench/build-monorepo.ts <bare-dir> [FILES]   (default 100000)
+// CHANGED_DIRS limits the change to the first so many directories (default: every one, the
+// worst case for a review's second walk; 1 is a pull request as most are, ten files in one place).
+// usage: node bench/build-monorepo.ts <bare-dir> [FILES] [CHANGED_DIRS]   (default 100000, all)
 import { execFileSync } from "node:child_process";
 
-const [dir, filesArg] = process.argv.slice(2);
+const [dir, filesArg, changedDirsArg] = process.argv.slice(2);
 if (dir === undefined) {
-  process.stderr.write("usage: node bench/build-monorepo.ts <bare-dir> [FILES]\n");
+  process.stderr.write("usage: node bench/build-monorepo.ts <bare-dir> [FILES] [CHANGED_DIRS]\n");
   process.exit(2);
 }
 const files = Number(filesArg ?? 100_000);
+const changedDirs = Number(changedDirsArg ?? Number.POSITIVE_INFINITY);
 const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" };
 execFileSync("git", ["init", "--quiet", "--bare", "--initial-branch=main", dir], { env });
 const content = (n: number, version: number) =>
@@ -23,7 +26,8 @@ for (let n = 0; n < files; n += 1) {
   names.push(name);
   parts.push(`blob\nmark :${n + 1}\ndata ${Buffer.byteLength(content(n, 0))}\n${content(n, 0)}\n`);
 }
-const changed = names.map((_, n) => n).filter((n) => n % 100 === 0);
+const isChanged = (n: number) => n % 100 === 0 && Math.floor(n / 1000) < changedDirs;
+const changed = names.map((_, n) => n).filter(isChanged);
 for (const n of changed)
   parts.push(`blob\nmark :${files + n + 1}\ndata ${Buffer.byteLength(content(n, 1))}\n${content(n, 1)}\n`);
 const commit = (ref: string, mark: number, from: number | undefined, changedToo: boolean) => {
@@ -37,7 +41,7 @@ const commit = (ref: string, mark: number, from: number | undefined, changedToo:
   if (from !== undefined) lines.push(`from :${from}`);
   lines.push("deleteall");
   names.forEach((name, n) => {
-    lines.push(`M 100644 :${changedToo && n % 100 === 0 ? files + n + 1 : n + 1} ${name}`);
+    lines.push(`M 100644 :${changedToo && isChanged(n) ? files + n + 1 : n + 1} ${name}`);
   });
   return `${lines.join("\n")}\n`;
 };

@@ -5,9 +5,10 @@
 
 import * as v from "valibot";
 import { checkRepositoryPath, isGitSegment } from "../workspace/safe-path.ts";
+import { lowerBound } from "../workspace/sorted-entries.ts";
 import type { TreeEntry } from "../workspace/types.ts";
 import { defineTool, type ToolContext } from "./definition.ts";
-import { lowerBound, resolvePath } from "./resolve-path.ts";
+import { resolvePath } from "./resolve-path.ts";
 import { failure, isFailure, jsonStringLength, utf8Length } from "./result.ts";
 import type { ToolResult } from "./types.ts";
 

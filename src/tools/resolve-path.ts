@@ -4,6 +4,7 @@
 // the fully resolved path, never on the spelling the model sent. Nothing touches the disk.
 
 import { isGitSegment } from "../workspace/safe-path.ts";
+import { lowerBound } from "../workspace/sorted-entries.ts";
 import { decodeUtf8 } from "../workspace/text.ts";
 import type { CommitSnapshot, ObjectReader, TreeEntry } from "../workspace/types.ts";
 import { failure } from "./result.ts";
@@ -25,18 +26,6 @@ export interface TreeScope {
 
 const NOT_FOUND = failure("path_not_found", "The requested path does not exist.");
 const OUTSIDE = failure("path_outside_repository", "The path resolves outside the repository.");
-
-/** Index of the first entry whose path is >= `key` (entries are sorted by path). */
-export function lowerBound(entries: readonly TreeEntry[], key: string): number {
-  let low = 0;
-  let high = entries.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (entries[middle]!.path < key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
 
 /** A directory exists in git only as the prefix of some entry. The root always exists. */
 export function isDirectory(snapshot: CommitSnapshot, dir: string): boolean {

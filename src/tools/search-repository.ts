@@ -8,13 +8,14 @@
 
 import * as v from "valibot";
 import { checkRepositoryPath, isGitSegment } from "../workspace/safe-path.ts";
+import { lowerBound } from "../workspace/sorted-entries.ts";
 import { looksBinary } from "../workspace/text.ts";
 import type { TreeEntry } from "../workspace/types.ts";
 import { defineTool, type ToolContext } from "./definition.ts";
 import { ByteLiteral } from "./literal-bytes.ts";
 import { UnitLiteral } from "./literal-units.ts";
 import { decodeTextBlob } from "./repository-file.ts";
-import { lowerBound, resolvePath } from "./resolve-path.ts";
+import { resolvePath } from "./resolve-path.ts";
 import { failure, isFailure } from "./result.ts";
 import { SearchBudget } from "./search-budget.ts";
 import { scanDecoded } from "./search-decoded.ts";

@@ -9,7 +9,8 @@ import { LoupeError } from "../domain/errors.ts";
 import { CorruptObjectStoreError, type GitObject, type GitObjectType } from "./objects/git-object.ts";
 import { createObjectDatabase, type ObjectDatabase } from "./objects/object-database.ts";
 import { commitTreeId, parseTree, type TreeItem } from "./objects/tree-object.ts";
-import { type SnapshotLimits, SnapshotWalk } from "./snapshot-bounds.ts";
+import { SNAPSHOT_LIMITS, type SnapshotLimits, SnapshotWalk } from "./snapshot-bounds.ts";
+import { lowerBound } from "./sorted-entries.ts";
 import type { CommitSnapshot, ObjectReader, TreeEntry } from "./types.ts";
 
 export interface ObjectStoreLocation {
@@ -68,12 +69,29 @@ export interface SnapshotOptions {
   /** Default: SNAPSHOT_LIMITS (snapshot-bounds.ts says why). */
   readonly limits?: SnapshotLimits;
   /**
-   * A snapshot read before (the review's head, when this is its merge-base): an entry with the
-   * same path, mode and id is taken from it rather than made again. Most of a merge-base's files
-   * are the head's, and on a 100,000-file tree a second copy of each was tens of megabytes.
+   * A snapshot read before (the review's head, when this is its merge-base): a directory whose
+   * tree has the same id at the same path is not read again, its entries are taken from that
+   * snapshot; so is any entry with the same path, mode and id. Most of a merge-base's directories
+   * are the head's: on a 100,000-file tree, reading them again cost a second copy of every path
+   * and parsed entry as garbage (the fetch's peak memory) and most of the second walk's CPU.
    */
   readonly reuse?: CommitSnapshot;
 }
+
+/** The tree id of each directory a snapshot's walk read, by path, and the depth bound it held to. */
+interface SnapshotTrees {
+  readonly byPath: ReadonlyMap<string, string>;
+  readonly maxDepth: number;
+}
+
+/**
+ * Kept beside each snapshot read here, for a later read that reuses it; not part of the
+ * snapshot's shape (tools never ask for a directory's id), and gone with the snapshot.
+ */
+const treesOfSnapshot = new WeakMap<CommitSnapshot, SnapshotTrees>();
+
+/** A path listed twice in one tree (git's fsck rejects it): its entries came from both. */
+const LISTED_TWICE = "";
 
 export async function readCommitSnapshot(
   store: ObjectStoreLocation,
@@ -82,15 +100,26 @@ export async function readCommitSnapshot(
 ): Promise<CommitSnapshot> {
   const treeOid = commitTreeId(await readTyped(store, commit, "commit"), commit);
   const entries: TreeEntry[] = [];
+  const maxDepth = (options.limits ?? SNAPSHOT_LIMITS).maxDepth;
+  const earlier = options.reuse === undefined ? undefined : treesOfSnapshot.get(options.reuse);
   const walk: Walk = {
     bounds: new SnapshotWalk(commit, options),
     parsed: new Map<string, TreeItem[]>(),
     parsedItems: 0,
     reuse: options.reuse?.byPath,
+    // A directory copied whole skips the depth checks of its subdirectories: only from a walk
+    // that held to the same bound or a stricter one.
+    reuseTrees:
+      earlier !== undefined && earlier.maxDepth <= maxDepth
+        ? { trees: earlier.byPath, entries: options.reuse!.entries }
+        : undefined,
+    trees: new Map<string, string>(),
   };
   await collectTree(store, { oid: treeOid, prefix: "", depth: 0 }, entries, walk);
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { commit, entries, byPath: new Map(entries.map((entry) => [entry.path, entry])) };
+  const snapshot = { commit, entries, byPath: new Map(entries.map((entry) => [entry.path, entry])) };
+  treesOfSnapshot.set(snapshot, { byPath: walk.trees, maxDepth });
+  return snapshot;
 }
 
 /**
@@ -108,6 +137,15 @@ interface Walk {
   readonly parsed: Map<string, TreeItem[]>;
   parsedItems: number;
   readonly reuse: ReadonlyMap<string, TreeEntry> | undefined;
+  /** The reused snapshot's directories, and its entries sorted by path. */
+  readonly reuseTrees:
+    | { readonly trees: ReadonlyMap<string, string>; readonly entries: readonly TreeEntry[] }
+    | undefined;
+  /**
+   * This walk's directories (LISTED_TWICE for a path listed twice); one taken whole brings none of
+   * its subdirectories, which a later read reusing this snapshot then walks.
+   */
+  readonly trees: Map<string, string>;
 }
 
 async function collectTree(
@@ -122,7 +160,9 @@ async function collectTree(
   for (const item of items) {
     const path = prefix === "" ? item.name : `${prefix}/${item.name}`;
     if (item.kind === "tree") {
-      await collectTree(store, { oid: item.oid, prefix: path, depth: depth + 1 }, out, walk);
+      walk.trees.set(path, walk.trees.has(path) ? LISTED_TWICE : item.oid);
+      if (walk.reuseTrees?.trees.get(path) === item.oid) copyDirectory(path, walk, out);
+      else await collectTree(store, { oid: item.oid, prefix: path, depth: depth + 1 }, out, walk);
     } else {
       walk.bounds.addPath();
       const same = walk.reuse?.get(path);
@@ -132,6 +172,23 @@ async function collectTree(
           : { path, mode: item.kind, oid: item.oid },
       );
     }
+  }
+}
+
+/**
+ * Every entry of the reused snapshot under `directory`, whose tree there has the id this walk met
+ * at the same path: the same tree, so the same entries, each still counted against the bounds.
+ */
+function copyDirectory(directory: string, walk: Walk, out: TreeEntry[]): void {
+  const { entries } = walk.reuseTrees!;
+  const prefix = `${directory}/`;
+  for (
+    let at = lowerBound(entries, prefix);
+    at < entries.length && entries[at]!.path.startsWith(prefix);
+    at += 1
+  ) {
+    walk.bounds.addPath();
+    out.push(entries[at]!);
   }
 }
 
