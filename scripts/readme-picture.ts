@@ -229,13 +229,50 @@ export async function readmePage(): Promise<string> {
 <body>${reviewBox(plan.body, plan.comments)}${checkBox(conclusion, output)}</body></html>`;
 }
 
+/**
+ * A fontconfig file that lets Chromium see only DejaVu Sans (which Debian's chromium brings) and
+ * the emoji font, with the machine's own rules for them; undefined when fontconfig or DejaVu is
+ * missing (the machine's fonts are used). Installing chromium with its recommended packages also
+ * brings Liberation, metric twins of the Arial and Helvetica that the stylesheet names first: the
+ * same page was then laid out 17 pixels shorter, so the picture depended on the machine.
+ */
+function pinnedFonts(dir: string): string | undefined {
+  let files: string[];
+  try {
+    files = execFileSync("fc-list", ["-f", "%{file}\n"], { encoding: "utf8" }).split("\n");
+  } catch {
+    return undefined;
+  }
+  const chosen = [...new Set(files.filter((file) => /\/(?:DejaVuSans|NotoColorEmoji)[^/]*$/.test(file)))];
+  if (!chosen.some((file) => file.endsWith("/DejaVuSans.ttf"))) return undefined;
+  const fonts = path.join(dir, "fonts");
+  fs.mkdirSync(fonts);
+  for (const file of chosen) fs.symlinkSync(file, path.join(fonts, path.basename(file)));
+  const config = path.join(dir, "fonts.conf");
+  fs.writeFileSync(
+    config,
+    `<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <dir>${fonts}</dir>
+  <cachedir>${path.join(dir, "cache")}</cachedir>
+  <include ignore_missing="yes">/etc/fonts/conf.d</include>
+</fontconfig>
+`,
+  );
+  return config;
+}
+
 /** The page photographed by headless Chromium (on PATH, or where CHROMIUM_PATH says), as a PNG. */
 export async function readmePicture(out: string): Promise<string> {
   const html = await readmePage();
+  const fontDir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-picture-fonts-"));
+  const fontConfig = pinnedFonts(fontDir);
   const browser = await chromium.launch({
     executablePath: requireProgram("chromium"),
     headless: true,
     args: CHROMIUM_FLAGS,
+    env: fontConfig === undefined ? process.env : { ...process.env, FONTCONFIG_FILE: fontConfig },
   });
   try {
     const page = await browser.newPage({ viewport: { width: 892, height: 600 }, deviceScaleFactor: 1 });
@@ -243,6 +280,7 @@ export async function readmePicture(out: string): Promise<string> {
     await page.screenshot({ path: out, fullPage: true });
   } finally {
     await browser.close();
+    fs.rmSync(fontDir, { recursive: true, force: true });
   }
   return html;
 }
