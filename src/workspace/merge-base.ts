@@ -56,59 +56,76 @@ class NewestFirst {
   }
 }
 
+/** What the walk knows of one commit: its header, how it was reached, and its queued entries. */
+interface WalkedCommit {
+  readonly parents: readonly string[];
+  readonly time: number;
+  flags: number;
+  /** How many entries of the queue are this commit's. */
+  queued: number;
+}
+
 export async function findMergeBase(
   store: { readonly database: ObjectDatabase },
   base: string,
   head: string,
 ): Promise<string | undefined> {
   if (base === head) return base;
-  const headers = new Map<string, { parents: readonly string[]; time: number } | null>();
-  const header = async (oid: string) => {
-    if (!headers.has(oid)) {
+  // One record per commit, read once: the walk asks for a commit's flags, queue count and parents
+  // several times a step (20,548 commits between two rails releases).
+  const commits = new Map<string, WalkedCommit | null>();
+  const commitOf = async (oid: string): Promise<WalkedCommit | null> => {
+    let known = commits.get(oid);
+    if (known === undefined) {
       const object = await store.database.readObject(oid);
-      headers.set(oid, object?.type === "commit" ? parseCommitHeader(object.bytes, oid) : null);
+      known =
+        object?.type === "commit" ? { ...parseCommitHeader(object.bytes, oid), flags: 0, queued: 0 } : null;
+      commits.set(oid, known);
     }
-    return headers.get(oid)!;
+    return known;
   };
 
-  const flags = new Map<string, number>();
   const queue = new NewestFirst();
-  // How many queued entries each commit has, and how many of all entries are not stale: git's
-  // queue_has_nonstale, kept as a count. The walk ends when every queued commit is stale.
-  const queued = new Map<string, number>();
+  // How many of all queued entries are not stale: git's queue_has_nonstale, kept as a count. The
+  // walk ends when every queued commit is stale.
   let live = 0;
-  const isStale = (oid: string) => ((flags.get(oid) ?? 0) & STALE) !== 0;
-  const enqueue = async (oid: string, add: number) => {
-    const known = await header(oid);
-    if (known === null) return; // beyond a shallow edge
-    if ((add & STALE) !== 0 && !isStale(oid)) live -= queued.get(oid) ?? 0;
-    flags.set(oid, (flags.get(oid) ?? 0) | add);
-    queue.push({ oid, time: known.time });
-    queued.set(oid, (queued.get(oid) ?? 0) + 1);
-    if (!isStale(oid)) live += 1;
+  const enqueue = (oid: string, commit: WalkedCommit, add: number) => {
+    if ((add & STALE) !== 0 && (commit.flags & STALE) === 0) live -= commit.queued;
+    commit.flags |= add;
+    queue.push({ oid, time: commit.time });
+    commit.queued += 1;
+    if ((commit.flags & STALE) === 0) live += 1;
   };
-  await enqueue(base, FROM_BASE);
-  await enqueue(head, FROM_HEAD);
+  for (const [oid, side] of [
+    [base, FROM_BASE],
+    [head, FROM_HEAD],
+  ] as const) {
+    const commit = await commitOf(oid);
+    if (commit !== null) enqueue(oid, commit, side);
+  }
 
   const results: string[] = [];
   while (live > 0) {
     const { oid } = queue.pop();
-    queued.set(oid, queued.get(oid)! - 1);
-    if (!isStale(oid)) live -= 1;
-    let reach = flags.get(oid)! & (FROM_BASE | FROM_HEAD | STALE);
+    const commit = commits.get(oid)!;
+    commit.queued -= 1;
+    if ((commit.flags & STALE) === 0) live -= 1;
+    let reach = commit.flags & (FROM_BASE | FROM_HEAD | STALE);
     if (reach === (FROM_BASE | FROM_HEAD)) {
-      if ((flags.get(oid)! & RESULT) === 0) {
-        flags.set(oid, flags.get(oid)! | RESULT);
+      if ((commit.flags & RESULT) === 0) {
+        commit.flags |= RESULT;
         results.push(oid);
       }
       reach |= STALE;
     }
-    for (const parent of (await header(oid))!.parents) {
-      if (((flags.get(parent) ?? 0) & reach) === reach) continue;
-      await enqueue(parent, reach);
+    for (const parentOid of commit.parents) {
+      const parent = await commitOf(parentOid);
+      if (parent === null) continue; // beyond a shallow edge
+      if ((parent.flags & reach) === reach) continue;
+      enqueue(parentOid, parent, reach);
     }
   }
-  const best = await removeRedundant(results, header);
+  const best = await removeRedundant(results, commitOf);
   return best.sort()[0];
 }
 

@@ -16,8 +16,8 @@ function headerLines(bytes: Uint8Array): string[] {
 }
 
 export function parseCommitHeader(bytes: Uint8Array, oid: string): CommitHeader {
-  // Line by line over the bytes: only `parent` and `committer` lines become strings. A history
-  // walk parses every commit it passes (11,000 between two rails releases), and most of a
+  // Byte by byte: only the parents' ids and the committer time's digits become strings. A history
+  // walk parses every commit it passes (20,548 between two rails releases), and most of a
   // commit's header is its author and, for a signed one, a kilobyte of signature.
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const blank = buffer.indexOf("\n\n");
@@ -27,7 +27,11 @@ export function parseCommitHeader(bytes: Uint8Array, oid: string): CommitHeader 
     return newline === -1 || newline > end ? end : newline;
   };
   const firstEnd = lineEnd(0);
-  if (!/^tree [0-9a-f]{40}$/.test(buffer.toString("latin1", 0, firstEnd))) {
+  if (
+    firstEnd !== TREE.byteLength + 40 ||
+    !startsWith(buffer, 0, TREE) ||
+    !isHexId(buffer, TREE.byteLength)
+  ) {
     throw new CorruptObjectStoreError(`commit ${oid} has no tree line`);
   }
   const parents: string[] = [];
@@ -35,19 +39,45 @@ export function parseCommitHeader(bytes: Uint8Array, oid: string): CommitHeader 
   for (let start = firstEnd + 1; start < end; ) {
     const stop = lineEnd(start);
     if (startsWith(buffer, start, PARENT)) {
-      const parent = /^parent ([0-9a-f]{40})$/.exec(buffer.toString("latin1", start, stop));
-      if (parent !== null) parents.push(parent[1]!);
+      const id = start + PARENT.byteLength;
+      if (stop - id === 40 && isHexId(buffer, id)) parents.push(buffer.toString("latin1", id, stop));
     } else if (startsWith(buffer, start, COMMITTER)) {
-      const committer = /^committer .* (\d+) [+-]\d{4}$/.exec(buffer.toString("latin1", start, stop));
-      if (committer !== null) time = Number(committer[1]);
+      time = committerTime(buffer, start + COMMITTER.byteLength, stop) ?? time;
     }
     start = stop + 1;
   }
   return { parents, time };
 }
 
+const TREE = Buffer.from("tree ");
 const PARENT = Buffer.from("parent ");
 const COMMITTER = Buffer.from("committer ");
+const SPACE = 0x20;
+const isDigit = (byte: number) => byte >= 0x30 && byte <= 0x39;
+const isLowerHex = (byte: number) => isDigit(byte) || (byte >= 0x61 && byte <= 0x66);
+
+function isHexId(buffer: Buffer, at: number): boolean {
+  for (let index = at; index < at + 40; index += 1) if (!isLowerHex(buffer[index]!)) return false;
+  return true;
+}
+
+/**
+ * The seconds of a committer line's `<who> <seconds> <+|-><hhmm>` (what follows `committer `, up
+ * to `stop`), as the pattern `^committer .* (\d+) [+-]\d{4}$` reads it: undefined when it does not
+ * match (a carriage return in `<who>`, which `.` does not match, included).
+ */
+function committerTime(buffer: Buffer, from: number, stop: number): number | undefined {
+  const zone = stop - 5;
+  if (zone - 2 < from || buffer[zone - 1] !== SPACE) return undefined;
+  if (buffer[zone] !== 0x2b && buffer[zone] !== 0x2d) return undefined;
+  for (let index = zone + 1; index < stop; index += 1) if (!isDigit(buffer[index]!)) return undefined;
+  let digits = zone - 1;
+  while (digits > from && isDigit(buffer[digits - 1]!)) digits -= 1;
+  if (digits === zone - 1 || digits - 1 < from || buffer[digits - 1] !== SPACE) return undefined;
+  const carriageReturn = buffer.indexOf(0x0d, from);
+  if (carriageReturn !== -1 && carriageReturn < digits - 1) return undefined;
+  return Number(buffer.toString("latin1", digits, zone - 1));
+}
 
 function startsWith(buffer: Buffer, at: number, prefix: Buffer): boolean {
   return (
