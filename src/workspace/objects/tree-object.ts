@@ -35,6 +35,21 @@ function isHiddenOrAliasing(name: string): boolean {
   return name === "" || name === "." || name === ".." || name.includes("/") || name.toLowerCase() === ".git";
 }
 
+/**
+ * The mode written in bytes [start, end): one to seven octal digits, read without a string (a
+ * walk parses every entry of every tree); -1 for anything else.
+ */
+function octalMode(data: Buffer, start: number, end: number): number {
+  if (end - start < 1 || end - start > 7) return -1;
+  let mode = 0;
+  for (let at = start; at < end; at += 1) {
+    const digit = data[at]! - 0x30;
+    if (digit < 0 || digit > 7) return -1;
+    mode = mode * 8 + digit;
+  }
+  return mode;
+}
+
 export function parseTree(bytes: Uint8Array, oid: string): TreeItem[] {
   const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const items: TreeItem[] = [];
@@ -45,11 +60,11 @@ export function parseTree(bytes: Uint8Array, oid: string): TreeItem[] {
     if (space < 0 || nul < 0 || nul + 21 > data.byteLength) {
       throw new CorruptObjectStoreError(`tree ${oid} is malformed at byte ${cursor}`);
     }
-    const modeText = data.toString("latin1", cursor, space);
-    const mode = /^[0-7]{1,7}$/.test(modeText) ? Number.parseInt(modeText, 8) : Number.NaN;
-    const kind = kindOf(mode);
-    if (kind === undefined)
+    const kind = kindOf(octalMode(data, cursor, space));
+    if (kind === undefined) {
+      const modeText = data.toString("latin1", cursor, space);
       throw new CorruptObjectStoreError(`tree ${oid} has an entry with mode ${modeText}`);
+    }
     const name = data.toString("utf8", space + 1, nul);
     if (!isHiddenOrAliasing(name)) items.push({ name, kind, oid: data.toString("hex", nul + 1, nul + 21) });
     cursor = nul + 21;

@@ -149,6 +149,9 @@ describe("parseTree", () => {
     ["a truncated id", Buffer.concat([Buffer.from("100644 name\0"), Buffer.alloc(10)])],
     ["an unknown mode", treeBytes(["170000", "x", "ab".repeat(20)])],
     ["a non-octal mode", treeBytes(["10064x", "x", "ab".repeat(20)])],
+    ["an empty mode", treeBytes(["", "x", "ab".repeat(20)])],
+    ["a mode of eight digits", treeBytes(["00100644", "x", "ab".repeat(20)])],
+    ["a mode with a digit 8", treeBytes(["100684", "x", "ab".repeat(20)])],
   ])("refuses a tree with %s", (_name, tree) => {
     expect(() => parseTree(tree, "t")).toThrow(CorruptObjectStoreError);
   });
