@@ -267,19 +267,22 @@ function pinnedFonts(dir: string): string | undefined {
 export async function readmePicture(out: string): Promise<string> {
   const html = await readmePage();
   const fontDir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-picture-fonts-"));
-  const fontConfig = pinnedFonts(fontDir);
-  const browser = await chromium.launch({
-    executablePath: requireProgram("chromium"),
-    headless: true,
-    args: CHROMIUM_FLAGS,
-    env: fontConfig === undefined ? process.env : { ...process.env, FONTCONFIG_FILE: fontConfig },
-  });
   try {
-    const page = await browser.newPage({ viewport: { width: 892, height: 600 }, deviceScaleFactor: 1 });
-    await page.setContent(html);
-    await page.screenshot({ path: out, fullPage: true });
+    const fontConfig = pinnedFonts(fontDir);
+    const browser = await chromium.launch({
+      executablePath: requireProgram("chromium"),
+      headless: true,
+      args: CHROMIUM_FLAGS,
+      env: fontConfig === undefined ? process.env : { ...process.env, FONTCONFIG_FILE: fontConfig },
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 892, height: 600 }, deviceScaleFactor: 1 });
+      await page.setContent(html);
+      await page.screenshot({ path: out, fullPage: true });
+    } finally {
+      await browser.close();
+    }
   } finally {
-    await browser.close();
     fs.rmSync(fontDir, { recursive: true, force: true });
   }
   return html;

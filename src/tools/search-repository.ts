@@ -8,7 +8,7 @@
 
 import * as v from "valibot";
 import { checkRepositoryPath, isGitSegment } from "../workspace/safe-path.ts";
-import { lowerBound } from "../workspace/sorted-entries.ts";
+import { entriesUnder } from "../workspace/sorted-entries.ts";
 import { looksBinary } from "../workspace/text.ts";
 import type { TreeEntry } from "../workspace/types.ts";
 import { defineTool, type ToolContext } from "./definition.ts";
@@ -35,16 +35,10 @@ function searchable(entry: TreeEntry): boolean {
 }
 
 /** The head entries the search covers: one file, or every entry under a directory. */
-function scopeEntries(context: ToolContext, kind: "file" | "directory", path: string): TreeEntry[] {
+function scopeEntries(context: ToolContext, kind: "file" | "directory", path: string): readonly TreeEntry[] {
   const { entries, byPath } = context.view.head;
   if (kind === "file") return [byPath.get(path)!];
-  const prefix = path === "" ? "" : `${path}/`;
-  const out: TreeEntry[] = [];
-  for (let index = lowerBound(entries, prefix); index < entries.length; index += 1) {
-    if (!entries[index]!.path.startsWith(prefix)) break;
-    out.push(entries[index]!);
-  }
-  return out;
+  return entriesUnder(entries, path);
 }
 
 /** How one query is looked for: its UTF-8 bytes in a file's bytes, or its code units in the decoded text. */

@@ -10,7 +10,7 @@ import { CorruptObjectStoreError, type GitObject, type GitObjectType } from "./o
 import { createObjectDatabase, type ObjectDatabase } from "./objects/object-database.ts";
 import { commitTreeId, parseTree, type TreeItem } from "./objects/tree-object.ts";
 import { SNAPSHOT_LIMITS, type SnapshotLimits, SnapshotWalk } from "./snapshot-bounds.ts";
-import { lowerBound } from "./sorted-entries.ts";
+import { entriesUnder } from "./sorted-entries.ts";
 import type { CommitSnapshot, ObjectReader, TreeEntry } from "./types.ts";
 
 export interface ObjectStoreLocation {
@@ -180,15 +180,9 @@ async function collectTree(
  * at the same path: the same tree, so the same entries, each still counted against the bounds.
  */
 function copyDirectory(directory: string, walk: Walk, out: TreeEntry[]): void {
-  const { entries } = walk.reuseTrees!;
-  const prefix = `${directory}/`;
-  for (
-    let at = lowerBound(entries, prefix);
-    at < entries.length && entries[at]!.path.startsWith(prefix);
-    at += 1
-  ) {
+  for (const entry of entriesUnder(walk.reuseTrees!.entries, directory)) {
     walk.bounds.addPath();
-    out.push(entries[at]!);
+    out.push(entry);
   }
 }
 

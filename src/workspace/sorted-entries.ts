@@ -14,3 +14,12 @@ export function lowerBound(entries: readonly TreeEntry[], key: string): number {
   }
   return low;
 }
+
+/** Every entry under `directory` ("" for the whole tree): one run of the sorted entries. */
+export function entriesUnder(entries: readonly TreeEntry[], directory: string): readonly TreeEntry[] {
+  const prefix = directory === "" ? "" : `${directory}/`;
+  const start = lowerBound(entries, prefix);
+  let end = start;
+  while (end < entries.length && entries[end]!.path.startsWith(prefix)) end += 1;
+  return entries.slice(start, end);
+}

@@ -74,8 +74,7 @@ function committerTime(buffer: Buffer, from: number, stop: number): number | und
   let digits = zone - 1;
   while (digits > from && isDigit(buffer[digits - 1]!)) digits -= 1;
   if (digits === zone - 1 || digits - 1 < from || buffer[digits - 1] !== SPACE) return undefined;
-  const carriageReturn = buffer.indexOf(0x0d, from);
-  if (carriageReturn !== -1 && carriageReturn < digits - 1) return undefined;
+  if (buffer.subarray(from, digits - 1).includes(0x0d)) return undefined;
   return Number(buffer.toString("latin1", digits, zone - 1));
 }
 
