@@ -67,7 +67,14 @@ export function createLoupe(
     });
     // Started now rather than by the first review, which would otherwise wait for a worker to load
     // its modules; a review arriving meanwhile shares the start already under way.
-    void pool.warm().then((warm) => log.info(warm, "repository workers started"));
+    void pool.warm().then((warm) => {
+      log.info(warm, "repository workers started");
+      if (warm.abandonedDirsRemoved > 0)
+        log.warn(
+          { removed: warm.abandonedDirsRemoved },
+          "removed the repository workers' directories that stopped Loupe processes left behind",
+        );
+    });
     const ports = createIsolatedPorts({ pool, limits, replyLimits });
     const loupe = createLoupeApp({
       config,

@@ -6,7 +6,8 @@
 // been stopped before it could remove them itself. `warm()` starts every slot's worker ahead of
 // the first lease (at start-up), so the first review does not wait for a worker to load; a slot
 // remembers a start in progress, so a lease racing the warm-up waits for that worker rather than
-// starting a second one.
+// starting a second one. The first warm-up also removes the worker directories that stopped
+// processes of this host left behind (worker-dirs.ts).
 
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -15,6 +16,7 @@ import { unlimitedGate } from "../jobs/memory-provider-gate.ts";
 import type { ProviderGate } from "../llm/provider-gate.ts";
 import type { DependencyName } from "../metrics/metrics.ts";
 import type { WorkerSetup, WorkKind, WorkRequest, WorkResults } from "./protocol.ts";
+import { type DirOwner, sweepAbandonedWorkerDirs, workerDirPrefix } from "./worker-dirs.ts";
 import {
   type CallOptions,
   type CallOutcome,
@@ -32,6 +34,8 @@ export interface WorkerPoolOptions {
   readonly graceMs: number;
   /** Where each worker's directory is made (default: the system temp directory). */
   readonly tmpRoot?: string;
+  /** The process its directories' names record (default: this process on this host). */
+  readonly owner?: DirOwner;
   /** The process's share of the provider (default: no limits, a back-off shared by its workers). */
   readonly gate?: ProviderGate;
   readonly onToolCall?: (tool: string, ok: boolean) => void;
@@ -50,10 +54,14 @@ export interface WorkerLease {
   release(): void;
 }
 
-/** What a warm-up did: workers now loaded and waiting, and those that could not be started. */
+/**
+ * What a warm-up did: workers now loaded and waiting, those that could not be started, and the
+ * directories of stopped processes it removed (the first warm-up only).
+ */
 export interface WarmUp {
   readonly ready: number;
   readonly failed: number;
+  readonly abandonedDirsRemoved: number;
 }
 
 export interface WorkerPool {
@@ -87,7 +95,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   }));
   const waiting: Waiter[] = [];
   let closed = false;
-  const threads = slotThreads(options, () => closed);
+  const tmpRoot = options.tmpRoot ?? os.tmpdir();
+  const owner = options.owner ?? { host: os.hostname(), pid: process.pid };
+  let swept = false;
+  const threads = slotThreads({ ...options, tmpRoot, owner }, () => closed);
   const release = (slot: Slot): void => {
     if (slot.thread !== null && !slot.thread.alive()) void threads.discard(slot);
     const next = waiting.shift();
@@ -97,6 +108,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const lease = (slot: Slot): WorkerLease => leaseOn(slot, threads.spawn, release);
   return {
     warm: async () => {
+      const sweep = swept ? Promise.resolve(0) : sweepAbandonedWorkerDirs({ tmpRoot, self: owner });
+      swept = true;
       const loaded = await Promise.all(
         slots.map((slot) =>
           threads.spawn(slot).then(
@@ -106,7 +119,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         ),
       );
       const ready = loaded.filter(Boolean).length;
-      return { ready, failed: loaded.length - ready };
+      return { ready, failed: loaded.length - ready, abandonedDirsRemoved: await sweep };
     },
     acquire: async (signal) => {
       if (closed) throw new Error("the repository worker pool is closed");
@@ -132,7 +145,10 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 }
 
 /** Starting a slot's worker (in a directory of its own), and forgetting a dead one. */
-function slotThreads(options: WorkerPoolOptions, closed: () => boolean) {
+function slotThreads(
+  options: WorkerPoolOptions & { readonly tmpRoot: string; readonly owner: DirOwner },
+  closed: () => boolean,
+) {
   const gate = options.gate ?? unlimitedGate();
   const discard = async (slot: Slot): Promise<void> => {
     const dir = slot.dir;
@@ -142,7 +158,7 @@ function slotThreads(options: WorkerPoolOptions, closed: () => boolean) {
   };
   const start = async (slot: Slot): Promise<WorkerThread> => {
     await discard(slot);
-    const dir = await mkdtemp(path.join(options.tmpRoot ?? os.tmpdir(), "loupe-worker-"));
+    const dir = await mkdtemp(path.join(options.tmpRoot, workerDirPrefix(options.owner)));
     if (closed()) {
       await rm(dir, { recursive: true, force: true });
       throw new Error("the repository worker pool is closed");

@@ -1,11 +1,14 @@
 // A Loupe process killed mid-review (SIGKILL: no shutdown runs) leaves its check run in progress,
 // as GitHub would show it; with LOUPE_STATE_DIR, the next process completes it at start as
-// cancelled ("Loupe restarted; press Re-run"). Real server processes against the fake GitHub.
+// cancelled ("Loupe restarted; press Re-run"). It also leaves its repository workers' directories,
+// the review's fetched repository among them, which the next process removes. Real server
+// processes against the fake GitHub, in a temp directory of their own (TMPDIR).
 
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { workerDirPrefix } from "../../../src/isolation/worker-dirs.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
 import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
@@ -18,6 +21,7 @@ let github: FakeGitHub;
 let provider: ScriptedProvider;
 let fixture: FixtureRepo;
 let stateDir: string;
+let tmpDir: string;
 const processes: LoupeProcess[] = [];
 
 function start(): Promise<LoupeProcess> {
@@ -28,7 +32,7 @@ function start(): Promise<LoupeProcess> {
       providerBaseURL: provider.baseURL,
       webhookSecret: SECRET,
       apiKey: `test-key-crash-${process.pid}`,
-      extra: { LOUPE_STATE_DIR: stateDir },
+      extra: { LOUPE_STATE_DIR: stateDir, TMPDIR: tmpDir },
     }),
   }).then((loupe) => {
     processes.push(loupe);
@@ -51,6 +55,7 @@ beforeAll(async () => {
   github.addRepository({ owner: "octo", repo: "crash", source: fixture });
   provider = await startScriptedProvider([{ fault: "hang" }]); // the review is stuck in the model
   stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-crash-state-"));
+  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "loupe-crash-tmp-"));
 }, 60_000);
 
 afterAll(async () => {
@@ -59,6 +64,7 @@ afterAll(async () => {
   await github?.stop();
   fixture?.dispose();
   fs.rmSync(stateDir, { recursive: true, force: true });
+  fs.rmSync(tmpDir, { recursive: true, force: true });
 });
 
 describe("a killed Loupe process", () => {
@@ -79,8 +85,13 @@ describe("a killed Loupe process", () => {
     process.kill(-first.pid, "SIGKILL"); // no shutdown, no grace: the run stays in progress
     await first.exited;
     expect(run.history.at(-1)?.status).toBe("in_progress");
+    const firstDirs = workerDirPrefix({ host: os.hostname(), pid: first.pid });
+    const left = fs.readdirSync(tmpDir).filter((name) => name.startsWith(firstDirs));
+    expect(left.length).toBeGreaterThan(0);
+    // The review had fetched its repository into one of them before the model was asked.
+    expect(left.flatMap((name) => fs.readdirSync(path.join(tmpDir, name)))).not.toEqual([]);
 
-    await start();
+    const second = await start();
     const final = await until(() =>
       run.history.at(-1)?.status === "completed" ? run.history.at(-1) : undefined,
     );
@@ -89,5 +100,14 @@ describe("a killed Loupe process", () => {
     // The journal forgets the run once GitHub has answered the completion: wait for that write.
     const journal = path.join(stateDir, "open-check-runs.json");
     await until(() => (fs.readFileSync(journal, "utf8").trim() === "[]" ? true : undefined));
+    await second.until(
+      () => (fs.readdirSync(tmpDir).some((name) => left.includes(name)) ? undefined : true),
+      "the killed process's worker directories removed",
+    );
+    // Said once the warm-up is done, after the sweep.
+    await second.until(
+      () => (second.output().includes(`"removed":${left.length}`) ? true : undefined),
+      "the sweep's warning",
+    );
   });
 });

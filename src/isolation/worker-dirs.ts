@@ -1,0 +1,82 @@
+// Each repository worker works in a directory of its own under the temp directory; the pool
+// removes it when the worker ends or the pool closes. A process that is killed (SIGKILL, the OOM
+// killer, a crash) cannot, and its directories may hold a review's fetched packs. So each
+// directory's name says which process made it, on which host, and a new pool removes those whose
+// process is gone. The host is in the name because containers that share a temp directory may
+// each have their own process ids: a process id is only asked about on the host that gave it.
+// A process id the system has since given to another process keeps its directory (a leak until
+// that process ends, never a live worker's directory removed). Directories of the older unnamed
+// form (`loupe-worker-XXXXXX`) say nothing of their owner and are left alone.
+
+import { readdir, rm } from "node:fs/promises";
+import path from "node:path";
+
+export const WORKER_DIR_PREFIX = "loupe-worker-";
+
+/** The process a worker directory belongs to. */
+export interface DirOwner {
+  readonly host: string;
+  readonly pid: number;
+}
+
+/** The start of a worker directory's name, for mkdtemp (which adds six characters). */
+export function workerDirPrefix(owner: DirOwner): string {
+  return `${WORKER_DIR_PREFIX}${safeHost(owner.host)}-${owner.pid}-`;
+}
+
+/** Host names are letters, digits, dots and hyphens; anything else could not be told apart. */
+function safeHost(host: string): string {
+  return host.replace(/[^A-Za-z0-9.-]/g, "_").slice(0, 64) || "_";
+}
+
+/** The owner a directory's name records, or null for a name of another form. */
+export function ownerOfWorkerDir(name: string): DirOwner | null {
+  const named = /^loupe-worker-([A-Za-z0-9._-]+)-(\d{1,10})-[A-Za-z0-9]{6}$/.exec(name);
+  if (named === null) return null;
+  const pid = Number(named[2]);
+  return Number.isSafeInteger(pid) && pid > 0 ? { host: named[1]!, pid } : null;
+}
+
+/** Whether a process with this id runs on this host (one that is not ours to signal still runs). */
+export function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export interface SweepOptions {
+  readonly tmpRoot: string;
+  readonly self: DirOwner;
+  readonly runs?: (pid: number) => boolean;
+}
+
+/**
+ * Removes the worker directories that processes of this host left behind when they stopped
+ * without removing them; returns how many. Never throws: a directory it cannot read or remove is
+ * left for the next start.
+ */
+export async function sweepAbandonedWorkerDirs(options: SweepOptions): Promise<number> {
+  const runs = options.runs ?? processRuns;
+  const host = safeHost(options.self.host);
+  let names: string[];
+  try {
+    names = await readdir(options.tmpRoot);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const owner = ownerOfWorkerDir(name);
+    if (owner === null || owner.host !== host || owner.pid === options.self.pid || runs(owner.pid)) continue;
+    try {
+      await rm(path.join(options.tmpRoot, name), { recursive: true, force: true });
+      removed += 1;
+    } catch {
+      // Not ours to remove after all (permissions): the next start tries again.
+    }
+  }
+  return removed;
+}
