@@ -11,9 +11,10 @@
 import os from "node:os";
 import path from "node:path";
 
-const project = (displayName, roots, environment = "cpu-environment.js") => ({
+const project = (displayName, roots) => ({
   displayName,
-  testEnvironment: `<rootDir>/test/support/${environment}`,
+  // CPU accounting, and a file that leaves a program running fails (test/support/test-environment.js).
+  testEnvironment: "<rootDir>/test/support/test-environment.js",
   roots,
   testMatch: ["**/*.test.ts"],
   setupFilesAfterEnv: ["<rootDir>/test/support/restore-network.ts"],
@@ -42,7 +43,7 @@ const project = (displayName, roots, environment = "cpu-environment.js") => ({
 // The end-to-end tier gives every file a fresh worker (a limit this low recycles it after each
 // file). Its files do restore what they change (jest gives each its own process.env; none uses
 // fake timers, process handlers or a global dispatcher; nock is restored as above; a file that
-// leaves a program running fails, test/support/e2e-environment.js), but reusing its workers
+// leaves a program running fails, test/support/test-environment.js), but reusing its workers
 // saved no CPU measurably (bench/README.md, round 3): its cost is the programs it starts.
 
 // Node's compile cache for every process of the run: the jest workers (jest's own modules) and
@@ -58,7 +59,7 @@ const e2eTier = process.argv.some(
 export default {
   projects: [
     project("fast", ["<rootDir>/test/unit", "<rootDir>/test/integration"]),
-    project("e2e", ["<rootDir>/test/e2e"], "e2e-environment.js"),
+    project("e2e", ["<rootDir>/test/e2e"]),
     project("drift", ["<rootDir>/test/drift"]),
   ],
   testTimeout: 60000,

@@ -3,8 +3,13 @@
 // depend on the run. A stale bundle fails here: run `node scripts/build-action.ts`.
 
 import fs from "node:fs";
-import { describe, expect, it } from "@jest/globals";
+import { afterAll, describe, expect, it } from "@jest/globals";
+import { stop } from "esbuild";
 import { BUNDLE, buildActionBundle } from "../../../scripts/build-action.ts";
+
+// esbuild builds in a service process it starts on first use and keeps for the next build; the
+// worker runs other files next, which must not inherit it.
+afterAll(() => stop());
 
 describe("the GitHub Action's bundle", () => {
   it("is reproducible, and the committed one is current", async () => {

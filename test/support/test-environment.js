@@ -1,8 +1,9 @@
-// The end-to-end tier's environment: the CPU accounting of every tier, plus one guard that lets
-// its workers run file after file. An end-to-end file starts real programs (Loupe servers,
-// redis-server, git http-backend, Chromium); one it left running would keep its ports, its CPU
-// and its memory into the next file that the worker runs. After teardown (every afterAll has run)
-// no child of the worker may still be alive: a file that leaves one fails, naming it.
+// Every test file's environment: the CPU accounting (cpu-environment.js), plus one guard that lets
+// a worker run file after file. Test files start real programs (Loupe servers, redis-server, git
+// http-backend, Chromium, esbuild's service); one left running would keep its ports, its CPU and
+// its memory into the next file that the worker runs, and outlive the run when the worker is
+// ended. After teardown (every afterAll has run) no child of the worker may still be alive: a file
+// that leaves one fails, naming it.
 // Only direct children are seen (a program's own children are its to stop), and a zombie has
 // exited already (its parent has not yet read its status), so it does not count.
 import fs from "node:fs";
@@ -32,7 +33,7 @@ export function liveChildren(parentPid = process.pid) {
   return children;
 }
 
-export default class EndToEndEnvironment extends CpuEnvironment {
+export default class TestFileEnvironment extends CpuEnvironment {
   async teardown() {
     await super.teardown();
     // A program stopped by a signal a moment ago may still be on its way out on a loaded machine.

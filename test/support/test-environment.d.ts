@@ -1,4 +1,4 @@
-// Types of the end-to-end environment (a plain JavaScript module, as jest loads it), for its test.
+// Types of every test file's environment (a plain JavaScript module, as jest loads it), for its test.
 import type { TestEnvironment } from "jest-environment-node";
 
 export interface LiveChild {
@@ -6,4 +6,4 @@ export interface LiveChild {
   readonly command: string;
 }
 export function liveChildren(parentPid?: number): LiveChild[];
-export default class EndToEndEnvironment extends TestEnvironment {}
+export default class TestFileEnvironment extends TestEnvironment {}

@@ -1,12 +1,12 @@
-// The end-to-end environment's guard, which lets one worker run end-to-end file after file: a
-// program a file left running is found (and named), one that was stopped is not.
+// The guard of every test file's environment, which lets one worker run file after file: a program
+// a file left running is found (and named), one that was stopped is not.
 
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "@jest/globals";
-import EndToEndEnvironment, { liveChildren } from "../../support/e2e-environment.js";
+import TestFileEnvironment, { liveChildren } from "../../support/test-environment.js";
 
-describe("the end-to-end environment's guard against programs left running", () => {
+describe("the test environment's guard against programs left running", () => {
   it("sees a program the file started until it has exited", async () => {
     const child = spawn("sleep", ["300"], { stdio: "ignore" });
     await once(child, "spawn");
@@ -20,7 +20,7 @@ describe("the end-to-end environment's guard against programs left running", () 
     // This environment is not a test file of the run: its CPU is not written into the run's report.
     const cpuDir = process.env.LOUPE_TEST_CPU_DIR;
     delete process.env.LOUPE_TEST_CPU_DIR;
-    const environment = new EndToEndEnvironment(
+    const environment = new TestFileEnvironment(
       { globalConfig: {}, projectConfig: { testEnvironmentOptions: {} } } as never,
       { testPath: "left-running.test.ts", console, docblockPragmas: {} } as never,
     );
