@@ -58,8 +58,8 @@ function shorten(block: Block, room: number, fullSize: number): Block | null {
   let units = Math.min(size, Math.floor((room * size) / Math.max(fullSize, 1)));
   for (let attempt = 0; attempt < 12 && units > 0; attempt++) {
     const candidate = cut(units);
-    const length = serializeBlock(candidate).length;
-    if (length <= room) return serializeBlock(candidate) === "" ? null : candidate;
+    const { length } = serializeBlock(candidate);
+    if (length <= room) return length === 0 ? null : candidate;
     units = Math.min(units - 1, Math.floor(((units * room) / length) * 0.97));
   }
   return null;

@@ -33,13 +33,18 @@ export function serializeBlock(block: Block): string {
 }
 
 export function serializeInlines(nodes: readonly Inline[], context: TextContext): string {
-  let out = "";
+  // Pieces joined once, and the last one's end remembered: asking the growing string itself how it
+  // ends flattens it on every node, quadratic in a paragraph of thousands of links.
+  const pieces: string[] = [];
+  let endsInBacktick = false;
   for (const node of nodes) {
     const md = serializeInline(node, context);
+    if (md === "") continue;
     // Two adjacent code spans would merge their backtick runs into one delimiter.
-    out += out.endsWith("`") && md.startsWith("`") ? ` ${md}` : md;
+    pieces.push(endsInBacktick && md.startsWith("`") ? ` ${md}` : md);
+    endsInBacktick = md.endsWith("`");
   }
-  return out;
+  return pieces.join("");
 }
 
 function serializeInline(node: Inline, context: TextContext): string {
