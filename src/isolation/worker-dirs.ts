@@ -4,11 +4,16 @@
 // directory's name says which process made it, on which host, and a new pool removes those whose
 // process is gone. The host is in the name because containers that share a temp directory may
 // each have their own process ids: a process id is only asked about on the host that gave it.
-// A process id the system has since given to another process keeps its directory (a leak until
-// that process ends, never a live worker's directory removed). Directories of the older unnamed
-// form (`loupe-worker-XXXXXX`) say nothing of their owner and are left alone.
+// A token drawn once per process is in it too: a container's server runs as process 1 in every
+// incarnation, and a restarted container keeps its temp directory, so "process 1 still runs"
+// would keep the killed incarnation's directories forever; one with this process's id and another
+// token is a previous process's. A process id the system has since given to another process keeps
+// its directory (a leak until that process ends, never a live worker's directory removed).
+// Directories of older forms (`loupe-worker-XXXXXX`) say nothing of their owner and are left alone.
 
+import { randomBytes } from "node:crypto";
 import { readdir, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 
 export const WORKER_DIR_PREFIX = "loupe-worker-";
@@ -17,11 +22,20 @@ export const WORKER_DIR_PREFIX = "loupe-worker-";
 export interface DirOwner {
   readonly host: string;
   readonly pid: number;
+  /** Drawn once per process: tells this process from an earlier one that had its id. */
+  readonly token: string;
+}
+
+const PROCESS_TOKEN = randomBytes(4).toString("hex");
+
+/** This process, on this host. */
+export function thisProcess(): DirOwner {
+  return { host: os.hostname(), pid: process.pid, token: PROCESS_TOKEN };
 }
 
 /** The start of a worker directory's name, for mkdtemp (which adds six characters). */
 export function workerDirPrefix(owner: DirOwner): string {
-  return `${WORKER_DIR_PREFIX}${safeHost(owner.host)}-${owner.pid}-`;
+  return `${WORKER_DIR_PREFIX}${safeHost(owner.host)}-${owner.pid}-${owner.token}-`;
 }
 
 /** Host names are letters, digits, dots and hyphens; anything else could not be told apart. */
@@ -31,10 +45,10 @@ function safeHost(host: string): string {
 
 /** The owner a directory's name records, or null for a name of another form. */
 export function ownerOfWorkerDir(name: string): DirOwner | null {
-  const named = /^loupe-worker-([A-Za-z0-9._-]+)-(\d{1,10})-[A-Za-z0-9]{6}$/.exec(name);
+  const named = /^loupe-worker-([A-Za-z0-9._-]+)-(\d{1,10})-([0-9a-f]{8})-[A-Za-z0-9]{6}$/.exec(name);
   if (named === null) return null;
   const pid = Number(named[2]);
-  return Number.isSafeInteger(pid) && pid > 0 ? { host: named[1]!, pid } : null;
+  return Number.isSafeInteger(pid) && pid > 0 ? { host: named[1]!, pid, token: named[3]! } : null;
 }
 
 /** Whether a process with this id runs on this host (one that is not ours to signal still runs). */
@@ -51,6 +65,12 @@ export interface SweepOptions {
   readonly tmpRoot: string;
   readonly self: DirOwner;
   readonly runs?: (pid: number) => boolean;
+}
+
+/** Whether a directory of `owner` outlived its process: this process's own never did. */
+function abandoned(owner: DirOwner, self: DirOwner, runs: (pid: number) => boolean): boolean {
+  if (owner.pid === self.pid) return owner.token !== self.token;
+  return !runs(owner.pid);
 }
 
 /**
@@ -70,7 +90,7 @@ export async function sweepAbandonedWorkerDirs(options: SweepOptions): Promise<n
   let removed = 0;
   for (const name of names) {
     const owner = ownerOfWorkerDir(name);
-    if (owner === null || owner.host !== host || owner.pid === options.self.pid || runs(owner.pid)) continue;
+    if (owner === null || owner.host !== host || !abandoned(owner, options.self, runs)) continue;
     try {
       await rm(path.join(options.tmpRoot, name), { recursive: true, force: true });
       removed += 1;

@@ -16,7 +16,7 @@ import { unlimitedGate } from "../jobs/memory-provider-gate.ts";
 import type { ProviderGate } from "../llm/provider-gate.ts";
 import type { DependencyName } from "../metrics/metrics.ts";
 import type { WorkerSetup, WorkKind, WorkRequest, WorkResults } from "./protocol.ts";
-import { type DirOwner, sweepAbandonedWorkerDirs, workerDirPrefix } from "./worker-dirs.ts";
+import { type DirOwner, sweepAbandonedWorkerDirs, thisProcess, workerDirPrefix } from "./worker-dirs.ts";
 import {
   type CallOptions,
   type CallOutcome,
@@ -96,7 +96,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const waiting: Waiter[] = [];
   let closed = false;
   const tmpRoot = options.tmpRoot ?? os.tmpdir();
-  const owner = options.owner ?? { host: os.hostname(), pid: process.pid };
+  const owner = options.owner ?? thisProcess();
   let swept = false;
   const threads = slotThreads({ ...options, tmpRoot, owner }, () => closed);
   const release = (slot: Slot): void => {

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { workerDirPrefix } from "../../../src/isolation/worker-dirs.ts";
+import { ownerOfWorkerDir } from "../../../src/isolation/worker-dirs.ts";
 import { type FakeGitHub, startFakeGitHub } from "../../support/fake-github.ts";
 import { fakeGitHubTarget, pullRequestEvent } from "../../support/fake-github-payloads.ts";
 import { createOneChangeRepo, type FixtureRepo } from "../../support/git-fixture.ts";
@@ -85,8 +85,11 @@ describe("a killed Loupe process", () => {
     process.kill(-first.pid, "SIGKILL"); // no shutdown, no grace: the run stays in progress
     await first.exited;
     expect(run.history.at(-1)?.status).toBe("in_progress");
-    const firstDirs = workerDirPrefix({ host: os.hostname(), pid: first.pid });
-    const left = fs.readdirSync(tmpDir).filter((name) => name.startsWith(firstDirs));
+    const left = fs
+      .readdirSync(tmpDir)
+      .filter(
+        (name) => ownerOfWorkerDir(name)?.pid === first.pid && ownerOfWorkerDir(name)?.host === os.hostname(),
+      );
     expect(left.length).toBeGreaterThan(0);
     // The review had fetched its repository into one of them before the model was asked.
     expect(left.flatMap((name) => fs.readdirSync(path.join(tmpDir, name)))).not.toEqual([]);

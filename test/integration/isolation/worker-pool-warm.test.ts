@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { DEFAULT_REPLY_LIMITS } from "../../../src/config/reply-limits.ts";
 import { DEFAULT_REVIEW_LIMITS } from "../../../src/config/review-limits.ts";
-import { workerDirPrefix } from "../../../src/isolation/worker-dirs.ts";
+import { ownerOfWorkerDir, thisProcess, workerDirPrefix } from "../../../src/isolation/worker-dirs.ts";
 import { repositoryWorkerEntry } from "../../../src/isolation/worker-entry.ts";
 import {
   createWorkerPool,
@@ -143,29 +143,35 @@ describe("the repository worker pool, warmed at start-up", () => {
     const killed = await poolProcess(2);
     const left = workerDirs();
     expect(left).toHaveLength(2);
-    expect(
-      left.every((name) => name.startsWith(workerDirPrefix({ host: os.hostname(), pid: killed.pid! }))),
-    ).toBe(true);
+    const owners = left.map((name) => ownerOfWorkerDir(name));
+    expect(owners.map((owner) => owner?.host)).toEqual([os.hostname(), os.hostname()]);
+    expect(owners.map((owner) => owner?.pid)).toEqual([killed.pid, killed.pid]);
     fs.writeFileSync(path.join(tmpRoot, left[0]!, "fetched.pack"), "a review's fetched pack");
     killed.kill("SIGKILL");
     await once(killed, "exit");
     expect(workerDirs()).toEqual(left); // no process of its own could remove them
 
+    const self = thisProcess();
+    // Also removed: an earlier process's that had this process's id (a restarted container's
+    // server is process 1 each time, and keeps its temp directory), told apart by its token.
+    const earlier = `${workerDirPrefix({ ...self, token: self.token === "0badc0de" ? "0badc0df" : "0badc0de" })}Ab3dE9`;
     // Kept: a running process's (its id asked of this host), another host's (a container sharing
-    // the temp directory has ids of its own), and the older form's, which names no owner.
+    // the temp directory has ids of its own), another pool's of this process, and the older
+    // form's, which names no owner.
     const running = spawn("sleep", ["60"], { stdio: "ignore" });
     const kept = [
-      `${workerDirPrefix({ host: os.hostname(), pid: running.pid! })}Ab3dE9`,
-      `${workerDirPrefix({ host: "another-host-7", pid: killed.pid! })}Ab3dE9`,
+      `${workerDirPrefix({ ...self, pid: running.pid! })}Ab3dE9`,
+      `${workerDirPrefix({ host: "another-host-7", pid: killed.pid!, token: owners[0]!.token })}Ab3dE9`,
+      `${workerDirPrefix(self)}Ab3dE9`,
       "loupe-worker-Ab3dE9",
     ];
-    for (const name of kept) fs.mkdirSync(path.join(tmpRoot, name));
+    for (const name of [earlier, ...kept]) fs.mkdirSync(path.join(tmpRoot, name));
     try {
       const workers = pool(1);
-      expect(await workers.warm()).toEqual({ ready: 1, failed: 0, abandonedDirsRemoved: 2 });
+      expect(await workers.warm()).toEqual({ ready: 1, failed: 0, abandonedDirsRemoved: 3 });
       const own = workerDirs().filter((name) => !kept.includes(name));
       expect(own).toHaveLength(1);
-      expect(own[0]!.startsWith(workerDirPrefix({ host: os.hostname(), pid: process.pid }))).toBe(true);
+      expect(ownerOfWorkerDir(own[0]!)).toEqual(self);
       expect(
         workerDirs()
           .filter((name) => kept.includes(name))
