@@ -10,6 +10,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { compileCacheEnv } from "./compile-cache.ts";
+import { tether } from "./tether.ts";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -128,7 +129,12 @@ function spawnLoupe(options: LoupeProcessOptions, port: number) {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on("exit", (code, signal) => resolve({ code, signal })),
   );
-  void exited.then(() => fs.rmSync(home, { recursive: true, force: true }));
+  // Detached, it would outlive a test process that dies before stopping it.
+  const untie = child.pid === undefined ? () => {} : tether(child.pid);
+  void exited.then(() => {
+    untie();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
   const output = () => Buffer.concat(chunks).toString("utf8");
   return { child, exited, output };
 }
