@@ -16,7 +16,7 @@ import { readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
-export const WORKER_DIR_PREFIX = "loupe-worker-";
+const WORKER_DIR_PREFIX = "loupe-worker-";
 
 /** The process a worker directory belongs to. */
 export interface DirOwner {
@@ -52,7 +52,7 @@ export function ownerOfWorkerDir(name: string): DirOwner | null {
 }
 
 /** Whether a process with this id runs on this host (one that is not ours to signal still runs). */
-export function processRuns(pid: number): boolean {
+function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -64,13 +64,12 @@ export function processRuns(pid: number): boolean {
 export interface SweepOptions {
   readonly tmpRoot: string;
   readonly self: DirOwner;
-  readonly runs?: (pid: number) => boolean;
 }
 
 /** Whether a directory of `owner` outlived its process: this process's own never did. */
-function abandoned(owner: DirOwner, self: DirOwner, runs: (pid: number) => boolean): boolean {
+function abandoned(owner: DirOwner, self: DirOwner): boolean {
   if (owner.pid === self.pid) return owner.token !== self.token;
-  return !runs(owner.pid);
+  return !processRuns(owner.pid);
 }
 
 /**
@@ -79,7 +78,6 @@ function abandoned(owner: DirOwner, self: DirOwner, runs: (pid: number) => boole
  * left for the next start.
  */
 export async function sweepAbandonedWorkerDirs(options: SweepOptions): Promise<number> {
-  const runs = options.runs ?? processRuns;
   const host = safeHost(options.self.host);
   let names: string[];
   try {
@@ -90,7 +88,7 @@ export async function sweepAbandonedWorkerDirs(options: SweepOptions): Promise<n
   let removed = 0;
   for (const name of names) {
     const owner = ownerOfWorkerDir(name);
-    if (owner === null || owner.host !== host || !abandoned(owner, options.self, runs)) continue;
+    if (owner === null || owner.host !== host || !abandoned(owner, options.self)) continue;
     try {
       await rm(path.join(options.tmpRoot, name), { recursive: true, force: true });
       removed += 1;

@@ -34,8 +34,6 @@ export interface WorkerPoolOptions {
   readonly graceMs: number;
   /** Where each worker's directory is made (default: the system temp directory). */
   readonly tmpRoot?: string;
-  /** The process its directories' names record (default: this process on this host). */
-  readonly owner?: DirOwner;
   /** The process's share of the provider (default: no limits, a back-off shared by its workers). */
   readonly gate?: ProviderGate;
   readonly onToolCall?: (tool: string, ok: boolean) => void;
@@ -96,7 +94,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const waiting: Waiter[] = [];
   let closed = false;
   const tmpRoot = options.tmpRoot ?? os.tmpdir();
-  const owner = options.owner ?? thisProcess();
+  const owner = thisProcess();
   let swept = false;
   const threads = slotThreads({ ...options, tmpRoot, owner }, () => closed);
   const release = (slot: Slot): void => {
