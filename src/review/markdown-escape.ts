@@ -54,9 +54,11 @@ export function escapeText(value: string, context: TextContext = {}): string {
   // Words holding a URL become code spans; the text between them is escaped in one piece rather
   // than word by word (escaping never looks past a word's own characters: whitespace is left as it
   // is and is no letter or digit), which costs a third as much on a long text.
+  const joined = trimmed.join(context.oneLine === true ? " " : "\n");
+  if (!URL_WORD.test(joined)) return escapeWords(joined); // most text: no word to look at alone
   const out: string[] = [];
   let plain = "";
-  for (const word of trimmed.join(context.oneLine === true ? " " : "\n").split(/(\s+)/)) {
+  for (const word of joined.split(/(\s+)/)) {
     if (!URL_WORD.test(word)) {
       plain += word;
       continue;
