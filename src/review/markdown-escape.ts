@@ -35,10 +35,11 @@ const ALWAYS: Readonly<Record<string, string>> = {
   "@": "\uFF20", // ＠ never mentions anyone, and no e-mail address is autolinked
 };
 
-/** ALWAYS but the underscore, as replacement patterns (`$` written `$$`). */
-const ESCAPES = Object.entries(ALWAYS)
-  .filter(([char]) => char !== "_")
-  .map(([char, replacement]) => [char, replacement.replaceAll("$", "$$$$")] as const);
+/** ALWAYS but the underscore, by character code (every one of them is ASCII). */
+const ESCAPE_OF: readonly (string | undefined)[] = Array.from({ length: 128 }, (_, code) => {
+  const char = String.fromCharCode(code);
+  return char === "_" ? undefined : ALWAYS[char];
+});
 /** An underscore not between two letters or digits. */
 const EMPHASIS_UNDERSCORE = /(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g;
 
@@ -54,9 +55,11 @@ export function escapeText(value: string, context: TextContext = {}): string {
   // Words holding a URL become code spans; the text between them is escaped in one piece rather
   // than word by word (escaping never looks past a word's own characters: whitespace is left as it
   // is and is no letter or digit), which costs a third as much on a long text.
+  const joined = trimmed.join(context.oneLine === true ? " " : "\n");
+  if (!URL_WORD.test(joined)) return escapeWords(joined); // most text: no word to look at alone
   const out: string[] = [];
   let plain = "";
-  for (const word of trimmed.join(context.oneLine === true ? " " : "\n").split(/(\s+)/)) {
+  for (const word of joined.split(/(\s+)/)) {
     if (!URL_WORD.test(word)) {
       plain += word;
       continue;
@@ -72,12 +75,19 @@ export function escapeText(value: string, context: TextContext = {}): string {
 function escapeWords(words: string): string {
   // "#1" and "GH-1" are references; "＃1" and "GH‑1" (non-breaking hyphen) are not.
   let escaped = words.replace(/#(?=\d)/g, "\uFF03").replace(/(gh)-(?=\d)/gi, "$1\u2011");
-  // One pass a character, in an order where no pass escapes what an earlier one wrote (the
-  // backslash and the ampersand first): a search of the whole text for one character costs far
-  // less than a call a special character.
-  for (const [char, replacement] of ESCAPES) {
-    if (escaped.includes(char)) escaped = escaped.replaceAll(char, replacement);
+  // One walk over the text, each character looked up once: no replacement holds a character that
+  // another one escapes, other than the backslash and the ampersand that escape them, so this is
+  // the passes of ALWAYS one after the other (backslash, then ampersand first) in one go.
+  let out = "";
+  let from = 0;
+  for (let at = 0; at < escaped.length; at++) {
+    const code = escaped.charCodeAt(at);
+    const replacement = code < 128 ? ESCAPE_OF[code] : undefined;
+    if (replacement === undefined) continue;
+    out += escaped.slice(from, at) + replacement;
+    from = at + 1;
   }
+  if (from > 0) escaped = out + escaped.slice(from);
   // An underscore between two letters or digits can neither open nor close emphasis (GFM's
   // intraword rule), so snake_case stays readable in the raw text. (What the passes above wrote
   // around an underscore is never a letter or digit, nor was what they replaced.)

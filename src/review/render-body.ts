@@ -82,11 +82,6 @@ export function renderReviewBody(input: RenderReviewBodyInput): string {
   for (const marker of input.trailingMarkers ?? []) tail.push(hiddenMarker(marker));
 
   const because = reasons(input.words);
-  const blocks = listed.map((entry) =>
-    serializeBlocks(
-      renderListed(entry.finding, entry.reason === null ? null : because[entry.reason], entry, repository),
-    ),
-  );
   const section = heading(4, text(allInBody ? "Findings" : "Outside the diff"));
   const leftOut = (n: number) =>
     paragraph(
@@ -97,16 +92,20 @@ export function renderReviewBody(input: RenderReviewBodyInput): string {
       ),
     );
   // Room for everything but the findings, with the longest possible "not shown" line.
-  let used = serializeBlocks([...head, section, leftOut(blocks.length), ...tail]).length;
+  let used = serializeBlocks([...head, section, leftOut(listed.length), ...tail]).length;
+  // Rendered one at a time up to the first that does not fit: a finding after it is left out
+  // whatever its size, so rendering it (parsing its model text) would be work for nothing.
   const kept: string[] = [];
-  for (const block of blocks) {
+  for (const entry of listed) {
+    const reason = entry.reason === null ? null : because[entry.reason];
+    const block = serializeBlocks(renderListed(entry.finding, reason, entry, repository));
     if (used + block.length + 2 > MAX_REVIEW_BODY) break;
     kept.push(block);
     used += block.length + 2;
   }
   const parts = [serializeBlocks(head)];
-  if (blocks.length > 0) parts.push(serializeBlocks([section]), ...kept);
-  if (kept.length < blocks.length) parts.push(serializeBlocks([leftOut(blocks.length - kept.length)]));
+  if (listed.length > 0) parts.push(serializeBlocks([section]), ...kept);
+  if (kept.length < listed.length) parts.push(serializeBlocks([leftOut(listed.length - kept.length)]));
   // Each part is whole blocks, closed where it ends, so joining them cannot change how they read.
   return [...parts, serializeBlocks(tail)].join("\n\n");
 }

@@ -2,11 +2,16 @@
 // thousands of links (every one a node of the paragraph) costs per character what a few do. The
 // paragraph's pieces were once appended to one growing string that was asked, at every node, how
 // it ended, which copied the whole string each time: quadratic, about half a second of a worker's
-// CPU for one long reply. Judged as a ratio of CPU times measured side by side, never a duration.
+// CPU for one long reply. A review body shows the findings that fit in GitHub's 65,536 characters
+// and counts the rest: it once rendered every finding first, parsing the model text of findings it
+// then left out. Judged as ratios of CPU times measured side by side, never a duration.
 
 import { describe, expect, it } from "@jest/globals";
 import { serializeBlocks } from "../../../src/review/markdown-serialize.ts";
 import { modelBlocks } from "../../../src/review/model-markdown.ts";
+import type { PublishPlan } from "../../../src/review/plan-types.ts";
+import { renderReviewBody } from "../../../src/review/render-body.ts";
+import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 
 const REPOSITORY = { owner: "acme", repo: "widgets", host: "github.com" };
 // A link into the repository (kept as a link), a foreign one (shown as code), and text between.
@@ -34,5 +39,59 @@ describe("rendering model prose", () => {
     const large = cpuMs(8_000);
     // Linear work gives 16 (less, as fixed costs amortise); the quadratic append gave hundreds.
     expect(large).toBeLessThanOrEqual(40 * small + 40);
+  });
+});
+
+/** The median CPU time, in ms, of a review body listing `count` findings whose fields are long. */
+function bodyCpuMs(count: number): number {
+  const prose = UNIT.repeat(100); // about 10,000 characters, past every field's budget
+  const finding = {
+    severity: "high" as const,
+    title: prose,
+    explanation: prose,
+    path: "a.ts",
+    line: null,
+    evidence: prose,
+    recommendation: prose,
+  };
+  const plan: PublishPlan = {
+    inline: [],
+    outside: Array.from({ length: count }, (_, i) => ({
+      finding,
+      reason: "no_line" as const,
+      fingerprint: i.toString(16).padStart(16, "0"),
+    })),
+    belowThreshold: [],
+    duplicates: [],
+    dismissed: [],
+    raised: new Set(),
+    placed: [],
+  };
+  const times: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const before = process.cpuUsage();
+    const body = renderReviewBody({
+      review: { summary: "", findings: [], notes: [] },
+      plan,
+      headSha: "a".repeat(40),
+      checkRunId: 1,
+      repository: REPOSITORY,
+      words: GITHUB_WORDS,
+    });
+    const used = process.cpuUsage(before);
+    expect(body).toContain("more findings not shown");
+    times.push((used.user + used.system) / 1000);
+  }
+  return times.sort((a, b) => a - b)[1]!;
+}
+
+describe("a review body", () => {
+  it("costs what the findings it shows cost, not what it leaves out", () => {
+    bodyCpuMs(12); // the code optimised first
+    // About eight such findings fill the body: twelve and a hundred show the same ones.
+    const few = bodyCpuMs(12);
+    const many = bodyCpuMs(100);
+    // Rendering only what is shown gives about 1; rendering every finding first gave about 8.
+    expect(many).toBeLessThanOrEqual(3 * few + 20);
   });
 });
