@@ -18,7 +18,6 @@ const URL_WORD = /:\/\/|www\./i;
 // Backslash-escaped wherever they appear: each can open or close some construct (`<` and `&`
 // become entities, so no tag, autolink or entity can ever be spelled).
 const ALWAYS: Readonly<Record<string, string>> = {
-  // (in this order: the passes of escapeWords write backslashes and ampersands)
   "\\": "\\\\",
   "&": "&amp;",
   "`": "\\`",
@@ -75,9 +74,9 @@ export function escapeText(value: string, context: TextContext = {}): string {
 function escapeWords(words: string): string {
   // "#1" and "GH-1" are references; "＃1" and "GH‑1" (non-breaking hyphen) are not.
   let escaped = words.replace(/#(?=\d)/g, "\uFF03").replace(/(gh)-(?=\d)/gi, "$1\u2011");
-  // One walk over the text, each character looked up once: no replacement holds a character that
-  // another one escapes, other than the backslash and the ampersand that escape them, so this is
-  // the passes of ALWAYS one after the other (backslash, then ampersand first) in one go.
+  // One walk over the text, each character escaped once: a replacement is never read again, so
+  // the backslashes and ampersands it writes stay as written (a pass a character, as this was
+  // before, needed the backslash's and the ampersand's passes first, and cost a third more).
   let out = "";
   let from = 0;
   for (let at = 0; at < escaped.length; at++) {
