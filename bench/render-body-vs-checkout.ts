@@ -8,8 +8,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { GITHUB_WORDS } from "../src/forges/github/words.ts";
-import type { PublishPlan } from "../src/review/plan-types.ts";
 import { renderReviewBody } from "../src/review/render-body.ts";
+import { longFindingsPlan } from "../test/support/long-findings.ts";
 
 const OTHER = path.resolve(process.argv[2] ?? "");
 const ROUNDS = Number(process.argv[3] ?? 9);
@@ -20,33 +20,7 @@ if (!fs.existsSync(otherModule)) {
 }
 const other = (await import(otherModule)) as { renderReviewBody: typeof renderReviewBody };
 
-// Prose a model writes: a link into the repository, a foreign one (shown as code), a code span.
-const prose =
-  "see [a.ts](https://github.com/acme/widgets/blob/main/a.ts) and [x](https://evil.example/p) `c` or ".repeat(
-    100,
-  );
-const finding = {
-  severity: "high" as const,
-  title: prose,
-  explanation: prose,
-  path: "a.ts",
-  line: null,
-  evidence: prose,
-  recommendation: prose,
-};
-const plan: PublishPlan = {
-  inline: [],
-  outside: Array.from({ length: 100 }, (_, i) => ({
-    finding,
-    reason: "no_line" as const,
-    fingerprint: i.toString(16).padStart(16, "0"),
-  })),
-  belowThreshold: [],
-  duplicates: [],
-  dismissed: [],
-  raised: new Set(),
-  placed: [],
-};
+const plan = longFindingsPlan(100);
 const input = {
   review: { summary: "", findings: [], notes: [] },
   plan,

@@ -7,20 +7,17 @@
 // then left out. Judged as ratios of CPU times measured side by side, never a duration.
 
 import { describe, expect, it } from "@jest/globals";
+import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
 import { serializeBlocks } from "../../../src/review/markdown-serialize.ts";
 import { modelBlocks } from "../../../src/review/model-markdown.ts";
-import type { PublishPlan } from "../../../src/review/plan-types.ts";
 import { renderReviewBody } from "../../../src/review/render-body.ts";
-import { GITHUB_WORDS } from "../../../src/forges/github/words.ts";
+import { longFindingsPlan, PROSE_UNIT } from "../../support/long-findings.ts";
 
 const REPOSITORY = { owner: "acme", repo: "widgets", host: "github.com" };
-// A link into the repository (kept as a link), a foreign one (shown as code), and text between.
-const UNIT =
-  "see [a.ts](https://github.com/acme/widgets/blob/main/a.ts) and [x](https://evil.example/p) `c` or ";
 
 /** The median CPU time, in ms, of rendering `units` repetitions as one paragraph. */
 function cpuMs(units: number): number {
-  const prose = UNIT.repeat(units);
+  const prose = PROSE_UNIT.repeat(units);
   const times: number[] = [];
   for (let run = 0; run < 3; run++) {
     const before = process.cpuUsage();
@@ -44,29 +41,7 @@ describe("rendering model prose", () => {
 
 /** The median CPU time, in ms, of a review body listing `count` findings whose fields are long. */
 function bodyCpuMs(count: number): number {
-  const prose = UNIT.repeat(100); // about 10,000 characters, past every field's budget
-  const finding = {
-    severity: "high" as const,
-    title: prose,
-    explanation: prose,
-    path: "a.ts",
-    line: null,
-    evidence: prose,
-    recommendation: prose,
-  };
-  const plan: PublishPlan = {
-    inline: [],
-    outside: Array.from({ length: count }, (_, i) => ({
-      finding,
-      reason: "no_line" as const,
-      fingerprint: i.toString(16).padStart(16, "0"),
-    })),
-    belowThreshold: [],
-    duplicates: [],
-    dismissed: [],
-    raised: new Set(),
-    placed: [],
-  };
+  const plan = longFindingsPlan(count);
   const times: number[] = [];
   for (let run = 0; run < 3; run++) {
     const before = process.cpuUsage();
