@@ -43,18 +43,12 @@ const ESCAPE_OF: readonly (string | undefined)[] = Array.from({ length: 128 }, (
 const EMPHASIS_UNDERSCORE = /(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g;
 
 export function escapeText(value: string, context: TextContext = {}): string {
-  const lines = stripInvisible(value).replace(/\t/g, " ").split("\n");
-  // Whitespace around a line break goes (a regex like /\s*\n\s*/ would backtrack quadratically).
-  const trimmed = lines
-    .map((line, i) => {
-      const start = i > 0 ? line.trimStart() : line;
-      return i < lines.length - 1 ? start.trimEnd() : start;
-    })
-    .filter((line, i) => line !== "" || i === 0 || i === lines.length - 1);
+  const visible = stripInvisible(value);
+  const spaced = visible.includes("\t") ? visible.replace(/\t/g, " ") : visible;
   // Words holding a URL become code spans; the text between them is escaped in one piece rather
   // than word by word (escaping never looks past a word's own characters: whitespace is left as it
   // is and is no letter or digit), which costs a third as much on a long text.
-  const joined = trimmed.join(context.oneLine === true ? " " : "\n");
+  const joined = spaced.includes("\n") ? joinLines(spaced, context.oneLine === true ? " " : "\n") : spaced;
   if (!URL_WORD.test(joined)) return escapeWords(joined); // most text: no word to look at alone
   const out: string[] = [];
   let plain = "";
@@ -68,6 +62,19 @@ export function escapeText(value: string, context: TextContext = {}): string {
   }
   out.push(escapeWords(plain));
   return out.join("");
+}
+
+/** The lines of a text joined by `separator`, whitespace around each line break and blank lines gone. */
+function joinLines(text: string, separator: string): string {
+  const lines = text.split("\n");
+  // Whitespace around a line break goes (a regex like /\s*\n\s*/ would backtrack quadratically).
+  return lines
+    .map((line, i) => {
+      const start = i > 0 ? line.trimStart() : line;
+      return i < lines.length - 1 ? start.trimEnd() : start;
+    })
+    .filter((line, i) => line !== "" || i === 0 || i === lines.length - 1)
+    .join(separator);
 }
 
 /** Escapes words and the whitespace between them (left as it is). */
