@@ -15,6 +15,7 @@ import {
 } from "../../../src/review/fingerprint.ts";
 import { parsePatch } from "../../../src/review/patch-hunks.ts";
 import { planReview } from "../../../src/review/plan-review.ts";
+import { medianCpuMs } from "../../support/median-cpu.ts";
 import { seededRandom } from "../../support/seeded-random.ts";
 
 const LINES = 25_000;
@@ -48,23 +49,12 @@ function plan(findings: readonly Finding[]) {
   });
 }
 
-function cpuMs(run: () => unknown): number {
-  const times: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const before = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(before);
-    times.push((used.user + used.system) / 1000);
-  }
-  return times.sort((a, b) => a - b)[1]!;
-}
-
 describe("planning", () => {
   it("a hundred findings over a megabyte file cost about what one does", () => {
     const hundred = Array.from({ length: 100 }, (_, i) => finding(i));
     plan(hundred); // warm: the measured runs compare steady work
-    const one = cpuMs(() => plan([finding(0)]));
-    const all = cpuMs(() => plan(hundred));
+    const one = medianCpuMs(() => plan([finding(0)]));
+    const all = medianCpuMs(() => plan(hundred));
     // Splitting and walking the file once per finding made this about a hundred times one.
     expect(all).toBeLessThanOrEqual(4 * one + 20);
     const result = plan(hundred);

@@ -12,21 +12,16 @@ import { serializeBlocks } from "../../../src/review/markdown-serialize.ts";
 import { modelBlocks } from "../../../src/review/model-markdown.ts";
 import { renderReviewBody } from "../../../src/review/render-body.ts";
 import { longFindingsPlan, PROSE_UNIT } from "../../support/long-findings.ts";
+import { medianCpuMs } from "../../support/median-cpu.ts";
 
 const REPOSITORY = { owner: "acme", repo: "widgets", host: "github.com" };
 
 /** The median CPU time, in ms, of rendering `units` repetitions as one paragraph. */
 function cpuMs(units: number): number {
   const prose = PROSE_UNIT.repeat(units);
-  const times: number[] = [];
-  for (let run = 0; run < 3; run++) {
-    const before = process.cpuUsage();
-    const markdown = serializeBlocks(modelBlocks(prose, REPOSITORY));
-    const used = process.cpuUsage(before);
-    expect(markdown.length).toBeGreaterThan(prose.length / 2);
-    times.push((used.user + used.system) / 1000);
-  }
-  return times.sort((a, b) => a - b)[1]!;
+  const render = () => serializeBlocks(modelBlocks(prose, REPOSITORY));
+  expect(render().length).toBeGreaterThan(prose.length / 2);
+  return medianCpuMs(render);
 }
 
 describe("rendering model prose", () => {
@@ -42,10 +37,8 @@ describe("rendering model prose", () => {
 /** The median CPU time, in ms, of a review body listing `count` findings whose fields are long. */
 function bodyCpuMs(count: number): number {
   const plan = longFindingsPlan(count);
-  const times: number[] = [];
-  for (let run = 0; run < 3; run++) {
-    const before = process.cpuUsage();
-    const body = renderReviewBody({
+  const render = () =>
+    renderReviewBody({
       review: { summary: "", findings: [], notes: [] },
       plan,
       headSha: "a".repeat(40),
@@ -53,11 +46,8 @@ function bodyCpuMs(count: number): number {
       repository: REPOSITORY,
       words: GITHUB_WORDS,
     });
-    const used = process.cpuUsage(before);
-    expect(body).toContain("more findings not shown");
-    times.push((used.user + used.system) / 1000);
-  }
-  return times.sort((a, b) => a - b)[1]!;
+  expect(render()).toContain("more findings not shown");
+  return medianCpuMs(render);
 }
 
 describe("a review body", () => {
