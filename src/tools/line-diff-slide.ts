@@ -38,8 +38,8 @@ function previousGroup(changed: Uint8Array, group: Group): boolean {
   return true;
 }
 
-function slideDown(ids: Int32Array, changed: Uint8Array, group: Group): boolean {
-  if (group.end >= changed.length - 1 || ids[group.start - 1] !== ids[group.end - 1]) return false;
+function slideDown(lines: readonly string[], changed: Uint8Array, group: Group): boolean {
+  if (group.end >= changed.length - 1 || lines[group.start - 1] !== lines[group.end - 1]) return false;
   changed[group.start] = 0;
   changed[group.end] = 1;
   group.start += 1;
@@ -48,8 +48,8 @@ function slideDown(ids: Int32Array, changed: Uint8Array, group: Group): boolean 
   return true;
 }
 
-function slideUp(ids: Int32Array, changed: Uint8Array, group: Group): boolean {
-  if (group.start <= 1 || ids[group.start - 2] !== ids[group.end - 2]) return false;
+function slideUp(lines: readonly string[], changed: Uint8Array, group: Group): boolean {
+  if (group.start <= 1 || lines[group.start - 2] !== lines[group.end - 2]) return false;
   group.start -= 1;
   group.end -= 1;
   changed[group.start] = 1;
@@ -67,12 +67,12 @@ function must(moved: boolean): void {
  * `indentOf(i)` is the indentation of line i of this side (lineIndent), for the indent heuristic.
  */
 export function slideChangeGroups(
-  ids: Int32Array,
+  records: readonly string[],
   changed: Uint8Array,
   otherChanged: Uint8Array,
   indentOf: (line: number) => number,
 ): void {
-  const lines = changed.length - 2;
+  const lines = records.length;
   const group = firstGroup(changed);
   const other = firstGroup(otherChanged);
   for (;;) {
@@ -83,10 +83,10 @@ export function slideChangeGroups(
       do {
         size = group.end - group.start;
         alignedEnd = -1;
-        while (slideUp(ids, changed, group)) must(previousGroup(otherChanged, other));
+        while (slideUp(records, changed, group)) must(previousGroup(otherChanged, other));
         highestEnd = group.end;
         if (other.end > other.start) alignedEnd = group.end;
-        while (slideDown(ids, changed, group)) {
+        while (slideDown(records, changed, group)) {
           must(nextGroup(otherChanged, other));
           if (other.end > other.start) alignedEnd = group.end;
         }
@@ -94,14 +94,14 @@ export function slideChangeGroups(
       } while (size !== group.end - group.start);
       if (group.end !== highestEnd && alignedEnd !== -1) {
         while (other.end === other.start) {
-          must(slideUp(ids, changed, group));
+          must(slideUp(records, changed, group));
           must(previousGroup(otherChanged, other));
         }
       } else if (group.end !== highestEnd) {
         // Group ends are indices into `changed`, one past the line index: line i is at i + 1.
         const best = bestRunEnd(highestEnd - 1, group.end - 1, size, lines, indentOf) + 1;
         while (group.end > best) {
-          must(slideUp(ids, changed, group));
+          must(slideUp(records, changed, group));
           must(previousGroup(otherChanged, other));
         }
       }

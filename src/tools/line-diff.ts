@@ -28,13 +28,26 @@ function roughSqrt(n: number): number {
 }
 
 interface Interned {
+  /** The lines of each side's middle (between the common ends) as integers, equal for equal lines. */
   readonly oldIds: Int32Array;
   readonly newIds: Int32Array;
-  readonly oldCount: Int32Array;
-  readonly newCount: Int32Array;
+  /** Per id: does the line occur anywhere on the old (new) side, common ends included. */
+  readonly onOld: Uint8Array;
+  readonly onNew: Uint8Array;
 }
 
-function intern(oldLines: readonly string[], newLines: readonly string[]): Interned {
+/**
+ * Interns only the middles: the common ends, usually most of a file, are never hashed. A line of
+ * one middle that is not in the other middle may still be in the common ends (on both sides
+ * alike); only such lines' lengths are looked for there, so the answer is the whole files' one.
+ */
+function internMiddles(
+  oldLines: readonly string[],
+  newLines: readonly string[],
+  start: number,
+  oldEnd: number,
+  newEnd: number,
+): Interned {
   const ids = new Map<string, number>();
   const idOf = (line: string): number => {
     let id = ids.get(line);
@@ -44,13 +57,30 @@ function intern(oldLines: readonly string[], newLines: readonly string[]): Inter
     }
     return id;
   };
-  const oldIds = Int32Array.from(oldLines, idOf);
-  const newIds = Int32Array.from(newLines, idOf);
-  const oldCount = new Int32Array(ids.size);
-  const newCount = new Int32Array(ids.size);
-  for (const id of oldIds) oldCount[id]! += 1;
-  for (const id of newIds) newCount[id]! += 1;
-  return { oldIds, newIds, oldCount, newCount };
+  const oldIds = new Int32Array(oldEnd - start);
+  for (let i = start; i < oldEnd; i += 1) oldIds[i - start] = idOf(oldLines[i]!);
+  const newIds = new Int32Array(newEnd - start);
+  for (let j = start; j < newEnd; j += 1) newIds[j - start] = idOf(newLines[j]!);
+  const onOld = new Uint8Array(ids.size);
+  const onNew = new Uint8Array(ids.size);
+  for (const id of oldIds) onOld[id] = 1;
+  for (const id of newIds) onNew[id] = 1;
+
+  const lonelyLengths = new Set<number>();
+  for (const [line, id] of ids) if (onOld[id] !== onNew[id]) lonelyLengths.add(line.length);
+  if (lonelyLengths.size > 0) {
+    const markCommon = (line: string) => {
+      if (!lonelyLengths.has(line.length)) return;
+      const id = ids.get(line);
+      if (id !== undefined) {
+        onOld[id] = 1;
+        onNew[id] = 1;
+      }
+    };
+    for (let i = 0; i < start; i += 1) markCommon(oldLines[i]!);
+    for (let i = oldEnd; i < oldLines.length; i += 1) markCommon(oldLines[i]!);
+  }
+  return { oldIds, newIds, onOld, onNew };
 }
 
 /** lineIndent per line, computed on first use: only lines next to a sliding run are ever asked. */
@@ -68,30 +98,54 @@ function indentLookup(lines: readonly string[]): (line: number) => number {
 }
 
 export function diffLines(oldLines: readonly string[], newLines: readonly string[]): LineChanges {
-  const { oldIds, newIds, oldCount, newCount } = intern(oldLines, newLines);
   // Sentinels at both ends (index 0 and length + 1) make the group walks below branch-free.
-  const oldChanged = new Uint8Array(oldIds.length + 2);
-  const newChanged = new Uint8Array(newIds.length + 2);
+  const oldChanged = new Uint8Array(oldLines.length + 2);
+  const newChanged = new Uint8Array(newLines.length + 2);
 
   let start = 0;
-  let oldEnd = oldIds.length;
-  let newEnd = newIds.length;
-  while (start < oldEnd && start < newEnd && oldIds[start] === newIds[start]) start += 1;
-  while (oldEnd > start && newEnd > start && oldIds[oldEnd - 1] === newIds[newEnd - 1]) {
+  let oldEnd = oldLines.length;
+  let newEnd = newLines.length;
+  while (start < oldEnd && start < newEnd && oldLines[start] === newLines[start]) start += 1;
+  while (oldEnd > start && newEnd > start && oldLines[oldEnd - 1] === newLines[newEnd - 1]) {
     oldEnd -= 1;
     newEnd -= 1;
   }
 
-  const keep = (ids: Int32Array, end: number, other: Int32Array, changed: Uint8Array) => {
+  if (start === oldEnd || start === newEnd) {
+    // One middle is empty (an added or deleted file, lines only inserted or only removed): every
+    // line of the other middle changed, with nothing to search.
+    for (let i = start; i < oldEnd; i += 1) oldChanged[i + 1] = 1;
+    for (let j = start; j < newEnd; j += 1) newChanged[j + 1] = 1;
+  } else {
+    compareMiddles(internMiddles(oldLines, newLines, start, oldEnd, newEnd), start, oldChanged, newChanged);
+  }
+
+  slideChangeGroups(oldLines, oldChanged, newChanged, indentLookup(oldLines));
+  slideChangeGroups(newLines, newChanged, oldChanged, indentLookup(newLines));
+  return {
+    oldChanged: oldChanged.subarray(1, oldLines.length + 1),
+    newChanged: newChanged.subarray(1, newLines.length + 1),
+  };
+}
+
+/** Marks what changed between the middles; `start` is where they begin in the whole files. */
+function compareMiddles(
+  { oldIds, newIds, onOld, onNew }: Interned,
+  start: number,
+  oldChanged: Uint8Array,
+  newChanged: Uint8Array,
+): void {
+  // A line that the other side does not have at all is changed; only the rest is searched.
+  const keep = (ids: Int32Array, onOther: Uint8Array, changed: Uint8Array) => {
     const kept: number[] = [];
-    for (let i = start; i < end; i += 1) {
-      if (other[ids[i]!]! > 0) kept.push(i);
-      else changed[i + 1] = 1;
+    for (let i = 0; i < ids.length; i += 1) {
+      if (onOther[ids[i]!] === 1) kept.push(i);
+      else changed[start + i + 1] = 1;
     }
     return Int32Array.from(kept);
   };
-  const oldIndex = keep(oldIds, oldEnd, newCount, oldChanged);
-  const newIndex = keep(newIds, newEnd, oldCount, newChanged);
+  const oldIndex = keep(oldIds, onNew, oldChanged);
+  const newIndex = keep(newIds, onOld, newChanged);
   const a = oldIndex.map((i) => oldIds[i]!);
   const b = newIndex.map((i) => newIds[i]!);
 
@@ -99,19 +153,12 @@ export function diffLines(oldLines: readonly string[], newLines: readonly string
     a,
     b,
     (i) => {
-      oldChanged[oldIndex[i]! + 1] = 1;
+      oldChanged[start + oldIndex[i]! + 1] = 1;
     },
     (j) => {
-      newChanged[newIndex[j]! + 1] = 1;
+      newChanged[start + newIndex[j]! + 1] = 1;
     },
   );
-
-  slideChangeGroups(oldIds, oldChanged, newChanged, indentLookup(oldLines));
-  slideChangeGroups(newIds, newChanged, oldChanged, indentLookup(newLines));
-  return {
-    oldChanged: oldChanged.subarray(1, oldIds.length + 1),
-    newChanged: newChanged.subarray(1, newIds.length + 1),
-  };
 }
 
 function compareRanges(

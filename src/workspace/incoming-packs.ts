@@ -1,6 +1,7 @@
 // The packs a fetch receives: streamed to `objects/pack/incoming-<n>.pack` as they arrive (the
-// HTTP client diverts them, pack-diverter.ts), then, once isomorphic-git's fetch has returned,
-// indexed by Loupe (objects/index-pack.ts) and installed as `pack-<checksum>.pack` + `.idx`,
+// HTTP client diverts them, pack-diverter.ts), their entries scanned as the bytes come in, while
+// the server is still sending, then, once isomorphic-git's fetch has returned, the rest indexed
+// (objects/index-pack.ts) and installed as `pack-<checksum>.pack` + `.idx`,
 // where both Loupe's object database and isomorphic-git find them. A thin pack's delta bases are
 // read from what earlier fetches installed.
 
@@ -9,7 +10,7 @@ import { open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { LoupeError } from "../domain/errors.ts";
 import { CorruptObjectStoreError } from "./objects/git-object.ts";
-import { type IndexedPack, indexPack } from "./objects/index-pack.ts";
+import { type IndexedPack, type PackIndexing, startPackIndex } from "./objects/index-pack.ts";
 import type { ObjectDatabase } from "./objects/object-database.ts";
 import { filePackSource } from "./objects/pack-source.ts";
 import type { PackSink } from "./pack-diverter.ts";
@@ -26,28 +27,40 @@ export function createIncomingPacks(options: {
   readonly database: ObjectDatabase;
 }): IncomingPacks {
   const packDir = path.join(options.gitdir, "objects", "pack");
-  const received: string[] = [];
+  const received: { readonly file: string; readonly indexing: PackIndexing }[] = [];
   let counter = 0;
+  const readExternal = (oid: string) => options.database.readObject(oid);
   return {
     async receive() {
       const file = path.join(packDir, `incoming-${++counter}.pack`);
       const handle = await open(file, "wx");
-      received.push(file);
+      const indexing = startPackIndex({ readExternal });
+      received.push({ file, indexing });
+      // What is written is read back (page cache) to be scanned: the pieces come as the network
+      // cuts them, and an entry is often split across several.
+      const readBack = fs.openSync(file, "r");
+      const source = filePackSource(readBack);
+      let written = 0;
       return {
         async write(bytes) {
           for (let at = 0; at < bytes.byteLength; ) {
             const { bytesWritten } = await handle.write(bytes, at, bytes.byteLength - at);
             at += bytesWritten;
           }
+          written += bytes.byteLength;
+          await indexing.advance(source, written);
         },
-        close: () => handle.close(),
+        async close() {
+          fs.closeSync(readBack);
+          await handle.close();
+        },
       };
     },
     async install(what) {
-      for (const file of received.splice(0)) {
+      for (const { file, indexing } of received.splice(0)) {
         let indexed: IndexedPack;
         try {
-          indexed = await indexFile(file, options.database);
+          indexed = await finishFile(file, indexing);
         } catch (error) {
           await rm(file, { force: true });
           if (!(error instanceof CorruptObjectStoreError)) throw error;
@@ -73,10 +86,10 @@ export function createIncomingPacks(options: {
   };
 }
 
-async function indexFile(file: string, database: ObjectDatabase): Promise<IndexedPack> {
+async function finishFile(file: string, indexing: PackIndexing): Promise<IndexedPack> {
   const fd = fs.openSync(file, "r");
   try {
-    return await indexPack({ source: filePackSource(fd), readExternal: (oid) => database.readObject(oid) });
+    return await indexing.finish(filePackSource(fd));
   } finally {
     fs.closeSync(fd);
   }

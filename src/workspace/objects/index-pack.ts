@@ -6,11 +6,16 @@
 // through a moving window and the entries are kept in typed arrays (pack-table.ts), so memory is
 // a few megabytes of pack, the longest delta chain and a few dozen bytes per entry, whatever the
 // pack's size; isomorphic-git's pure-JS indexer held the whole pack and peaked near six times it.
+//
+// Like `git index-pack` behind `git fetch`, the first walk can run while the pack arrives
+// (`startPackIndex`'s `advance`): the entries are scanned as the bytes that hold them come in,
+// while the server is still sending, and only the rest, the checksum and the deltas wait for the
+// end. What `advance` cannot finish yet (or finds damaged) is left to `finish`, which walks the
+// same code on the whole pack, so the outcome and its errors are the same as indexing at the end.
 
 import { createHash } from "node:crypto";
-import { applyDelta } from "./delta.ts";
 import { parseEntryHeader } from "./entry-header.ts";
-import type { GitObject, GitObjectType } from "./git-object.ts";
+import type { GitObject } from "./git-object.ts";
 import {
   corruptPack,
   createPackEntryReader,
@@ -19,7 +24,8 @@ import {
 } from "./pack-entry-reader.ts";
 import { writeColumnsIndex } from "./pack-index-writer.ts";
 import type { PackSource } from "./pack-source.ts";
-import { createPackTable, entryAt, isResolved, ofsChildren, oidHex, type PackTable } from "./pack-table.ts";
+import { createPackTable, entryAt, type PackTable, recordObjectId, TYPE_CODES } from "./pack-table.ts";
+import { resolveDeltas } from "./resolve-deltas.ts";
 
 export interface IndexPackOptions {
   readonly source: PackSource;
@@ -39,27 +45,67 @@ export interface IndexedPack {
 
 const HEADER = 12;
 const TRAILER = 20;
-const MAX_CHAIN = 10_000;
 const WINDOW = 8 * 1024 * 1024;
 /** More than any entry header needs (type and size varint, then a 20-byte id or an offset). */
 const MAX_ENTRY_HEADER = 64;
-const TYPE_CODES: Readonly<Record<GitObjectType, number>> = { commit: 1, tree: 2, blob: 3, tag: 4 };
-const TYPE_NAMES: readonly GitObjectType[] = ["commit", "commit", "tree", "blob", "tag"];
+const MIN_ENTRY_BYTES = 7;
+const RETRY_BYTES = 4096;
 
 const corrupt = corruptPack;
 
+/** Indexes a whole pack. */
 export async function indexPack(options: IndexPackOptions): Promise<IndexedPack> {
-  const { source } = options;
+  return await startPackIndex(options).finish(options.source);
+}
+
+/** A pack indexed as it arrives: its entries scanned while it is written, the rest at the end. */
+export interface PackIndexing {
+  /**
+   * Scans the entries that the first `available` bytes of `source` (a pack still being written)
+   * hold whole; answers how many are scanned so far. Never throws: what it cannot scan yet, or
+   * finds damaged, `finish` does.
+   */
+  advance(source: PackSource, available: number): Promise<number>;
+  /** The whole pack is in `source`: checks it, scans what is left and resolves the deltas. */
+  finish(source: PackSource): Promise<IndexedPack>;
+}
+
+export function startPackIndex(options: Omit<IndexPackOptions, "source">): PackIndexing {
   const windowBytes = options.windowBytes ?? WINDOW;
-  const { count, checksum, dataEnd } = verifyPack(source, windowBytes);
-  const reader = createPackEntryReader(source, dataEnd, windowBytes);
-  const table = createPackTable(count);
-  await scanEntries(table, reader, dataEnd);
-  await resolveDeltas(table, reader, options.readExternal);
+  let scan: EntryScan | undefined;
+  let stopped = false;
   return {
-    checksum: checksum.toString("hex"),
-    objectCount: count,
-    index: writeColumnsIndex(table, checksum),
+    async advance(source, available) {
+      if (stopped || available < HEADER + MAX_ENTRY_HEADER) return scan?.scanned() ?? 0;
+      try {
+        if (scan === undefined) {
+          const count = Buffer.from(source.read(0, HEADER)).readUInt32BE(8);
+          // The pack's size is not known yet: its tables are sized once what is in could hold them.
+          if (count > (available - HEADER) / MIN_ENTRY_BYTES) return 0;
+          scan = createEntryScan(count);
+        }
+        stopped = !(await scan.scan(createPackEntryReader(source, available, windowBytes), available, false));
+      } catch {
+        stopped = true; // damaged, or unlike what git writes: `finish` scans it again and tells
+      }
+      return scan?.scanned() ?? 0;
+    },
+    async finish(source) {
+      const { count, checksum, dataEnd } = verifyPack(source, windowBytes);
+      if (scan === undefined || scan.table.count !== count) scan = createEntryScan(count);
+      const reader = createPackEntryReader(source, dataEnd, windowBytes);
+      await scan.scan(reader, dataEnd, true);
+      // The deltas' bases lie mostly near them, at the pack's end: take its last window in one
+      // read, as a scan at the end leaves it (a pack up to the window's size is then read once).
+      reader.view(Math.max(HEADER, dataEnd - windowBytes), windowBytes);
+      const { table } = scan;
+      await resolveDeltas(table, reader, options.readExternal);
+      return {
+        checksum: checksum.toString("hex"),
+        objectCount: count,
+        index: writeColumnsIndex(table, checksum),
+      };
+    },
   };
 }
 
@@ -71,6 +117,11 @@ function verifyPack(source: PackSource, windowBytes: number) {
   const version = start.readUInt32BE(4);
   if (version !== 2 && version !== 3) throw corrupt(`unsupported version ${version}`);
   const count = start.readUInt32BE(8);
+  // Every entry is at least a header byte and a zlib stream's 2-byte header and 4-byte checksum:
+  // a count the bytes cannot hold would only size the tables for a lie.
+  if (count > (dataEnd - HEADER) / MIN_ENTRY_BYTES) {
+    throw corrupt(`it declares ${count} entries, more than its ${dataEnd - HEADER} bytes can hold`);
+  }
   const checksum = Buffer.from(source.read(dataEnd, TRAILER));
   const hash = createHash("sha1");
   for (let at = 0; at < dataEnd; at += windowBytes) {
@@ -80,144 +131,105 @@ function verifyPack(source: PackSource, windowBytes: number) {
   return { count, checksum, dataEnd };
 }
 
-/** Pass 1: every entry's extent, CRC and base, and the id of every whole object. */
-async function scanEntries(table: PackTable, reader: PackEntryReader, dataEnd: number): Promise<void> {
-  const { view, inflateAt, streamWhole, crcOf } = reader;
-  let offset = HEADER;
-  for (let n = 0; n < table.count; n += 1) {
-    if (offset >= dataEnd) throw corrupt(`it ends after ${n} of its ${table.count} entries`);
-    const header = parseEntryHeader(view(offset, MAX_ENTRY_HEADER), 0, offset, (what) => corrupt(what));
-    const dataStart = offset + header.dataStart;
-    table.offsets[n] = offset;
-    table.sizes[n] = header.size;
-    table.headerLengths[n] = header.dataStart;
-    let end: number;
-    if (header.kind === "whole" && header.size > STREAM_ABOVE) {
-      const streamed = await streamWhole(dataStart, header.type, header.size);
-      end = dataStart + streamed.compressed;
-      table.oids.set(Buffer.from(streamed.oid, "hex"), n * 20);
-    } else {
-      const { data, compressed } = inflateAt(dataStart, header.size);
-      end = dataStart + compressed;
-      if (header.kind === "whole") objectId(header.type, data, table.oids, n);
-    }
-    if (header.kind === "whole") {
-      table.kinds[n] = TYPE_CODES[header.type];
-    } else if (header.kind === "ofs_delta") {
-      const base = entryAt(table, header.baseOffset, n);
-      if (base === -1) throw corrupt(`a delta names a base at ${header.baseOffset}, where no entry starts`);
-      table.bases[n] = base;
-    } else {
-      const waiting = table.refDeltas.get(header.baseOid);
-      if (waiting === undefined) table.refDeltas.set(header.baseOid, [n]);
-      else waiting.push(n);
-    }
-    table.crcs[n] = crcOf(offset, end);
-    offset = end;
-  }
-  if (offset !== dataEnd) throw corrupt("it has bytes after its last entry");
-  table.offsets[table.count] = dataEnd;
+/** Pass 1, resumable: where it has got to in the pack, and what it knows of the entries so far. */
+interface EntryScan {
+  readonly table: PackTable;
+  /**
+   * Scans entries up to `dataEnd`. With `complete` false the pack is still arriving and `dataEnd`
+   * is how much of it is in: an entry it does not hold whole is left for a later call, and a
+   * whole object too large to hold stops the scan (answers false). With `complete` true the scan
+   * reaches the pack's end, or throws.
+   */
+  scan(reader: PackEntryReader, dataEnd: number, complete: boolean): Promise<boolean>;
+  /** How many entries are scanned. */
+  scanned(): number;
 }
 
-/** SHA-1 over `<type> <length>\0<bytes>`, written as entry n's id. */
-function objectId(type: GitObjectType, bytes: Uint8Array, oids: Uint8Array, n: number): void {
-  const digest = createHash("sha1").update(`${type} ${bytes.byteLength}\0`).update(bytes).digest();
-  oids.set(digest, n * 20);
+function createEntryScan(count: number): EntryScan {
+  const table = createPackTable(count);
+  let n = 0;
+  let offset = HEADER;
+  // How much must be in before the entry waited for is tried (again).
+  let retryAt = 0;
+  return {
+    table,
+    scanned: () => n,
+    async scan(reader, end, complete) {
+      for (; n < table.count; n += 1) {
+        if (offset >= end) {
+          if (!complete) return true;
+          throw corrupt(`it ends after ${n} of its ${table.count} entries`);
+        }
+        if (!complete && (offset + MAX_ENTRY_HEADER > end || end < retryAt)) return true;
+        const next = await scanEntry(table, reader, n, offset, complete ? undefined : end);
+        if (next === "stop") return false;
+        if (typeof next === "object") {
+          retryAt = next.waitUntil;
+          return true;
+        }
+        offset = next;
+      }
+      if (complete) {
+        if (offset !== end) throw corrupt("it has bytes after its last entry");
+        table.offsets[table.count] = offset;
+      }
+      return true;
+    },
+  };
 }
 
 /**
- * Pass 2: every delta, reached from its base. Each entry that deltas are made on is inflated once
- * more and its deltas applied depth first (a REF_DELTA joins the walk when the object it names gets
- * its id); what is left names bases outside the pack, which a thin pack takes from the store.
+ * Entry n at `offset`: its extent, CRC and base, and its id if it is a whole object; answers where
+ * the next entry starts. With `available` (the pack still arriving), an entry cut short is left for
+ * later (answers how much must be in to try it again: twice what had come, so that a large entry
+ * is inflated a few times in all, not once a piece), and an object too large to hold stops the
+ * early scan.
  */
-async function resolveDeltas(
+async function scanEntry(
   table: PackTable,
   reader: PackEntryReader,
-  readExternal: IndexPackOptions["readExternal"],
-): Promise<void> {
-  const ofs = ofsChildren(table);
-  const hasChildren = (entry: number): boolean =>
-    ofs.first[entry + 1]! > ofs.first[entry]! ||
-    (table.refDeltas.size > 0 && table.refDeltas.has(oidHex(table, entry)));
-  let unresolved = 0;
-  for (let entry = 0; entry < table.count; entry += 1) {
-    if (!isResolved(table, entry)) unresolved += 1;
+  n: number,
+  offset: number,
+  available?: number,
+): Promise<number | { readonly waitUntil: number } | "stop"> {
+  const { view, inflateAt, inflateArrived, streamWhole, crcOf } = reader;
+  // While the pack arrives, the header is read alone: an entry still coming in is looked at again
+  // at every piece, and reading all of it that is there each time would cost its size squared.
+  const ahead = available === undefined ? undefined : MAX_ENTRY_HEADER;
+  const header = parseEntryHeader(view(offset, MAX_ENTRY_HEADER, ahead), 0, offset, (what) => corrupt(what));
+  const dataStart = offset + header.dataStart;
+  const large = header.kind === "whole" && header.size > STREAM_ABOVE;
+  if (available !== undefined && large) return "stop";
+  let inflated: { data: Buffer; compressed: number } | undefined;
+  if (available !== undefined && !large) {
+    const arrived = inflateArrived(dataStart, header.size);
+    if (arrived === "truncated")
+      return { waitUntil: dataStart + 2 * Math.max(available - dataStart, RETRY_BYTES) };
+    inflated = arrived;
   }
-  if (unresolved === 0) return;
-  const inflate = (entry: number): Buffer => {
-    const dataStart = table.offsets[entry]! + table.headerLengths[entry]!;
-    return reader.inflateAt(dataStart, table.sizes[entry]!, table.offsets[entry + 1]! - dataStart).data;
-  };
-  const walk = (root: GitObject, from: Root): void => {
-    unresolved -= walkDeltas(table, ofs, inflate, root, from);
-  };
-  for (let entry = 0; entry < table.count && unresolved > 0; entry += 1) {
-    if (table.bases[entry] !== -1 || !isResolved(table, entry) || !hasChildren(entry)) continue;
-    walk({ type: TYPE_NAMES[table.kinds[entry]!]!, bytes: inflate(entry) }, { entry });
+  table.offsets[n] = offset;
+  table.sizes[n] = header.size;
+  table.headerLengths[n] = header.dataStart;
+  let end: number;
+  if (header.kind === "whole" && large) {
+    const streamed = await streamWhole(dataStart, header.type, header.size);
+    end = dataStart + streamed.compressed;
+    table.oids.set(Buffer.from(streamed.oid, "hex"), n * 20);
+    table.kinds[n] = TYPE_CODES[header.type];
+  } else {
+    const { data, compressed } = inflated ?? inflateAt(dataStart, header.size);
+    end = dataStart + compressed;
+    if (header.kind === "whole") recordObjectId(table, n, header.type, data);
   }
-  // What is left waits on objects outside the pack (a thin pack's bases), or on nothing at all.
-  for (const baseOid of [...table.refDeltas.keys()]) {
-    const waiting = table.refDeltas.get(baseOid);
-    if (waiting === undefined || waiting.every((entry) => isResolved(table, entry))) continue;
-    const base = await readExternal(baseOid);
-    if (base !== undefined) walk(base, { oid: baseOid });
+  if (header.kind === "ofs_delta") {
+    const base = entryAt(table, header.baseOffset, n);
+    if (base === -1) throw corrupt(`a delta names a base at ${header.baseOffset}, where no entry starts`);
+    table.bases[n] = base;
+  } else if (header.kind === "ref_delta") {
+    const waiting = table.refDeltas.get(header.baseOid);
+    if (waiting === undefined) table.refDeltas.set(header.baseOid, [n]);
+    else waiting.push(n);
   }
-  if (unresolved > 0) {
-    throw corrupt(`${unresolved} deltas name bases that are neither in the pack nor in the store`);
-  }
-}
-
-/** Where a walk starts: an entry of the pack, or an object of the store named by its id. */
-type Root =
-  | { readonly entry: number; readonly oid?: undefined }
-  | { readonly entry?: undefined; readonly oid: string };
-
-interface Frame {
-  readonly object: GitObject;
-  /** The entry's OFS_DELTA children, then its REF_DELTA ones; `next` is where the walk is. */
-  readonly children: ArrayLike<number>;
-  next: number;
-}
-
-/**
- * Resolves every delta below `root` (an entry of the pack, or an object of the store),
- * depth first; only the chain from the root to the delta being applied is held. Answers how many
- * deltas it resolved.
- */
-function walkDeltas(
-  table: PackTable,
-  ofs: ReturnType<typeof ofsChildren>,
-  inflate: (entry: number) => Buffer,
-  root: GitObject,
-  from: Root,
-): number {
-  const childrenOf = (entry: number | undefined, oid: string | undefined): ArrayLike<number> => {
-    const byOffset =
-      entry === undefined ? [] : ofs.children.subarray(ofs.first[entry]!, ofs.first[entry + 1]!);
-    const byId = table.refDeltas.size === 0 ? undefined : table.refDeltas.get(oid ?? oidHex(table, entry!));
-    if (byId === undefined) return byOffset;
-    const pending = byId.filter((child) => !isResolved(table, child));
-    return byOffset.length === 0 ? pending : [...byOffset, ...pending];
-  };
-  const stack: Frame[] = [{ object: root, children: childrenOf(from.entry, from.oid), next: 0 }];
-  let resolved = 0;
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    if (frame.next >= frame.children.length) {
-      stack.pop();
-      continue;
-    }
-    const child = frame.children[frame.next++]!;
-    if (isResolved(table, child)) continue; // a REF_DELTA named twice
-    const bytes = applyDelta(frame.object.bytes, inflate(child));
-    const { type } = frame.object;
-    objectId(type, bytes, table.oids, child);
-    table.kinds[child] = TYPE_CODES[type];
-    resolved += 1;
-    const children = childrenOf(child, undefined);
-    if (children.length === 0) continue;
-    if (stack.length >= MAX_CHAIN) throw corrupt(`a delta chain is longer than ${MAX_CHAIN}`);
-    stack.push({ object: { type, bytes }, children, next: 0 });
-  }
-  return resolved;
+  table.crcs[n] = crcOf(offset, end);
+  return end;
 }

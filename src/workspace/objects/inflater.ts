@@ -86,10 +86,17 @@ function openEngine(): Engine | null {
 /**
  * Inflates the zlib stream at the start of `input`, allowing at most `limit` bytes out.
  * `expected` (the declared size, when known; else a guess) sizes the first output buffer.
+ * `partial`: `input` is what has arrived of a longer one, and a stream that uses all of it is
+ * "truncated" (it may go on), found without zlib's end-of-input error, which costs a new stream.
  */
-export function inflateStream(input: Uint8Array, limit: number, expected?: number): Inflation {
+export function inflateStream(
+  input: Uint8Array,
+  limit: number,
+  expected?: number,
+  partial = false,
+): Inflation {
   if (engine === undefined) engine = useInternals ? openEngine() : null;
-  if (engine === null) return inflateWithStream(input, limit);
+  if (engine === null) return inflateWithStream(input, limit, partial);
   const { stream, handle, state } = engine;
   const pieces: Buffer[] = [];
   let produced = 0;
@@ -99,7 +106,8 @@ export function inflateStream(input: Uint8Array, limit: number, expected?: numbe
   let piece = Math.max(1, Math.min(limit + 1, (expected ?? MIN_PIECE) + 1, MAX_PIECE));
   for (;;) {
     const output = Buffer.allocUnsafe(piece);
-    handle.writeSync(zlib.constants.Z_FINISH, input, inputOffset, inputLeft, output, 0, piece);
+    const flush = partial ? zlib.constants.Z_SYNC_FLUSH : zlib.constants.Z_FINISH;
+    handle.writeSync(flush, input, inputOffset, inputLeft, output, 0, piece);
     if (stream.destroyed) {
       engine = undefined;
       const error = stream.errored as { code?: unknown; message?: string } | null;
@@ -118,8 +126,11 @@ export function inflateStream(input: Uint8Array, limit: number, expected?: numbe
     }
     // With Z_FINISH, room left in the output means the stream ended: node:zlib reports a stream
     // that stopped short of its end, with room to spare, as "unexpected end of file" (above).
+    // With Z_SYNC_FLUSH it means the stream ended or the input did: zlib stops at a stream's end
+    // and leaves the rest of the input, so input used up is taken as the stream going on.
     if (outputLeft > 0) {
       handle.reset();
+      if (partial && inputLeft === 0) return { kind: "truncated" };
       const data = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, produced);
       return { kind: "ended", data, consumed: inputOffset };
     }
@@ -129,14 +140,16 @@ export function inflateStream(input: Uint8Array, limit: number, expected?: numbe
 }
 
 /** The same outcomes through `zlib.inflateSync` (a new stream per call). */
-function inflateWithStream(input: Uint8Array, limit: number): Inflation {
+function inflateWithStream(input: Uint8Array, limit: number, partial: boolean): Inflation {
   try {
     const result = zlib.inflateSync(input, {
       info: true,
+      finishFlush: partial ? zlib.constants.Z_SYNC_FLUSH : zlib.constants.Z_FINISH,
       chunkSize: Math.max(64, Math.min(limit + 1, MAX_PIECE)),
       maxOutputLength: Math.max(1, Math.min(limit + 1, kMaxLength)),
     }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
     if (result.buffer.byteLength > limit) return { kind: "over_limit" };
+    if (partial && result.engine.bytesWritten === input.byteLength) return { kind: "truncated" };
     return { kind: "ended", data: result.buffer, consumed: result.engine.bytesWritten };
   } catch (error) {
     const { code, message } = error as { code?: unknown; message: string };

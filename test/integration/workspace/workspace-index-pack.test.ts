@@ -4,6 +4,7 @@
 // error, never a wrong index.
 
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "@jest/globals";
@@ -163,6 +164,18 @@ describe("indexPack refuses damage", () => {
     ],
     ["a truncated pack", (pack: Buffer) => pack.subarray(0, pack.byteLength - 100), "checksum"],
     ["not a pack", () => Buffer.from("PACX0000000000000000000000000000000000"), "not a pack file"],
+    [
+      // Its checksum is right: only the count lies, and it must not size the indexer's tables.
+      "a count of entries its bytes cannot hold",
+      () => {
+        const body = Buffer.concat([
+          Buffer.from("PACK\0\0\0\x02\xff\xff\xff\xff", "latin1"),
+          Buffer.alloc(30),
+        ]);
+        return Buffer.concat([body, createHash("sha1").update(body).digest()]);
+      },
+      "declares 4294967295 entries",
+    ],
   ])("%s", async (_what, damage, message) => {
     const repo = historyRepo(3);
     const { pack } = gitPack(repo, "HEAD", ["--delta-base-offset"]);

@@ -50,6 +50,23 @@ describe.each([
     expect(inflateStream(Buffer.alloc(0), 10)).toEqual({ kind: "truncated" });
   });
 
+  it("inflates what has arrived of a longer input: cut short is truncated, never an error", () => {
+    useReusedHandle(reused);
+    const size = text.byteLength;
+    for (const cut of [0, 1, 2, 100, stream.byteLength - 4, stream.byteLength - 1]) {
+      expect(inflateStream(stream.subarray(0, cut), size, size, true)).toEqual({ kind: "truncated" });
+    }
+    // The whole stream and nothing after it: it may still be going on, for all that has arrived.
+    expect(inflateStream(stream, size, size, true)).toEqual({ kind: "truncated" });
+    const input = Buffer.concat([stream, Buffer.from("x")]);
+    const result = inflateStream(input, size, size, true);
+    expect(result).toMatchObject({ kind: "ended", consumed: stream.byteLength });
+    expect(result.kind === "ended" && result.data.equals(text)).toBe(true);
+    const flipped = Buffer.concat([stream, Buffer.from("x")]);
+    flipped[stream.byteLength - 2]! ^= 0xff;
+    expect(inflateStream(flipped, size, size, true)).toMatchObject({ kind: "invalid" });
+  });
+
   it("refuses damaged streams, and inflates the next one correctly", () => {
     useReusedHandle(reused);
     const flipped = Buffer.from(stream);
