@@ -48,7 +48,7 @@ export function createIncomingPacks(options: {
             at += bytesWritten;
           }
           written += bytes.byteLength;
-          await indexing.advance(source, written);
+          indexing.advance(source, written);
         },
         async close() {
           fs.closeSync(readBack);

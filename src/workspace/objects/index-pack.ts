@@ -8,14 +8,16 @@
 // pack's size; isomorphic-git's pure-JS indexer held the whole pack and peaked near six times it.
 //
 // Like `git index-pack` behind `git fetch`, the first walk can run while the pack arrives
-// (`startPackIndex`'s `advance`): the entries are scanned as the bytes that hold them come in,
-// while the server is still sending, and only the rest, the checksum and the deltas wait for the
-// end. What `advance` cannot finish yet (or finds damaged) is left to `finish`, which walks the
-// same code on the whole pack, so the outcome and its errors are the same as indexing at the end.
+// (`startPackIndex`'s `advance`): each entry is inflated as its bytes come in, an entry the
+// network cut fed to zlib a piece at a time (zlib keeps its state between pieces, so nothing is
+// inflated twice), and only the rest, the checksum and the deltas wait for the end. What
+// `advance` cannot do (an object too large to hold) or finds damaged is left to `finish`, which
+// scans on from there as indexing at the end does, so the outcome and its errors are the same.
 
 import { createHash } from "node:crypto";
-import { parseEntryHeader } from "./entry-header.ts";
+import { type EntryHeader, parseEntryHeader } from "./entry-header.ts";
 import type { GitObject } from "./git-object.ts";
+import { openPieceInflater, type PieceInflater } from "./inflater.ts";
 import {
   corruptPack,
   createPackEntryReader,
@@ -49,7 +51,6 @@ const WINDOW = 8 * 1024 * 1024;
 /** More than any entry header needs (type and size varint, then a 20-byte id or an offset). */
 const MAX_ENTRY_HEADER = 64;
 const MIN_ENTRY_BYTES = 7;
-const RETRY_BYTES = 4096;
 
 const corrupt = corruptPack;
 
@@ -65,7 +66,7 @@ export interface PackIndexing {
    * hold whole; answers how many are scanned so far. Never throws: what it cannot scan yet, or
    * finds damaged, `finish` does.
    */
-  advance(source: PackSource, available: number): Promise<number>;
+  advance(source: PackSource, available: number): number;
   /** The whole pack is in `source`: checks it, scans what is left and resolves the deltas. */
   finish(source: PackSource): Promise<IndexedPack>;
 }
@@ -75,7 +76,7 @@ export function startPackIndex(options: Omit<IndexPackOptions, "source">): PackI
   let scan: EntryScan | undefined;
   let stopped = false;
   return {
-    async advance(source, available) {
+    advance(source, available) {
       if (stopped || available < HEADER + MAX_ENTRY_HEADER) return scan?.scanned() ?? 0;
       try {
         if (scan === undefined) {
@@ -84,17 +85,19 @@ export function startPackIndex(options: Omit<IndexPackOptions, "source">): PackI
           if (count > (available - HEADER) / MIN_ENTRY_BYTES) return 0;
           scan = createEntryScan(count);
         }
-        stopped = !(await scan.scan(createPackEntryReader(source, available, windowBytes), available, false));
+        stopped = !scan.arrived(createPackEntryReader(source, available, windowBytes), available);
       } catch {
-        stopped = true; // damaged, or unlike what git writes: `finish` scans it again and tells
+        stopped = true; // damaged: `finish` scans the entry again and tells
       }
+      if (stopped) scan?.close();
       return scan?.scanned() ?? 0;
     },
     async finish(source) {
+      scan?.close();
       const { count, checksum, dataEnd } = verifyPack(source, windowBytes);
       if (scan === undefined || scan.table.count !== count) scan = createEntryScan(count);
       const reader = createPackEntryReader(source, dataEnd, windowBytes);
-      await scan.scan(reader, dataEnd, true);
+      await scan.finish(reader, dataEnd);
       // The deltas' bases lie mostly near them, at the pack's end: take its last window in one
       // read, as a scan at the end leaves it (a pack up to the window's size is then read once).
       reader.view(Math.max(HEADER, dataEnd - windowBytes), windowBytes);
@@ -134,102 +137,110 @@ function verifyPack(source: PackSource, windowBytes: number) {
 /** Pass 1, resumable: where it has got to in the pack, and what it knows of the entries so far. */
 interface EntryScan {
   readonly table: PackTable;
+  /** Scans the rest of a whole pack, up to `dataEnd`, or throws. */
+  finish(reader: PackEntryReader, dataEnd: number): Promise<void>;
   /**
-   * Scans entries up to `dataEnd`. With `complete` false the pack is still arriving and `dataEnd`
-   * is how much of it is in: an entry it does not hold whole is left for a later call, and a
-   * whole object too large to hold stops the scan (answers false). With `complete` true the scan
-   * reaches the pack's end, or throws.
+   * Scans what has arrived of a pack, its first `available` bytes. An entry cut short is fed to
+   * zlib as far as it goes and taken up again with the next piece; answers false when the scan
+   * cannot go on before the end (an object too large to hold, or no zlib handle of its own).
    */
-  scan(reader: PackEntryReader, dataEnd: number, complete: boolean): Promise<boolean>;
+  arrived(reader: PackEntryReader, available: number): boolean;
   /** How many entries are scanned. */
   scanned(): number;
+  /** Lets go of the zlib handle the arriving entries used. */
+  close(): void;
 }
 
 function createEntryScan(count: number): EntryScan {
   const table = createPackTable(count);
   let n = 0;
   let offset = HEADER;
-  // How much must be in before the entry waited for is tried (again).
-  let retryAt = 0;
+  // The entry being inflated as it arrives: its header, and how far its data has been fed to zlib.
+  let pending: { readonly header: EntryHeader; fedTo: number } | undefined;
+  let pieces: PieceInflater | null | undefined;
   return {
     table,
     scanned: () => n,
-    async scan(reader, end, complete) {
+    close: () => pieces?.close(),
+    async finish(reader, dataEnd) {
+      pending = undefined; // an entry half fed is inflated again, whole
       for (; n < table.count; n += 1) {
-        if (offset >= end) {
-          if (!complete) return true;
-          throw corrupt(`it ends after ${n} of its ${table.count} entries`);
+        if (offset >= dataEnd) throw corrupt(`it ends after ${n} of its ${table.count} entries`);
+        const header = readHeader(reader, offset);
+        const dataStart = offset + header.dataStart;
+        if (header.kind === "whole" && header.size > STREAM_ABOVE) {
+          const streamed = await reader.streamWhole(dataStart, header.type, header.size);
+          table.oids.set(Buffer.from(streamed.oid, "hex"), n * 20);
+          offset = recordEntry(table, reader, n, offset, header, undefined, streamed.compressed);
+        } else {
+          const { data, compressed } = reader.inflateAt(dataStart, header.size);
+          offset = recordEntry(table, reader, n, offset, header, data, compressed);
         }
-        if (!complete && (offset + MAX_ENTRY_HEADER > end || end < retryAt)) return true;
-        const next = await scanEntry(table, reader, n, offset, complete ? undefined : end);
-        if (next === "stop") return false;
-        if (typeof next === "object") {
-          retryAt = next.waitUntil;
-          return true;
-        }
-        offset = next;
       }
-      if (complete) {
-        if (offset !== end) throw corrupt("it has bytes after its last entry");
-        table.offsets[table.count] = offset;
+      if (offset !== dataEnd) throw corrupt("it has bytes after its last entry");
+      table.offsets[table.count] = offset;
+    },
+    arrived(reader, available) {
+      for (; n < table.count; n += 1) {
+        if (pending === undefined) {
+          if (offset + MAX_ENTRY_HEADER > available) return true;
+          const header = readHeader(reader, offset);
+          if (header.kind === "whole" && header.size > STREAM_ABOVE) return false;
+          pieces ??= openPieceInflater();
+          if (pieces === null) return false;
+          pieces.begin(header.size);
+          pending = { header, fedTo: offset + header.dataStart };
+        }
+        if (pending.fedTo >= available) return true;
+        const fed = pieces!.feed(reader.view(pending.fedTo, available - pending.fedTo));
+        pending.fedTo = available;
+        if (fed.kind === "more") return true;
+        if (fed.kind === "invalid") throw corrupt(`cannot inflate the entry at ${offset} (${fed.message})`);
+        const { header } = pending;
+        pending = undefined;
+        offset = recordEntry(table, reader, n, offset, header, fed.data, fed.consumed);
       }
       return true;
     },
   };
 }
 
+function readHeader(reader: PackEntryReader, offset: number): EntryHeader {
+  // Read alone: while the pack arrives, reading on from here would reread the entry at each piece.
+  return parseEntryHeader(reader.view(offset, MAX_ENTRY_HEADER, MAX_ENTRY_HEADER), 0, offset, (what) =>
+    corrupt(what),
+  );
+}
+
 /**
- * Entry n at `offset`: its extent, CRC and base, and its id if it is a whole object; answers where
- * the next entry starts. With `available` (the pack still arriving), an entry cut short is left for
- * later (answers how much must be in to try it again: twice what had come, so that a large entry
- * is inflated a few times in all, not once a piece), and an object too large to hold stops the
- * early scan.
+ * Entry n at `offset`, inflated (`data`, absent for an object hashed as it streamed): its extent,
+ * CRC and base, and its id if it is a whole object. Answers where the next entry starts.
  */
-async function scanEntry(
+function recordEntry(
   table: PackTable,
   reader: PackEntryReader,
   n: number,
   offset: number,
-  available?: number,
-): Promise<number | { readonly waitUntil: number } | "stop"> {
-  const { view, inflateAt, inflateArrived, streamWhole, crcOf } = reader;
-  // While the pack arrives, the header is read alone: an entry still coming in is looked at again
-  // at every piece, and reading all of it that is there each time would cost its size squared.
-  const ahead = available === undefined ? undefined : MAX_ENTRY_HEADER;
-  const header = parseEntryHeader(view(offset, MAX_ENTRY_HEADER, ahead), 0, offset, (what) => corrupt(what));
-  const dataStart = offset + header.dataStart;
-  const large = header.kind === "whole" && header.size > STREAM_ABOVE;
-  if (available !== undefined && large) return "stop";
-  let inflated: { data: Buffer; compressed: number } | undefined;
-  if (available !== undefined && !large) {
-    const arrived = inflateArrived(dataStart, header.size);
-    if (arrived === "truncated")
-      return { waitUntil: dataStart + 2 * Math.max(available - dataStart, RETRY_BYTES) };
-    inflated = arrived;
-  }
+  header: EntryHeader,
+  data: Uint8Array | undefined,
+  compressed: number,
+): number {
+  const end = offset + header.dataStart + compressed;
   table.offsets[n] = offset;
   table.sizes[n] = header.size;
   table.headerLengths[n] = header.dataStart;
-  let end: number;
-  if (header.kind === "whole" && large) {
-    const streamed = await streamWhole(dataStart, header.type, header.size);
-    end = dataStart + streamed.compressed;
-    table.oids.set(Buffer.from(streamed.oid, "hex"), n * 20);
-    table.kinds[n] = TYPE_CODES[header.type];
-  } else {
-    const { data, compressed } = inflated ?? inflateAt(dataStart, header.size);
-    end = dataStart + compressed;
-    if (header.kind === "whole") recordObjectId(table, n, header.type, data);
-  }
-  if (header.kind === "ofs_delta") {
+  if (header.kind === "whole") {
+    if (data !== undefined) recordObjectId(table, n, header.type, data);
+    else table.kinds[n] = TYPE_CODES[header.type];
+  } else if (header.kind === "ofs_delta") {
     const base = entryAt(table, header.baseOffset, n);
     if (base === -1) throw corrupt(`a delta names a base at ${header.baseOffset}, where no entry starts`);
     table.bases[n] = base;
-  } else if (header.kind === "ref_delta") {
+  } else {
     const waiting = table.refDeltas.get(header.baseOid);
     if (waiting === undefined) table.refDeltas.set(header.baseOid, [n]);
     else waiting.push(n);
   }
-  table.crcs[n] = crcOf(offset, end);
+  table.crcs[n] = reader.crcOf(offset, end);
   return end;
 }

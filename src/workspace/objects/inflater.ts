@@ -86,17 +86,10 @@ function openEngine(): Engine | null {
 /**
  * Inflates the zlib stream at the start of `input`, allowing at most `limit` bytes out.
  * `expected` (the declared size, when known; else a guess) sizes the first output buffer.
- * `partial`: `input` is what has arrived of a longer one, and a stream that uses all of it is
- * "truncated" (it may go on), found without zlib's end-of-input error, which costs a new stream.
  */
-export function inflateStream(
-  input: Uint8Array,
-  limit: number,
-  expected?: number,
-  partial = false,
-): Inflation {
+export function inflateStream(input: Uint8Array, limit: number, expected?: number): Inflation {
   if (engine === undefined) engine = useInternals ? openEngine() : null;
-  if (engine === null) return inflateWithStream(input, limit, partial);
+  if (engine === null) return inflateWithStream(input, limit);
   const { stream, handle, state } = engine;
   const pieces: Buffer[] = [];
   let produced = 0;
@@ -106,8 +99,7 @@ export function inflateStream(
   let piece = Math.max(1, Math.min(limit + 1, (expected ?? MIN_PIECE) + 1, MAX_PIECE));
   for (;;) {
     const output = Buffer.allocUnsafe(piece);
-    const flush = partial ? zlib.constants.Z_SYNC_FLUSH : zlib.constants.Z_FINISH;
-    handle.writeSync(flush, input, inputOffset, inputLeft, output, 0, piece);
+    handle.writeSync(zlib.constants.Z_FINISH, input, inputOffset, inputLeft, output, 0, piece);
     if (stream.destroyed) {
       engine = undefined;
       const error = stream.errored as { code?: unknown; message?: string } | null;
@@ -126,11 +118,8 @@ export function inflateStream(
     }
     // With Z_FINISH, room left in the output means the stream ended: node:zlib reports a stream
     // that stopped short of its end, with room to spare, as "unexpected end of file" (above).
-    // With Z_SYNC_FLUSH it means the stream ended or the input did: zlib stops at a stream's end
-    // and leaves the rest of the input, so input used up is taken as the stream going on.
     if (outputLeft > 0) {
       handle.reset();
-      if (partial && inputLeft === 0) return { kind: "truncated" };
       const data = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, produced);
       return { kind: "ended", data, consumed: inputOffset };
     }
@@ -140,16 +129,14 @@ export function inflateStream(
 }
 
 /** The same outcomes through `zlib.inflateSync` (a new stream per call). */
-function inflateWithStream(input: Uint8Array, limit: number, partial: boolean): Inflation {
+function inflateWithStream(input: Uint8Array, limit: number): Inflation {
   try {
     const result = zlib.inflateSync(input, {
       info: true,
-      finishFlush: partial ? zlib.constants.Z_SYNC_FLUSH : zlib.constants.Z_FINISH,
       chunkSize: Math.max(64, Math.min(limit + 1, MAX_PIECE)),
       maxOutputLength: Math.max(1, Math.min(limit + 1, kMaxLength)),
     }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
     if (result.buffer.byteLength > limit) return { kind: "over_limit" };
-    if (partial && result.engine.bytesWritten === input.byteLength) return { kind: "truncated" };
     return { kind: "ended", data: result.buffer, consumed: result.engine.bytesWritten };
   } catch (error) {
     const { code, message } = error as { code?: unknown; message: string };
@@ -157,4 +144,74 @@ function inflateWithStream(input: Uint8Array, limit: number, partial: boolean): 
     if (code === "Z_BUF_ERROR") return { kind: "truncated" };
     return { kind: "invalid", message };
   }
+}
+
+/** What a piece inflater says after each piece. */
+export type PieceInflation =
+  /** The stream has not ended: feed it the next piece. */
+  | { readonly kind: "more" }
+  /** The stream ended: its bytes, and how much of all the pieces fed it used. */
+  | { readonly kind: "ended"; readonly data: Buffer; readonly consumed: number }
+  /** Damaged, or it inflates to more or fewer bytes than declared. */
+  | { readonly kind: "invalid"; readonly message: string };
+
+/**
+ * Inflates zlib streams whose bytes arrive a piece at a time (a pack entry cut by the network),
+ * keeping zlib's state between pieces so nothing is inflated twice. Each stream has a declared
+ * size, which is also its cap. A handle of its own: the shared one above serves other reads
+ * between two pieces.
+ */
+export interface PieceInflater {
+  /** Starts a new stream that must inflate to exactly `size` bytes. */
+  begin(size: number): void;
+  feed(piece: Uint8Array): PieceInflation;
+  close(): void;
+}
+
+/** A piece inflater, or null when this Node lacks the internals it needs. */
+export function openPieceInflater(): PieceInflater | null {
+  let own = useInternals ? openEngine() : null;
+  if (own === null) return null;
+  let output = Buffer.alloc(0);
+  let produced = 0;
+  let consumed = 0;
+  return {
+    begin(size) {
+      // One byte past the declared size: a stream that fills it inflates to more than declared.
+      output = Buffer.allocUnsafe(size + 1);
+      produced = 0;
+      consumed = 0;
+      own?.handle.reset();
+    },
+    feed(piece) {
+      own ??= openEngine();
+      if (own === null) return { kind: "invalid", message: "zlib is unavailable" };
+      const { stream, handle, state } = own;
+      const room = output.byteLength - produced;
+      handle.writeSync(zlib.constants.Z_SYNC_FLUSH, piece, 0, piece.byteLength, output, produced, room);
+      if (stream.destroyed) {
+        own = null; // a damaged stream destroys the handle; the next stream gets a new one
+        const error = stream.errored as { message?: string } | null;
+        return { kind: "invalid", message: error?.message ?? "zlib error" };
+      }
+      const outputLeft = state[0]!;
+      const inputLeft = state[1]!;
+      produced += room - outputLeft;
+      consumed += piece.byteLength - inputLeft;
+      const size = output.byteLength - 1;
+      if (outputLeft === 0)
+        return { kind: "invalid", message: `it inflates to more than the declared ${size} bytes` };
+      // zlib stops at the stream's end and leaves the rest of the piece: input left over, with room
+      // to spare, means the stream ended. (Ending exactly at a piece's end is seen with the next.)
+      if (inputLeft === 0) return { kind: "more" };
+      handle.reset();
+      if (produced !== size)
+        return { kind: "invalid", message: `it inflates to ${produced} bytes, not the declared ${size}` };
+      return { kind: "ended", data: output.subarray(0, size), consumed };
+    },
+    close() {
+      own?.stream.destroy();
+      own = null;
+    },
+  };
 }

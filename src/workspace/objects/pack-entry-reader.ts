@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { crc32, createInflate } from "node:zlib";
 import { CorruptObjectStoreError, type GitObjectType } from "./git-object.ts";
-import { type Inflation, inflateStream } from "./inflater.ts";
+import { inflateStream } from "./inflater.ts";
 import type { PackSource } from "./pack-source.ts";
 
 /** Whole objects larger than this are hashed as they inflate, never held whole. */
@@ -36,11 +36,6 @@ export interface PackEntryReader {
    * read is taken as a jump, and brings in only a little more than the entry).
    */
   inflateAt(dataStart: number, size: number, known?: number): { data: Buffer; compressed: number };
-  /**
-   * As `inflateAt`, for a pack still arriving (the reader's end is as far as it has come): answers
-   * "truncated" when the entry's stream goes past what is in.
-   */
-  inflateArrived(dataStart: number, size: number): { data: Buffer; compressed: number } | "truncated";
   /** Hashes a whole object as it inflates: its id and compressed length. */
   streamWhole(
     dataStart: number,
@@ -49,23 +44,6 @@ export interface PackEntryReader {
   ): Promise<{ oid: string; compressed: number }>;
   /** CRC-32 of pack bytes [from, to). */
   crcOf(from: number, to: number): number;
-}
-
-/** An entry's inflated bytes, "truncated" when its stream goes past the input, or the error. */
-function entryData(
-  inflated: Inflation,
-  dataStart: number,
-  size: number,
-): { data: Buffer; compressed: number } | "truncated" {
-  if (inflated.kind === "ended" && inflated.data.byteLength === size) {
-    return { data: inflated.data, compressed: inflated.consumed };
-  }
-  if (inflated.kind === "truncated") return "truncated";
-  if (inflated.kind === "invalid") {
-    throw corruptPack(`cannot inflate the entry at ${dataStart} (${inflated.message})`);
-  }
-  const what = inflated.kind === "ended" ? `${inflated.data.byteLength} bytes` : "more bytes";
-  throw corruptPack(`an entry inflates to ${what}, not the declared ${size}`);
 }
 
 export function createPackEntryReader(
@@ -99,17 +77,22 @@ export function createPackEntryReader(
     let length = known ?? Math.min(dataEnd - dataStart, deflateBound(size));
     const ahead = known === undefined ? windowBytes : Math.min(windowBytes, JUMP_AHEAD);
     for (;;) {
-      const got = entryData(inflateStream(view(dataStart, length, ahead), size, size), dataStart, size);
-      if (got !== "truncated") return got;
-      if (dataStart + length >= dataEnd) {
-        throw corrupt(`cannot inflate the entry at ${dataStart} (unexpected end of file)`);
+      const inflated = inflateStream(view(dataStart, length, ahead), size, size);
+      if (inflated.kind === "ended" && inflated.data.byteLength === size) {
+        return { data: inflated.data, compressed: inflated.consumed };
       }
-      length = dataEnd - dataStart;
+      if (inflated.kind === "truncated" && dataStart + length < dataEnd) {
+        length = dataEnd - dataStart;
+        continue;
+      }
+      if (inflated.kind === "invalid" || inflated.kind === "truncated") {
+        const why = inflated.kind === "invalid" ? inflated.message : "unexpected end of file";
+        throw corrupt(`cannot inflate the entry at ${dataStart} (${why})`);
+      }
+      const what = inflated.kind === "ended" ? `${inflated.data.byteLength} bytes` : "more bytes";
+      throw corrupt(`an entry inflates to ${what}, not the declared ${size}`);
     }
   };
-
-  const inflateArrived = (dataStart: number, size: number) =>
-    entryData(inflateStream(view(dataStart, dataEnd - dataStart), size, size, true), dataStart, size);
 
   // An object too large to hold (gigabytes of one byte pack into megabytes) is hashed as it
   // inflates, a megabyte at a time, like git's core.bigFileThreshold path.
@@ -153,5 +136,5 @@ export function createPackEntryReader(
     return crc;
   };
 
-  return { view, inflateAt, inflateArrived, streamWhole, crcOf };
+  return { view, inflateAt, streamWhole, crcOf };
 }

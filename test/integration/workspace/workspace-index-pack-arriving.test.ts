@@ -77,7 +77,7 @@ async function indexArriving(pack: Buffer, dir: string, pieces: Iterable<number>
       if (bytes.byteLength === 0) break;
       fs.writeSync(writer, bytes);
       written += bytes.byteLength;
-      scannedBeforeEnd = await indexing.advance(source, written);
+      scannedBeforeEnd = indexing.advance(source, written);
     }
     expect(written).toBe(pack.byteLength);
     const indexed = await indexing.finish(filePackSource(reader));

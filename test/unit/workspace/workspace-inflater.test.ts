@@ -3,8 +3,12 @@
 // come back whole from a damaged stream.
 
 import zlib from "node:zlib";
-import { afterAll, describe, expect, it } from "@jest/globals";
-import { inflateStream, useReusedHandle } from "../../../src/workspace/objects/inflater.ts";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import {
+  inflateStream,
+  openPieceInflater,
+  useReusedHandle,
+} from "../../../src/workspace/objects/inflater.ts";
 
 const text = Buffer.from("a line of text that compresses well\n".repeat(2000));
 const stream = zlib.deflateSync(text);
@@ -50,23 +54,6 @@ describe.each([
     expect(inflateStream(Buffer.alloc(0), 10)).toEqual({ kind: "truncated" });
   });
 
-  it("inflates what has arrived of a longer input: cut short is truncated, never an error", () => {
-    useReusedHandle(reused);
-    const size = text.byteLength;
-    for (const cut of [0, 1, 2, 100, stream.byteLength - 4, stream.byteLength - 1]) {
-      expect(inflateStream(stream.subarray(0, cut), size, size, true)).toEqual({ kind: "truncated" });
-    }
-    // The whole stream and nothing after it: it may still be going on, for all that has arrived.
-    expect(inflateStream(stream, size, size, true)).toEqual({ kind: "truncated" });
-    const input = Buffer.concat([stream, Buffer.from("x")]);
-    const result = inflateStream(input, size, size, true);
-    expect(result).toMatchObject({ kind: "ended", consumed: stream.byteLength });
-    expect(result.kind === "ended" && result.data.equals(text)).toBe(true);
-    const flipped = Buffer.concat([stream, Buffer.from("x")]);
-    flipped[stream.byteLength - 2]! ^= 0xff;
-    expect(inflateStream(flipped, size, size, true)).toMatchObject({ kind: "invalid" });
-  });
-
   it("refuses damaged streams, and inflates the next one correctly", () => {
     useReusedHandle(reused);
     const flipped = Buffer.from(stream);
@@ -83,5 +70,63 @@ describe.each([
     const big = Buffer.alloc(9 * 1024 * 1024, 7);
     const result = inflateStream(zlib.deflateSync(big), big.byteLength, big.byteLength);
     expect(result.kind === "ended" && result.data.equals(big)).toBe(true);
+  });
+});
+
+describe("openPieceInflater: a stream inflated as its pieces arrive", () => {
+  beforeAll(() => {
+    useReusedHandle(true); // it needs the same internals; without them there is none
+  });
+  const next = Buffer.from("the next pack entry");
+  const feedAll = (pieces: Uint8Array[], size = text.byteLength) => {
+    const inflater = openPieceInflater()!;
+    inflater.begin(size);
+    const outcomes = pieces.map((piece) => inflater.feed(piece));
+    inflater.close();
+    return outcomes;
+  };
+  const cut = (bytes: Buffer, size: number) => {
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < bytes.byteLength; at += size) pieces.push(bytes.subarray(at, at + size));
+    return pieces;
+  };
+
+  it.each([1, 7, 1400, 65536])(
+    "inflates pieces of %i bytes to the stream, and says how much it used",
+    (size) => {
+      const outcomes = feedAll(cut(Buffer.concat([stream, next]), size));
+      const ended = outcomes.findIndex((outcome) => outcome.kind !== "more");
+      const last = outcomes[ended]!;
+      expect(last).toMatchObject({ kind: "ended", consumed: stream.byteLength });
+      expect(last.kind === "ended" && last.data.equals(text)).toBe(true);
+      expect(outcomes.slice(0, ended).every((outcome) => outcome.kind === "more")).toBe(true);
+    },
+  );
+
+  it("sees a stream that ends with a piece only with the next one", () => {
+    const [first, second] = feedAll([stream, next]);
+    expect(first).toEqual({ kind: "more" });
+    expect(second).toMatchObject({ kind: "ended", consumed: stream.byteLength });
+  });
+
+  it("refuses a stream that inflates to more or fewer bytes than declared", () => {
+    expect(feedAll([Buffer.concat([stream, next])], text.byteLength - 1)[0]).toMatchObject({
+      kind: "invalid",
+    });
+    expect(feedAll([Buffer.concat([stream, next])], text.byteLength + 1)[0]).toMatchObject({
+      kind: "invalid",
+    });
+  });
+
+  it("refuses a damaged stream, and inflates the next one with a new handle", () => {
+    const inflater = openPieceInflater()!;
+    const flipped = Buffer.concat([stream, next]);
+    flipped[stream.byteLength - 2]! ^= 0xff; // the Adler-32 checksum
+    inflater.begin(text.byteLength);
+    expect(inflater.feed(flipped)).toMatchObject({ kind: "invalid" });
+    inflater.begin(text.byteLength);
+    const again = inflater.feed(Buffer.concat([stream, next]));
+    expect(again.kind === "ended" && again.data.equals(text)).toBe(true);
+    inflater.close();
   });
 });
