@@ -26,7 +26,7 @@ import { type GitHttpServer, startGitHttpServer } from "../support/git-http-serv
 const ROUNDS = 5;
 const MARGIN = 1.3;
 const GREP_REPEATS = 10;
-const DIFF_REPEATS = 4;
+const DIFF_REPEATS = 10;
 const QUERY = "loupe-drift-literal-that-is-nowhere";
 const root = path.resolve(import.meta.dirname, "../..");
 const child = path.join(root, "test/support/drift-loupe.ts");
