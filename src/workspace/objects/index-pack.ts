@@ -184,7 +184,7 @@ function createEntryScan(count: number): EntryScan {
       for (; n < table.count; n += 1) {
         if (pending === undefined) {
           if (offset + MAX_ENTRY_HEADER > available) return true;
-          const header = readHeader(reader, offset);
+          const header = readHeader(reader, offset, true);
           if (header.kind === "whole" && header.size > STREAM_ABOVE) return false;
           pieces ??= openPieceInflater();
           if (pieces === null) return false;
@@ -205,11 +205,13 @@ function createEntryScan(count: number): EntryScan {
   };
 }
 
-function readHeader(reader: PackEntryReader, offset: number): EntryHeader {
-  // Read alone: while the pack arrives, reading on from here would reread the entry at each piece.
-  return parseEntryHeader(reader.view(offset, MAX_ENTRY_HEADER, MAX_ENTRY_HEADER), 0, offset, (what) =>
-    corrupt(what),
-  );
+/**
+ * The header of the entry at `offset`. While the pack arrives it is read alone (`alone`): reading
+ * on from there, as the window does at the end, would reread the entry at each piece.
+ */
+function readHeader(reader: PackEntryReader, offset: number, alone = false): EntryHeader {
+  const bytes = reader.view(offset, MAX_ENTRY_HEADER, alone ? MAX_ENTRY_HEADER : undefined);
+  return parseEntryHeader(bytes, 0, offset, (what) => corrupt(what));
 }
 
 /**
