@@ -23,7 +23,7 @@ import { buildDriftFixture, type DriftFixture } from "../support/drift-fixture.t
 import { gitEnvironment } from "../support/git-fixture.ts";
 import { type GitHttpServer, startGitHttpServer } from "../support/git-http-server.ts";
 
-const ROUNDS = 5;
+const ROUNDS = 7;
 const MARGIN = 1.3;
 const GREP_REPEATS = 10;
 const DIFF_REPEATS = 10;

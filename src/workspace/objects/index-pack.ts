@@ -51,6 +51,11 @@ const WINDOW = 8 * 1024 * 1024;
 /** More than any entry header needs (type and size varint, then a 20-byte id or an offset). */
 const MAX_ENTRY_HEADER = 64;
 const MIN_ENTRY_BYTES = 7;
+/**
+ * How much more of the pack a scan waits for: the network hands it over some 10 KB at a time, and
+ * each scan costs a few reads and calls beyond its entries' own work.
+ */
+const ADVANCE_STEP = 64 * 1024;
 
 const corrupt = corruptPack;
 
@@ -75,9 +80,11 @@ export function startPackIndex(options: Omit<IndexPackOptions, "source">): PackI
   const windowBytes = options.windowBytes ?? WINDOW;
   let scan: EntryScan | undefined;
   let stopped = false;
+  let scannedTo = 0;
   return {
     advance(source, available) {
-      if (stopped || available < HEADER + MAX_ENTRY_HEADER) return scan?.scanned() ?? 0;
+      if (stopped || available < scannedTo + ADVANCE_STEP) return scan?.scanned() ?? 0;
+      scannedTo = available;
       try {
         if (scan === undefined) {
           const count = Buffer.from(source.read(0, HEADER)).readUInt32BE(8);

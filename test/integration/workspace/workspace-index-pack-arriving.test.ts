@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { CorruptObjectStoreError, type GitObject } from "../../../src/workspace/objects/git-object.ts";
 import { indexPack, startPackIndex } from "../../../src/workspace/objects/index-pack.ts";
 import { bufferPackSource, filePackSource } from "../../../src/workspace/objects/pack-source.ts";
@@ -14,7 +14,11 @@ import { createRepo, type FixtureRepo, gitEnvironment } from "../../support/git-
 import { seededRandom } from "../../support/seeded-random.ts";
 
 const repos: FixtureRepo[] = [];
-afterEach(() => {
+let packed: { pack: Buffer; idx: Buffer; dir: string };
+beforeAll(() => {
+  packed = packedHistory(); // read only: every test indexes the same pack its own way
+});
+afterAll(() => {
   for (const repo of repos.splice(0)) repo.dispose();
 });
 
@@ -27,7 +31,8 @@ function sourceText(lines: number, seed: number): string {
   const out: string[] = [];
   for (let line = 0; line < lines; line += 1) {
     const length = 2 + Math.floor(random() * 8);
-    out.push(Array.from({ length }, () => words[Math.floor(random() * words.length)]).join(" "));
+    const line = Array.from({ length }, () => words[Math.floor(random() * words.length)]);
+    out.push(`${line.join(" ")} ${Math.floor(random() * 100_000)};`);
   }
   return `${out.join("\n")}\n`;
 }
@@ -41,7 +46,8 @@ function packedHistory(): { pack: Buffer; idx: Buffer; dir: string } {
   repos.push(repo);
   for (let commit = 0; commit < 6; commit += 1) {
     repo.write("big.ts", sourceText(12_000 + commit * 50, 1) + sourceText(commit * 40, 100 + commit));
-    repo.write("middle.ts", sourceText(800, 2 + commit));
+    for (let file = 0; file < 8; file += 1)
+      repo.write(`middle/${file}.ts`, sourceText(800, 2 + commit * 8 + file));
     for (let file = 0; file < 20; file += 1)
       repo.write(`small/${file}.ts`, `export const n = ${file * commit};\n`);
     repo.commit(`commit ${commit}`);
@@ -104,7 +110,7 @@ describe("a pack indexed as it arrives", () => {
     ["pieces of 64 KiB", evenPieces(64 * 1024)],
     ["random pieces of up to 20 KiB", randomPieces(3, 20 * 1024)],
   ])("writes git's own .idx, byte for byte, from %s", async (_what, pieces) => {
-    const { pack, idx, dir } = packedHistory();
+    const { pack, idx, dir } = packed;
     const { indexed, scannedBeforeEnd } = await indexArriving(pack, dir, pieces);
     expect(indexed.index.equals(idx)).toBe(true);
     expect(indexed.objectCount).toBe(pack.readUInt32BE(8));
@@ -113,7 +119,7 @@ describe("a pack indexed as it arrives", () => {
   });
 
   it("fails on damage as indexing the whole pack does", async () => {
-    const { pack, dir } = packedHistory();
+    const { pack, dir } = packed;
     const at = Math.floor(pack.byteLength / 2);
     const damaged = Buffer.concat([
       pack.subarray(0, at),
