@@ -35,6 +35,11 @@ function functionHeading(record: string): string {
   return record.slice(0, FUNC_LINE_BYTES).replace(/[ \t\n\v\f\r]+$/, "");
 }
 
+/** The bytes as one char each, read in place (`Buffer.from(bytes)` would copy them first). */
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+}
+
 /** Lines with their own newline (the last one may lack it): what git compares. */
 function splitKeepingNewlines(binary: string): string[] {
   const records: string[] = [];
@@ -121,8 +126,8 @@ function buildHunks(oldRecords: readonly string[], newRecords: readonly string[]
 
 /** The `@@` blocks of a text change, lines already converted to UTF-8. */
 export function formatHunks(oldBytes: Uint8Array, newBytes: Uint8Array): string[] {
-  const oldRecords = splitKeepingNewlines(Buffer.from(oldBytes).toString("latin1"));
-  const newRecords = splitKeepingNewlines(Buffer.from(newBytes).toString("latin1"));
+  const oldRecords = splitKeepingNewlines(latin1(oldBytes));
+  const newRecords = splitKeepingNewlines(latin1(newBytes));
   const hunks = buildHunks(oldRecords, newRecords);
   // Most source is ASCII, where latin1 and UTF-8 agree: no conversion at all.
   const ascii = isAscii(oldBytes) && isAscii(newBytes);
