@@ -34,12 +34,18 @@ export function createIncomingPacks(options: {
     async receive() {
       const file = path.join(packDir, `incoming-${++counter}.pack`);
       const handle = await open(file, "wx");
-      const indexing = startPackIndex({ readExternal });
-      received.push({ file, indexing });
       // What is written is read back (page cache) to be scanned: the pieces come as the network
       // cuts them, and an entry is often split across several.
-      const readBack = fs.openSync(file, "r");
+      let readBack: number;
+      try {
+        readBack = fs.openSync(file, "r");
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
       const source = filePackSource(readBack);
+      const indexing = startPackIndex({ readExternal });
+      received.push({ file, indexing });
       let written = 0;
       return {
         async write(bytes) {
@@ -51,6 +57,7 @@ export function createIncomingPacks(options: {
           indexing.advance(source, written);
         },
         async close() {
+          indexing.endArrival(); // whether the pack came whole or the fetch failed
           fs.closeSync(readBack);
           await handle.close();
         },

@@ -72,6 +72,8 @@ export interface PackIndexing {
    * finds damaged, `finish` does.
    */
   advance(source: PackSource, available: number): number;
+  /** Nothing more will arrive (the pack is in, or the fetch failed): lets go of the early scan's zlib handle. */
+  endArrival(): void;
   /** The whole pack is in `source`: checks it, scans what is left and resolves the deltas. */
   finish(source: PackSource): Promise<IndexedPack>;
 }
@@ -98,6 +100,10 @@ export function startPackIndex(options: Omit<IndexPackOptions, "source">): PackI
       }
       if (stopped) scan?.close();
       return scan?.scanned() ?? 0;
+    },
+    endArrival() {
+      stopped = true;
+      scan?.close();
     },
     async finish(source) {
       scan?.close();
