@@ -28,6 +28,8 @@ const PULLS = 40;
  * spacing: the assertions compare the two as ratios.
  */
 const PACE_MS = 300;
+/** Far beyond the burst's minute or two, and short of the test's own timeout. */
+const GIVE_UP_MS = 480_000;
 let redis: RedisServer;
 let github: FakeGitHub;
 let provider: ScriptedProvider;
@@ -60,11 +62,22 @@ async function startReplica(): Promise<LoupeProcess> {
   return loupe;
 }
 
-/** Polls the fake's state; bounded only by the test's own timeout (no duration is asserted). */
-async function until<T>(probe: () => T | undefined | false): Promise<T> {
+/**
+ * Polls the fake's state. No duration is asserted: the bound is only there to fail with what the
+ * replicas said (a review that never ends) before the test's own timeout fails with nothing.
+ */
+async function until<T>(probe: () => T | undefined | false, stuck: () => string): Promise<T> {
+  const giveUpAt = Date.now() + GIVE_UP_MS;
   for (;;) {
     const value = probe();
     if (value !== undefined && value !== false) return value;
+    if (Date.now() > giveUpAt) {
+      const logs = replicas.map(
+        (loupe, i) =>
+          `replica ${i} (alive ${loupe.alive()}):\n${loupe.output().split("\n").slice(-60).join("\n")}`,
+      );
+      throw new Error(`not done after ${GIVE_UP_MS / 1000} s: ${stuck()}\n${logs.join("\n")}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -134,7 +147,15 @@ describe("a burst of pull requests across a fleet, GitHub pacing writes", () => 
     const runsOf = (pr: PullRequestFacts) => github.checkRuns.filter((r) => r.headSha === pr.headSha);
     const done = (pr: PullRequestFacts) =>
       runsOf(pr).length > 0 && runsOf(pr).every((r) => r.history.at(-1)?.status === "completed");
-    await until(() => pulls.every(done));
+    await until(
+      () => pulls.every(done),
+      () =>
+        JSON.stringify(
+          pulls
+            .filter((pr) => !done(pr))
+            .map((pr) => ({ pr: pr.number, runs: runsOf(pr).map((r) => r.history.map((h) => h.status)) })),
+        ),
+    );
     const outcome = pulls.map((pr) => ({
       pr: pr.number,
       runs: runsOf(pr).map((r) => r.history.at(-1)?.conclusion),
