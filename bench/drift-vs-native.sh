@@ -36,10 +36,8 @@ query=loupe-bench-literal-that-is-nowhere
 # Every Loupe process runs with the V8 flags the `loupe` command gives Node.
 . "$here/loupe-node-flags.sh"
 
-"$node" "$here/git-http-serve.ts" "$tmp/served" > "$tmp/url" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true' EXIT
-for _ in $(seq 50); do [ -s "$tmp/url" ] && break; sleep 0.1; done
+. "$here/serve-git.sh"
+serve_git "$tmp/served" "$tmp/url"
 url="$(cat "$tmp/url")"
 results="$work/drift-results.txt"; : > "$results"
 

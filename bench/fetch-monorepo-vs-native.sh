@@ -17,10 +17,8 @@ mkdir -p "$work"
 [ -d "$work/mono.git" ] || "$node" "$here/build-monorepo.ts" "$work/mono.git" "$files" > "$work/shas"
 read -r head_sha merge_base < "$work/shas"
 tmp="$work/tmp"; rm -rf "$tmp"; mkdir -p "$tmp"
-"$node" "$here/git-http-serve.ts" "$work" > "$tmp/url" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true' EXIT
-for _ in $(seq 50); do [ -s "$tmp/url" ] && break; sleep 0.1; done
+. "$here/serve-git.sh"
+serve_git "$work" "$tmp/url"
 url="$(cat "$tmp/url")/mono.git"
 results="$work/results.txt"; : > "$results"
 measure() {

@@ -21,10 +21,8 @@ ln -s "$fixture/big.git" "$tmp/served/big.git"
 head_sha="$(git -C "$fixture/big.git" rev-parse refs/pull/1/head)"
 merge_base="$(git -C "$fixture/big.git" merge-base refs/heads/main refs/pull/1/head)"
 . "$here/loupe-node-flags.sh"
-"$node" "$here/git-http-serve.ts" "$tmp/served" > "$tmp/url" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true' EXIT
-for _ in $(seq 50); do [ -s "$tmp/url" ] && break; sleep 0.1; done
+. "$here/serve-git.sh"
+serve_git "$tmp/served" "$tmp/url"
 url="$(cat "$tmp/url")/big.git"
 for _ in $(seq "$rounds"); do
   for side in other here; do

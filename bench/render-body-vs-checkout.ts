@@ -5,20 +5,17 @@
 // the median CPU of each. This is the 422 fallback's body (every finding in it) of a long review.
 //   node_modules/.bin/node bench/render-body-vs-checkout.ts OTHER_CHECKOUT [ROUNDS]
 
-import fs from "node:fs";
-import path from "node:path";
 import { GITHUB_WORDS } from "../src/forges/github/words.ts";
 import { renderReviewBody } from "../src/review/render-body.ts";
 import { longFindingsPlan } from "../test/support/long-findings.ts";
+import { importFromCheckout, sideBySide } from "./side-by-side.ts";
 
-const OTHER = path.resolve(process.argv[2] ?? "");
+const other = await importFromCheckout<{ renderReviewBody: typeof renderReviewBody }>(
+  process.argv[2],
+  "src/review/render-body.ts",
+  "bench/render-body-vs-checkout.ts OTHER_CHECKOUT [ROUNDS]",
+);
 const ROUNDS = Number(process.argv[3] ?? 9);
-const otherModule = path.join(OTHER, "src", "review", "render-body.ts");
-if (!fs.existsSync(otherModule)) {
-  process.stderr.write("usage: bench/render-body-vs-checkout.ts OTHER_CHECKOUT [ROUNDS]\n");
-  process.exit(2);
-}
-const other = (await import(otherModule)) as { renderReviewBody: typeof renderReviewBody };
 
 const plan = longFindingsPlan(100);
 const input = {
@@ -32,20 +29,9 @@ const input = {
 };
 if (renderReviewBody(input) !== other.renderReviewBody(input)) throw new Error("the two bodies differ");
 
-function cpuMs(render: typeof renderReviewBody): number {
-  const before = process.cpuUsage();
-  render(input);
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000;
-}
-const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const here: number[] = [];
-const theirs: number[] = [];
-for (let round = 0; round < ROUNDS; round++) {
-  theirs.push(cpuMs(other.renderReviewBody));
-  here.push(cpuMs(renderReviewBody));
-}
-process.stdout.write(
-  `100 long findings: other ${median(theirs).toFixed(0)} ms, here ${median(here).toFixed(0)} ms, ` +
-    `here / other ${(median(here) / median(theirs)).toFixed(2)}\n`,
+sideBySide(
+  "100 long findings",
+  ROUNDS,
+  () => other.renderReviewBody(input),
+  () => renderReviewBody(input),
 );

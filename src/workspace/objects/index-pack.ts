@@ -89,7 +89,7 @@ export function startPackIndex(options: Omit<IndexPackOptions, "source">): PackI
       scannedTo = available;
       try {
         if (scan === undefined) {
-          const count = Buffer.from(source.read(0, HEADER)).readUInt32BE(8);
+          const count = source.read(0, HEADER).readUInt32BE(8);
           // The pack's size is not known yet: its tables are sized once what is in could hold them.
           if (count > (available - HEADER) / MIN_ENTRY_BYTES) return 0;
           scan = createEntryScan(count);

@@ -3,9 +3,8 @@
 // reporting how much compressed input it used (inflater.ts), whole objects too large to hold hashed as they
 // inflate (gigabytes of one byte pack into megabytes), and CRC-32s computed a window at a time.
 
-import { createHash } from "node:crypto";
 import { crc32, createInflate } from "node:zlib";
-import { CorruptObjectStoreError, type GitObjectType } from "./git-object.ts";
+import { CorruptObjectStoreError, type GitObjectType, objectHash } from "./git-object.ts";
 import { inflateStream } from "./inflater.ts";
 import type { PackSource } from "./pack-source.ts";
 
@@ -97,7 +96,7 @@ export function createPackEntryReader(
   // An object too large to hold (gigabytes of one byte pack into megabytes) is hashed as it
   // inflates, a megabyte at a time, like git's core.bigFileThreshold path.
   const streamWhole = async (dataStart: number, type: GitObjectType, size: number) => {
-    const hash = createHash("sha1").update(`${type} ${size}\0`);
+    const hash = objectHash(type, size);
     const inflater = createInflate({ chunkSize: STREAM_PIECE });
     let produced = 0;
     inflater.on("data", (chunk: Buffer) => {

@@ -4,8 +4,7 @@
 // garbage collection than indexing them did. An entry ends where the next one starts, so only
 // offsets are kept; object ids are 20 raw bytes in one array.
 
-import { createHash } from "node:crypto";
-import type { GitObjectType } from "./git-object.ts";
+import { type GitObjectType, objectHash } from "./git-object.ts";
 
 /** In `kinds`, a delta whose object is not known yet. */
 const UNRESOLVED = 0;
@@ -49,8 +48,7 @@ export const TYPE_NAMES: readonly GitObjectType[] = ["commit", "commit", "tree",
 
 /** Entry n is this object: its id (SHA-1 over `<type> <length>\0<bytes>`) and its type. */
 export function recordObjectId(table: PackTable, n: number, type: GitObjectType, bytes: Uint8Array): void {
-  const digest = createHash("sha1").update(`${type} ${bytes.byteLength}\0`).update(bytes).digest();
-  table.oids.set(digest, n * 20);
+  table.oids.set(objectHash(type, bytes.byteLength).update(bytes).digest(), n * 20);
   table.kinds[n] = TYPE_CODES[type];
 }
 
